@@ -1,0 +1,146 @@
+// Script entries: answer(...) and noAnswer.*(), opaque values branded so a script can tell
+// them from anything else, each remembering where it was written.
+
+import type { Static, TSchema } from "typebox";
+import type { LoginNeeded } from "../workflow/types.ts";
+import { callSiteOf } from "./callSite.ts";
+import type { SourceSite } from "./trace.ts";
+import type { Turn } from "./turn.ts";
+
+const ENTRY = Symbol.for("turnlens.script-entry");
+
+export type NoAnswerKind = "silent" | "blocked" | "failed" | "timed-out" | "hang" | "interrupted" | "needs-login";
+
+export interface NoAnswer {
+  readonly [ENTRY]: "no-answer";
+  readonly kind: NoAnswerKind;
+  readonly reason?: string;
+  readonly provider?: string;
+  readonly site?: SourceSite;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface Answer<S extends TSchema | undefined = TSchema | undefined> {
+  readonly [ENTRY]: "answer";
+  readonly schema: S;
+  readonly value?: unknown;
+  readonly respond?: (turn: Turn) => Awaitable<unknown>;
+  readonly site?: SourceSite;
+}
+
+/** One scripted entry: it meets a turn. */
+export type Entry = Answer | NoAnswer;
+
+/** A script: one entry that meets every turn, or a list with one entry per turn. */
+export type Script = Entry | readonly Entry[];
+
+export function isEntry(value: unknown): value is Entry {
+  return typeof value === "object" && value !== null && ENTRY in value;
+}
+
+export function isNoAnswer(value: unknown): value is NoAnswer {
+  return isEntry(value) && value[ENTRY] === "no-answer";
+}
+
+export function isAnswer(value: unknown): value is Answer {
+  return isEntry(value) && value[ENTRY] === "answer";
+}
+
+/** A turn that asks for `S` and answers it with a typed value, or from the turn. */
+export function answer<S extends TSchema>(
+  schema: S,
+  value: NoInfer<Static<S>> | ((turn: Turn<S>) => Awaitable<NoInfer<Static<S>> | NoAnswer>),
+): Answer<S>;
+/** A turn that asks for text, answered with text or from the turn. */
+export function answer(text: string | ((turn: Turn<undefined>) => Awaitable<string | NoAnswer>)): Answer<undefined>;
+export function answer(schemaOrText: unknown, value?: unknown): Answer {
+  const site = callSiteOf(answer);
+  const isText = typeof schemaOrText === "string" || typeof schemaOrText === "function";
+  if (!isText && (typeof schemaOrText !== "object" || schemaOrText === null || isEntry(schemaOrText))) {
+    throw new TypeError(`answer takes a schema and a value, or text; not ${describe(schemaOrText)}`);
+  }
+  if (!isText && arguments.length < 2) throw new TypeError("answer(SCHEMA, value) needs the value to answer with");
+  if (!isText && isEntry(value)) {
+    throw new TypeError("answer(SCHEMA, noAnswer…) answers with a value; use the noAnswer entry on its own");
+  }
+  const schema = (isText ? undefined : schemaOrText) as TSchema | undefined;
+  const given = isText ? schemaOrText : value;
+  return Object.freeze({
+    [ENTRY]: "answer" as const,
+    schema,
+    ...(typeof given === "function" ? { respond: given as (turn: Turn) => unknown } : { value: given }),
+    ...(site ? { site } : {}),
+  });
+}
+
+function noAnswerEntry(callee: Function, kind: NoAnswerKind, fields: { reason?: string; provider?: string } = {}): NoAnswer {
+  const site = callSiteOf(callee);
+  return Object.freeze({
+    [ENTRY]: "no-answer" as const,
+    kind,
+    ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
+    ...(fields.provider !== undefined ? { provider: fields.provider } : {}),
+    ...(site ? { site } : {}),
+  });
+}
+
+/** Entries that end a turn without an answer. */
+export const noAnswer = {
+  /** Ends with no answer; the engine nudges once and the same entry meets the nudge. */
+  silent(): NoAnswer {
+    return noAnswerEntry(noAnswer.silent, "silent");
+  },
+  /** Ends `blocked`, by default on a permission prompt. */
+  blocked(reason = "waiting on a permission prompt"): NoAnswer {
+    return noAnswerEntry(noAnswer.blocked, "blocked", { reason });
+  },
+  /** Ends `failed`, as a crashed harness does. */
+  failed(reason = "harness crashed"): NoAnswer {
+    return noAnswerEntry(noAnswer.failed, "failed", { reason });
+  },
+  /** Ends `timed-out` at once. */
+  timedOut(reason = "turn timed out"): NoAnswer {
+    return noAnswerEntry(noAnswer.timedOut, "timed-out", { reason });
+  },
+  /** Holds until the engine cancels the turn, for a deadline or a sibling's failure. */
+  hang(): NoAnswer {
+    return noAnswerEntry(noAnswer.hang, "hang");
+  },
+  /** Ends `cancelled`, as when the operator stops the calling session's turn; only for the caller. */
+  interrupted(): NoAnswer {
+    return noAnswerEntry(noAnswer.interrupted, "interrupted");
+  },
+  /** Fails with `login` set, as a missing login does. */
+  needsLogin(provider?: string): NoAnswer {
+    return noAnswerEntry(noAnswer.needsLogin, "needs-login", provider !== undefined ? { provider } : {});
+  },
+};
+
+/** The entry's name as the test wrote it: `answer` or `noAnswer.silent`. */
+export function entryKind(entry: Entry): string {
+  if (isAnswer(entry)) return "answer";
+  const names: Record<NoAnswerKind, string> = {
+    silent: "silent",
+    blocked: "blocked",
+    failed: "failed",
+    "timed-out": "timedOut",
+    hang: "hang",
+    interrupted: "interrupted",
+    "needs-login": "needsLogin",
+  };
+  return `noAnswer.${names[(entry as NoAnswer).kind]}`;
+}
+
+export function describe(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (value === undefined) return "undefined";
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 80 ? `${json.slice(0, 80)}…` : json;
+  } catch {
+    return String(value);
+  }
+}
+
+export type { LoginNeeded };

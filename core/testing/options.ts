@@ -1,0 +1,217 @@
+// testWorkflow's options: every name checked before anything runs (a misspelling is refused with
+// the nearest name), each value checked for its kind, and the page's defaults applied.
+
+import { closest, distance } from "fastest-levenshtein";
+import { parseDuration } from "../workflow/durations.ts";
+import type { RuntimeAlias, Workflow } from "../workflow/types.ts";
+import { describe } from "./entries.ts";
+import { quoted } from "./problems.ts";
+import { readDecisionScripts } from "./scriptedDecisions.ts";
+import { readScripts, ScriptError, type ScriptSlot } from "./scripts.ts";
+import type { ProblemTrace } from "./trace.ts";
+
+/** The options any test may take, in the page's order. */
+export const COMMON_OPTIONS = [
+  "args",
+  "id",
+  "agents",
+  "compactions",
+  "messages",
+  "participants",
+  "decisions",
+  "allowance",
+  "runtimes",
+  "caller",
+  "timeout",
+  "stall",
+  "maxTimers",
+  "maxTurns",
+  "files",
+  "cwd",
+  "panes",
+  "earlier",
+  "fromStage",
+  "values",
+] as const;
+
+/** Only a workflow with events takes these. */
+export const EVENT_OPTIONS = ["event", "events"] as const;
+
+/** Named on the page, recognised here, and refused until Turnlens builds them. */
+export const NOT_SUPPORTED_YET = new Set<string>([
+  "compactions",
+  "messages",
+  "participants",
+  "allowance",
+  "caller",
+  "maxTimers",
+  "panes",
+  "earlier",
+  "fromStage",
+  "values",
+  "event",
+  "events",
+]);
+
+export const DEFAULT_STALL = "2s";
+export const DEFAULT_MAX_TURNS = 20;
+
+/** A tree of files: a string is a file's contents, an object a folder. */
+export interface FileTree {
+  [path: string]: string | FileTree;
+}
+
+export interface ReadOptions {
+  args?: { given: unknown };
+  id: string;
+  agents: ScriptSlot[];
+  decisions: ReturnType<typeof readDecisionScripts>;
+  runtimes: Record<string, RuntimeAlias>;
+  timeoutMs?: number;
+  stallMs: number;
+  maxTurns: number;
+  files?: FileTree;
+  cwd?: string;
+}
+
+export class OptionsError extends Error {
+  constructor(readonly problems: ProblemTrace[]) {
+    super(problems.map((problem) => problem.message).join("\n"));
+  }
+}
+
+/** The nearest known name to a misspelt one, when it is near enough to be what was meant. */
+export function suggestName(name: string, known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const nearest = closest(name, known as string[]);
+  const lowered = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  if (lowered) return lowered;
+  return distance(name, nearest) <= Math.max(2, Math.floor(name.length / 3)) ? nearest : undefined;
+}
+
+const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
+
+export function readOptions(workflow: Workflow<unknown, unknown>, options: unknown): ReadOptions {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw new OptionsError([invalid("options", `testWorkflow's options must be an object, not ${describe(options)}`)]);
+  }
+  const given = options as Record<string, unknown>;
+  const hasEvents = "events" in workflow && (workflow as { events?: unknown }).events !== undefined;
+  const known: string[] = [...COMMON_OPTIONS, ...(hasEvents ? EVENT_OPTIONS : [])].filter(
+    (name) => !(hasEvents && name === "values"),
+  );
+  const problems: ProblemTrace[] = [];
+  for (const name of Object.keys(given).sort()) {
+    if (known.includes(name)) continue;
+    if ((EVENT_OPTIONS as readonly string[]).includes(name)) {
+      problems.push({ code: "unknown-option", option: name, message: `testWorkflow takes "${name}" only for a workflow with events; ${workflow.name} declares none` });
+      continue;
+    }
+    const suggestion = suggestName(name, known);
+    problems.push({
+      code: "unknown-option",
+      option: name,
+      ...(suggestion ? { suggestion } : {}),
+      message: suggestion
+        ? `testWorkflow takes no option "${name}"; did you mean "${suggestion}"?`
+        : `testWorkflow takes no option "${name}"; it takes ${quoted(known)}`,
+    });
+  }
+  if (problems.length) throw new OptionsError(problems);
+  for (const name of Object.keys(given)) {
+    if (NOT_SUPPORTED_YET.has(name) && given[name] !== undefined) {
+      problems.push({
+        code: "option-not-supported-yet",
+        option: name,
+        message: `testWorkflow's option "${name}" is not supported by Turnlens yet; this version runs without it only if you remove it`,
+      });
+    }
+  }
+  if (problems.length) throw new OptionsError(problems);
+
+  const duration = (name: string, fallback?: string): number | undefined => {
+    const value = given[name] ?? fallback;
+    if (value === undefined) return undefined;
+    const parsed = typeof value === "string" ? parseDuration(value) : undefined;
+    if (parsed === undefined) problems.push(invalid(name, `testWorkflow's "${name}" must be a duration such as "5s", not ${describe(value)}`));
+    return parsed;
+  };
+  const timeoutMs = duration("timeout");
+  const stallMs = duration("stall", DEFAULT_STALL) ?? 2_000;
+  const maxTurns = given.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (typeof maxTurns !== "number" || !Number.isInteger(maxTurns) || maxTurns < 0) {
+    problems.push(invalid("maxTurns", `testWorkflow's "maxTurns" must be a whole number of turns, not ${describe(maxTurns)}`));
+  }
+  if (given.id !== undefined && (typeof given.id !== "string" || given.id === "")) {
+    problems.push(invalid("id", `testWorkflow's "id" must be a run id such as "test", not ${describe(given.id)}`));
+  }
+  if (given.files !== undefined && given.cwd !== undefined) {
+    problems.push(invalid("files", `testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes`));
+  }
+  if (given.cwd !== undefined && typeof given.cwd !== "string") {
+    problems.push(invalid("cwd", `testWorkflow's "cwd" must be a directory's path, not ${describe(given.cwd)}`));
+  }
+  if (given.files !== undefined) problems.push(...checkFileTree(given.files, ""));
+  const runtimes = readRuntimes(given.runtimes, problems);
+  let agents: ScriptSlot[] = [];
+  let decisions: ReadOptions["decisions"] = [];
+  try {
+    agents = readScripts("agents", given.agents);
+  } catch (error) {
+    if (!(error instanceof ScriptError)) throw error;
+    problems.push(error.problem);
+  }
+  try {
+    decisions = readDecisionScripts(given.decisions);
+  } catch (error) {
+    problems.push({ code: "script-invalid", option: "decisions", message: (error as Error).message });
+  }
+  if (problems.length) throw new OptionsError(problems);
+  return {
+    ...("args" in given ? { args: { given: given.args } } : {}),
+    id: (given.id as string | undefined) ?? "test",
+    agents,
+    decisions,
+    runtimes,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    stallMs,
+    maxTurns: maxTurns as number,
+    ...(given.files !== undefined ? { files: given.files as FileTree } : {}),
+    ...(given.cwd !== undefined ? { cwd: given.cwd as string } : {}),
+  };
+}
+
+function readRuntimes(value: unknown, problems: ProblemTrace[]): Record<string, RuntimeAlias> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    problems.push(invalid("runtimes", `testWorkflow's "runtimes" must map an alias to { harness, model }, not ${describe(value)}`));
+    return {};
+  }
+  for (const [name, alias] of Object.entries(value)) {
+    const fields = alias as Partial<RuntimeAlias> | null;
+    if (typeof fields !== "object" || fields === null || typeof fields.harness !== "string" || typeof fields.model !== "string") {
+      problems.push(invalid("runtimes", `runtimes[${JSON.stringify(name)}] must be { harness, model, effort? }, not ${describe(alias)}`));
+    }
+  }
+  return value as Record<string, RuntimeAlias>;
+}
+
+function checkFileTree(tree: unknown, prefix: string): ProblemTrace[] {
+  if (typeof tree !== "object" || tree === null || Array.isArray(tree)) {
+    return [invalid("files", `testWorkflow's "files" must map paths to contents or folders, not ${describe(tree)}`)];
+  }
+  const problems: ProblemTrace[] = [];
+  for (const [name, contents] of Object.entries(tree)) {
+    const path = `${prefix}${name}`;
+    const parts = name.split(/[\\/]/);
+    if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || parts.includes("..") || name === "") {
+      problems.push(invalid("files", `files path "${path}" is outside the run's directory`));
+    } else if (typeof contents === "object" && contents !== null && !Array.isArray(contents)) {
+      problems.push(...checkFileTree(contents, `${path}/`));
+    } else if (typeof contents !== "string") {
+      problems.push(invalid("files", `files["${path}"] must be a file's contents or a folder, not ${describe(contents)}`));
+    }
+  }
+  return problems;
+}

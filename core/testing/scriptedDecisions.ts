@@ -1,0 +1,122 @@
+// The decision provider of a test: answers by question id, in shorthand (an option, a level, a
+// yes) or as probabilities, checked as the engine checks a real provider's answer.
+
+import { whyDistributionRefused } from "../workflow/decisions.ts";
+import { messageOf } from "../workflow/errors.ts";
+import type { DecisionProvider, DecisionRequest, QuestionDistribution } from "../workflow/host.ts";
+import type { JsonValue, Question } from "../workflow/types.ts";
+import { describe } from "./entries.ts";
+import type { HostSignals } from "./scriptedHost.ts";
+import { findSlot, globToRegExp } from "./scripts.ts";
+import type { MatchTrace, ProblemTrace } from "./trace.ts";
+
+/** Per question id: a choice's option or probabilities, a score's level or probabilities, a yes-no's answer or probability. */
+export type DecisionAnswers = Record<string, string | number | boolean | number[] | Record<string, number>>;
+
+/** What a decision is asked, as a script function gets it. */
+export interface DecisionCall {
+  key: string;
+  questions: Record<string, Question>;
+  state?: JsonValue;
+}
+
+export type DecisionScript = DecisionAnswers | Error | ((request: DecisionCall) => DecisionAnswers | Error | Promise<DecisionAnswers | Error>);
+
+interface DecisionSlot {
+  key: string;
+  script: DecisionScript;
+  glob?: RegExp;
+}
+
+export function readDecisionScripts(map: unknown): DecisionSlot[] {
+  if (map === undefined) return [];
+  if (typeof map !== "object" || map === null || Array.isArray(map)) {
+    throw new TypeError(`decisions must map a decision key to its answers, not ${describe(map)}`);
+  }
+  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
+    if (typeof script !== "function" && !(script instanceof Error) && (typeof script !== "object" || script === null || Array.isArray(script))) {
+      throw new TypeError(`decisions[${JSON.stringify(key)}] must be answers by question id, an Error or a function, not ${describe(script)}`);
+    }
+    return { key, script: script as DecisionScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };
+  });
+}
+
+const never = new Promise<never>(() => {});
+
+/** A shorthand answer as a distribution, or why it is the wrong kind for the question. */
+function toDistribution(question: Question, given: unknown): QuestionDistribution | string {
+  const wrongKind = `is a ${question.kind} question; its script answers ${describe(given)}`;
+  switch (question.kind) {
+    case "choice":
+      if (typeof given === "string") {
+        return Object.fromEntries(Object.keys(question.options).map((option) => [option, option === given ? 1 : 0]).concat(
+          given in question.options ? [] : [[given, 1]],
+        ));
+      }
+      return typeof given === "object" && given !== null && !Array.isArray(given) ? (given as Record<string, number>) : wrongKind;
+    case "score":
+      if (typeof given === "number" && Number.isInteger(given)) {
+        if (given < 0 || given >= question.levels.length) return `has levels 0 to ${question.levels.length - 1}; its script answers ${given}`;
+        return question.levels.map((_, index) => (index === given ? 1 : 0));
+      }
+      return Array.isArray(given) ? (given as number[]) : wrongKind;
+    case "yes-no":
+      if (typeof given === "boolean") return given ? 1 : 0;
+      return typeof given === "number" ? given : wrongKind;
+  }
+}
+
+export class ScriptedDecisions implements DecisionProvider {
+  readonly name = "scripted";
+  readonly calls: DecisionCall[] = [];
+  readonly traces: Array<{ key: string; match?: MatchTrace; answered: boolean }> = [];
+
+  constructor(
+    private readonly slots: DecisionSlot[],
+    private readonly signals: HostSignals,
+  ) {}
+
+  async decide(request: DecisionRequest): Promise<Record<string, QuestionDistribution> | Error> {
+    this.signals.activity();
+    const call: DecisionCall = { key: request.key, questions: request.questions, ...(request.state !== undefined ? { state: request.state } : {}) };
+    this.calls.push(call);
+    const trace: { key: string; match?: MatchTrace; answered: boolean } = { key: request.key, answered: false };
+    this.traces.push(trace);
+    const fail = (code: ProblemTrace["code"], why: string, extra: Partial<ProblemTrace> = {}): Promise<never> => {
+      this.signals.fail({ code, message: `decision "${request.key}": ${why}`, decision: request.key, option: "decisions", ...extra });
+      return never;
+    };
+    const found = findSlot(this.slots, request.key, "decision");
+    if (!found.found) {
+      return fail(found.code === "glob-conflict" ? "glob-conflict" : "decision-unscripted", found.why, found.patterns ? { patterns: found.patterns } : {});
+    }
+    trace.match = { option: "decisions", key: found.slot.key, ...(found.pattern ? { pattern: found.pattern } : {}), index: null, nudge: false };
+    let answers: unknown = found.slot.script;
+    if (typeof answers === "function") {
+      try {
+        answers = await (answers as (request: DecisionCall) => unknown)(call);
+      } catch (error) {
+        return fail("decision-script-threw", `its script threw: ${messageOf(error)}`, { key: found.slot.key });
+      }
+    }
+    this.signals.activity();
+    if (answers instanceof Error) return answers;
+    if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
+      return fail("decision-wrong-kind", `its script returned ${describe(answers)}, not answers by question id`, { key: found.slot.key });
+    }
+    const distributions: Record<string, QuestionDistribution> = {};
+    for (const [id, given] of Object.entries(answers as Record<string, unknown>)) {
+      const question = request.questions[id];
+      if (!question) return fail("decision-unasked-question", `its script answers "${id}", which it did not ask`, { key: found.slot.key });
+      const distribution = toDistribution(question, given);
+      if (typeof distribution === "string") return fail("decision-wrong-kind", `"${id}" ${distribution}`, { key: found.slot.key });
+      distributions[id] = distribution;
+    }
+    for (const [id, question] of Object.entries(request.questions)) {
+      const why = whyDistributionRefused(question, distributions[id]);
+      if (why) return fail("decision-refused", `its script's answer is refused: question ${id}: ${why}`, { key: found.slot.key });
+    }
+    trace.answered = true;
+    return distributions;
+  }
+}

@@ -1,0 +1,147 @@
+// Finding and walking scripts: an exact key wins over a glob, two matching globs fail, a single
+// entry meets every turn, a list meets one turn each and must be walked to its end.
+
+import { describe, isEntry, type Entry, type Script } from "./entries.ts";
+import { plural, quoted } from "./problems.ts";
+import type { ProblemTrace, ScriptOption, SourceSite } from "./trace.ts";
+
+export interface ScriptSlot {
+  key: string;
+  entries: readonly Entry[];
+  isList: boolean;
+  glob?: RegExp;
+}
+
+export type Found<Slot = ScriptSlot> =
+  | { found: true; slot: Slot; pattern?: string }
+  | { found: false; code: "no-scripts" | "agent-unscripted" | "glob-conflict"; why: string; patterns?: string[] };
+
+/** Glob keys: `*` is any run of characters, everything else literal, anchored at both ends. */
+export function globToRegExp(glob: string): RegExp {
+  const escaped = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${escaped.join(".*")}$`);
+}
+
+/** Checks one option's scripts (`agents`), throwing the TypeError a bad value deserves. */
+export function readScripts(option: ScriptOption, map: unknown): ScriptSlot[] {
+  if (map === undefined) return [];
+  if (typeof map !== "object" || map === null || Array.isArray(map)) {
+    throw scriptError("script-invalid", `${option} must map a key to a script, not ${describe(map)}`);
+  }
+  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
+    const label = `${option}[${JSON.stringify(key)}]`;
+    if (Array.isArray(script)) {
+      if (script.length === 0) throw scriptError("script-empty-list", `${label} is an empty list; a list has an entry per turn`, key);
+      const bad = script.find((entry) => !isEntry(entry));
+      if (bad !== undefined || script.some((entry) => entry === undefined)) {
+        throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key);
+      }
+    } else if (!isEntry(script)) {
+      throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key);
+    }
+    return {
+      key,
+      entries: Array.isArray(script) ? (script as Entry[]) : [script as Entry],
+      isList: Array.isArray(script),
+      ...(key.includes("*") ? { glob: globToRegExp(key) } : {}),
+    };
+  });
+}
+
+export class ScriptError extends TypeError {
+  constructor(readonly problem: ProblemTrace) {
+    super(problem.message);
+  }
+}
+
+function scriptError(code: ProblemTrace["code"], message: string, key?: string): ScriptError {
+  return new ScriptError({ code, message, ...(key !== undefined ? { key, option: "agents" } : {}) });
+}
+
+/** Finds the script of `name` among slots, by exact key first, then by exactly one glob. */
+export function findSlot<Slot extends { key: string; glob?: RegExp }>(slots: readonly Slot[], name: string, noun: string): Found<Slot> {
+  const exact = slots.find((slot) => !slot.glob && slot.key === name);
+  if (exact) return { found: true, slot: exact };
+  const globs = slots.filter((slot) => slot.glob?.test(name));
+  if (globs.length === 1) return { found: true, slot: globs[0]!, pattern: globs[0]!.key };
+  if (globs.length > 1) {
+    const patterns = globs.map((slot) => slot.key);
+    return {
+      found: false,
+      code: "glob-conflict",
+      patterns,
+      why: `it matches ${patterns.map((pattern) => `"${pattern}"`).join(" and ")}; give it a script of its own`,
+    };
+  }
+  if (slots.length === 0) return { found: false, code: "no-scripts", why: `no ${noun} is scripted` };
+  return { found: false, code: "agent-unscripted", why: `no script for it; scripted: ${quoted(slots.map((slot) => slot.key))}` };
+}
+
+interface Reached {
+  slot: ScriptSlot;
+  pattern?: string;
+  n: number;
+}
+
+/** One option's scripts for a run, remembering how far each agent walked its list. */
+export class ScriptBook {
+  private readonly reached = new Map<string, Reached>();
+
+  constructor(
+    readonly option: ScriptOption,
+    readonly slots: readonly ScriptSlot[],
+  ) {}
+
+  find(agent: string): Found {
+    return findSlot(this.slots, agent, "agent");
+  }
+
+  /** The entry for turn `n` of `agent` under `slot`, or undefined past a list's end. */
+  entryFor(agent: string, slot: ScriptSlot, pattern: string | undefined, n: number): { entry: Entry; index: number | null } | undefined {
+    const previous = this.reached.get(agent);
+    this.reached.set(agent, { slot, ...(pattern !== undefined ? { pattern } : {}), n: Math.max(previous?.n ?? 0, n) });
+    if (!slot.isList) return { entry: slot.entries[0]!, index: null };
+    const entry = slot.entries[n - 1];
+    return entry ? { entry, index: n - 1 } : undefined;
+  }
+
+  /** Lists walked short of their end, and lists nobody walked. Single entries are never leftovers. */
+  leftovers(): ProblemTrace[] {
+    const problems: ProblemTrace[] = [];
+    const met = new Set<ScriptSlot>();
+    for (const [agent, { slot, pattern, n }] of this.reached) {
+      met.add(slot);
+      if (!slot.isList || n >= slot.entries.length) continue;
+      const unreached = slot.entries.slice(n);
+      problems.push({
+        code: "entry-never-reached",
+        message: `agent "${agent}" was asked ${plural(n, "turn")}; its script${pattern ? ` ("${pattern}")` : ""} has ${slot.entries.length}`,
+        agent,
+        key: slot.key,
+        ...(pattern ? { pattern } : {}),
+        index: n,
+        ...siteFields(unreached),
+      });
+    }
+    for (const slot of this.slots) {
+      if (!slot.isList || met.has(slot)) continue;
+      const has = plural(slot.entries.length, "turn");
+      problems.push({
+        code: "list-never-asked",
+        message: slot.glob
+          ? `no agent matching "${slot.key}" was asked; its script has ${has}`
+          : `agent "${slot.key}" was never asked; its script has ${has}`,
+        ...(slot.glob ? { pattern: slot.key } : { agent: slot.key }),
+        key: slot.key,
+        index: 0,
+        ...siteFields(slot.entries),
+      });
+    }
+    return problems;
+  }
+}
+
+function siteFields(entries: readonly Entry[]): { site?: SourceSite; sites?: SourceSite[] } {
+  const sites = entries.map((entry) => entry.site).filter((site): site is SourceSite => site !== undefined);
+  return sites.length ? { site: sites[0]!, sites } : {};
+}

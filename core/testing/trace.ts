@@ -1,0 +1,182 @@
+// The editor trace: where each script entry was written, which entry met each turn, and every
+// test mistake as data. Kept apart from the public records so `toEqual` on turns is unaffected.
+// Served as `turnlens/trace`; the runner and the language server read runs through it.
+
+/** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
+export interface SourceSite {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The option a script entry was given under. */
+export type ScriptOption = "agents" | "decisions";
+
+/** One scripted entry as the test wrote it. */
+export interface EntryTrace {
+  option: ScriptOption;
+  /** The key under the option: an agent key, a decision key, or a glob such as `verifier-*`. */
+  key: string;
+  /** Position in a list script, or null for a single entry that meets every turn. */
+  index: number | null;
+  /** `answer` or `noAnswer.silent` and so on. */
+  kind: string;
+  /** Where `answer(...)` / `noAnswer.*()` was called. */
+  site?: SourceSite;
+  /** Where the entry's schema argument was written, when the call gave one. */
+  schema?: unknown;
+}
+
+/** Which entry met a turn. */
+export interface MatchTrace {
+  option: ScriptOption;
+  key: string;
+  /** Set when a glob, not the exact key, met the agent. */
+  pattern?: string;
+  index: number | null;
+  nudge: boolean;
+  site?: SourceSite;
+}
+
+/** A turn as the editor shows it. */
+export interface TurnTrace {
+  agent: string;
+  n: number;
+  nudge: boolean;
+  label?: string;
+  stage?: string;
+  prompt: string;
+  schema?: unknown;
+  outcome: string;
+  /** The value or text the script answered, when it answered. */
+  answer?: unknown;
+  /** The outcome's reason, for a turn that did not answer. */
+  reason?: string;
+  match?: MatchTrace;
+}
+
+/** Machine-readable codes of the test's own mistakes. */
+export type ProblemCode =
+  | "unknown-option"
+  | "option-invalid"
+  | "option-not-supported-yet"
+  | "script-invalid"
+  | "script-empty-list"
+  | "no-scripts"
+  | "agent-unscripted"
+  | "glob-conflict"
+  | "list-exhausted"
+  | "entry-never-reached"
+  | "list-never-asked"
+  | "schema-mismatch"
+  | "answer-refused"
+  | "script-threw"
+  | "script-returned-nothing"
+  | "script-returned-entry"
+  | "interrupted-not-caller"
+  | "stall"
+  | "max-turns"
+  | "args-required"
+  | "decision-unscripted"
+  | "decision-script-threw"
+  | "decision-unasked-question"
+  | "decision-wrong-kind"
+  | "decision-refused"
+  | "workflow-threw";
+
+/** One mistake of the test, beside its human message. */
+export interface ProblemTrace {
+  code: ProblemCode;
+  message: string;
+  agent?: string;
+  decision?: string;
+  turn?: number;
+  nudge?: boolean;
+  prompt?: string;
+  /** The script key or glob involved. */
+  key?: string;
+  pattern?: string;
+  /** Both globs of a glob conflict. */
+  patterns?: string[];
+  index?: number | null;
+  /** The entry site the problem is about (the entry that met the turn, or the one never reached). */
+  site?: SourceSite;
+  /** Where a script threw, for `script-threw`. */
+  thrownAt?: SourceSite;
+  /** Every entry site involved, for problems about a whole list. */
+  sites?: SourceSite[];
+  expectedSchema?: unknown;
+  actualSchema?: unknown;
+  /** The validator's instance path of a refused answer, such as `/summary`. */
+  path?: string;
+  option?: string;
+  suggestion?: string;
+  /** Turns that were in flight, for a stall. */
+  inFlight?: Array<{ agent: string; n: number; nudge: boolean }>;
+}
+
+/** Everything one `testWorkflow` call did, for the editor. */
+export interface RunTrace {
+  workflow: string;
+  /** Where `testWorkflow(...)` was called. */
+  site?: SourceSite;
+  entries: EntryTrace[];
+  turns: TurnTrace[];
+  decisions: Array<{ key: string; match?: MatchTrace; answered: boolean }>;
+  problems: ProblemTrace[];
+  ending?: { kind: string; reason?: string; stage?: string };
+  /** Real time the run took, in milliseconds. */
+  durationMs: number;
+}
+
+type RunListener = (trace: RunTrace) => void;
+const runListeners = new Set<RunListener>();
+
+/** Calls `listener` with the trace of every `testWorkflow` call that settles, passed or failed. */
+export function subscribeToRuns(listener: RunListener): () => void {
+  runListeners.add(listener);
+  return () => runListeners.delete(listener);
+}
+
+/** @internal called by testWorkflow once a run has settled. */
+export function publishRun(trace: RunTrace): void {
+  for (const listener of runListeners) {
+    try {
+      listener(trace);
+    } catch {
+      // A listener's failure must not change the test's result.
+    }
+  }
+}
+
+const turnTraces = new WeakMap<object, TurnTrace>();
+const runTraces = new WeakMap<object, RunTrace>();
+const errorProblems = new WeakMap<object, ProblemTrace[]>();
+
+/** @internal */
+export function attachTurnTrace(turn: object, trace: TurnTrace): void {
+  turnTraces.set(turn, trace);
+}
+/** @internal */
+export function attachRunTrace(run: object, trace: RunTrace): void {
+  runTraces.set(run, trace);
+}
+/** @internal */
+export function attachProblems(error: object, problems: ProblemTrace[]): void {
+  errorProblems.set(error, problems);
+}
+
+/** The trace of one recorded turn (`run.turns[i]`), or undefined for anything else. */
+export function traceOfTurn(turn: object): TurnTrace | undefined {
+  return turnTraces.get(turn);
+}
+
+/** The trace of a settled run (what `testWorkflow` resolved to). */
+export function traceOfRun(run: object): RunTrace | undefined {
+  return runTraces.get(run);
+}
+
+/** The problems behind an error `testWorkflow` rejected with, or undefined for any other error. */
+export function problemsOf(error: unknown): ProblemTrace[] | undefined {
+  return typeof error === "object" && error !== null ? errorProblems.get(error) : undefined;
+}

@@ -1,0 +1,25 @@
+// The one way the engine reads time. A run gets two clocks: `run` for wf.now() and workflow
+// timers (virtual under test), `deadline` for deadlines and guards, which stay on real time.
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Calls `callback` after `milliseconds`; the returned function cancels it. */
+  setTimer(milliseconds: number, callback: () => void): () => void;
+}
+
+export interface RunClocks {
+  run: Clock;
+  deadline: Clock;
+}
+
+/** Real time: the only place in the engine that touches Date.now and setTimeout. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimer(milliseconds, callback) {
+    const handle = setTimeout(callback, Math.max(0, milliseconds));
+    return () => clearTimeout(handle);
+  },
+};
+
+export const realClocks: RunClocks = { run: realClock, deadline: realClock };

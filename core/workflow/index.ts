@@ -1,0 +1,17 @@
+// turnlens/workflow (also served as agentswf/workflow): what a workflow file imports.
+
+export { defineWorkflow, isWorkflow } from "./define.ts";
+export { choice, score, yesNo } from "./decisions.ts";
+export { StopSignal, DeadlineExceededError, DecisionError, WorkflowRuleError } from "./errors.ts";
+export { parseDuration } from "./durations.ts";
+export { DEFAULT_RUNTIMES } from "./runtimes.ts";
+export { Type } from "typebox";
+export type * from "./types.ts";
+export type { Static, TSchema } from "typebox";
+
+import type { Outcome } from "./types.ts";
+
+/** Narrows an outcome to `answered`. */
+export function isAnswered<Value>(outcome: Outcome<Value>): outcome is Extract<Outcome<Value>, { kind: "answered" }> {
+  return outcome.kind === "answered";
+}

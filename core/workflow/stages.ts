@@ -1,0 +1,92 @@
+// wf.stage and wf.stop: named, once-per-attempt stages whose values a later attempt reuses, one
+// open at a time, and the stop that ends an attempt `stopped`.
+
+import type { TSchema } from "typebox";
+import { checkAnswer } from "./answerCheck.ts";
+import type { Attempt, StageRecord } from "./attempt.ts";
+import { messageOf, StopSignal } from "./errors.ts";
+import { whyNotJson, type JsonValue } from "./json.ts";
+import { CancelReason, inScope, scopeOr } from "./scope.ts";
+import type { StageOptions } from "./types.ts";
+
+const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
+
+export async function stage(
+  attempt: Attempt,
+  name: string,
+  optionsOrWork: StageOptions<TSchema> | (() => Promise<unknown>),
+  maybeWork?: () => Promise<unknown>,
+): Promise<unknown> {
+  await attempt.unlessAbandoned();
+  const options = typeof optionsOrWork === "function" ? undefined : optionsOrWork;
+  const work = typeof optionsOrWork === "function" ? optionsOrWork : maybeWork;
+  if (typeof work !== "function") throw new TypeError(`stage ${name} needs a function to run`);
+  if (typeof name !== "string" || !STAGE_NAME.test(name)) {
+    throw attempt.violate(`stage ${JSON.stringify(name)} is not a stage's name: lowercase letters, digits and '-'`);
+  }
+  if (attempt.openStage !== undefined) {
+    throw attempt.violate(`stage ${name} was entered while stage ${attempt.openStage} is open`);
+  }
+  if (attempt.enteredStages.has(name)) throw attempt.violate(`stage ${name} was entered twice; a loop goes inside one stage`);
+  attempt.enteredStages.add(name);
+  attempt.openStage = name;
+  const started = attempt.nowIso();
+  const record = (fields: Omit<StageRecord, "name" | "attempt" | "started" | "at">) => {
+    const entry: StageRecord = { name, attempt: attempt.settings.attempt, started, at: attempt.nowIso(), ...fields };
+    attempt.stages.push(entry);
+    return entry;
+  };
+  const scope = scopeOr(attempt.root).child({ stage: name });
+  let value: unknown;
+  try {
+    value = await inScope(scope, work);
+  } catch (error) {
+    if (error instanceof StopSignal) {
+      record({ outcome: "stopped", reason: error.reason });
+    } else {
+      scope.cancel(new CancelReason("cancelled", `stage ${name} failed: ${messageOf(error)}`));
+      attempt.failedStage ??= name;
+      record({ outcome: "failed", reason: messageOf(error) });
+    }
+    throw error;
+  } finally {
+    scope.dispose();
+    attempt.openStage = undefined;
+  }
+  const fail = (message: string) => {
+    attempt.failedStage ??= name;
+    record({ outcome: "failed", reason: message });
+    return attempt.violate(message);
+  };
+  let stored: JsonValue | undefined;
+  if (options?.result) {
+    if (value === undefined) throw fail(`stage ${name} returned nothing`);
+    const why = whyNotJson(value);
+    if (why) throw fail(`stage ${name}'s value is not JSON: ${why}`);
+    stored = JSON.parse(JSON.stringify(value)) as JsonValue;
+    const verdict = checkAnswer(options.result, JSON.stringify(stored));
+    if (!verdict.accepted) throw fail(`stage ${name}'s value does not fit its result: ${verdict.error}`);
+  } else if (value !== undefined) {
+    throw fail(`stage ${name} has no result schema, so it returns nothing`);
+  }
+  let summary: string | undefined;
+  if (options?.summary) {
+    try {
+      summary = String(options.summary(stored as never));
+    } catch (error) {
+      attempt.settings.onLog?.({ message: `awf: stage ${name}'s summary failed: ${messageOf(error)}` });
+    }
+  }
+  record({
+    outcome: "succeeded",
+    ...(summary !== undefined ? { summary } : {}),
+    ...(stored !== undefined ? { value: stored } : {}),
+  });
+  return stored;
+}
+
+export function stop(attempt: Attempt, reason: string): never {
+  const stageName = scopeOr(attempt.root).stage;
+  attempt.stopRequested ??= { reason: String(reason), ...(stageName ? { stage: stageName } : {}) };
+  throw new StopSignal(String(reason), stageName);
+}
