@@ -1,0 +1,51 @@
+// `npm run bench`: bundles bench/coreBench.ts with esbuild (no dist/ needed) and runs it in a
+// fresh node process. Flags: --quick (a tenth of the iterations), --only=NAME, --profile (a CPU
+// profile, in a temporary folder it names), --source-maps (as the test runner runs: inline maps, enabled).
+// A full run without flags writes bench/results.json.
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+const profile = args.includes("--profile");
+const sourceMaps = args.includes("--source-maps");
+const benchArgs = args.filter((arg) => arg !== "--profile" && arg !== "--source-maps");
+const partial = profile || sourceMaps || benchArgs.some((arg) => arg === "--quick" || arg.startsWith("--only="));
+
+const scratch = mkdtempSync(join(tmpdir(), "turnlens-bench-"));
+const outfile = join(scratch, "coreBench.mjs");
+try {
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ["bench/coreBench.ts"],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+    ...(sourceMaps ? { sourcemap: "inline" } : {}),
+    alias: {
+      "agentswf/workflow": "./core/workflow/index.ts",
+      "agentswf/testing": "./core/testing/index.ts",
+    },
+  });
+  // Warnings are counted and reported by the bench itself, once per benchmark.
+  const nodeArgs = ["--no-warnings", ...(sourceMaps ? ["--enable-source-maps"] : [])];
+  if (profile) {
+    const profiles = mkdtempSync(join(tmpdir(), "turnlens-bench-profile-"));
+    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${profiles}`);
+    process.on("exit", () => console.log(`CPU profile written under ${profiles} (open it in Chrome DevTools or VS Code)`));
+  }
+  if (!partial) benchArgs.push(`--out=${join(root, "bench", "results.json")}`);
+  const child = spawnSync(process.execPath, [...nodeArgs, outfile, ...benchArgs], { cwd: root, stdio: "inherit" });
+  if (child.error) throw child.error;
+  process.exitCode = child.status ?? 1;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
