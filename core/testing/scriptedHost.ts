@@ -19,13 +19,12 @@ export interface HostSignals {
   activity(): void;
 }
 
+/** What an agent was opened with, as `run.agentOf(key)` reads it back. */
 export interface AgentRecord {
   key: string;
   execution: OpenedAgent["execution"];
-  cwd: string;
   instructions?: string;
   skills?: OpenedAgent["skills"];
-  labels?: OpenedAgent["labels"];
 }
 
 const never = new Promise<never>(() => {});
@@ -59,10 +58,8 @@ export class ScriptedHost implements AgentHost {
     this.agents.push({
       key: agent.key,
       execution: { ...agent.execution },
-      cwd: agent.cwd,
       ...(agent.instructions !== undefined ? { instructions: agent.instructions } : {}),
       ...(agent.skills !== undefined ? { skills: agent.skills } : {}),
-      ...(agent.labels !== undefined ? { labels: agent.labels } : {}),
     });
   }
 
@@ -92,7 +89,7 @@ export class ScriptedHost implements AgentHost {
     const found = this.book.find(operation.agent);
     if (!found.found) {
       return this.fail(
-        turnProblem(found.code === "glob-conflict" ? "glob-conflict" : "agent-unscripted", operation, found.why, {
+        turnProblem(found.code, operation, found.why, {
           option: "agents",
           ...(found.patterns ? { patterns: found.patterns } : {}),
         }),
@@ -126,7 +123,8 @@ export class ScriptedHost implements AgentHost {
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
     if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at);
     if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, at));
-    if (canonicalJson(entry.schema ?? null) !== canonicalJson(operation.schema ?? null)) {
+    // The same schema object (the usual case: the test imports the workflow's) needs no comparing.
+    if (entry.schema !== operation.schema && canonicalJson(entry.schema ?? null) !== canonicalJson(operation.schema ?? null)) {
       return this.fail(
         turnProblem(
           "schema-mismatch",

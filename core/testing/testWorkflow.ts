@@ -1,7 +1,8 @@
 // testWorkflow: runs a workflow through the real engine with every agent replaced by its script,
 // resolving to the run, or rejecting with every mistake of the test itself.
 
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { realClocks } from "../workflow/clock.ts";
@@ -113,7 +114,8 @@ export async function testWorkflow<Args, Result>(
   }
   trace.entries = entryTraces(read);
 
-  const temporary = read.cwd === undefined ? await mkdtemp(join(tmpdir(), "turnlens-run-")) : undefined;
+  // Synchronous on purpose: the thread-pool round trips of the async calls were most of a one-turn test.
+  const temporary = read.cwd === undefined ? mkdtempSync(join(tmpdir(), "turnlens-run-")) : undefined;
   const cwd = read.cwd ?? temporary!;
   try {
     if (read.files) await layOut(read.files, cwd);
@@ -129,7 +131,7 @@ export async function testWorkflow<Args, Result>(
     }
     return await runScripted(workflow, read, args, cwd, trace, reject, startedAt);
   } finally {
-    if (temporary) await rm(temporary, { recursive: true, force: true });
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
   }
 }
 

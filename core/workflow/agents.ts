@@ -103,7 +103,10 @@ export class AgentRegistry implements Agents {
       const deadlineAt = timeoutMs === undefined ? undefined : attempt.clocks.deadline.now() + timeoutMs;
       const turnScope = scope.child(deadlineAt === undefined ? {} : { deadlineAt });
       try {
-        return { outcome: (await this.turnWithNudge(state, spec, n, turnScope)) as Outcome<never> };
+        const outcome = await this.turnWithNudge(state, spec, n, turnScope);
+        // A run the test gave up on never hears back, so none of its code runs after the mistake.
+        await attempt.unlessAbandoned();
+        return { outcome: outcome as Outcome<never> };
       } finally {
         turnScope.dispose();
       }

@@ -108,7 +108,7 @@ export async function decide<Questions extends Record<string, Question>>(
       const onAbort = () => {
         const reason = scope.signal.reason;
         if (reason instanceof CancelReason && reason.kind === "timed-out") {
-          reject(new DeadlineExceededError(`decision "${spec.key}": the deadline passed`, deadlineMs === undefined));
+          reject(new DeadlineExceededError(`decision "${spec.key}": the deadline passed`, attempt.root.cancelReason?.kind === "timed-out"));
         } else reject(new DecisionError(`decision "${spec.key}" was cancelled: ${messageOf(reason)}`));
       };
       if (scope.signal.aborted) onAbort();

@@ -30,6 +30,7 @@ export interface RunResult<Result> {
 
 function createContext(attempt: Attempt, registry: AgentRegistry, onDecision: RunOptions["onDecision"]): WorkflowContext {
   const { settings } = attempt;
+  const decideCall: WorkflowContext["decide"] = (spec) => decide(attempt, spec, (request) => onDecision?.(request));
   return {
     runId: settings.runId,
     attempt: settings.attempt,
@@ -42,7 +43,8 @@ function createContext(attempt: Attempt, registry: AgentRegistry, onDecision: Ru
     parallel: (items, work, options) => parallel(attempt, items, work, options),
     stage: ((name: string, optionsOrWork: never, work?: never) => stage(attempt, name, optionsOrWork, work)) as WorkflowContext["stage"],
     stop: (reason) => stop(attempt, reason),
-    decide: (spec) => decide(attempt, spec, (request) => onDecision?.(request)),
+    decide: decideCall,
+    decisions: { decide: decideCall },
   };
 }
 

@@ -40,8 +40,9 @@ export async function parallel<Item, Result>(
         const reason = group.signal.reason;
         if (settled || !(reason instanceof CancelReason) || reason.kind !== "timed-out") return;
         settled = true;
-        const own = deadlineMs !== undefined;
-        reject(new DeadlineExceededError(own ? "parallel's deadline passed" : "the run's deadline passed", !own));
+        // The run's deadline may pass first even when parallel has a later one of its own.
+        const runDeadline = attempt.root.cancelReason?.kind === "timed-out";
+        reject(new DeadlineExceededError(runDeadline ? "the run's deadline passed" : "parallel's deadline passed", runDeadline));
       },
       { once: true },
     );

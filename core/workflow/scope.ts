@@ -2,6 +2,7 @@
 // cancels everything inside it. The current scope follows the async call chain.
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { setMaxListeners } from "node:events";
 import type { Clock } from "./clock.ts";
 
 /** Why a scope ended early; it is the `reason` of the scope's AbortSignal. */
@@ -27,6 +28,8 @@ export class Scope {
     options: { deadlineAt?: number; stage?: string } = {},
   ) {
     this.ownStage = options.stage;
+    // A fan-out's items all follow one group scope: more than ten listeners is the design, not a leak.
+    setMaxListeners(0, this.controller.signal);
     const parentDeadline = parent?.deadlineAt;
     this.deadlineAt =
       options.deadlineAt === undefined ? parentDeadline : Math.min(options.deadlineAt, parentDeadline ?? Infinity);

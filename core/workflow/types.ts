@@ -222,6 +222,8 @@ export interface WorkflowContext {
   /** Ends the attempt `stopped`; inside a stage, that stage is recorded stopped. */
   stop(reason: string): never;
   decide<Questions extends Record<string, Question>>(spec: DecisionSpec<Questions>): Promise<Decision<Questions>>;
+  /** The same as `decide`, under the name agentswf's first API gave it. */
+  readonly decisions: { decide: WorkflowContext["decide"] };
 }
 
 export interface PrepareInput {
