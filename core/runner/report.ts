@@ -1,0 +1,79 @@
+// What a test run produced, as plain JSON-serialisable data. The CLI reporters, the worker
+// protocol and the language server all speak in these types.
+import type { ProblemTrace, RunTrace, SourceSite } from "../testing/trace.ts";
+
+/** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
+export type Site = SourceSite;
+
+export type TestStatus = "passed" | "failed" | "skipped" | "todo";
+
+export interface ErrorReport {
+  /** The error's message, without colors. For `expect` failures it already holds the diff. */
+  message: string;
+  stack?: string;
+  /** First stack frame in the test file, else the first frame in a user file. */
+  location?: Site;
+  /** The matcher's expected value, printed, when the error came from `expect`. */
+  expected?: string;
+  /** The matcher's received value, printed, when the error came from `expect`. */
+  actual?: string;
+  /** The `- Expected / + Received` part of an `expect` message, when it has one. */
+  diff?: string;
+  /** The test's own mistakes behind an error `testWorkflow` rejected with. */
+  problems?: ProblemTrace[];
+  /** For a syntax or import error: the source line with a caret under the column. */
+  codeFrame?: string;
+}
+
+export interface TestReport {
+  /** Stable within a file: the path joined with " › ", with " (2)" and so on for repeated names. */
+  id: string;
+  name: string;
+  /** The describe names, then the test name. */
+  path: string[];
+  status: TestStatus;
+  durationMs: number;
+  /** Where the `test(...)` call is. */
+  location?: Site;
+  error?: ErrorReport;
+  /** Every `testWorkflow` call this test made, in the order they settled. */
+  runs: RunTrace[];
+}
+
+export interface FileReport {
+  /** Absolute path of the test file. */
+  file: string;
+  tests: TestReport[];
+  /** The file could not be loaded: a syntax error, a missing import, a throw at the top level. */
+  error?: ErrorReport;
+  durationMs: number;
+}
+
+export interface RunSummary {
+  files: FileReport[];
+  passed: number;
+  /** Failed tests, plus one for each file that failed to load. */
+  failed: number;
+  /** Skipped and todo tests. */
+  skipped: number;
+}
+
+export function summarize(files: FileReport[]): RunSummary {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of files) {
+    if (file.error) failed++;
+    for (const test of file.tests) {
+      if (test.status === "passed") passed++;
+      else if (test.status === "failed") failed++;
+      else skipped++;
+    }
+  }
+  return { files, passed, failed, skipped };
+}
+
+/** The full name a `-t` pattern is matched against: describe names and test name, space separated. */
+export function fullName(path: readonly string[]): string {
+  return path.join(" ");
+}

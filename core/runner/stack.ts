@@ -1,0 +1,113 @@
+// Reading V8 stack traces (already mapped to the `.ts` sources) and turning thrown values into
+// ErrorReports.
+import { sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inspect } from "node:util";
+import { problemsOf } from "../testing/trace.ts";
+import { turnlensRoot } from "./paths.ts";
+import type { ErrorReport, Site } from "./report.ts";
+
+const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
+
+/** The frames of a stack, as sites, skipping frames without a real file. */
+export function framesOf(stack: string | undefined): Site[] {
+  if (!stack) return [];
+  const sites: Site[] = [];
+  for (const line of stack.split("\n")) {
+    if (!/^\s*at /.test(line)) continue;
+    const m = FRAME.exec(line);
+    if (!m) continue;
+    let file = m[1]!;
+    if (file.startsWith("async ")) file = file.slice(6);
+    if (file.startsWith("file://")) {
+      try {
+        file = fileURLToPath(file);
+      } catch {
+        continue;
+      }
+    } else if (!file.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(file)) {
+      continue; // node:internal, native, eval, virtual modules
+    }
+    sites.push({ file, line: Number(m[2]), column: Number(m[3]) });
+  }
+  return sites;
+}
+
+/** A file the user wrote: not Turnlens's own dist/ or core/, not node_modules, not a bundle. */
+export function isUserFile(file: string): boolean {
+  const root = turnlensRoot() + sep;
+  if (file.startsWith(root + "dist" + sep) || file.startsWith(root + "core" + sep)) return false;
+  if (file.includes(`${sep}node_modules${sep}`)) return false;
+  if (file.endsWith(".mjs") && file.includes(`${sep}turnlens-`) && file.includes(".bundle.")) return false;
+  return true;
+}
+
+/** First frame in `testFile`, else the first frame in a user file. */
+export function locationOf(stack: string | undefined, testFile?: string): Site | undefined {
+  const frames = framesOf(stack);
+  if (testFile) {
+    const inTest = frames.find((f) => f.file === testFile);
+    if (inTest) return inTest;
+  }
+  return frames.find((f) => isUserFile(f.file));
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
+
+function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  return inspect(value, { depth: 6, colors: false, breakLength: 80, sorted: false });
+}
+
+/** An ErrorReport for anything a test threw. */
+export function errorReport(error: unknown, testFile?: string): ErrorReport {
+  if (!(error instanceof Error) && !(typeof error === "object" && error !== null && "message" in error)) {
+    return { message: `a non-error value was thrown: ${show(error)}` };
+  }
+  const err = error as Error & { matcherResult?: { expected?: unknown; actual?: unknown; message?: string } };
+  let message = stripAnsi(String(err.message ?? ""));
+  let stack: string | undefined;
+  try {
+    stack = typeof err.stack === "string" ? stripAnsi(err.stack) : undefined;
+  } catch {
+    stack = undefined;
+  }
+  const report: ErrorReport = { message };
+  if (stack) report.stack = stack;
+  const location = locationOf(stack, testFile);
+  if (location) report.location = location;
+  const result = err.matcherResult;
+  if (result && typeof result === "object") {
+    if ("expected" in result) report.expected = show(result.expected);
+    if ("actual" in result) report.actual = show(result.actual);
+    const at = message.indexOf("- Expected");
+    if (at >= 0) report.diff = message.slice(at);
+  }
+  if (!message && err.name) message = report.message = err.name;
+  const problems = problemsOf(error);
+  if (problems && problems.length > 0) report.problems = problems;
+  // Errors with a cause: keep the cause's message visible.
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof Error && !message.includes(cause.message)) {
+    report.message = `${message}\n  caused by: ${stripAnsi(cause.message)}`;
+  }
+  // Make sure the report survives JSON and IPC.
+  return JSON.parse(JSON.stringify(report)) as ErrorReport;
+}
+
+/** A stack line stripped to the frames worth showing a person: user files only. */
+export function userStack(stack: string | undefined): string[] {
+  if (!stack) return [];
+  return stack
+    .split("\n")
+    .filter((line) => /^\s*at /.test(line))
+    .filter((line) => {
+      const [site] = framesOf(line);
+      return site !== undefined && isUserFile(site.file);
+    })
+    .map((line) => line.trim());
+}

@@ -1,0 +1,596 @@
+// The test API served as `bun:test` and `vitest`: test/describe/hooks declare into the collector,
+// `expect` is jest's, mocks are jest-mock's. The runner (runFile.ts) runs what was declared.
+import { expect as jestExpect, type Expect } from "expect";
+import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
+import { format as utilFormat, inspect } from "node:util";
+import {
+  type AnyFn,
+  type Flavour,
+  type HookEntry,
+  type Hooks,
+  type TestNode,
+  callSite,
+  currentSuite,
+  newSuite,
+  runningTest,
+  setFileDefaultTimeout,
+  SkipSignal,
+  withSuite,
+} from "./collector.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+/** What a test function receives: bun's `done` callback, which also carries vitest's context. */
+export interface TestContext {
+  (error?: unknown): void;
+  expect: TurnlensExpect;
+  task: { name: string };
+  /** Ends the test as skipped. */
+  skip(note?: string): never;
+  /** Aborted when the test times out or the run is cancelled. */
+  signal: AbortSignal;
+  onTestFinished(fn: () => unknown): void;
+}
+
+export interface TestOptions {
+  /** Milliseconds before the test fails as timed out. */
+  timeout?: number;
+  /** Reruns a failing test up to this many more times. */
+  retry?: number;
+  skip?: boolean;
+  only?: boolean;
+  todo?: boolean;
+}
+
+type NameLike = string | number | AnyFn | { name: string };
+type TestBody = (context: TestContext) => unknown;
+type Options = number | TestOptions;
+
+interface EachTest {
+  <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => unknown, options?: Options) => void;
+  <T>(table: readonly T[]): (name: string, fn: (arg: T) => unknown, options?: Options) => void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => unknown, options?: Options) => void;
+}
+
+export interface TestFunction {
+  (name: NameLike, fn?: TestBody, options?: Options): void;
+  (name: NameLike, options: Options, fn: TestBody): void;
+  only: TestFunction;
+  skip: TestFunction;
+  todo: TestFunction;
+  /** Runs like any other test: Turnlens runs a file's tests one at a time. */
+  concurrent: TestFunction;
+  sequential: TestFunction;
+  /** Passes when the body fails. */
+  failing: TestFunction;
+  /** Declares the test only when `condition` is truthy (else skipped). */
+  if(condition: unknown): TestFunction;
+  runIf(condition: unknown): TestFunction;
+  skipIf(condition: unknown): TestFunction;
+  each: EachTest;
+}
+
+interface EachDescribe {
+  <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => void) => void;
+  <T>(table: readonly T[]): (name: string, fn: (arg: T) => void) => void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => void) => void;
+}
+
+export interface DescribeFunction {
+  (name: NameLike, fn: () => void): void;
+  (name: NameLike, options: Options, fn: () => void): void;
+  only: DescribeFunction;
+  skip: DescribeFunction;
+  todo: DescribeFunction;
+  concurrent: DescribeFunction;
+  sequential: DescribeFunction;
+  if(condition: unknown): DescribeFunction;
+  runIf(condition: unknown): DescribeFunction;
+  skipIf(condition: unknown): DescribeFunction;
+  each: EachDescribe;
+}
+
+type HookBody = (context: TestContext) => unknown;
+type HookFunction = (fn: HookBody, timeout?: number) => void;
+
+// ---------------------------------------------------------------------------------------------
+// Declaring tests
+
+interface Flags {
+  only: boolean;
+  skip: boolean;
+  todo: boolean;
+  failing: boolean;
+}
+const noFlags: Flags = { only: false, skip: false, todo: false, failing: false };
+
+function nameOf(name: NameLike): string {
+  if (typeof name === "string") return name;
+  if (typeof name === "number") return String(name);
+  if (typeof name === "function" || (typeof name === "object" && name !== null)) return name.name;
+  return String(name);
+}
+
+function splitArgs<F>(a: unknown, b: unknown): { fn?: F; options: TestOptions } {
+  let fn: unknown = a;
+  let options: unknown = b;
+  if (typeof a !== "function" && typeof b === "function") {
+    fn = b;
+    options = a;
+  }
+  const opts: TestOptions = typeof options === "number" ? { timeout: options } : ((options as TestOptions) ?? {});
+  return fn === undefined ? { options: opts } : { fn: fn as F, options: opts };
+}
+
+function declareTest(flags: Flags, flavour: Flavour, name: NameLike, a?: unknown, b?: unknown, args?: unknown[]): void {
+  const suite = currentSuite("test()");
+  const { fn, options } = splitArgs<AnyFn>(a, b);
+  const node: TestNode = {
+    kind: "test",
+    name: nameOf(name),
+    parent: suite,
+    skip: flags.skip || options.skip === true,
+    only: flags.only || options.only === true,
+    todo: flags.todo || options.todo === true || fn === undefined,
+    failing: flags.failing,
+    retry: Math.max(0, Math.floor(options.retry ?? 0)),
+    flavour,
+  };
+  if (fn) node.fn = fn;
+  if (args) node.args = args;
+  if (typeof options.timeout === "number" && options.timeout > 0) node.timeout = options.timeout;
+  const site = callSite();
+  if (site) node.site = site;
+  suite.children.push(node);
+}
+
+function declareSuite(flags: Flags, name: NameLike, a?: unknown, b?: unknown): void {
+  const parent = currentSuite("describe()");
+  const { fn, options } = splitArgs<() => unknown>(a, b);
+  const suite = newSuite(nameOf(name), parent);
+  suite.skip = flags.skip || flags.todo || options.skip === true;
+  suite.only = flags.only || options.only === true;
+  const site = callSite();
+  if (site) suite.site = site;
+  parent.children.push(suite);
+  if (!fn) return;
+  withSuite(suite, () => {
+    const result = fn();
+    if (result && typeof (result as PromiseLike<unknown>).then === "function") {
+      throw new Error(
+        `describe("${suite.name}") was given an async function; a describe callback must declare its tests synchronously (await inside the tests or in beforeAll)`,
+      );
+    }
+  });
+}
+
+// test.each / describe.each --------------------------------------------------------------------
+
+function rowsOf(table: unknown, values: unknown[]): unknown[] {
+  if (Array.isArray(table) && "raw" in table) {
+    // Tagged template: the first line names the columns, the values fill rows.
+    const header = String((table as unknown as TemplateStringsArray)[0] ?? "");
+    const keys = header
+      .split("|")
+      .map((k) => k.trim())
+      .filter(Boolean);
+    if (keys.length === 0) throw new Error("each`...`: the first line must name the columns, such as `a | b | expected`");
+    if (values.length % keys.length !== 0) {
+      throw new Error(`each\`...\`: ${values.length} values do not fill rows of ${keys.length} columns`);
+    }
+    const rows: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < values.length; i += keys.length) {
+      const row: Record<string, unknown> = {};
+      keys.forEach((k, j) => (row[k] = values[i + j]));
+      rows.push(row);
+    }
+    return rows;
+  }
+  if (!Array.isArray(table)) throw new Error(".each() needs an array of rows");
+  return table;
+}
+
+function pretty(value: unknown): string {
+  return inspect(value, { depth: 3, breakLength: Infinity, colors: false });
+}
+
+function lookup(row: unknown, path: string): unknown {
+  let value: unknown = row;
+  for (const key of path.split(".")) {
+    if (value === null || value === undefined) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** jest's names for each rows: printf placeholders for array rows, `$key` for object rows. */
+export function formatEachName(name: string, row: unknown, index: number): string {
+  let title = name.replace(/%#/g, String(index)).replace(/%\$/g, String(index + 1));
+  if (Array.isArray(row)) {
+    const args = [...row];
+    title = title.replace(/%([sdifjopO%])/g, (match, code: string) => {
+      if (code === "%") return "%";
+      if (args.length === 0) return match;
+      const value = args.shift();
+      switch (code) {
+        case "s":
+          return typeof value === "string" ? value : pretty(value);
+        case "d":
+        case "i":
+          return String(code === "i" ? Math.trunc(Number(value)) : Number(value));
+        case "f":
+          return String(Number(value));
+        case "j":
+          return JSON.stringify(value);
+        default:
+          return pretty(value);
+      }
+    });
+    return title;
+  }
+  if (typeof row === "object" && row !== null) {
+    return title.replace(/\$([A-Za-z_$][\w$]*(?:\.[\w$]+)*)/g, (_m, path: string) => {
+      const value = lookup(row, path);
+      return typeof value === "string" ? value : pretty(value);
+    });
+  }
+  return title.includes("%") ? utilFormat(title, row) : title;
+}
+
+function argsOfRow(row: unknown): unknown[] {
+  return Array.isArray(row) ? row : [row];
+}
+
+// Building the callable objects ----------------------------------------------------------------
+
+function makeTest(flags: Flags, flavour: Flavour): TestFunction {
+  const fn = (name: NameLike, a?: unknown, b?: unknown) => declareTest(flags, flavour, name, a, b);
+  const modifiers = {
+    get only() {
+      return makeTest({ ...flags, only: true }, flavour);
+    },
+    get skip() {
+      return makeTest({ ...flags, skip: true }, flavour);
+    },
+    get todo() {
+      return makeTest({ ...flags, todo: true }, flavour);
+    },
+    get failing() {
+      return makeTest({ ...flags, failing: true }, flavour);
+    },
+    get concurrent() {
+      return makeTest(flags, flavour);
+    },
+    get sequential() {
+      return makeTest(flags, flavour);
+    },
+    if: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }, flavour),
+    runIf: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }, flavour),
+    skipIf: (condition: unknown) => makeTest(condition ? { ...flags, skip: true } : flags, flavour),
+    each: (table: unknown, ...values: unknown[]) => {
+      const rows = rowsOf(table, values);
+      return (name: string, body?: AnyFn, options?: Options) => {
+        rows.forEach((row, index) => {
+          const title = formatEachName(name, row, index);
+          declareTest(flags, flavour, title, body, options, argsOfRow(row));
+        });
+      };
+    },
+  };
+  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(modifiers)) as unknown as TestFunction;
+}
+
+function makeDescribe(flags: Flags): DescribeFunction {
+  const fn = (name: NameLike, a?: unknown, b?: unknown) => declareSuite(flags, name, a, b);
+  const modifiers = {
+    get only() {
+      return makeDescribe({ ...flags, only: true });
+    },
+    get skip() {
+      return makeDescribe({ ...flags, skip: true });
+    },
+    get todo() {
+      return makeDescribe({ ...flags, todo: true });
+    },
+    get concurrent() {
+      return makeDescribe(flags);
+    },
+    get sequential() {
+      return makeDescribe(flags);
+    },
+    if: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
+    runIf: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
+    skipIf: (condition: unknown) => makeDescribe(condition ? { ...flags, skip: true } : flags),
+    each: (table: unknown, ...values: unknown[]) => {
+      const rows = rowsOf(table, values);
+      return (name: string, body: AnyFn) => {
+        rows.forEach((row, index) => {
+          declareSuite(flags, formatEachName(name, row, index), () => body(...argsOfRow(row)));
+        });
+      };
+    },
+  };
+  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(modifiers)) as unknown as DescribeFunction;
+}
+
+function hook(kind: keyof Hooks): HookFunction {
+  return (fn: HookBody, timeout?: number) => {
+    const suite = currentSuite(`${kind}()`);
+    if (typeof fn !== "function") throw new Error(`${kind}() needs a function`);
+    const entry: HookEntry = { fn: fn as AnyFn };
+    if (typeof timeout === "number" && timeout > 0) entry.timeout = timeout;
+    const site = callSite();
+    if (site) entry.site = site;
+    suite.hooks[kind].push(entry);
+  };
+}
+
+export const test: TestFunction = makeTest(noFlags, "bun");
+export const it: TestFunction = test;
+export const describe: DescribeFunction = makeDescribe(noFlags);
+export const suite: DescribeFunction = describe;
+export const beforeAll: HookFunction = hook("beforeAll");
+export const afterAll: HookFunction = hook("afterAll");
+export const beforeEach: HookFunction = hook("beforeEach");
+export const afterEach: HookFunction = hook("afterEach");
+
+/** vitest's flavour of `test`: the body gets a context, never a `done` callback. */
+export const vitestTest: TestFunction = makeTest(noFlags, "vitest");
+
+/** Runs `fn` once the current test has finished, passed or failed. */
+export function onTestFinished(fn: () => unknown): void {
+  const running = runningTest();
+  if (!running) throw new Error("onTestFinished() must be called while a test runs");
+  running.finishers.push(fn as AnyFn);
+}
+
+/** bun's `setDefaultTimeout`: the default timeout of the tests in this file. */
+export function setDefaultTimeout(ms: number): void {
+  setFileDefaultTimeout(ms);
+}
+
+// ---------------------------------------------------------------------------------------------
+// expect, with bun's matchers that jest lacks
+
+declare module "expect" {
+  interface Matchers<R extends void | Promise<void>, T = unknown> {
+    toStartWith(expected: string): R;
+    toEndWith(expected: string): R;
+    toInclude(expected: string): R;
+    toIncludeRepeated(expected: string, times: number): R;
+    toEqualIgnoringWhitespace(expected: string): R;
+    toBeTrue(): R;
+    toBeFalse(): R;
+    toBeEmpty(): R;
+    toBeNil(): R;
+    toBeArray(): R;
+    toBeArrayOfSize(size: number): R;
+    toBeString(): R;
+    toBeNumber(): R;
+    toBeInteger(): R;
+    toBeFinite(): R;
+    toBePositive(): R;
+    toBeNegative(): R;
+    toBeEven(): R;
+    toBeOdd(): R;
+    toBeWithin(start: number, end: number): R;
+    toBeBoolean(): R;
+    toBeFunction(): R;
+    toBeObject(): R;
+    toBeDate(): R;
+    toBeSymbol(): R;
+    toBeTypeOf(type: "string" | "number" | "bigint" | "boolean" | "symbol" | "undefined" | "object" | "function"): R;
+    toBeOneOf(expected: readonly unknown[]): R;
+    toContainKey(key: PropertyKey): R;
+    toContainKeys(keys: readonly PropertyKey[]): R;
+    toContainAllKeys(keys: readonly PropertyKey[]): R;
+    toContainAnyKeys(keys: readonly PropertyKey[]): R;
+    toContainValue(value: unknown): R;
+    toContainValues(values: readonly unknown[]): R;
+    toSatisfy(predicate: (value: T) => boolean): R;
+    toHaveBeenCalledOnce(): R;
+  }
+}
+
+type MatcherThis = {
+  isNot?: boolean;
+  equals(a: unknown, b: unknown): boolean;
+  utils: {
+    matcherHint(name: string, received?: string, expected?: string, options?: { isNot?: boolean }): string;
+    printReceived(value: unknown): string;
+    printExpected(value: unknown): string;
+  };
+};
+
+function matcher<A extends unknown[]>(
+  name: string,
+  check: (this: MatcherThis, received: unknown, ...args: A) => boolean,
+  expectation: (...args: A) => string,
+  withExpected = true,
+) {
+  return function (this: MatcherThis, received: unknown, ...args: A) {
+    const pass = check.call(this, received, ...args);
+    return {
+      pass,
+      message: () => {
+        const hint = this.utils.matcherHint(name, undefined, withExpected ? undefined : "", { isNot: this.isNot });
+        const not = this.isNot ? "not " : "";
+        return `${hint}\n\nExpected value ${not}${expectation(...args)}\nReceived: ${this.utils.printReceived(received)}`;
+      },
+    };
+  };
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === "string" || Array.isArray(value)) return value.length === 0;
+  if (value instanceof Map || value instanceof Set) return value.size === 0;
+  if (typeof value === "object") {
+    if (Symbol.iterator in value) {
+      for (const _ of value as Iterable<unknown>) return false;
+      return true;
+    }
+    return Object.keys(value).length === 0;
+  }
+  return false;
+}
+
+function hasKey(value: unknown, key: PropertyKey): boolean {
+  return typeof value === "object" && value !== null && key in value && Object.prototype.hasOwnProperty.call(value, key);
+}
+
+const p = (value: unknown) => inspect(value, { depth: 4, colors: false, breakLength: Infinity });
+
+const extraMatchers = {
+  toStartWith: matcher("toStartWith", (r, s: string) => typeof r === "string" && r.startsWith(s), (s) => `to start with ${p(s)}`),
+  toEndWith: matcher("toEndWith", (r, s: string) => typeof r === "string" && r.endsWith(s), (s) => `to end with ${p(s)}`),
+  toInclude: matcher("toInclude", (r, s: string) => typeof r === "string" && r.includes(s), (s) => `to include ${p(s)}`),
+  toIncludeRepeated: matcher(
+    "toIncludeRepeated",
+    (r, s: string, n: number) => typeof r === "string" && s.length > 0 && r.split(s).length - 1 === n,
+    (s, n) => `to include ${p(s)} exactly ${n} times`,
+  ),
+  toEqualIgnoringWhitespace: matcher(
+    "toEqualIgnoringWhitespace",
+    (r, s: string) => typeof r === "string" && r.replace(/\s+/g, "") === s.replace(/\s+/g, ""),
+    (s) => `to equal ${p(s)} ignoring whitespace`,
+  ),
+  toBeTrue: matcher("toBeTrue", (r) => r === true, () => "to be true", false),
+  toBeFalse: matcher("toBeFalse", (r) => r === false, () => "to be false", false),
+  toBeEmpty: matcher("toBeEmpty", (r) => isEmpty(r), () => "to be empty", false),
+  toBeNil: matcher("toBeNil", (r) => r === null || r === undefined, () => "to be null or undefined", false),
+  toBeArray: matcher("toBeArray", (r) => Array.isArray(r), () => "to be an array", false),
+  toBeArrayOfSize: matcher(
+    "toBeArrayOfSize",
+    (r, n: number) => Array.isArray(r) && r.length === n,
+    (n) => `to be an array of size ${n}`,
+  ),
+  toBeString: matcher("toBeString", (r) => typeof r === "string" || r instanceof String, () => "to be a string", false),
+  toBeNumber: matcher("toBeNumber", (r) => typeof r === "number", () => "to be a number", false),
+  toBeInteger: matcher("toBeInteger", (r) => Number.isInteger(r), () => "to be an integer", false),
+  toBeFinite: matcher("toBeFinite", (r) => Number.isFinite(r), () => "to be a finite number", false),
+  toBePositive: matcher("toBePositive", (r) => typeof r === "number" && r > 0, () => "to be a positive number", false),
+  toBeNegative: matcher("toBeNegative", (r) => typeof r === "number" && r < 0, () => "to be a negative number", false),
+  toBeEven: matcher("toBeEven", (r) => Number.isInteger(r) && (r as number) % 2 === 0, () => "to be even", false),
+  toBeOdd: matcher("toBeOdd", (r) => Number.isInteger(r) && Math.abs((r as number) % 2) === 1, () => "to be odd", false),
+  toBeWithin: matcher(
+    "toBeWithin",
+    (r, start: number, end: number) => typeof r === "number" && r >= start && r < end,
+    (start, end) => `to be within [${start}, ${end})`,
+  ),
+  toBeBoolean: matcher("toBeBoolean", (r) => typeof r === "boolean", () => "to be a boolean", false),
+  toBeFunction: matcher("toBeFunction", (r) => typeof r === "function", () => "to be a function", false),
+  toBeObject: matcher("toBeObject", (r) => typeof r === "object" && r !== null, () => "to be an object", false),
+  toBeDate: matcher("toBeDate", (r) => r instanceof Date, () => "to be a Date", false),
+  toBeSymbol: matcher("toBeSymbol", (r) => typeof r === "symbol", () => "to be a symbol", false),
+  toBeTypeOf: matcher("toBeTypeOf", (r, t: string) => typeof r === t, (t) => `to be of type ${p(t)}`),
+  toBeOneOf: matcher(
+    "toBeOneOf",
+    function (r, list: readonly unknown[]) {
+      return Array.isArray(list) && list.some((item) => this.equals(r, item));
+    },
+    (list) => `to be one of ${p(list)}`,
+  ),
+  toContainKey: matcher("toContainKey", (r, k: PropertyKey) => hasKey(r, k), (k) => `to contain key ${p(k)}`),
+  toContainKeys: matcher(
+    "toContainKeys",
+    (r, ks: readonly PropertyKey[]) => ks.every((k) => hasKey(r, k)),
+    (ks) => `to contain keys ${p(ks)}`,
+  ),
+  toContainAllKeys: matcher(
+    "toContainAllKeys",
+    (r, ks: readonly PropertyKey[]) =>
+      typeof r === "object" && r !== null && ks.every((k) => hasKey(r, k)) && Object.keys(r).length === ks.length,
+    (ks) => `to contain exactly the keys ${p(ks)}`,
+  ),
+  toContainAnyKeys: matcher(
+    "toContainAnyKeys",
+    (r, ks: readonly PropertyKey[]) => ks.some((k) => hasKey(r, k)),
+    (ks) => `to contain any of the keys ${p(ks)}`,
+  ),
+  toContainValue: matcher(
+    "toContainValue",
+    function (r, v: unknown) {
+      return typeof r === "object" && r !== null && Object.values(r).some((x) => this.equals(x, v));
+    },
+    (v) => `to contain value ${p(v)}`,
+  ),
+  toContainValues: matcher(
+    "toContainValues",
+    function (r, vs: readonly unknown[]) {
+      return typeof r === "object" && r !== null && vs.every((v) => Object.values(r).some((x) => this.equals(x, v)));
+    },
+    (vs) => `to contain values ${p(vs)}`,
+  ),
+  toSatisfy: matcher(
+    "toSatisfy",
+    (r, predicate: (v: unknown) => boolean) => Boolean(predicate(r)),
+    (_predicate) => "to satisfy the predicate",
+  ),
+  toHaveBeenCalledOnce: matcher(
+    "toHaveBeenCalledOnce",
+    (r) => typeof r === "function" && (r as { mock?: { calls: unknown[] } }).mock?.calls.length === 1,
+    () => "to be a mock called exactly once",
+    false,
+  ),
+};
+
+jestExpect.extend(extraMatchers as unknown as Parameters<typeof jestExpect.extend>[0]);
+
+export type TurnlensExpect = Expect & {
+  /** Fails the test: this line should not have been reached. */
+  unreachable(message?: string): never;
+};
+
+export const expect: TurnlensExpect = Object.assign(jestExpect, {
+  unreachable(message?: string): never {
+    throw new Error(message ?? "reached a line the test marked unreachable");
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Mocks (jest-mock)
+
+const mocker = new ModuleMocker(globalThis);
+
+export const fn = mocker.fn.bind(mocker) as ModuleMocker["fn"];
+export const spyOn = mocker.spyOn.bind(mocker) as ModuleMocker["spyOn"];
+
+export interface MockFunction {
+  <T extends FunctionLike = UnknownFunction>(implementation?: T): Mock<T>;
+  /** Restores every spy. */
+  restore(): void;
+  clearAllMocks(): void;
+  /** Not supported: Turnlens does not replace modules. */
+  module(name: string, factory?: () => unknown): never;
+}
+
+/** bun's `mock(fn)`. */
+export const mock: MockFunction = Object.assign(<T extends FunctionLike = UnknownFunction>(implementation?: T) => mocker.fn<T>(implementation), {
+  restore: () => mocker.restoreAllMocks(),
+  clearAllMocks: () => mocker.clearAllMocks(),
+  module(name: string): never {
+    throw new Error(`mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn()`);
+  },
+});
+
+function mockHelpers() {
+  return {
+    fn,
+    spyOn,
+    mocked: mocker.mocked.bind(mocker) as ModuleMocker["mocked"],
+    isMockFunction: mocker.isMockFunction.bind(mocker) as ModuleMocker["isMockFunction"],
+    replaceProperty: mocker.replaceProperty.bind(mocker) as ModuleMocker["replaceProperty"],
+    clearAllMocks: () => mocker.clearAllMocks(),
+    resetAllMocks: () => mocker.resetAllMocks(),
+    restoreAllMocks: () => mocker.restoreAllMocks(),
+  };
+}
+
+/** jest's `jest` object as far as mocks go. */
+export const jest = { ...mockHelpers(), setTimeout: (ms: number) => setFileDefaultTimeout(ms) };
+/** vitest's `vi` object as far as mocks go. */
+export const vi = mockHelpers();

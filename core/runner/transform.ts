@@ -1,0 +1,234 @@
+// Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
+// imports; the names Turnlens serves become virtual modules that read the runner's own instances
+// from a global registry; other packages stay external and resolve from the test file's folder.
+import { build, type Message, type Plugin } from "esbuild";
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { turnlensRoot } from "./paths.ts";
+import type { ErrorReport } from "./report.ts";
+import { isServed, loadServed, servedSourceFiles } from "./served.ts";
+
+const SERVED = "turnlens-served";
+
+export interface BundleResult {
+  /** The bundled module's text. */
+  code: string;
+  /** Served module names the file uses. */
+  served: Set<string>;
+}
+
+export class BundleError extends Error {
+  constructor(readonly report: ErrorReport) {
+    super(report.message);
+  }
+}
+
+const builtins = new Set(builtinModules);
+function isBuiltin(name: string): boolean {
+  return name.startsWith("node:") || builtins.has(name) || builtins.has(name.split("/")[0]!);
+}
+
+function loaderFor(file: string): "ts" | "tsx" | "js" | "jsx" {
+  const ext = extname(file);
+  if (ext === ".tsx") return "tsx";
+  if (ext === ".jsx") return "jsx";
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
+  return "js";
+}
+
+/** `import.meta.url` and friends of the original file, since the bundle lives elsewhere. */
+function rewriteImportMeta(text: string, file: string): string {
+  if (!text.includes("import.meta")) return text;
+  return text.replace(/\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g, (_m, key: string) => {
+    switch (key) {
+      case "url":
+        return JSON.stringify(pathToFileURL(file).href);
+      case "dirname":
+      case "dir":
+        return JSON.stringify(dirname(file));
+      case "filename":
+      case "path":
+        return JSON.stringify(file);
+      case "file":
+        return JSON.stringify(basename(file));
+      default:
+        return "false";
+    }
+  });
+}
+
+function packageName(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function servedModuleSource(name: string, mod: Record<string, unknown>): string {
+  const lines = [
+    `const m = globalThis[Symbol.for("turnlens.modules")]?.[${JSON.stringify(name)}];`,
+    `if (!m) throw new Error(${JSON.stringify(`turnlens: the served module "${name}" is not loaded in this process`)});`,
+  ];
+  let i = 0;
+  for (const key of Object.keys(mod)) {
+    if (key === "default" || !/^[A-Za-z_$][\w$]*$/.test(key)) continue;
+    lines.push(`const _${i} = m[${JSON.stringify(key)}];`, `export { _${i} as ${key} };`);
+    i++;
+  }
+  lines.push(`export default (m.default ?? m);`);
+  return lines.join("\n");
+}
+
+function turnlensPlugin(entry: string, source: string | undefined, served: Set<string>): Plugin {
+  const servedFiles = servedSourceFiles();
+  return {
+    name: "turnlens",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.turnlensInner) return undefined;
+        if (args.kind === "entry-point") return { path: entry };
+        if (args.namespace === SERVED) return undefined;
+        const spec = args.path;
+        if (isServed(spec)) {
+          served.add(spec);
+          return { path: spec, namespace: SERVED };
+        }
+        if (isBuiltin(spec)) return { path: spec, external: true };
+        const local = spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("file:");
+        const resolved = await b.resolve(spec, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { turnlensInner: true },
+        });
+        if (resolved.errors.length > 0) {
+          const text = local
+            ? `Cannot find module "${spec}"`
+            : `Cannot find package "${packageName(spec)}": it is not installed in a node_modules folder next to the importing file or above it`;
+          return { errors: [{ text }] };
+        }
+        const servedName = servedFiles.get(resolved.path);
+        if (servedName) {
+          served.add(servedName);
+          return { path: servedName, namespace: SERVED };
+        }
+        if (local || !resolved.path.includes(`${sep}node_modules${sep}`)) {
+          // A relative import, or a tsconfig path alias to the user's own files: bundle it.
+          return { path: resolved.path, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
+        }
+        // An installed package: keep it external, at the exact file esbuild found next to the test.
+        const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
+        return { path, external: true };
+      });
+
+      b.onLoad({ filter: /.*/, namespace: SERVED }, async (args) => {
+        const mod = await loadServed(args.path);
+        return { contents: servedModuleSource(args.path, mod), loader: "js", resolveDir: turnlensRoot() };
+      });
+
+      b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        if (args.namespace !== "file") return undefined;
+        const text = args.path === entry && source !== undefined ? source : await readFile(args.path, "utf8");
+        return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+let cacheDir: string | undefined;
+/** Where bundles are written before import: a folder in the OS temp dir, one per Turnlens copy. */
+export function bundleCacheDir(): string {
+  if (!cacheDir) {
+    const hash = createHash("sha1").update(turnlensRoot()).digest("hex").slice(0, 10);
+    cacheDir = join(tmpdir(), `turnlens-${hash}`);
+    mkdirSync(cacheDir, { recursive: true });
+  }
+  return cacheDir;
+}
+
+let counter = 0;
+/** A fresh path for the bundle of `file`. */
+export function bundlePathFor(file: string): string {
+  return join(bundleCacheDir(), `${basename(file)}.bundle.${process.pid}.${++counter}.mjs`);
+}
+
+function codeFrame(message: Message): string | undefined {
+  const loc = message.location;
+  if (!loc || !loc.lineText) return undefined;
+  const gutter = String(loc.line);
+  const pad = " ".repeat(gutter.length);
+  const caret = " ".repeat(loc.column) + "^".repeat(Math.max(1, Math.min(loc.length || 1, loc.lineText.length - loc.column)));
+  return `${gutter} | ${loc.lineText}\n${pad} | ${caret}`;
+}
+
+function describeMessage(m: Message, cwd: string): string {
+  if (!m.location || !/^Cannot find (module|package)/.test(m.text)) return m.text;
+  // Name the importing file and line in the message itself, not only in the location.
+  const at = `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}`;
+  return m.text.replace(/^(Cannot find (?:module|package) "[^"]*")/, `$1 imported at ${at}`);
+}
+
+function bundleErrorReport(messages: Message[], cwd: string): ErrorReport {
+  const first = messages[0];
+  if (!first) return { message: "esbuild could not bundle the file" };
+  const report: ErrorReport = { message: describeMessage(first, cwd) };
+  if (first.location) {
+    const file = resolve(cwd, first.location.file);
+    report.location = { file, line: first.location.line, column: first.location.column + 1 };
+  }
+  const frame = codeFrame(first);
+  if (frame) report.codeFrame = frame;
+  if (messages.length > 1) {
+    const more = messages.slice(1, 4).map((m) => {
+      if (/^Cannot find (module|package)/.test(m.text)) return describeMessage(m, cwd);
+      const loc = m.location ? `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}: ` : "";
+      return `${loc}${m.text}`;
+    });
+    report.message += `\n${more.join("\n")}${messages.length > 4 ? `\n(and ${messages.length - 4} more errors)` : ""}`;
+  }
+  return report;
+}
+
+/**
+ * Bundles `file` (or `source`, the unsaved text of `file`) into `outfile`'s text. Throws a
+ * BundleError, with the location and esbuild's message, when the file cannot be bundled.
+ */
+export async function bundleTestFile(file: string, outfile: string, source?: string): Promise<BundleResult> {
+  const served = new Set<string>();
+  const cwd = process.cwd();
+  const fileUrl = pathToFileURL(file).href;
+  try {
+    const result = await build({
+      entryPoints: [file],
+      absWorkingDir: cwd,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      sourcemap: "inline",
+      sourcesContent: true,
+      write: false,
+      outfile,
+      logLevel: "silent",
+      plugins: [turnlensPlugin(file, source, served)],
+      define: {
+        __filename: JSON.stringify(file),
+        __dirname: JSON.stringify(dirname(file)),
+      },
+      banner: {
+        js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,
+      },
+    });
+    const output = result.outputFiles.find((o) => o.path.endsWith(".mjs")) ?? result.outputFiles[0];
+    if (!output) throw new BundleError({ message: "esbuild produced no output" });
+    return { code: output.text, served };
+  } catch (error) {
+    if (error instanceof BundleError) throw error;
+    const messages = (error as { errors?: Message[] }).errors;
+    if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd));
+    throw error;
+  }
+}
