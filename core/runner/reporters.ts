@@ -178,8 +178,9 @@ export class PrettyReporter implements Reporter {
 // ---------------------------------------------------------------------------------------------
 // json
 
-export class JsonReporter implements Reporter {
-  constructor(private readonly out: Out) {}
+/** A reporter that writes one document at the end; tests' own output goes to stderr meanwhile. */
+abstract class DocumentReporter implements Reporter {
+  constructor(protected readonly out: Out) {}
   start(): void {}
   fileStart(): void {}
   testEnd(): void {}
@@ -187,6 +188,10 @@ export class JsonReporter implements Reporter {
   output(chunk: Buffer): void {
     this.out.stderr.write(chunk);
   }
+  abstract finish(summary: RunSummary, durationMs: number, note?: string): void;
+}
+
+export class JsonReporter extends DocumentReporter {
   finish(summary: RunSummary, _durationMs: number, note?: string): void {
     const { files, passed, failed, skipped } = summary;
     this.out.stdout.write(`${JSON.stringify({ files, passed, failed, skipped }, null, 2)}\n`);
@@ -213,15 +218,7 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-export class JunitReporter implements Reporter {
-  constructor(private readonly out: Out) {}
-  start(): void {}
-  fileStart(): void {}
-  testEnd(): void {}
-  fileEnd(): void {}
-  output(chunk: Buffer): void {
-    this.out.stderr.write(chunk);
-  }
+export class JunitReporter extends DocumentReporter {
   finish(summary: RunSummary, durationMs: number, note?: string): void {
     const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
     const errorsTotal = summary.files.filter((f) => f.error).length;
