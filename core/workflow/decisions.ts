@@ -28,6 +28,9 @@ export function yesNo(instructions: string, criteria?: string): YesNoQuestion {
   return { kind: "yes-no", instructions, ...(criteria !== undefined ? { criteria } : {}) };
 }
 
+/** The one decision model alias a run installs; a test's scripted provider answers under it. */
+const DECISION_MODEL = "jev";
+
 /** How far a distribution's sum may stray from 1, as providers round. */
 const SUM_TOLERANCE = 0.02;
 
@@ -91,7 +94,10 @@ export async function decide<Questions extends Record<string, Question>>(
       throw new DecisionError(`decision "${spec.key}": question "${id}" is not built by choice, score or yesNo`);
     }
   }
-  const model = spec.model ?? "jev";
+  const model = spec.model ?? DECISION_MODEL;
+  if (model !== DECISION_MODEL) {
+    throw new DecisionError(`decision "${spec.key}": no decision model "${model}"; known: "${DECISION_MODEL}"`);
+  }
   const request: DecisionRequest = {
     key: spec.key,
     model,

@@ -1,0 +1,138 @@
+import { describe, expect, test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { problemsOf } from "turnlens/trace";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { askOnce, flow, mistake } from "./workflows";
+
+const hello = askOnce({ prompt: "hello" });
+const scripted = { agents: { a: answer("hi") } };
+
+describe("an option of the wrong kind", () => {
+  const refusals: Array<[string, Record<string, unknown>, string]> = [
+    ["stall that is no duration", { stall: "2 secs" }, 'testWorkflow\'s "stall" must be a duration such as "5s", not "2 secs"'],
+    ["timeout that is no duration", { timeout: "soon" }, 'testWorkflow\'s "timeout" must be a duration such as "5s", not "soon"'],
+    ["timeout in bare milliseconds", { timeout: 5000 }, 'testWorkflow\'s "timeout" must be a duration such as "5s", not 5000'],
+    ["negative maxTurns", { maxTurns: -1 }, 'testWorkflow\'s "maxTurns" must be a whole number of turns, not -1'],
+    ["fractional maxTurns", { maxTurns: 1.5 }, 'testWorkflow\'s "maxTurns" must be a whole number of turns, not 1.5'],
+    ["maxTurns as text", { maxTurns: "3" }, 'testWorkflow\'s "maxTurns" must be a whole number of turns, not "3"'],
+    ["id that is a number", { id: 5 }, 'testWorkflow\'s "id" must be a run id such as "test", not 5'],
+    ["empty id", { id: "" }, 'testWorkflow\'s "id" must be a run id such as "test", not ""'],
+    ["cwd that is no path", { cwd: 5 }, 'testWorkflow\'s "cwd" must be a directory\'s path, not 5'],
+    ["runtimes that aren't a map", { runtimes: "claude" }, 'testWorkflow\'s "runtimes" must map an alias to { harness, model }, not "claude"'],
+    ["a runtime without a model", { runtimes: { fast: { harness: "claude" } } }, 'runtimes["fast"] must be { harness, model, effort? }, not {"harness":"claude"}'],
+    ["a runtime that is a name", { runtimes: { fast: "claude" } }, 'runtimes["fast"] must be { harness, model, effort? }, not "claude"'],
+    ["files that aren't a map", { files: "README.md" }, 'testWorkflow\'s "files" must map paths to contents or folders, not "README.md"'],
+    ["a file whose contents are a number", { files: { "a.txt": 5 } }, 'files["a.txt"] must be a file\'s contents or a folder, not 5'],
+    ["a file under a folder with bad contents", { files: { docs: { "a.md": null } } }, 'files["docs/a.md"] must be a file\'s contents or a folder, not null'],
+  ];
+  for (const [what, options, message] of refusals) {
+    test(`is refused naming it: ${what}`, async () => {
+      const error = await mistake(testWorkflow(hello, { ...scripted, ...options } as never));
+      expect(error.message).toBe(message);
+      expect(problemsOf(error)?.[0]?.code).toBe("option-invalid");
+    });
+  }
+
+  test("every such option is refused at once, one line each", async () => {
+    const error = await mistake(testWorkflow(hello, { ...scripted, stall: "later", maxTurns: -2, id: 7 } as never));
+    expect(error.message).toBe(
+      [
+        'testWorkflow\'s "stall" must be a duration such as "5s", not "later"',
+        'testWorkflow\'s "maxTurns" must be a whole number of turns, not -2',
+        'testWorkflow\'s "id" must be a run id such as "test", not 7',
+      ].join("\n"),
+    );
+    expect(problemsOf(error)?.map((problem) => problem.option)).toEqual(["stall", "maxTurns", "id"]);
+  });
+});
+
+describe("files", () => {
+  const outside: Array<[string, Record<string, unknown>]> = [
+    ["../secrets.txt", { "../secrets.txt": "x" }],
+    ["/etc/passwd", { "/etc/passwd": "x" }],
+    ["notes/../../up.txt", { "notes/../../up.txt": "x" }],
+    ["docs/../../up.txt", { docs: { "../../up.txt": "x" } }],
+  ];
+  for (const [path, files] of outside) {
+    test(`a path outside the run's directory is refused: ${path}`, async () => {
+      const error = await mistake(testWorkflow(hello, { ...scripted, files } as never));
+      expect(error.message).toBe(`files path "${path}" is outside the run's directory`);
+      expect(problemsOf(error)?.[0]).toMatchObject({ code: "option-invalid", option: "files" });
+    });
+  }
+
+  test("files and cwd together are refused", async () => {
+    const error = await mistake(testWorkflow(hello, { ...scripted, files: { "a.md": "a" }, cwd: tmpdir() }));
+    expect(error.message).toBe('testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes');
+  });
+
+  test("are laid out under the run's directory, where the workflow finds them from wf.cwd", async () => {
+    const reads = flow(async (wf) => {
+      const at = (path: string) => readFile(join(wf.cwd, path), "utf8");
+      return [await at("README.md"), await at("docs/guide.md"), await at("docs/deep/notes.md"), await at("src/main.ts")];
+    });
+    const run = await testWorkflow(reads, {
+      files: {
+        "README.md": "# readme\n",
+        docs: { "guide.md": "guide", deep: { "notes.md": "notes" } },
+        "src/main.ts": "export {};\n",
+      },
+    });
+    expect(run.value).toEqual(["# readme\n", "guide", "notes", "export {};\n"]);
+  });
+
+  test("are there for an agent's script too, in turn.cwd", async () => {
+    const run = await testWorkflow(hello, {
+      files: { "plan.md": "the plan" },
+      agents: { a: answer((turn) => readFileSync(join(turn.cwd, "plan.md"), "utf8")) },
+    });
+    expect(run.value).toEqual({ kind: "answered", value: "the plan" });
+  });
+});
+
+describe("cwd", () => {
+  const where = flow(async (wf) => {
+    const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+    await agent.run({ prompt: "write a file" });
+    return wf.cwd;
+  });
+
+  test("is a temporary directory by default, removed after the run", async () => {
+    const run = await testWorkflow(where, {
+      agents: { a: answer((turn) => (writeFileSync(join(turn.cwd, "out.txt"), "x"), "wrote")) },
+    });
+    expect(run.value.startsWith(join(tmpdir(), "turnlens-run-"))).toBe(true);
+    expect(run.turnsOf("a")[0]?.cwd).toBe(run.value);
+    expect(existsSync(run.value)).toBe(false);
+  });
+
+  test("the temporary directory is removed when the test fails too", async () => {
+    let cwd = "";
+    const failing = flow(async (wf) => {
+      cwd = wf.cwd;
+      const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+      return agent.run({ prompt: "nobody scripted me" });
+    });
+    await mistake(testWorkflow(failing, {}));
+    expect(cwd).not.toBe("");
+    expect(existsSync(cwd)).toBe(false);
+  });
+
+  test("given, is where the agents work, used as is and left as it is", async () => {
+    const mine = mkdtempSync(join(tmpdir(), "core-cwd-"));
+    try {
+      const run = await testWorkflow(where, {
+        cwd: mine,
+        agents: { a: answer((turn) => (writeFileSync(join(turn.cwd, "out.txt"), "kept"), "wrote")) },
+      });
+      expect(run.value).toBe(mine);
+      expect(run.turnsOf("a")[0]?.cwd).toBe(mine);
+      expect(readFileSync(join(mine, "out.txt"), "utf8")).toBe("kept");
+    } finally {
+      rmSync(mine, { recursive: true, force: true });
+    }
+  });
+});
