@@ -1,5 +1,7 @@
 // Builds dist/ with esbuild: the CLI, its worker, and the public modules. `splitting` keeps the
 // engine in one shared chunk, so the runner and the modules it serves to tests are one instance.
+// The language server is a second, self-contained CommonJS bundle (dist/server.js) that forks the
+// same dist/worker.mjs to run tests.
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 
@@ -9,7 +11,6 @@ const entryPoints = {
   workflow: "core/workflow/index.ts",
   testing: "core/testing/index.ts",
   trace: "core/testing/trace.ts",
-  // server: "server/main.ts",  (the language server, when it lands)
 };
 
 rmSync("dist", { recursive: true, force: true });
@@ -36,5 +37,18 @@ await build({
       'const __dirname = __fileURLToPath(new URL(".", import.meta.url));',
     ].join(" "),
   },
+  logLevel: "warning",
+});
+
+// The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
+// static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
+await build({
+  entryPoints: { server: "server/main.ts" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: "linked",
   logLevel: "warning",
 });

@@ -1,6 +1,7 @@
 // Messages between `turnlens test` and its worker processes.
 import type { FileReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
+import type { SchemaName } from "./schemaNames.ts";
 
 export type ParentMessage =
   | {
@@ -9,10 +10,17 @@ export type ParentMessage =
       timeoutMs: number;
       pattern?: { source: string; flags: string };
       onlyIds?: string[];
+      /** The file's text to run instead of what is on disk (the language server's unsaved buffer). */
+      source?: string;
+      /**
+       * Module specifiers, relative to the file's folder, whose exported schemas the worker names
+       * for the turns that a new script entry would answer (see schemaNames.ts).
+       */
+      schemaModules?: string[];
     }
   | { type: "exit" };
 
 export type WorkerMessage =
   | { type: "ready" }
   | { type: "event"; file: string; event: RunEvent }
-  | { type: "file"; report: FileReport };
+  | { type: "file"; report: FileReport; schemas?: SchemaName[] };

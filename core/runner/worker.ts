@@ -1,7 +1,10 @@
-// A child process of `turnlens test`: runs the files the parent sends, one at a time, and reports
-// progress over IPC so the parent can kill it when a test blocks the event loop.
+// A child process of `turnlens test` and of the language server: runs the files the parent sends
+// (from disk, or an editor's unsaved text), one at a time, and reports progress over IPC so the
+// parent can kill it when a test blocks the event loop.
 import { exitProcess, guardProcess, runTestFile } from "./runFile.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
+import type { FileReport } from "./report.ts";
+import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 
 process.setSourceMapsEnabled(true);
 guardProcess();
@@ -26,9 +29,10 @@ process.on("message", (raw) => {
     timeoutMs: message.timeoutMs,
     ...(pattern ? { testNamePattern: pattern } : {}),
     ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
+    ...(message.source !== undefined ? { source: message.source } : {}),
     onEvent: (event) => send({ type: "event", file: message.file, event }),
   }).then(
-    (report) => send({ type: "file", report }),
+    async (report) => send({ type: "file", report, ...(await schemasFor(message.file, message.schemaModules, report)) }),
     (error) =>
       send({
         type: "file",
@@ -41,6 +45,17 @@ process.on("message", (raw) => {
       }),
   );
 });
+
+/** The language server asks for the names of the schemas a new script entry would answer. */
+async function schemasFor(file: string, modules: string[] | undefined, report: FileReport): Promise<{ schemas?: SchemaName[] }> {
+  if (!modules) return {};
+  try {
+    const schemas = await findSchemaNames(file, modules, wantedSchemas(report));
+    return schemas.length > 0 ? { schemas } : {};
+  } catch {
+    return {};
+  }
+}
 
 process.on("disconnect", () => exitProcess(0));
 send({ type: "ready" });

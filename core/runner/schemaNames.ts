@@ -1,0 +1,84 @@
+// Names for the schemas a test's turns asked for: the exports of the modules a test file imports
+// whose canonical JSON equals a turn's schema, with a skeleton value TypeBox builds from the
+// export. The language server's "add the missing entry" quick fix writes `answer(NAME, skeleton)`.
+import { writeFile, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Value } from "typebox/value";
+import { canonicalJson } from "../workflow/json.ts";
+import type { FileReport } from "./report.ts";
+import { bundlePathFor, bundleTestFile } from "./transform.ts";
+
+/** An exported schema that equals a turn's schema. */
+export interface SchemaName {
+  /** The turn's schema as canonical JSON. */
+  schema: string;
+  /** The export's name, e.g. `SUMMARY`. */
+  name: string;
+  /** The module specifier it is exported from, as the test file wrote it, e.g. `./summarize`. */
+  module: string;
+  /** `Value.Create` of the export: the smallest value the schema accepts, as far as TypeBox knows. */
+  skeleton?: unknown;
+}
+
+/** Problems whose quick fix writes a new entry for a turn. */
+const NEEDS_ENTRY = new Set(["list-exhausted", "agent-unscripted"]);
+
+/** The canonical schemas a quick fix would name: of the turns a new entry would answer, and the ones a mismatching answer should have used. */
+export function wantedSchemas(report: FileReport): Set<string> {
+  const wanted = new Set<string>();
+  for (const test of report.tests) {
+    for (const run of test.runs) {
+      for (const problem of run.problems) {
+        if (problem.code === "schema-mismatch" && problem.expectedSchema !== undefined && problem.expectedSchema !== "text") wanted.add(canonicalJson(problem.expectedSchema));
+        if (!NEEDS_ENTRY.has(problem.code)) continue;
+        const turn = run.turns.find((t) => t.agent === problem.agent && t.n === problem.turn);
+        if (turn?.schema !== undefined) wanted.add(canonicalJson(turn.schema));
+      }
+    }
+  }
+  return wanted;
+}
+
+/**
+ * Imports `modules` (specifiers relative to `testFile`'s folder) through the same bundler the
+ * tests use and returns the exports matching `wanted`. Never throws: a module that fails to load
+ * simply names nothing.
+ */
+export async function findSchemaNames(testFile: string, modules: readonly string[], wanted: ReadonlySet<string>): Promise<SchemaName[]> {
+  if (wanted.size === 0 || modules.length === 0) return [];
+  // A virtual entry next to the test file, so relative specifiers resolve as the test's do.
+  const entry = join(dirname(testFile), `__turnlens_schemas__.ts`);
+  const source = modules.map((module, index) => `export * as m${index} from ${JSON.stringify(module)};`).join("\n");
+  const outfile = bundlePathFor(entry);
+  const found: SchemaName[] = [];
+  try {
+    const bundle = await bundleTestFile(entry, outfile, source);
+    await writeFile(outfile, bundle.code);
+    const namespace = (await import(pathToFileURL(outfile).href)) as Record<string, Record<string, unknown>>;
+    modules.forEach((module, index) => {
+      for (const [name, value] of Object.entries(namespace[`m${index}`] ?? {})) {
+        if (typeof value !== "object" || value === null) continue;
+        let schema: string;
+        try {
+          schema = canonicalJson(value);
+        } catch {
+          continue; // cycles and the like are no schema
+        }
+        if (!wanted.has(schema) || found.some((f) => f.schema === schema)) continue;
+        const match: SchemaName = { schema, name, module };
+        try {
+          match.skeleton = Value.Create(value as never);
+        } catch {
+          // no skeleton; the fix writes an empty object
+        }
+        found.push(match);
+      }
+    });
+  } catch {
+    // the modules could not be bundled or loaded: no names
+  } finally {
+    await unlink(outfile).catch(() => {});
+  }
+  return found;
+}

@@ -1,0 +1,63 @@
+// Quick fixes from the fixes each diagnostic carries (rename an option, remove entries never
+// reached, add the entry or the script a turn needed), "remove every entry never reached", and a
+// fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Range, type TextEdit } from "vscode-languageserver";
+import { combineFixes, type Fix } from "../fixes.ts";
+import type { Server } from "../server.ts";
+import type { TurnlensDiagnostic } from "../toProtocol.ts";
+import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
+
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
+
+function intersects(left: Range, right: Range): boolean {
+  const before = (a: Range["start"], b: Range["start"]) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(left.start, right.end) && before(right.start, left.end);
+}
+
+/** The preferred fixes of every diagnostic, removals of unreached entries as one fix. */
+export function fixAll(diagnostics: TurnlensDiagnostic[]): TextEdit[] {
+  const removeAll = diagnostics.find((diagnostic) => diagnostic.data.removeAll)?.data.removeAll;
+  const fixes: Fix[] = removeAll ? [removeAll] : [];
+  for (const diagnostic of diagnostics) {
+    if (removeAll && diagnostic.data.removeAll) continue;
+    const preferred = diagnostic.data.fixes.find((fix) => fix.preferred);
+    if (preferred) fixes.push(preferred);
+  }
+  return combineFixes(fixes);
+}
+
+export function register(server: Server): void {
+  const { connection, state } = server;
+  server.onInitialize((_params, result) => {
+    result.capabilities.codeActionProvider = { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] };
+  });
+  connection.onCodeAction(
+    server.guardRequest("codeAction", (params: CodeActionParams): CodeAction[] => {
+      const uri = params.textDocument.uri;
+      if (!state.get(uri)) return [];
+      const diagnostics = currentDiagnostics(state, uri);
+      const edit = (edits: TextEdit[]) => ({ changes: { [uri]: edits } });
+      const only = params.context.only;
+      const wantsFixAll = only?.some((kind) => FIX_ALL_KIND.startsWith(kind) && kind.startsWith(CodeActionKind.Source));
+      if (wantsFixAll) {
+        const edits = fixAll(diagnostics);
+        return edits.length > 0 ? [{ title: "Fix all Turnlens problems", kind: FIX_ALL_KIND, edit: edit(edits) }] : [];
+      }
+      if (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+      const actions: CodeAction[] = [];
+      const here = diagnostics.filter((diagnostic) => intersects(diagnostic.range, params.range));
+      for (const diagnostic of here) {
+        for (const fix of diagnostic.data.fixes) {
+          actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [wireDiagnostic(diagnostic)], isPreferred: fix.preferred === true, edit: edit(fix.edits) });
+        }
+      }
+      const removeAll = here.find((diagnostic) => diagnostic.data.removeAll)?.data.removeAll;
+      if (removeAll) actions.push({ title: removeAll.title, kind: CodeActionKind.QuickFix, diagnostics: here.filter((d) => d.data.removeAll).map(wireDiagnostic), edit: edit(removeAll.edits) });
+      const fixable = diagnostics.filter((diagnostic) => diagnostic.data.fixes.some((fix) => fix.preferred));
+      if (here.some((diagnostic) => diagnostic.data.fixes.length > 0) && fixable.length > 1) {
+        actions.push({ title: "Fix all Turnlens problems in this file", kind: CodeActionKind.QuickFix, edit: edit(fixAll(diagnostics)) });
+      }
+      return actions;
+    }),
+  );
+}

@@ -1,0 +1,66 @@
+// Code lenses: `▶ Run` and the last result (`✓ 3 turns · 4 ms`, `✗ 1 problem`) on each test,
+// `▶ Run file` at the top. They run through `workspace/executeCommand` (see commands.ts).
+import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
+import type { TestReport } from "../../core/runner/report.ts";
+import { Commands } from "../protocol.ts";
+import type { Server } from "../server.ts";
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The result lens of a test's last report. */
+export function resultTitle(report: TestReport): string {
+  if (report.status === "passed") {
+    const turns = report.runs.reduce((sum, run) => sum + run.turns.length, 0);
+    return `✓ ${plural(turns, "turn")} · ${Math.round(report.durationMs)} ms`;
+  }
+  if (report.status === "failed") {
+    const problems = report.runs.reduce((sum, run) => sum + run.problems.length, 0) || (report.error?.problems?.length ?? 0);
+    return problems > 0 ? `✗ ${plural(problems, "problem")}` : "✗ failed";
+  }
+  return `○ ${report.status}`;
+}
+
+export function register(server: Server): void {
+  const { connection, state, scheduler } = server;
+  server.onInitialize((_params, result) => {
+    result.capabilities.codeLensProvider = { resolveProvider: false };
+  });
+  const refresh = () => {
+    if (state.clientCapabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
+  };
+  state.onDidChangeResults.event(server.guardNotification("refresh code lenses", refresh));
+  scheduler.onDidStartRun.event(server.guardNotification("refresh code lenses", refresh));
+  scheduler.onDidEndRun.event(server.guardNotification("refresh code lenses", refresh));
+
+  connection.onCodeLens(
+    server.guardRequest("codeLens", (params: CodeLensParams): CodeLens[] => {
+      const uri = params.textDocument.uri;
+      const document = state.get(uri);
+      const analysis = state.analysis(uri);
+      if (!document || !analysis) return [];
+      const running = scheduler.isRunning(uri);
+      const top: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const lenses: CodeLens[] = [{ range: top, command: { title: running ? "⟳ Running…" : "▶ Run file", command: Commands.runFile, arguments: [uri] } }];
+      const seen = new Map<string, number>();
+      for (const test of analysis.model.tests) {
+        if (test.kind !== "test") continue;
+        const base = test.path.join(" › ");
+        const count = (seen.get(base) ?? 0) + 1;
+        seen.set(base, count);
+        const id = count === 1 ? base : `${base} (${count})`;
+        lenses.push({ range: test.calleeRange, command: { title: "▶ Run", command: Commands.runTest, arguments: [uri, test.path] } });
+        const report = document.lastReports.get(id);
+        // A lens needs a command to show; an empty id makes it a label.
+        if (report) lenses.push({ range: test.calleeRange, command: { title: resultTitle(report), command: "" } });
+      }
+      // Tests a run reported that the text does not declare by name (built at run time).
+      for (const view of state.currentResults(uri)?.view.tests ?? []) {
+        if (view.test) continue;
+        lenses.push({ range: view.range, command: { title: `${resultTitle(view.report)} · ${view.report.name}`, command: "" } });
+      }
+      return lenses;
+    }),
+  );
+}

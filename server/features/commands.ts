@@ -1,0 +1,29 @@
+// `workspace/executeCommand`: run a file, run one test, cancel runs. A command answers at once;
+// the run reports through diagnostics, lenses and progress.
+import type { ExecuteCommandParams } from "vscode-languageserver";
+import { Commands } from "../protocol.ts";
+import type { Server } from "../server.ts";
+
+export function register(server: Server): void {
+  const { connection, state, scheduler } = server;
+  server.onInitialize((_params, result) => {
+    result.capabilities.executeCommandProvider = { commands: Object.values(Commands) };
+  });
+  connection.onExecuteCommand(
+    server.guardRequest("executeCommand", (params: ExecuteCommandParams) => {
+      const [uri, path] = (params.arguments ?? []) as [string | undefined, string[] | undefined];
+      switch (params.command) {
+        case Commands.runFile:
+          return { started: typeof uri === "string" && scheduler.request(uri, { runIds: [] }) };
+        case Commands.runTest:
+          if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.runTest} takes [uri, path]`);
+          return { started: scheduler.request(uri, { runIds: [], paths: [path] }) };
+        case Commands.cancelRuns:
+          for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
+          return { cancelled: true };
+        default:
+          throw new Error(`unknown command ${params.command}`);
+      }
+    }),
+  );
+}

@@ -1,0 +1,187 @@
+// The test explorer messages (server/protocol.ts), for clients that show a test tree and say so
+// with `experimental.turnlens.testExplorer`: the tests of each document, runs the client asks for
+// by self-describing ids, progress for every run, and cancellation.
+import type { Range } from "vscode-languageserver";
+import type { TestReport } from "../../core/runner/report.ts";
+import type { StaticTestFile } from "../analysis/model.ts";
+import {
+  CancelTestRunNotification,
+  EXPERIMENTAL_CAPABILITY,
+  RunTestsRequest,
+  TestId,
+  TestRunProgressNotification,
+  TestsDiscoveredNotification,
+  type RunTestsParams,
+  type RunTestsResult,
+  type TestItem,
+  type TestMessage,
+  type TestRunProgressMessage,
+  type TurnlensClientCapabilities,
+} from "../protocol.ts";
+import type { RunInfo } from "../scheduler.ts";
+import type { Server } from "../server.ts";
+import { toRunView, type TestView } from "../toProtocol.ts";
+
+/** The tree of a document's tests: what the text declares, plus tests only a run reported. */
+export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = []): TestItem[] {
+  const items = model.tests.map(
+    (test): TestItem => ({ id: TestId.of(uri, test.path), label: test.name, kind: test.kind, range: test.range, source: "static", children: [] }),
+  );
+  const roots: TestItem[] = [];
+  model.tests.forEach((test, index) => (test.parent !== undefined ? items[test.parent]!.children : roots).push(items[index]!));
+  for (const view of ran) {
+    if (view.test) continue;
+    const item: TestItem = { id: TestId.of(uri, view.report.path), label: view.report.name, kind: "test", range: view.range, source: "run", children: [] };
+    const parentIndex = model.tests.findIndex((test) => test.kind === "describe" && JSON.stringify(test.path) === JSON.stringify(view.report.path.slice(0, -1)));
+    (parentIndex >= 0 ? items[parentIndex]!.children : roots).push(item);
+  }
+  return roots;
+}
+
+export function register(server: Server): void {
+  const { connection, state, scheduler } = server;
+  let enabled = false;
+  const lastSent = new Map<string, string>();
+  /** Explorer run id → the documents it still waits for. */
+  const explorerRuns = new Map<string, Set<string>>();
+
+  server.onInitialize((params, result) => {
+    const capabilities = params.capabilities.experimental as Record<string, TurnlensClientCapabilities | undefined> | undefined;
+    enabled = capabilities?.[EXPERIMENTAL_CAPABILITY]?.testExplorer === true;
+    state.testExplorer = enabled;
+    result.capabilities.experimental = { ...((result.capabilities.experimental as object | undefined) ?? {}), [EXPERIMENTAL_CAPABILITY]: { testExplorer: true } };
+  });
+
+  const progress = (runId: string, message: TestRunProgressMessage, background?: string) =>
+    void connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message });
+
+  const discover = (uri: string) => {
+    if (!enabled) return;
+    const analysis = state.analysis(uri);
+    if (!analysis) return;
+    const tests = testTree(uri, analysis.model, state.currentResults(uri)?.view.tests);
+    const json = JSON.stringify(tests);
+    if (lastSent.get(uri) === json) return;
+    lastSent.set(uri, json);
+    void connection.sendNotification(TestsDiscoveredNotification.type, { textDocument: { uri }, tests });
+  };
+  state.onDidOpen.event(server.guardNotification("discover tests", discover));
+  scheduler.onDidSettle.event(server.guardNotification("discover tests", ({ uri }: { uri: string }) => discover(uri)));
+  state.onDidChangeResults.event(server.guardNotification("discover tests", discover));
+
+  const end = (runId: string) => {
+    if (!explorerRuns.delete(runId)) return;
+    progress(runId, { type: "end" });
+  };
+  state.onDidClose.event(
+    server.guardNotification("end runs of a closed document", (uri: string) => {
+      lastSent.delete(uri);
+      // A run queued for the document will never start.
+      for (const [runId, pending] of explorerRuns) if (pending.delete(uri) && pending.size === 0 && !scheduler.isRunning(uri)) end(runId);
+    }),
+  );
+
+  /** Where a run's progress goes: the client's runs, or (for the explorer) a background run of the document. */
+  const targets = (run: RunInfo): Array<{ runId: string; background?: string }> =>
+    run.request.runIds.length > 0 ? run.request.runIds.map((runId) => ({ runId })) : enabled ? [{ runId: run.id, background: run.uri }] : [];
+
+  const messagesOf = (run: RunInfo, report: TestReport): TestMessage[] => {
+    const document = state.get(run.uri);
+    const file = document?.file ?? report.location?.file ?? "";
+    const view = toRunView({ file, text: run.analysis.text, model: run.analysis.model, report: { file, tests: [report], durationMs: 0 }, schemas: [], settings: document?.settings ?? state.globalSettings });
+    const messages = view.diagnostics.map((diagnostic): TestMessage => ({ message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value, location: { uri: run.uri, range: diagnostic.range as Range } }));
+    if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
+    if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
+    if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;
+    return messages;
+  };
+
+  /** The tests each run has said started (the runner re-announces a test before its body). */
+  const startedTests = new WeakMap<RunInfo, Set<string>>();
+  scheduler.onRunEvent.event(
+    server.guardNotification("test run progress", ({ run, event }: Parameters<Parameters<typeof scheduler.onRunEvent.event>[0]>[0]) => {
+      if (event.type === "phase" && event.phase.kind === "test") {
+        const seen = startedTests.get(run) ?? new Set<string>();
+        startedTests.set(run, seen);
+        if (seen.has(event.phase.test.id)) return;
+        seen.add(event.phase.test.id);
+      }
+      for (const { runId, background } of targets(run)) {
+        if (event.type === "phase" && event.phase.kind === "test") progress(runId, { type: "started", test: TestId.of(run.uri, event.phase.test.path) }, background);
+        if (event.type !== "test") continue;
+        const report = event.report;
+        const test = TestId.of(run.uri, report.path);
+        if (report.status === "passed") progress(runId, { type: "passed", test, durationMs: report.durationMs }, background);
+        else if (report.status === "failed") progress(runId, { type: "failed", test, durationMs: report.durationMs, messages: messagesOf(run, report) }, background);
+        else progress(runId, { type: "skipped", test }, background);
+      }
+    }),
+  );
+  scheduler.onRunOutput.event(
+    server.guardNotification("test run output", ({ run, text }: { run: RunInfo; text: string }) => {
+      for (const runId of run.request.runIds) progress(runId, { type: "output", text });
+    }),
+  );
+  scheduler.onDidEndRun.event(
+    server.guardNotification("test run end", ({ run, result }: { run: RunInfo; result?: { report: { error?: { message: string } } } }) => {
+      for (const { runId, background } of targets(run)) {
+        if (background) {
+          progress(runId, { type: "end" }, background);
+          continue;
+        }
+        if (result?.report.error) progress(runId, { type: "output", text: `${result.report.error.message}\n` });
+        const pending = explorerRuns.get(runId);
+        if (pending?.delete(run.uri) && pending.size === 0) end(runId);
+      }
+    }),
+  );
+
+  connection.onRequest(
+    RunTestsRequest.type,
+    server.guardRequest(RunTestsRequest.method, (params: RunTestsParams): RunTestsResult => {
+      const runId = params.runId;
+      if (!state.trusted) {
+        progress(runId, { type: "end" });
+        return { runId, enqueued: [], refused: "the workspace is not trusted, so Turnlens runs no tests" };
+      }
+      const excluded = new Set(params.exclude ?? []);
+      const wanted = new Map<string, string[][] | "all">();
+      const include = params.include?.length ? params.include : state.all().map((document) => document.uri);
+      for (const id of include) {
+        const { uri, path } = TestId.parse(id);
+        const paths = wanted.get(uri);
+        if (path.length === 0 || paths === "all") wanted.set(uri, "all");
+        else wanted.set(uri, [...(paths ?? []), path]);
+      }
+      const pending = new Set<string>();
+      const enqueued: string[] = [];
+      explorerRuns.set(runId, pending);
+      for (const [uri, selection] of wanted) {
+        const model = state.analysis(uri)?.model;
+        const known = (model?.tests ?? []).filter((test) => test.kind === "test").map((test) => test.path);
+        let paths = selection === "all" ? undefined : selection;
+        // Excluding tests from a whole file turns it into the list of its other tests.
+        if (!paths && known.some((path) => excluded.has(TestId.of(uri, path)))) paths = known;
+        paths = paths?.filter((path) => !excluded.has(TestId.of(uri, path)));
+        if (paths && paths.length === 0) continue;
+        if (!scheduler.request(uri, paths ? { runIds: [runId], paths } : { runIds: [runId] })) continue;
+        pending.add(uri);
+        for (const path of paths ?? known) {
+          const test = TestId.of(uri, path);
+          enqueued.push(test);
+          progress(runId, { type: "enqueued", test });
+        }
+      }
+      if (pending.size === 0) end(runId);
+      return { runId, enqueued };
+    }),
+  );
+
+  connection.onNotification(
+    CancelTestRunNotification.type,
+    server.guardNotification(CancelTestRunNotification.method, (params) => {
+      scheduler.cancelRunId(params.runId);
+      end(params.runId);
+    }),
+  );
+}

@@ -1,0 +1,32 @@
+// Every handler the server registers goes through `guard`: a thrown error becomes an LSP error
+// (for a request) and a log line, never a crash of the server.
+import { ErrorCodes, ResponseError } from "vscode-languageserver";
+import type { Logger } from "./state.ts";
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** Wraps a request handler: a throw or a rejection answers with InternalError. */
+export function guardRequest<P, R, T extends unknown[]>(log: Logger, name: string, handler: (params: P, ...rest: T) => R | Promise<R>) {
+  return async (params: P, ...rest: T): Promise<R | ResponseError<never>> => {
+    try {
+      return await handler(params, ...rest);
+    } catch (error) {
+      log.error(`${name} failed: ${describe(error)}`);
+      return new ResponseError<never>(ErrorCodes.InternalError, `turnlens: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+}
+
+/** Wraps a notification handler or an event listener: a throw is logged and dropped. */
+export function guardNotification<P extends unknown[]>(log: Logger, name: string, handler: (...params: P) => void | Promise<void>) {
+  return (...params: P): void => {
+    try {
+      const result = handler(...params);
+      if (result instanceof Promise) result.catch((error: unknown) => log.error(`${name} failed: ${describe(error)}`));
+    } catch (error) {
+      log.error(`${name} failed: ${describe(error)}`);
+    }
+  };
+}

@@ -1,0 +1,153 @@
+// Turnlens's own messages on top of LSP: the test explorer, workspace trust, the commands and the
+// initialization options. The only server file a client (the VS Code extension) imports, so it
+// imports nothing but the LSP protocol package.
+import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
+
+/** The name under `experimental` in both the client's and the server's capabilities. */
+export const EXPERIMENTAL_CAPABILITY = "turnlens";
+
+/** What a client puts under `capabilities.experimental.turnlens`. */
+export interface TurnlensClientCapabilities {
+  /** The client shows a test tree: the server sends `turnlens/testsDiscovered` and `turnlens/testRunProgress`. */
+  testExplorer?: boolean;
+}
+
+/** `initializationOptions` the server reads. */
+export interface InitializationOptions {
+  /** False when the editor does not trust the workspace: no user code runs. Absent means trusted. */
+  workspaceTrusted?: boolean;
+  /** Settings (the `turnlens` section) for a client that does not answer `workspace/configuration`. */
+  settings?: Record<string, unknown>;
+}
+
+/**
+ * Test ids describe themselves: the document uri, `#`, then the test's path (describe names, then
+ * the test name), each part URI-encoded and joined by `/`. A run request never depends on what the
+ * server remembers.
+ */
+export namespace TestId {
+  export function of(uri: string, path: readonly string[]): string {
+    return `${uri}#${path.map(encodeURIComponent).join("/")}`;
+  }
+  /** The uri and path of an id; a bare uri (no `#`) names the whole file and has an empty path. */
+  export function parse(id: string): { uri: string; path: string[] } {
+    const hash = id.indexOf("#");
+    if (hash < 0) return { uri: id, path: [] };
+    const rest = id.slice(hash + 1);
+    return { uri: id.slice(0, hash), path: rest === "" ? [] : rest.split("/").map(decodeURIComponent) };
+  }
+}
+
+/** A test or a describe block, as the test tree shows it. */
+export interface TestItem {
+  /** See `TestId`. */
+  id: string;
+  /** The test's or describe's own name. */
+  label: string;
+  kind: "test" | "describe";
+  /** The `test(...)` / `describe(...)` call, when the server knows where it is. */
+  range?: Range;
+  /** `static` when the text declares it; `run` when only a run reported it (a name built at run time). */
+  source: "static" | "run";
+  children: TestItem[];
+}
+
+export interface TestsDiscoveredParams {
+  textDocument: { uri: string };
+  /** Every test of the document, as a tree. Replaces whatever was sent for this uri before. */
+  tests: TestItem[];
+}
+
+/** Server → client, after the document's tests were found (on open, after edits, after a run). */
+export namespace TestsDiscoveredNotification {
+  export const method = "turnlens/testsDiscovered" as const;
+  export const type = new NotificationType<TestsDiscoveredParams>(method);
+}
+
+export interface RunTestsParams {
+  /** Chosen by the client; progress and cancellation name it. */
+  runId: string;
+  /** Test ids (or bare document uris) to run. Absent or empty: every open test document. */
+  include?: string[];
+  /** Test ids to leave out. */
+  exclude?: string[];
+}
+
+export interface RunTestsResult {
+  runId: string;
+  /** The ids that will run; each gets `enqueued` progress before the response. */
+  enqueued: string[];
+  /** Why nothing runs, e.g. the workspace is not trusted. */
+  refused?: string;
+}
+
+/** Client → server: run these tests. Answers at once; results come as `turnlens/testRunProgress`. */
+export namespace RunTestsRequest {
+  export const method = "turnlens/runTests" as const;
+  export const type = new RequestType<RunTestsParams, RunTestsResult, void>(method);
+}
+
+/** Why a test failed, where. */
+export interface TestMessage {
+  message: string;
+  expected?: string;
+  actual?: string;
+  location?: { uri: string; range: Range };
+}
+
+/** One step of a run, tagged by `type`. */
+export type TestRunProgressMessage =
+  | { type: "enqueued"; test: string }
+  | { type: "started"; test: string }
+  | { type: "passed"; test: string; durationMs: number }
+  | { type: "failed"; test: string; durationMs: number; messages: TestMessage[] }
+  | { type: "skipped"; test: string }
+  /** What the tests wrote to stdout or stderr. */
+  | { type: "output"; text: string }
+  /** The run is over: finished, cancelled, or refused. Always the last message of a run. */
+  | { type: "end" };
+
+export interface TestRunProgressParams {
+  runId: string;
+  /** True for a run the server started itself (after an edit), not one the client asked for. */
+  background?: boolean;
+  /** For a background run: the document it runs (one run, one document). */
+  uri?: string;
+  message: TestRunProgressMessage;
+}
+
+/** Server → client, for every run (the client's, and the background runs after edits). */
+export namespace TestRunProgressNotification {
+  export const method = "turnlens/testRunProgress" as const;
+  export const type = new NotificationType<TestRunProgressParams>(method);
+}
+
+export interface CancelTestRunParams {
+  runId: string;
+}
+
+/** Client → server: stop a run; its worker processes are killed and it ends with `end`. */
+export namespace CancelTestRunNotification {
+  export const method = "turnlens/cancelTestRun" as const;
+  export const type = new NotificationType<CancelTestRunParams>(method);
+}
+
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+
+/** Client → server, when the editor's trust in the workspace changes. */
+export namespace WorkspaceTrustNotification {
+  export const method = "turnlens/workspaceTrust" as const;
+  export const type = new NotificationType<WorkspaceTrustParams>(method);
+}
+
+/** Commands the server executes through `workspace/executeCommand`. */
+export const Commands = {
+  /** Arguments: `[uri]`. Runs every test of the document. */
+  runFile: "turnlens.runFile",
+  /** Arguments: `[uri, path]` (path: describe names then the test name). Runs one test. */
+  runTest: "turnlens.runTest",
+  /** Arguments: `[uri?]`. Cancels the document's run, or every run. */
+  cancelRuns: "turnlens.cancelRuns",
+} as const;

@@ -1,0 +1,81 @@
+// startServer: the state, the workers and the scheduler, then every feature in dependency order.
+// The connection and the edges (timer, clock, worker processes) come from the caller, so tests
+// drive it over in-memory streams with a manual timer.
+import type { Connection, InitializeParams, InitializeResult } from "vscode-languageserver";
+import { guardNotification, guardRequest } from "./handlers.ts";
+import { Scheduler, type Timer } from "./scheduler.ts";
+import { ServerState, type Logger } from "./state.ts";
+import { WorkerPool, type WorkerFactory } from "./workers.ts";
+import * as codeActions from "./features/codeActions.ts";
+import * as codeLens from "./features/codeLens.ts";
+import * as commands from "./features/commands.ts";
+import * as configuration from "./features/configuration.ts";
+import * as diagnostics from "./features/diagnostics.ts";
+import * as documents from "./features/documents.ts";
+import * as hover from "./features/hover.ts";
+import * as inlayHints from "./features/inlayHints.ts";
+import * as progress from "./features/progress.ts";
+import * as testExplorer from "./features/testExplorer.ts";
+import * as trust from "./features/trust.ts";
+
+export interface ServerEnv {
+  /** Debounces and the progress delay. Tests pass a manual timer. */
+  timer: Timer;
+  /** The clock runs are timed with. */
+  now: () => number;
+  /** Starts a worker process (core's dist/worker.mjs). */
+  createWorker: WorkerFactory;
+  /** Time a blocked worker gets past a test's timeout before it is killed. */
+  workerGraceMs?: number;
+}
+
+/** What every feature's `register` receives. */
+export interface Server {
+  connection: Connection;
+  env: ServerEnv;
+  state: ServerState;
+  workers: WorkerPool;
+  scheduler: Scheduler;
+  log: Logger;
+  /** Adds to the initialize result (capabilities) and reads the client's params. */
+  onInitialize(contribute: (params: InitializeParams, result: InitializeResult) => void): void;
+  guardRequest: <P, R, T extends unknown[]>(name: string, handler: (params: P, ...rest: T) => R | Promise<R>) => ReturnType<typeof guardRequest<P, R, T>>;
+  guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
+}
+
+export function startServer(connection: Connection, env: ServerEnv): Server {
+  const log = configuration.logger(connection, () => state.globalSettings.logLevel);
+  const state = new ServerState(log);
+  const workers = new WorkerPool(env.createWorker, { size: () => state.globalSettings.workers, log: (message) => log.info(message), ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}) });
+  const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
+  const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
+  const server: Server = {
+    connection,
+    env,
+    state,
+    workers,
+    scheduler,
+    log,
+    onInitialize: (contribute) => initializers.push(contribute),
+    guardRequest: (name, handler) => guardRequest(log, name, handler),
+    guardNotification: (name, handler) => guardNotification(log, name, handler),
+  };
+
+  // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
+  for (const feature of [configuration, trust, documents, diagnostics, codeActions, hover, inlayHints, codeLens, commands, testExplorer, progress]) {
+    feature.register(server);
+  }
+
+  connection.onInitialize(
+    guardRequest(log, "initialize", (params: InitializeParams) => {
+      state.clientCapabilities = params.capabilities;
+      const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens" } };
+      for (const contribute of initializers) contribute(params, result);
+      return result;
+    }),
+  );
+  connection.onShutdown(guardRequest(log, "shutdown", () => scheduler.stopAll()));
+  state.documents.listen(connection);
+  connection.listen();
+  return server;
+}

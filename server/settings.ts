@@ -1,0 +1,58 @@
+// The language server's settings, as one TypeBox object: each setting's type, default and
+// description. The VS Code extension generates `contributes.configuration` from it.
+import Type, { type Static } from "typebox";
+import { Value } from "typebox/value";
+
+/** The configuration section: settings are read as `turnlens.<name>`. */
+export const SETTINGS_SECTION = "turnlens";
+
+export const SettingsSchema = Type.Object({
+  runMode: Type.Union([Type.Literal("onType"), Type.Literal("onSave"), Type.Literal("manual")], {
+    default: "onType",
+    description:
+      "When the tests of an open file run: `onType` after each pause in typing, `onSave` when the file is saved, `manual` only from a code lens, a command or the test explorer.",
+  }),
+  debounceMs: Type.Integer({
+    minimum: 0,
+    default: 300,
+    description: "How long typing must pause before the file's tests run (and its static diagnostics refresh), in milliseconds.",
+  }),
+  inlayHints: Type.Boolean({
+    default: true,
+    description: "Show, at the end of each script entry's line, the turns it met and how they ended.",
+  }),
+  entryNeverReachedSeverity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("information"), Type.Literal("hint")], {
+    default: "warning",
+    description: "The severity of the diagnostic on a list entry no turn reached.",
+  }),
+  workers: Type.Integer({
+    minimum: 1,
+    maximum: 16,
+    default: 2,
+    description: "How many worker processes run test files at once. Each stays warm between runs.",
+  }),
+  testTimeout: Type.Integer({
+    minimum: 1,
+    default: 5000,
+    description: "The default per-test timeout, in milliseconds. A test that blocks its worker longer is killed.",
+  }),
+  logLevel: Type.Union([Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug")], {
+    default: "info",
+    description: "How much the server writes to its output channel.",
+  }),
+});
+
+export type Settings = Static<typeof SettingsSchema>;
+
+/** Every setting at its default. */
+export const defaultSettings: Settings = Value.Create(SettingsSchema) as Settings;
+
+/** Settings from whatever the client sent: each valid value is taken, anything else is the default. */
+export function readSettings(raw: unknown): Settings {
+  const given = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+  const settings: Record<string, unknown> = { ...defaultSettings };
+  for (const [name, schema] of Object.entries(SettingsSchema.properties)) {
+    if (given[name] !== undefined && Value.Check(schema, given[name])) settings[name] = given[name];
+  }
+  return settings as Settings;
+}

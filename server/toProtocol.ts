@@ -1,0 +1,377 @@
+// The one converter from what core reports (FileReport, RunTrace, ProblemTrace) and the static
+// model (StaticTestFile) to what the editor shows: diagnostics with fixes, the turns each entry met,
+// each test's result. Runtime sites become ranges through the model; the rest goes on the test.
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { SchemaName } from "../core/runner/schemaNames.ts";
+import type { ErrorReport, FileReport, Site, TestReport } from "../core/runner/report.ts";
+import type { ProblemTrace, RunTrace, TurnTrace } from "../core/testing/trace.ts";
+import { canonicalJson } from "../core/workflow/json.ts";
+import { callAtSite, entriesOfScript, entryAtSite, looseEntryAtSite, testAt, testAtSite } from "./analysis/analyzeTestFile.ts";
+import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
+import { addEntryFixes, addScriptFixes, ensureImport, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
+import type { Settings } from "./settings.ts";
+
+export const SOURCE = "turnlens";
+
+/** What a Turnlens diagnostic carries besides LSP's fields. */
+export interface DiagnosticData {
+  fixes: Fix[];
+  /** The runner id of the test the diagnostic came from, for run diagnostics. */
+  test?: string;
+  /** The fix removing every entry never reached in the file, on those diagnostics. */
+  removeAll?: Fix;
+}
+
+export type TurnlensDiagnostic = Omit<Diagnostic, "data"> & { data: DiagnosticData };
+
+/** A turn as the editor shows it beside the entry that met it. */
+export interface MetTurn {
+  turn: TurnTrace;
+  /** The test that made the turn (its path joined by " › "). */
+  test: string;
+}
+
+export interface EntryView {
+  entry: StaticEntry;
+  turns: MetTurn[];
+}
+
+export interface TestView {
+  report: TestReport;
+  /** Where the test is: its callee, or the reported location's line. */
+  range: Range;
+  /** The static test, when the text declares it; tests named at run time have none. */
+  test?: StaticTest;
+}
+
+/** Everything the editor shows from one run of one document version. */
+export interface RunView {
+  diagnostics: TurnlensDiagnostic[];
+  entries: EntryView[];
+  tests: TestView[];
+}
+
+export interface ConvertInput {
+  /** Absolute path of the test file. */
+  file: string;
+  /** The text the run ran, which the model was made from. */
+  text: string;
+  model: StaticTestFile;
+  report: FileReport;
+  schemas: SchemaName[];
+  settings: Settings;
+}
+
+const SEVERITY: Record<Settings["entryNeverReachedSeverity"], DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+function diagnostic(range: Range, code: string, message: string, fixes: Fix[] = [], severity: DiagnosticSeverity = DiagnosticSeverity.Error): TurnlensDiagnostic {
+  return { range, severity, source: SOURCE, code, message, data: { fixes } };
+}
+
+/** The diagnostics the static pass alone gives: before any run, and while runs are off. */
+export function staticDiagnostics(model: StaticTestFile): TurnlensDiagnostic[] {
+  return model.problems.map((problem: StaticProblem) => {
+    const fixes = problem.code === "unknown-option" && problem.option && problem.suggestion ? [renameOption(problem.range, problem.option, problem.suggestion)] : [];
+    return diagnostic(problem.range, problem.code, problem.message, fixes);
+  });
+}
+
+/** A whole line's text, from `column` (0-based; else its first non-blank) to its last non-blank. */
+export function lineRange(document: TextDocument, line: number, column?: number): Range {
+  const safeLine = Math.max(0, Math.min(line, document.lineCount - 1));
+  const text = document.getText({ start: { line: safeLine, character: 0 }, end: { line: safeLine + 1, character: 0 } }).replace(/\r?\n$/, "");
+  const first = column ?? text.length - text.trimStart().length;
+  const start = Math.min(first, text.length);
+  const end = Math.max(start, text.trimEnd().length);
+  return { start: { line: safeLine, character: start }, end: { line: safeLine, character: end } };
+}
+
+/** The runner's id for a report ends in " (2)" for a second test of the same path. */
+function occurrenceOf(report: TestReport): number {
+  const base = report.path.join(" › ");
+  const match = report.id.startsWith(base) ? /^ \((\d+)\)$/.exec(report.id.slice(base.length)) : null;
+  return match ? Number(match[1]) : 1;
+}
+
+function describeSchema(schema: unknown): string {
+  return schema === undefined || schema === "text" ? "text" : canonicalJson(schema);
+}
+
+function turnName(problem: ProblemTrace): string {
+  return `agent "${problem.agent}" turn ${problem.turn}${problem.nudge ? " (nudge)" : ""}`;
+}
+
+/** Converts one run of one document version. */
+export function toRunView(input: ConvertInput): RunView {
+  return new Converter(input).convert();
+}
+
+class Converter {
+  private readonly document: TextDocument;
+  private readonly diagnostics: TurnlensDiagnostic[] = [];
+  private readonly entryTurns = new Map<StaticEntry, MetTurn[]>();
+  private readonly tests: TestView[] = [];
+  private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
+  private readonly named = new Map<string, NamedSchema>();
+
+  constructor(private readonly input: ConvertInput) {
+    this.document = TextDocument.create("file://" + input.file, "typescript", 0, input.text);
+    for (const schema of input.schemas) this.named.set(schema.schema, schema);
+  }
+
+  convert(): RunView {
+    const { report, model } = this.input;
+    if (report.error) this.diagnostics.push(this.fileError(report.error));
+    for (const test of report.tests) this.convertTest(test);
+    if (this.unreached.length > 1) {
+      const removeAll: Fix = { title: "Remove every entry never reached in this file", edits: removeUnreached(this.unreached.map((u) => u.item)) };
+      for (const { diagnostic } of this.unreached) diagnostic.data.removeAll = removeAll;
+    }
+    const entries = [...this.entryTurns].map(([entry, turns]) => ({ entry, turns }));
+    entries.sort((left, right) => left.entry.range.start.line - right.entry.range.start.line || left.entry.range.start.character - right.entry.range.start.character);
+    void model;
+    return { diagnostics: this.diagnostics, entries, tests: this.tests };
+  }
+
+  private inFile(site: Site | undefined): site is Site {
+    return site !== undefined && site.file === this.input.file;
+  }
+
+  private siteRange(site: Site): Range {
+    return lineRange(this.document, site.line - 1, site.column - 1);
+  }
+
+  /** V8 places a throw at its `new Error(...)`; the range starts at the `throw` keyword before it. */
+  private throwRange(site: Site): Range {
+    const range = this.siteRange(site);
+    const before = this.document.getText({ start: { line: range.start.line, character: 0 }, end: range.start });
+    const keyword = /\bthrow\s+$/.exec(before);
+    return keyword ? { start: { line: range.start.line, character: keyword.index }, end: range.end } : range;
+  }
+
+  private fileError(error: ErrorReport): TurnlensDiagnostic {
+    const range = this.inFile(error.location) ? this.siteRange(error.location) : lineRange(this.document, 0);
+    return diagnostic(range, "file-failed", error.message);
+  }
+
+  private convertTest(report: TestReport): void {
+    const { model } = this.input;
+    const test = testAt(model, report.path, occurrenceOf(report)) ?? (this.inFile(report.location) ? testAtSite(model, report.location.line, report.location.column) : undefined);
+    const testIndex = test ? model.tests.indexOf(test) : undefined;
+    const range = test?.calleeRange ?? (this.inFile(report.location) ? this.siteRange(report.location) : lineRange(this.document, 0));
+    const view: TestView = { report, range };
+    if (test) view.test = test;
+    this.tests.push(view);
+    const testName = report.path.join(" › ");
+    const before = this.diagnostics.length;
+    let problems = 0;
+    for (const run of report.runs) {
+      const call = this.inFile(run.site) ? callAtSite(model, run.site.line, run.site.column) : undefined;
+      const scope: Scope = { run, call, testIndex, testRange: range };
+      for (const turn of run.turns) {
+        const entry = this.entryAt(turn.match?.site, testIndex);
+        if (!entry) continue;
+        const met = this.entryTurns.get(entry.entry) ?? [];
+        met.push({ turn, test: testName });
+        this.entryTurns.set(entry.entry, met);
+      }
+      // A test that passed caught its runs' problems on purpose (`rejects.toThrow`).
+      if (report.status !== "failed") continue;
+      for (const problem of run.problems) {
+        problems++;
+        this.convertProblem(problem, scope);
+      }
+    }
+    if (report.status === "failed" && report.error) {
+      if (problems === 0 && report.error.problems?.length) {
+        for (const problem of report.error.problems) this.convertProblem(problem, { run: undefined, call: undefined, testIndex, testRange: range });
+      } else if (problems === 0) {
+        this.diagnostics.push(this.testError(report.error, range));
+      }
+    }
+    for (const added of this.diagnostics.slice(before)) added.data.test = report.id;
+  }
+
+  /** A failing expect or a throw in the test: on its whole line (V8's column is the matcher's, not the statement's). */
+  private testError(error: ErrorReport, testRange: Range): TurnlensDiagnostic {
+    const range = this.inFile(error.location) ? lineRange(this.document, error.location.line - 1) : testRange;
+    const fromExpect = error.expected !== undefined || error.actual !== undefined || /^expect\(/.test(error.message);
+    return diagnostic(range, fromExpect ? "expect-failed" : "test-failed", error.message);
+  }
+
+  private entryAt(site: Site | undefined, testIndex: number | undefined): { entry: StaticEntry; script?: StaticScript; call?: StaticTestWorkflowCall } | undefined {
+    if (!this.inFile(site)) return undefined;
+    const found = entryAtSite(this.input.model, site.line, site.column, testIndex);
+    if (found) return found;
+    const loose = looseEntryAtSite(this.input.model, site.line, site.column);
+    return loose ? { entry: loose } : undefined;
+  }
+
+  private scriptByKey(call: StaticTestWorkflowCall | undefined, option: string | undefined, key: string | undefined): StaticScript | undefined {
+    if (!call || key === undefined) return undefined;
+    const scripts = option === "decisions" ? call.decisions?.scripts : call.agents?.scripts;
+    return scripts?.find((script) => script.key === key);
+  }
+
+  private optionRange(call: StaticTestWorkflowCall | undefined, name: string | undefined): Range | undefined {
+    return call?.options.find((option) => option.name === name)?.nameRange;
+  }
+
+  private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): boolean {
+    return this.input.model.problems.some(
+      (known) =>
+        known.code === problem.code &&
+        (problem.code !== "unknown-option" || known.option === problem.option) &&
+        (known.key === undefined || problem.key === undefined || known.key === problem.key) &&
+        (!call || (comparePosition(call.range.start, known.range.start) <= 0 && comparePosition(known.range.end, call.range.end) <= 0)),
+    );
+  }
+
+  private convertProblem(problem: ProblemTrace, scope: Scope): void {
+    const { call, testRange } = scope;
+    // A call inside this test; a helper's call (shared by several tests) leaves problems on the test.
+    const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
+    const at = this.entryAt(problem.site, scope.testIndex);
+    const push = (range: Range, message = problem.message, fixes: Fix[] = [], severity?: DiagnosticSeverity) => {
+      const made = diagnostic(range, problem.code, message, fixes, severity);
+      this.diagnostics.push(made);
+      return made;
+    };
+    switch (problem.code) {
+      case "unknown-option":
+      case "script-invalid":
+      case "script-empty-list":
+        if (this.staticHas(problem, call)) return;
+        push(this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, problem.message, problem.suggestion && problem.option && this.optionRange(call, problem.option) ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)] : []);
+        return;
+      case "entry-never-reached": {
+        const severity = SEVERITY[this.input.settings.entryNeverReachedSeverity];
+        const sites = problem.sites?.length ? problem.sites : problem.site ? [problem.site] : [];
+        let placed = false;
+        for (const site of sites) {
+          const found = this.entryAt(site, scope.testIndex);
+          if (!found) continue;
+          placed = true;
+          const made = push(found.entry.range, `${problem.message}: this entry is never reached`, [], severity);
+          made.tags = [DiagnosticTag.Unnecessary];
+          if (found.script && found.call) this.addUnreached(made, { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] });
+        }
+        if (!placed) {
+          const script = this.scriptByKey(call, "agents", problem.key);
+          push(script?.keyRange ?? fallback, problem.message, [], severity);
+        }
+        return;
+      }
+      case "list-never-asked": {
+        const script = this.scriptByKey(call, "agents", problem.key ?? problem.pattern);
+        const made = push(script?.keyRange ?? fallback, problem.message, [], SEVERITY[this.input.settings.entryNeverReachedSeverity]);
+        made.tags = [DiagnosticTag.Unnecessary];
+        if (script && call) this.addUnreached(made, { scripts: this.scriptsOf(call, script), script });
+        return;
+      }
+      case "list-exhausted": {
+        const found = problem.sites?.[0] ? this.entryAt(problem.sites[0], scope.testIndex) : undefined;
+        // The entry the list ended with decides; a list written outside any script (given to a helper) has none.
+        const script = found ? found.script : this.scriptByKey(call, "agents", problem.key);
+        const range = script ? (script.shape === "list" ? script.valueRange : (script.definition?.range ?? script.valueRange)) : (found?.entry.range ?? fallback);
+        const turn = this.turnOf(scope.run, problem);
+        const fixes = script && problem.agent && problem.turn ? addEntryFixes(this.document, this.input.model, script, problem.agent, problem.turn, turn?.schema, this.namedFor(turn?.schema)) : [];
+        push(range, problem.message, fixes);
+        return;
+      }
+      case "agent-unscripted": {
+        const turn = this.turnOf(scope.run, problem);
+        const fixes = call && problem.agent ? addScriptFixes(this.document, this.input.model, call, problem.agent, turn?.schema, this.namedFor(turn?.schema)) : [];
+        push(call?.agents?.objectRange ?? fallback, problem.message, fixes);
+        return;
+      }
+      case "glob-conflict": {
+        const keys = (problem.patterns ?? []).map((pattern) => this.scriptByKey(call, problem.option ?? "agents", pattern)?.keyRange).filter((range): range is Range => !!range);
+        if (keys.length === 0) push(fallback);
+        for (const range of keys) push(range);
+        return;
+      }
+      case "schema-mismatch": {
+        const message = `${turnName(problem)}: it asks for ${describeSchema(problem.expectedSchema)}; its script answers ${describeSchema(problem.actualSchema)}`;
+        const named = this.namedFor(problem.expectedSchema);
+        const range = at?.entry.schemaRange ?? at?.entry.range ?? fallback;
+        const fixes: Fix[] =
+          named && at?.entry.schemaRange
+            ? [{ title: `Answer with ${named.name}`, edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }], preferred: true }]
+            : [];
+        push(range, message, fixes);
+        return;
+      }
+      case "answer-refused":
+        push(at?.entry.valueRange ?? at?.entry.range ?? fallback);
+        return;
+      case "script-threw":
+      case "decision-script-threw":
+        push(this.inFile(problem.thrownAt) ? this.throwRange(problem.thrownAt) : (at?.entry.range ?? fallback));
+        return;
+      case "stall": {
+        const ranges = new Map<string, Range>();
+        for (const flight of problem.inFlight ?? []) {
+          const turn = scope.run?.turns.find((t) => t.agent === flight.agent && t.n === flight.n && t.nudge === flight.nudge);
+          const entry = this.entryAt(turn?.match?.site, scope.testIndex);
+          if (entry) ranges.set(JSON.stringify(entry.entry.range), entry.entry.range);
+        }
+        if (ranges.size === 0) push(this.optionRange(call, "stall") ?? fallback);
+        for (const range of ranges.values()) push(range);
+        return;
+      }
+      case "max-turns":
+      case "option-invalid":
+      case "option-not-supported-yet":
+      case "args-required":
+        push(this.optionRange(call, problem.option) ?? fallback);
+        return;
+      case "workflow-threw":
+      case "no-scripts":
+        push(fallback);
+        return;
+      default: {
+        const decision = problem.decision ? this.scriptByKey(call, "decisions", problem.decision)?.keyRange : undefined;
+        push(at?.entry.range ?? decision ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? this.optionRange(call, problem.option) ?? fallback);
+      }
+    }
+  }
+
+  private scriptsOf(call: StaticTestWorkflowCall, script: StaticScript): StaticScript[] {
+    return call.agents?.scripts.includes(script) ? call.agents.scripts : (call.decisions?.scripts ?? [script]);
+  }
+
+  private addUnreached(made: TurnlensDiagnostic, item: Unreached): void {
+    const removal = removeUnreached([item]);
+    const entries = item.entries ? entriesOfScript(item.script).filter((entry) => item.entries!.includes(entry)) : [];
+    const title = item.entries ? (entries.length === 1 ? "Remove this entry never reached" : "Remove the entries never reached") : `Remove the script of "${item.script.key}", never asked`;
+    made.data.fixes.push({ title, edits: removal, preferred: true });
+    this.unreached.push({ diagnostic: made, item });
+  }
+
+  private turnOf(run: RunTrace | undefined, problem: ProblemTrace): TurnTrace | undefined {
+    return run?.turns.find((turn) => turn.agent === problem.agent && turn.n === problem.turn && turn.nudge === (problem.nudge ?? false));
+  }
+
+  private namedFor(schema: unknown): NamedSchema | undefined {
+    if (schema === undefined || schema === "text") return undefined;
+    return this.named.get(canonicalJson(schema));
+  }
+}
+
+interface Scope {
+  run: RunTrace | undefined;
+  call: StaticTestWorkflowCall | undefined;
+  testIndex: number | undefined;
+  testRange: Range;
+}
+
+function comparePosition(left: { line: number; character: number }, right: { line: number; character: number }): number {
+  return left.line - right.line || left.character - right.character;
+}

@@ -1,0 +1,273 @@
+// Drives startServer over a real JSON-RPC connection made of crossed in-memory streams, with a
+// manual timer for the debounces (no sleeps: tests wait on the messages the server sends) and
+// real worker processes forked from dist/worker.mjs.
+import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  createMessageConnection,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgress,
+  type ClientCapabilities,
+  type InitializeResult,
+  type MessageConnection,
+  type PublishDiagnosticsParams,
+  type Range,
+} from "vscode-languageserver-protocol/node";
+import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
+import { startServer, type Server } from "../../server/server.ts";
+import type { Timer } from "../../server/scheduler.ts";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+export const MISTAKES = join(ROOT, "examples", "mistakes");
+const WORKER = join(ROOT, "dist", "worker.mjs");
+
+/** Protocol tests start worker processes and wait for real runs: they get this timeout. */
+export const SLOW = 30_000;
+
+/** A timer that only moves when a test says so. */
+export class ManualTimer implements Timer {
+  private now = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { due: number; callback: () => void }>();
+  private waiters: Array<() => void> = [];
+
+  setTimeout(callback: () => void, ms: number): number {
+    const id = this.nextId++;
+    this.timers.set(id, { due: this.now + ms, callback });
+    for (const wake of this.waiters.splice(0)) wake();
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  get pending(): number {
+    return this.timers.size;
+  }
+
+  /** Resolves once some timer is pending. */
+  whenPending(): Promise<void> {
+    return this.timers.size > 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Moves time forward, firing every timer due by then in order (including ones they set). */
+  advance(ms: number): void {
+    const target = this.now + ms;
+    for (;;) {
+      let next: [number, { due: number; callback: () => void }] | undefined;
+      for (const entry of this.timers) if (entry[1].due <= target && (!next || entry[1].due < next[1].due)) next = entry;
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.now = next[1].due;
+      next[1].callback();
+    }
+    this.now = target;
+  }
+}
+
+export interface StartOptions {
+  initializationOptions?: InitializationOptions;
+  capabilities?: ClientCapabilities;
+  /** Answers `workspace/configuration`; also declares the capability. */
+  configuration?: (section: string | undefined, scopeUri: string | undefined) => unknown;
+  /** Node options of the worker processes. */
+  workerExecArgv?: string[];
+}
+
+/** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
+export const EDITOR_CAPABILITIES: ClientCapabilities = {
+  window: { workDoneProgress: true },
+  workspace: { codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
+  textDocument: { publishDiagnostics: { versionSupport: true } },
+  experimental: { turnlens: { testExplorer: true } },
+};
+
+interface Received {
+  method: string;
+  params: unknown;
+}
+
+export class TestServer {
+  readonly timer = new ManualTimer();
+  readonly client: MessageConnection;
+  readonly server: Server;
+  /** Every worker process the server started, in order. */
+  readonly workers: ChildProcess[] = [];
+  /** Every notification the client received, in order. */
+  readonly received: Received[] = [];
+  private listeners: Array<() => void> = [];
+  private readonly versions = new Map<string, number>();
+  readonly requests: Array<{ method: string; params: unknown }> = [];
+
+  constructor(private readonly options: StartOptions = {}) {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    this.server = startServer(connection, {
+      timer: this.timer,
+      now: () => 0,
+      workerGraceMs: 300,
+      createWorker: () => {
+        const child = fork(WORKER, [], { stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json", execArgv: options.workerExecArgv ?? [] });
+        this.workers.push(child);
+        return child;
+      },
+    });
+    this.client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    this.client.onNotification((method: string, params: unknown) => this.notify(method, params));
+    this.client.onRequest((method: string, params: unknown) => {
+      this.requests.push({ method, params });
+      if (method === "window/workDoneProgress/create") {
+        // jsonrpc hands `$/progress` only to a handler registered for its token.
+        const token = (params as { token: string | number }).token;
+        this.client.onProgress(WorkDoneProgress.type, token, (value) => this.notify("$/progress", { token, value }));
+      }
+      if (method === "workspace/configuration") {
+        const items = (params as { items: Array<{ section?: string; scopeUri?: string }> }).items;
+        return items.map((item) => options.configuration?.(item.section, item.scopeUri) ?? null);
+      }
+      return null;
+    });
+    this.client.listen();
+  }
+
+  private notify(method: string, params: unknown): void {
+    this.received.push({ method, params });
+    for (const listener of this.listeners.splice(0)) listener();
+  }
+
+  async initialize(): Promise<InitializeResult> {
+    const capabilities: ClientCapabilities = { ...(this.options.capabilities ?? EDITOR_CAPABILITIES) };
+    if (this.options.configuration) capabilities.workspace = { ...capabilities.workspace, configuration: true };
+    const result = await this.client.sendRequest(InitializeRequest.type, {
+      processId: null,
+      rootUri: pathToFileURL(ROOT).href,
+      capabilities,
+      initializationOptions: this.options.initializationOptions ?? {},
+    });
+    await this.client.sendNotification(InitializedNotification.type, {});
+    return result;
+  }
+
+  /** Opens a file of the repo with its text on disk, or any (even missing) path with `text`. */
+  async open(path: string, text?: string): Promise<string> {
+    const uri = pathToFileURL(path).href;
+    this.versions.set(uri, 1);
+    await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "typescript", version: 1, text: text ?? readFileSync(path, "utf8") },
+    });
+    return uri;
+  }
+
+  /** Replaces the whole text; returns the new version. */
+  async change(uri: string, text: string): Promise<number> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
+  }
+
+  async save(uri: string): Promise<void> {
+    await this.client.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  async close(uri: string): Promise<void> {
+    await this.client.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.client.sendRequest(method, params) as Promise<R>;
+  }
+
+  /** A round trip: every message sent before it has been handled when it returns. */
+  async flush(): Promise<void> {
+    await this.client.sendRequest("textDocument/hover", { textDocument: { uri: "file:///nothing.test.ts" }, position: { line: 0, character: 0 } });
+  }
+
+  /** Lets the server see what was sent, then moves the manual timer forward (firing debounces). */
+  async advance(ms: number): Promise<void> {
+    await this.flush();
+    this.timer.advance(ms);
+  }
+
+  /** The first notification from `from` on (an index into `received`) that matches, waiting for it. */
+  async waitFor<P>(method: string, matches: (params: P) => boolean = () => true, from = 0, timeoutMs = 20_000): Promise<P> {
+    const deadline = Date.now() + timeoutMs;
+    for (let index = from; ; ) {
+      for (; index < this.received.length; index++) {
+        const message = this.received[index]!;
+        if (message.method === method && matches(message.params as P)) return message.params as P;
+      }
+      if (Date.now() > deadline) throw new Error(`no ${method} arrived within ${timeoutMs}ms`);
+      await new Promise<void>((resolve) => {
+        const timeout = setTimeout(resolve, Math.max(0, deadline - Date.now()) + 1);
+        this.listeners.push(() => {
+          clearTimeout(timeout);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Every notification of `method` received so far (from index `from`). */
+  all<P>(method: string, from = 0): P[] {
+    return this.received.slice(from).filter((message) => message.method === method).map((message) => message.params as P);
+  }
+
+  /** Waits for the end of the next background run of `uri` (from `from` on), then returns the last diagnostics published for it. */
+  async runEnded(uri: string, from = 0): Promise<PublishDiagnosticsParams | undefined> {
+    await this.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "end", from);
+    return this.all<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method).filter((params) => params.uri === uri).at(-1);
+  }
+
+  /** Opens a file and lets its first run go (the open's debounce), returning its diagnostics after the run. */
+  async openAndRun(path: string, text?: string): Promise<{ uri: string; diagnostics: PublishDiagnosticsParams }> {
+    const from = this.received.length;
+    const uri = await this.open(path, text);
+    await this.advance(300);
+    const diagnostics = await this.runEnded(uri, from);
+    if (!diagnostics) throw new Error(`no diagnostics for ${uri}`);
+    return { uri, diagnostics };
+  }
+
+  dispose(): void {
+    this.server.scheduler.stopAll();
+    this.client.dispose();
+    this.server.connection.dispose();
+  }
+}
+
+/**
+ * The range of the `occurrence`-th `needle` in `text`, skipping comment lines (the mistake files
+ * quote their own code in their header). 0-based lines and characters; single-line needles.
+ */
+export function rangeOf(text: string, needle: string, occurrence = 1): Range {
+  let seen = 0;
+  const lines = text.split("\n");
+  for (let line = 0; line < lines.length; line++) {
+    if (lines[line]!.trimStart().startsWith("//")) continue;
+    for (let character = lines[line]!.indexOf(needle); character >= 0; character = lines[line]!.indexOf(needle, character + 1)) {
+      if (++seen === occurrence) return { start: { line, character }, end: { line, character: character + needle.length } };
+    }
+  }
+  throw new Error(`"${needle}" occurs fewer than ${occurrence} times outside comments`);
+}
+
+/** Reads a mistake example. */
+export function mistake(name: string): { path: string; text: string } {
+  const path = join(MISTAKES, `${name}.test.ts`);
+  return { path, text: readFileSync(path, "utf8") };
+}
