@@ -19,6 +19,7 @@ import {
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport } from "./stack.ts";
+import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile } from "./transform.ts";
 
@@ -57,45 +58,6 @@ export type RunEvent =
   | { type: "phase"; phase: Phase; deadlineMs: number }
   | { type: "collected"; tests: TestInfo[] }
   | { type: "test"; report: TestReport };
-
-// ---------------------------------------------------------------------------------------------
-// Process-wide guards: process.exit throws, stray errors go to whatever is running.
-
-const realExit = process.exit.bind(process);
-
-/** Ends the process for real (process.exit is replaced while Turnlens runs tests). */
-export function exitProcess(code?: number): never {
-  return realExit(code);
-}
-
-export class ProcessExitError extends Error {
-  constructor(code: unknown) {
-    super(`the test called process.exit(${code === undefined ? "" : String(code)}); a test must not end the process`);
-    this.name = "ProcessExitError";
-  }
-}
-
-type Sink = (error: unknown) => void;
-let sink: Sink | null = null;
-let guarded = false;
-
-/** Installs, once per process, the process.exit replacement and the uncaught-error routing. */
-export function guardProcess(): void {
-  if (guarded) return;
-  guarded = true;
-  process.exit = ((code?: number) => {
-    throw new ProcessExitError(code);
-  }) as typeof process.exit;
-  const route = (error: unknown) => {
-    if (sink) sink(error);
-    else {
-      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      process.stderr.write(`turnlens: an error was thrown while no test was running:\n${text}\n`);
-    }
-  };
-  process.on("uncaughtException", route);
-  process.on("unhandledRejection", route);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Calling test and hook functions with a timeout, a done callback and interruption.
@@ -592,7 +554,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   // 2. Import: the file declares its tests.
   const interrupt = new Interrupt();
   const state = beginCollect(file);
-  sink = (error) => interrupt.fail(error);
+  routeStrayErrors((error) => interrupt.fail(error));
   emit({ type: "phase", phase: { kind: "load" }, deadlineMs: options.timeoutMs });
   try {
     await call(() => import(pathToFileURL(outfile).href), {
@@ -607,7 +569,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     await settle();
     if (interrupt.stray.length > 0) throw interrupt.stray[0];
   } catch (error) {
-    sink = null;
+    routeStrayErrors(null);
     endCollect();
     await unlink(outfile).catch(() => {});
     return finish([], loadError(error, file, outfile));
@@ -621,7 +583,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   emit({ type: "collected", tests: [...planned.values()].filter((p) => p.selection !== "omit").map((p) => p.info) });
   const run = new FileRun(options, planned);
   run.setHookFlavour(served.has("vitest") && !served.has("bun:test") ? "vitest" : "bun");
-  sink = (error) => run.interrupt.fail(error);
+  routeStrayErrors((error) => run.interrupt.fail(error));
   const unsubscribe = subscribeToRuns((trace) => run.onRun(trace));
   const onAbort = () => run.cancel();
   options.signal?.addEventListener("abort", onAbort);
@@ -636,7 +598,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     unsubscribe();
     options.signal?.removeEventListener("abort", onAbort);
     setRunning(null);
-    sink = null;
+    routeStrayErrors(null);
     process.exitCode = undefined;
   }
   const reports = run.reports;

@@ -1,7 +1,8 @@
 // A child process of `turnlens test` and of the language server: runs the files the parent sends
 // (from disk, or an editor's unsaved text), one at a time, and reports progress over IPC so the
 // parent can kill it when a test blocks the event loop.
-import { exitProcess, guardProcess, runTestFile } from "./runFile.ts";
+import { exitProcess, guardProcess } from "./processGuard.ts";
+import { runTestFile } from "./runFile.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
