@@ -1,7 +1,8 @@
 // `npm run bench`: bundles bench/coreBench.ts with esbuild (no dist/ needed) and runs it in a
 // fresh node process. Flags: --quick (a tenth of the iterations), --only=NAME, --profile (a CPU
 // profile, in a temporary folder it names), --source-maps (as the test runner runs: inline maps, enabled).
-// A full run without flags writes bench/results.json.
+// A full run without flags writes bench/results.json. `--with-server` (what `npm run bench` passes)
+// then runs bench/serverBench.mjs on dist/server.js too, with --quick passed on; --only= skips it.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,9 +13,10 @@ import * as esbuild from "esbuild";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
+const withServer = args.includes("--with-server");
 const profile = args.includes("--profile");
 const sourceMaps = args.includes("--source-maps");
-const benchArgs = args.filter((arg) => arg !== "--profile" && arg !== "--source-maps");
+const benchArgs = args.filter((arg) => arg !== "--profile" && arg !== "--source-maps" && arg !== "--with-server");
 const partial = profile || sourceMaps || benchArgs.some((arg) => arg === "--quick" || arg.startsWith("--only="));
 
 const scratch = mkdtempSync(join(tmpdir(), "turnlens-bench-"));
@@ -48,4 +50,12 @@ try {
   process.exitCode = child.status ?? 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+// The language server through its stdio protocol (needs dist/, which `npm run bench` builds first).
+if (withServer && process.exitCode === 0 && !benchArgs.some((arg) => arg.startsWith("--only="))) {
+  console.log("");
+  const server = spawnSync(process.execPath, [join(root, "bench", "serverBench.mjs"), ...(args.includes("--quick") ? ["--quick"] : [])], { cwd: root, stdio: "inherit" });
+  if (server.error) throw server.error;
+  process.exitCode = server.status ?? 1;
 }

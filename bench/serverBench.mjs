@@ -1,0 +1,406 @@
+// `node bench/serverBench.mjs` (also run by `npm run bench`): the language server measured through its stdio
+// protocol, as an editor sees it: start → first diagnostics, edit → runtime diagnostics of a 10-test file,
+// edit → static diagnostics of a 2,000-line file. Needs dist/server.js. Results: BENCHMARKS.md.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import protocol from "vscode-languageserver-protocol/node";
+
+const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = protocol;
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const SERVER = join(root, "dist", "server.js");
+// Flags: --quick (fewer samples), --edits=N (measured edits per phase, default 30), --starts=N
+// (default 10), --profile (CPU profiles of the warm servers, in a temporary folder it names).
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const flag = (name, fallback) => {
+  const given = args.find((arg) => arg.startsWith(`--${name}=`));
+  return given ? Number(given.slice(name.length + 3)) : fallback;
+};
+const EDITS = flag("edits", quick ? 10 : 30);
+const STARTS = flag("starts", quick ? 3 : 10);
+/** Edits before the measured ones: the server's JIT needs about 20 analyses to settle. */
+const WARMUP = quick ? 5 : 20;
+const STATIC_LINES = 2000;
+const AIMS = { runtime: 150, static: 30, first: 1000 };
+const WAIT_MS = 30_000;
+const profiles = args.includes("--profile") ? mkdtempSync(join(tmpdir(), "turnlens-server-profile-")) : undefined;
+
+// ---------------------------------------------------------------------------------------------
+// The workspace: a small workflow, a 10-test file, a 2,000-line test file.
+
+const WORKFLOW = `// A writer titles a note; the benchmark's tests script it.
+import { defineWorkflow } from "agentswf/workflow";
+import Type from "typebox";
+
+export const NOTE = Type.Object({ title: Type.String({ minLength: 3 }) });
+
+export const note = defineWorkflow({
+  name: "note",
+  description: "Ask a writer for a note's title, then a reviewer whether it is good.",
+  async run(wf) {
+    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+    const { outcome } = await writer.run({ prompt: "Title the release note.", schema: NOTE });
+    if (outcome.kind !== "answered") return outcome.reason;
+    const reviewer = await wf.agents.open({ key: "reviewer", runtime: "codex" });
+    const review = await reviewer.run({ prompt: \`Is "\${outcome.value.title}" a good title?\` });
+    return review.outcome.kind === "answered" ? \`\${outcome.value.title} (\${review.outcome.value})\` : outcome.value.title;
+  },
+});
+`;
+
+/** Ten tests; the last one's answer is what each edit rewrites, and its expectation fails on purpose. */
+function tenTests() {
+  const lines = [
+    `import { expect, test } from "bun:test";`,
+    `import { answer, noAnswer, testWorkflow } from "agentswf/testing";`,
+    `import { note, NOTE } from "./workflow";`,
+    ``,
+  ];
+  for (let i = 1; i <= 9; i++) {
+    const reviewer = i % 3 === 0 ? `noAnswer.timedOut("slow")` : `answer("fine")`;
+    const expected = i % 3 === 0 ? `"Release ${i}"` : `"Release ${i} (fine)"`;
+    lines.push(
+      `test("note ${i}", async () => {`,
+      `  const run = await testWorkflow(note, { agents: { writer: answer(NOTE, { title: "Release ${i}" }), reviewer: ${reviewer} } });`,
+      `  expect(run.value).toBe(${expected});`,
+      `  expect(run.turnsOf("writer")).toHaveLength(1);`,
+      `});`,
+      ``,
+    );
+  }
+  lines.push(
+    `test("the edited note", async () => {`,
+    `  const run = await testWorkflow(note, { agents: { writer: answer(NOTE, { title: "edit0" }), reviewer: answer("fine") } });`,
+    `  expect(run.value).toBe("never this");`,
+    `});`,
+    ``,
+  );
+  return lines.join("\n");
+}
+
+/** A long test file: describes of tests with lists, globs, noAnswer entries; about `count` lines. */
+function longFile(count) {
+  const lines = [
+    `import { describe, expect, test } from "bun:test";`,
+    `import { answer, noAnswer, testWorkflow } from "agentswf/testing";`,
+    `import { note, NOTE } from "./workflow";`,
+    ``,
+    `const fine = answer("fine");`,
+    ``,
+  ];
+  for (let group = 0; lines.length < count - 2; group++) {
+    lines.push(`describe("group ${group}", () => {`);
+    for (let i = 0; i < 4 && lines.length < count - 2; i++) {
+      lines.push(
+        `  test("case ${group}.${i}", async () => {`,
+        `    const run = await testWorkflow(note, {`,
+        `      agents: {`,
+        `        writer: [answer(NOTE, { title: "Release ${group}.${i}" }), noAnswer.refused("no")],`,
+        `        "review*": ${i % 2 === 0 ? "fine" : `answer((turn) => (turn.prompt.includes("${group}") ? "fine" : "bad"))`},`,
+        `      },`,
+        `      maxTurns: ${5 + i},`,
+        `    });`,
+        `    expect(run.value).toBe("Release ${group}.${i} (fine)");`,
+        `  });`,
+        ``,
+      );
+    }
+    lines.push(`});`, ``);
+  }
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A client: spawns the server, speaks LSP over its stdio, records what it publishes.
+
+/** Server processes still running: killed by PID if the bench fails midway. */
+const running = new Set();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+async function startClient({ settings, label, profile = false }) {
+  const started = performance.now();
+  const nodeArgs = profile && profiles ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, SERVER, "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "pipe"] });
+  running.add(child);
+  child.on("close", () => running.delete(child));
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const log = [];
+  /** Pending `next` calls: a notification resolves the first ones it passes. */
+  const waiters = new Set();
+  let stopping = false;
+  const exited = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  // A server that dies fails every wait, and the initialize, at once, with what it said.
+  const died = exited.then(({ code, signal }) => {
+    if (stopping) return new Promise(() => {});
+    const error = new Error(`[${label}] the server exited (${signal ?? code}); its log:\n${log.join("\n")}\nits stderr:\n${stderr}`);
+    for (const waiter of [...waiters]) {
+      waiters.delete(waiter);
+      waiter.reject(error);
+    }
+    throw error;
+  });
+  died.catch(() => {});
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const notify = (kind, params) => {
+    const at = performance.now();
+    for (const waiter of [...waiters]) {
+      if (waiter.kind === kind && waiter.test(params)) {
+        waiters.delete(waiter);
+        waiter.resolve({ at, params });
+      }
+    }
+  };
+  connection.onNotification("textDocument/publishDiagnostics", (params) => notify("diagnostics", params));
+  connection.onNotification("turnlens/testRunProgress", (params) => notify("progress", params));
+  connection.onNotification("window/logMessage", (params) => log.push(params.message));
+  connection.onNotification(() => {});
+  connection.onRequest(() => null); // registerCapability, workDoneProgress/create, …: nothing to do
+  connection.onError(([error]) => console.error(`[${label}] connection error: ${error.message}`));
+  connection.listen();
+
+  /** Resolves with the first `kind` notification passing `test` (from now on), with its arrival time. */
+  const next = (kind, test, what) => {
+    let waiter;
+    const promise = new Promise((resolve, reject) => {
+      waiter = { kind, test, resolve, reject };
+      waiters.add(waiter);
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`[${label}] no ${what} within ${WAIT_MS} ms; the server's log:\n${log.join("\n")}\nits stderr:\n${stderr}`));
+      }, WAIT_MS);
+      const done = waiter.resolve;
+      waiter.resolve = (value) => {
+        clearTimeout(timer);
+        done(value);
+      };
+      waiter.reject = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+    });
+    // A wait nobody awaits any more (the bench already failed elsewhere) must not crash the process
+    // before the workspace is removed; whoever awaits it still gets the rejection.
+    promise.catch(() => {});
+    return promise;
+  };
+
+  const initialize = connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: pathToFileURL(workspace).href,
+    workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: "bench" }],
+    capabilities: {
+      textDocument: { publishDiagnostics: { versionSupport: true }, synchronization: { didSave: true } },
+      experimental: { turnlens: { testExplorer: true } },
+    },
+    initializationOptions: { workspaceTrusted: true, settings },
+  });
+  const initialized = Promise.race([
+    initialize.then(() => {
+      void connection.sendNotification("initialized", {});
+      return performance.now();
+    }),
+    died,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`[${label}] initialize not answered within ${WAIT_MS} ms; its stderr:\n${stderr}`)), WAIT_MS).unref()),
+  ]);
+  initialized.catch(() => {});
+
+  const versions = new Map();
+  return {
+    started,
+    initialized,
+    next,
+    open(file, text) {
+      const uri = pathToFileURL(file).href;
+      versions.set(uri, 1);
+      void connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text } });
+      return uri;
+    },
+    /** One incremental change; returns the new version. */
+    change(uri, range, text) {
+      const version = versions.get(uri) + 1;
+      versions.set(uri, version);
+      void connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+      return version;
+    },
+    async stop() {
+      stopping = true;
+      try {
+        await Promise.race([connection.sendRequest("shutdown"), new Promise((r) => setTimeout(r, 5000))]);
+        void connection.sendNotification("exit");
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+      connection.dispose();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), min: sorted[0], max: sorted[sorted.length - 1] };
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The run's failed expectation shows the workflow's value: `"<title> (fine)"`. */
+const titled = (text) => `"${text} (`;
+/** The static pass names the unknown option: `"<name>"`. */
+const quoted = (text) => `"${text}"`;
+const hasMessage = (params, needle) => params.diagnostics.some((d) => d.message.includes(needle));
+
+/** Start → initialize answered → first diagnostics (static, on open) → first run's diagnostics. */
+async function measureStart(file, text, settings) {
+  const client = await startClient({ settings, label: "start" });
+  const uri = pathToFileURL(file).href;
+  const first = client.next("diagnostics", (p) => p.uri === uri, "first diagnostics");
+  const firstRun = client.next("diagnostics", (p) => p.uri === uri && hasMessage(p, "never this"), "first run diagnostics");
+  const initialized = await client.initialized;
+  client.open(file, text);
+  const [{ at: firstAt }, { at: runAt }] = await Promise.all([first, firstRun]);
+  await client.stop();
+  return { initialize: initialized - client.started, first: firstAt - client.started, firstRun: runAt - client.started };
+}
+
+/**
+ * Edits one spot of a document `count` times (`slot`: its line, column and current text) and times
+ * each didChange → the first publishDiagnostics of that version whose messages name the new text.
+ * `needle(text)`: what such a message contains. With `waitRun`, also waits for the background run's end before the next edit, so none queues,
+ * and pushes edit → the run's first test started (the file is bundled and loaded in a worker) to `firstTest`.
+ */
+async function measureEdits(client, uri, slot, count, label, waitRun, needle, firstTest) {
+  const samples = [];
+  for (let k = 1; k <= count; k++) {
+    const text = `${label}${k}`;
+    const range = { start: { line: slot.line, character: slot.column }, end: { line: slot.line, character: slot.column + slot.text.length } };
+    const diagnostics = client.next("diagnostics", (p) => p.uri === uri && hasMessage(p, needle(text)), `diagnostics naming "${text}"`);
+    const ended = waitRun ? client.next("progress", (p) => p.background && p.uri === uri && p.message.type === "end", "run end") : undefined;
+    const started = waitRun ? client.next("progress", (p) => p.background && p.uri === uri && p.message.type === "started", "first test started") : undefined;
+    const sent = performance.now();
+    const version = client.change(uri, range, text);
+    const { at, params } = await diagnostics;
+    if (params.version !== undefined && params.version !== version) throw new Error(`diagnostics for version ${params.version}, expected ${version}`);
+    samples.push(at - sent);
+    if (started) firstTest?.push((await started).at - sent);
+    slot.text = text;
+    await ended;
+    await sleep(20);
+  }
+  return samples;
+}
+
+/** A warm server with the 10-test file open and its first run done. */
+async function openTen(settings, label) {
+  const client = await startClient({ settings, label, profile: true });
+  await client.initialized;
+  const uri = pathToFileURL(tenFile).href;
+  const firstRun = client.next("diagnostics", (p) => p.uri === uri && hasMessage(p, "never this"), "first run diagnostics");
+  const ended = client.next("progress", (p) => p.background && p.uri === uri && p.message.type === "end", "first run end");
+  client.open(tenFile, tenText);
+  await Promise.all([firstRun, ended]);
+  await sleep(200);
+  return { client, uri };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (!existsSync(SERVER)) {
+  console.error(`no ${SERVER}: run \`npm run build\` first`);
+  process.exit(2);
+}
+const workspace = mkdtempSync(join(tmpdir(), "turnlens-server-bench-"));
+const tenFile = join(workspace, "ten.test.ts");
+const tenText = tenTests();
+const longPath = join(workspace, "long.test.ts");
+const longText = longFile(STATIC_LINES);
+const tenLines = tenText.split("\n");
+const tenLine = tenLines.findIndex((l) => l.includes(`title: "edit0"`));
+/** Where the runtime edits go: the last test's answer title, "edit0" as written. */
+const tenSlot = () => ({ line: tenLine, column: tenLines[tenLine].indexOf("edit0"), text: "edit0" });
+const results = {};
+try {
+  writeFileSync(join(workspace, "workflow.ts"), WORKFLOW);
+  writeFileSync(tenFile, tenText);
+  writeFileSync(longPath, longText);
+  const longLines = longText.split("\n");
+  const loadBefore = loadavg()[0];
+  console.log(`Turnlens server bench: node ${process.version}, ${cpus().length} cores, load ${loadBefore.toFixed(1)}; ${EDITS} measured edits, ${STARTS} starts`);
+
+  // 1. start → first diagnostics, each on a fresh server process, default settings.
+  const starts = [];
+  for (let i = 0; i < STARTS; i++) starts.push(await measureStart(tenFile, tenText, {}));
+  results.initialize = stats(starts.map((s) => s.initialize));
+  results.first = stats(starts.map((s) => s.first));
+  results.firstRun = stats(starts.map((s) => s.firstRun));
+
+  // 2. edit → runtime diagnostics, warm server, debounce 0: the server's own latency.
+  {
+    const { client, uri } = await openTen({ debounceMs: 0 }, "runtime");
+    const slot = tenSlot();
+    results.runtimeWarmup = stats(await measureEdits(client, uri, slot, WARMUP, "warm", true, titled));
+    const firstTest = [];
+    results.runtime = stats(await measureEdits(client, uri, slot, EDITS, "edit", true, titled, firstTest));
+    results.runtimeFirstTest = stats(firstTest);
+    await client.stop();
+  }
+
+  // 3. edit → static diagnostics of the 2,000-line file; runMode manual, so only the static pass answers.
+  {
+    const client = await startClient({ settings: { debounceMs: 0, runMode: "manual" }, label: "static", profile: true });
+    await client.initialized;
+    const uri = pathToFileURL(longPath).href;
+    const opened = client.next("diagnostics", (p) => p.uri === uri, "static diagnostics on open");
+    client.open(longPath, longText);
+    const { params } = await opened;
+    if (params.diagnostics.length > 0) throw new Error(`the long file should have no static problems: ${params.diagnostics.map((d) => d.message).join("; ")}`);
+    const line = longLines.findIndex((l, i) => i >= longLines.length / 2 && l.trim() === "agents: {");
+    const slot = { line, column: longLines[line].indexOf("agents"), text: "agents" };
+    results.staticWarmup = stats(await measureEdits(client, uri, slot, WARMUP, "warmOption", false, quoted));
+    results.static = stats(await measureEdits(client, uri, slot, EDITS, "editOption", false, quoted));
+    results.staticLines = longLines.length;
+    await client.stop();
+  }
+
+  // 4. what a typing user sees with the default 300 ms debounce.
+  {
+    const { client, uri } = await openTen({}, "runtime-default");
+    results.runtimeDefault = stats(await measureEdits(client, uri, tenSlot(), quick ? 3 : 10, "typed", true, titled));
+    await client.stop();
+  }
+
+  const ms = (v) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  const row = (name, s, aim) => {
+    const verdict = aim === undefined ? "" : s.p50 < aim ? `p50 under ${aim} ms: yes` : `p50 under ${aim} ms: NO`;
+    console.log(`${name.padEnd(54)} ${String(s.n).padStart(3)} ${ms(s.p50).padStart(7)} ${ms(s.p95).padStart(7)} ${ms(s.min).padStart(7)} ${ms(s.max).padStart(7)}  ${verdict}`);
+  };
+  console.log(`${"ms".padEnd(54)} ${"n".padStart(3)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"min".padStart(7)} ${"max".padStart(7)}  aim`);
+  row("edit → runtime diagnostics, 10 tests (debounce 0)", results.runtime, AIMS.runtime);
+  row("  of which edit → the run's first test started", results.runtimeFirstTest);
+  row(`  its ${WARMUP} warm-up edits, first after open`, results.runtimeWarmup);
+  row(`edit → static diagnostics, ${results.staticLines} lines (debounce 0)`, results.static, AIMS.static);
+  row(`  its ${WARMUP} warm-up edits, first after open`, results.staticWarmup);
+  row("start → first diagnostics (static, on open)", results.first, AIMS.first);
+  row("start → initialize answered", results.initialize);
+  row("start → first run's diagnostics (debounce 300)", results.firstRun);
+  row("edit → runtime diagnostics, 10 tests (debounce 300)", results.runtimeDefault);
+  if (profiles) console.log(`CPU profiles of the warm servers: ${profiles}`);
+  console.log(`load: ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
+  const missed = [results.runtime.p50 >= AIMS.runtime, results.static.p50 >= AIMS.static, results.first.p50 >= AIMS.first].filter(Boolean).length;
+  if (missed > 0) console.log(`${missed} aim(s) missed at the median`);
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}

@@ -1,0 +1,116 @@
+-- Headless Neovim 0.7+ as a real LSP client of `node dist/server.js --stdio`: diagnostics, the
+-- misspelled-option quick fix applied, a hover on an answer(...) entry. Run by check.mjs, which
+-- copies examples/mistakes to a temp folder (TURNLENS_WS) and keeps nvim's XDG_* dirs there too.
+local out = function(s) io.stdout:write(s .. '\n') end
+local server = assert(os.getenv('TURNLENS_SERVER'), 'TURNLENS_SERVER is not set')
+local ws = assert(os.getenv('TURNLENS_WS'), 'TURNLENS_WS is not set')
+local node = os.getenv('TURNLENS_NODE') or 'node'
+local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '20000')
+
+local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
+
+-- Raw publishDiagnostics params as the server sent them, before Neovim converts them.
+local published = {}
+local handlers = {
+  ['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
+    published[result.uri] = result
+    return vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+  end,
+}
+
+local client_id
+local ok, err = pcall(function()
+  client_id = vim.lsp.start_client({
+    name = 'turnlens',
+    cmd = { node, server, '--stdio' },
+    root_dir = ws,
+    handlers = handlers,
+  })
+  assert(client_id, 'start_client failed')
+  local client = vim.lsp.get_client_by_id(client_id)
+
+  -- 1. the misspelled option: diagnostics, then the quick fix
+  local file = ws .. '/misspelled-option.test.ts'
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf, client_id) -- 0.7 has no vim.lsp.start()
+  assert(vim.wait(10000, function() return client.initialized end, 20), 'server did not initialize')
+  out('SERVER ' .. ((client.server_capabilities or {}).hoverProvider and 'initialized, hover provider' or 'initialized'))
+
+  local unknown
+  local find_unknown = function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == 'unknown-option' then unknown = d return true end
+    end
+    return false
+  end
+  assert(vim.wait(timeout, find_unknown, 20), 'no unknown-option diagnostic within ' .. timeout .. ' ms')
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file, ':t'), d.lnum + 1, d.col + 1,
+      d.source or '?', tostring(d.code), one_line(d.message)))
+  end
+
+  -- the code-action request carries the diagnostic exactly as the server published it
+  local raw
+  for _, d in ipairs((published[vim.uri_from_bufnr(buf)] or {}).diagnostics or {}) do
+    if d.code == 'unknown-option' then raw = d end
+  end
+  assert(raw, 'unknown-option missing from the raw publishDiagnostics')
+  local res = client.request_sync('textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = raw.range,
+    context = { diagnostics = { raw }, only = { 'quickfix' } },
+  }, 5000, buf)
+  assert(res and not res.err, 'codeAction failed: ' .. vim.inspect(res and res.err))
+  local rename
+  for _, a in ipairs(res.result or {}) do
+    out(('ACTION %s (%s%s)'):format(a.title, a.kind or '?', a.isPreferred and ', preferred' or ''))
+    if not rename and a.edit and a.title:find('agents', 1, true) then rename = a end
+  end
+  assert(rename, 'no quick fix renaming the option to agents')
+  vim.lsp.util.apply_workspace_edit(rename.edit, client.offset_encoding)
+  local line = vim.api.nvim_buf_get_lines(buf, unknown.lnum, unknown.lnum + 1, true)[1]
+  out(('AFTER FIX line %d: %s'):format(unknown.lnum + 1, vim.trim(line)))
+  assert(line:find('agents:', 1, true) and not line:find('agnets', 1, true), 'the line does not say agents: after the fix')
+  -- the edit reached the server: its diagnostics for the new version no longer name the option
+  assert(vim.wait(timeout, function() return not find_unknown() end, 20), 'unknown-option still reported after the fix')
+  out('AFTER FIX unknown-option gone')
+
+  -- 2. another mistake: a hover on its first answer(...) entry, once its tests have run
+  local file2 = ws .. '/entry-never-reached.test.ts'
+  vim.cmd('edit ' .. vim.fn.fnameescape(file2))
+  local buf2 = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf2, client_id)
+  local pos
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf2, 0, -1, false)) do
+    local col = l:find('answer(', 1, true)
+    if col and not l:find('import', 1, true) then pos = { line = i - 1, character = col } break end
+  end
+  assert(pos, 'no answer( call in ' .. file2)
+  local hover
+  assert(vim.wait(timeout, function()
+    local r = client.request_sync('textDocument/hover',
+      { textDocument = { uri = vim.uri_from_bufnr(buf2) }, position = pos }, 2000, buf2)
+    if r and not r.err and r.result and r.result.contents then hover = r.result return true end
+    return false
+  end, 100), 'no hover on answer( within ' .. timeout .. ' ms')
+  local diags2 = vim.diagnostic.get(buf2)
+  for _, d in ipairs(diags2) do
+    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file2, ':t'), d.lnum + 1, d.col + 1,
+      d.source or '?', tostring(d.code), one_line(d.message)))
+  end
+  local text = table.concat(vim.lsp.util.convert_input_to_markdown_lines(hover.contents), '\n')
+  out(('HOVER %s:%d:%d %s'):format(vim.fn.fnamemodify(file2, ':t'), pos.line + 1, pos.character + 1, one_line(text)))
+  assert(text:find('writer', 1, true) and (text:find('turn 1', 1, true) or text:find('#1', 1, true)),
+    "the hover does not name the writer's turn 1")
+end)
+
+if ok then out('RESULT: OK') else out('RESULT: FAIL ' .. tostring(err)) end
+if client_id then
+  local client = vim.lsp.get_client_by_id(client_id)
+  if client then
+    client.stop() -- shutdown + exit; give the server a moment to end its workers
+    vim.wait(2000, function() return client.is_stopped() end, 20)
+  end
+end
+vim.cmd(ok and 'qall!' or 'cquit 1')
