@@ -38,15 +38,17 @@ export function register(server: Server): void {
       const results = state.currentResults(uri);
       if (!results || !state.get(uri)?.settings.inlayHints) return [];
       const lines = results.text.split("\n");
-      const byLine = new Map<number, string[]>();
+      // One hint per line: an entry shared by several tests (a list const, a happy path) met
+      // turns in each of them, and they read as one count, not as the same label repeated.
+      const byLine = new Map<number, MetTurn[]>();
       for (const view of results.view.entries) {
         const line = view.entry.range.start.line;
-        if (line < params.range.start.line || line > params.range.end.line) continue;
-        byLine.set(line, [...(byLine.get(line) ?? []), hintLabel(view.turns)]);
+        if (line < params.range.start.line || line > params.range.end.line || view.turns.length === 0) continue;
+        byLine.set(line, [...(byLine.get(line) ?? []), ...view.turns]);
       }
-      return [...byLine].map(([line, labels]) => ({
+      return [...byLine].map(([line, turns]) => ({
         position: { line, character: (lines[line] ?? "").replace(/\r$/, "").length },
-        label: labels.join(" · "),
+        label: hintLabel(turns),
         paddingLeft: true,
       }));
     }),
