@@ -151,3 +151,57 @@ export const Commands = {
   /** Arguments: `[uri?]`. Cancels the document's run, or every run. */
   cancelRuns: "turnlens.cancelRuns",
 } as const;
+
+export interface TranscriptParams {
+  /** A test id (see `TestId`), or a bare document uri for every test of the file. */
+  test: string;
+}
+
+/** One of a run's mistakes, with both sides when it compares two things (a schema mismatch). */
+export interface TranscriptProblem {
+  code: string;
+  message: string;
+  /** What the turn asked for, as pretty JSON (a schema) or `"text"`. */
+  expected?: string;
+  /** What the script gave, in the same form. */
+  actual?: string;
+}
+
+/** One `testWorkflow` call a test made. */
+export interface WorkflowRun {
+  workflow: string;
+  /** How the run ended: `completed`, `failed`, `timed-out`, `stopped` and so on. */
+  ending: string;
+  turns: number;
+  durationMs: number;
+  /** Where `testWorkflow(...)` was called. */
+  location?: { uri: string; range: Range };
+  problems: TranscriptProblem[];
+  /** The run as people read it (the `turnlens-transcript` language), ending in a newline. */
+  transcript: string;
+}
+
+/** A test's last result and the runs it made. */
+export interface TestTranscript {
+  /** See `TestId`. */
+  test: string;
+  status: "passed" | "failed" | "skipped" | "todo";
+  durationMs: number;
+  runs: WorkflowRun[];
+}
+
+export interface TranscriptResult {
+  /** Each test asked for that has a result, in the order the results came in. */
+  tests: TestTranscript[];
+  /** One document: per test a `test <path> · <status> · <n> ms` line, then its runs' transcripts. */
+  text: string;
+}
+
+/**
+ * Client → server: the transcript of a test's last run (or of every test of a file), from any run
+ * this server made, open document or not. `null` when the server has no result for it.
+ */
+export namespace TranscriptRequest {
+  export const method = "turnlens/transcript" as const;
+  export const type = new RequestType<TranscriptParams, TranscriptResult | null, void>(method);
+}

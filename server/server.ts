@@ -16,6 +16,7 @@ import * as hover from "./features/hover.ts";
 import * as inlayHints from "./features/inlayHints.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
+import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
 
 export interface ServerEnv {
@@ -62,7 +63,7 @@ export function startServer(connection: Connection, env: ServerEnv): Server {
   };
 
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
-  for (const feature of [configuration, trust, documents, diagnostics, codeActions, hover, inlayHints, codeLens, commands, testExplorer, progress]) {
+  for (const feature of [configuration, trust, documents, diagnostics, codeActions, hover, inlayHints, codeLens, commands, testExplorer, transcript, progress]) {
     feature.register(server);
   }
 

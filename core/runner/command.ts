@@ -1,7 +1,9 @@
 // The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n]`
+// and `turnlens init [folder]` (init.ts).
 import { existsSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
+import { initCommand } from "./init.ts";
 import { runFiles } from "./pool.ts";
 import { summarize, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
@@ -22,7 +24,10 @@ Options:
       --watch                      rerun tests when files change
   -h, --help                       print this help
 
-Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.`;
+Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
+
+turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
+in a folder with no workflow, a first workflow and its test (turnlens init --help).`;
 
 export interface CliOptions {
   paths: string[];
@@ -266,6 +271,7 @@ export async function main(argv: string[]): Promise<number> {
     (command === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
+  if (command === "init") return initCommand(rest, { stdout: process.stdout, stderr: process.stderr });
   if (command !== "test") {
     process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
     return 2;

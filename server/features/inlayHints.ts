@@ -1,25 +1,48 @@
 // An inlay hint at the end of each script entry's line: the turns it met and how they ended
 // (`reader #1 ✓`, `verifier-2 #1 ✗ timed-out`, `worker #1–3 ×3 ✓`); one per line at most.
+// A nudge counts with the turn it followed, so a silent reader reads `reader #1 nudged ✗ unanswered`.
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
 import type { Server } from "../server.ts";
 import type { MetTurn } from "../toProtocol.ts";
 
-/** How an entry's turns read in a hint. */
+/** One call of `agent.run` as a hint counts it: a nudge belongs to the turn it followed. */
+interface MetCall {
+  agent: string;
+  n: number;
+  outcome: string;
+  nudged: boolean;
+}
+
+function callsOf(turns: MetTurn[]): MetCall[] {
+  const calls: MetCall[] = [];
+  for (const { turn } of turns) {
+    const last = calls.at(-1);
+    if (turn.nudge && last && last.agent === turn.agent && last.n === turn.n) {
+      last.outcome = turn.outcome;
+      last.nudged = true;
+    } else calls.push({ agent: turn.agent, n: turn.n, outcome: turn.outcome, nudged: turn.nudge });
+  }
+  return calls;
+}
+
+const mark = (outcome: string) => (outcome === "answered" ? "✓" : `✗ ${outcome}`);
+
+/** How an entry's turns read in a hint: `reader #1 ✓`, `reader #1 nudged ✗ unanswered`, `worker #1–3 ×3 ✓`. */
 export function hintLabel(turns: MetTurn[]): string {
-  const all = turns.map((met) => met.turn);
-  const first = all[0]!;
-  if (all.length === 1) return `${first.agent} #${first.n}${first.nudge ? " nudge" : ""} ${first.outcome === "answered" ? "✓" : `✗ ${first.outcome}`}`;
-  const agents = [...new Set(all.map((turn) => turn.agent))];
-  const numbers = all.map((turn) => turn.n);
+  const calls = callsOf(turns);
+  const first = calls[0]!;
+  if (calls.length === 1) return `${first.agent} #${first.n}${first.nudged ? " nudged" : ""} ${mark(first.outcome)}`;
+  const agents = [...new Set(calls.map((call) => call.agent))];
+  const numbers = calls.map((call) => call.n);
   const who =
     agents.length === 1
       ? `${agents[0]} #${Math.min(...numbers)}${Math.max(...numbers) > Math.min(...numbers) ? `–${Math.max(...numbers)}` : ""}`
       : agents.length <= 3
         ? agents.join(", ")
         : `${agents.slice(0, 3).join(", ")}, …`;
-  const failed = all.filter((turn) => turn.outcome !== "answered");
-  const marks = failed.length === 0 ? "✓" : `${all.length - failed.length} ✓ ${failed.length} ✗ ${failed.at(-1)!.outcome}`;
-  return `${who} ×${all.length} ${marks}`;
+  const failed = calls.filter((call) => call.outcome !== "answered");
+  const marks = failed.length === 0 ? "✓" : failed.length === calls.length ? mark(failed.at(-1)!.outcome) : `${calls.length - failed.length} ✓ ${failed.length} ${mark(failed.at(-1)!.outcome)}`;
+  return `${who} ×${calls.length} ${marks}`;
 }
 
 export function register(server: Server): void {

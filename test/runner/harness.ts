@@ -19,8 +19,13 @@ export interface CliResult {
 
 /** `turnlens test ...args`, run in `cwd` (the repo root by default), without colors. */
 export function turnlens(args: string[], cwd = ROOT): Promise<CliResult> {
+  return turnlensCommand(["test", ...args], cwd);
+}
+
+/** `turnlens ...args` (any command), run in `cwd` (the repo root by default), without colors. */
+export function turnlensCommand(args: string[], cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "test", ...args], {
+    const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -37,3 +37,24 @@ test("an entry shared by two tests gets one hint on its line, counting the turns
   const line = rangeOf(TEXT, "const finish").start.line;
   expect(hints.map((hint) => [hint.position.line, hint.label])).toEqual([[line, "worker #1–2 ×4 ✓"]]);
 }, SLOW);
+
+const SILENT = `import { test } from "bun:test";
+import { noAnswer, testWorkflow } from "agentswf/testing";
+import { note } from "./workflows";
+
+test("a silent writer", async () => {
+  await testWorkflow(note, { agents: { writer: noAnswer.silent() } });
+});
+`;
+
+test("a turn and the nudge that followed it read as one call, with the outcome the engine recorded", async () => {
+  const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-silent.test.ts"), SILENT);
+  expect(diagnostics.diagnostics).toEqual([]);
+  const hints = await server.request<InlayHint[]>("textDocument/inlayHint", {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
+  });
+  expect(hints.map((hint) => [hint.position.line, hint.label])).toEqual([
+    [rangeOf(SILENT, "noAnswer.silent()").start.line, "writer #1 nudged ✗ unanswered"],
+  ]);
+}, SLOW);

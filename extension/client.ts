@@ -1,0 +1,213 @@
+// The language client: dist/server.js over node IPC, the capability that turns on the test explorer
+// messages, trust in the initialization options, session-only settings (the run mode) layered over
+// `turnlens.*`, and an error handler that restarts a crashed server and says so on the status item.
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  TransportKind,
+  type CloseHandlerResult,
+  type ErrorHandler,
+  type ErrorHandlerResult,
+  type LanguageClientOptions,
+  type StaticFeature,
+} from "vscode-languageclient/node";
+import { EXPERIMENTAL_CAPABILITY, WorkspaceTrustNotification, type InitializationOptions } from "../server/protocol.ts";
+import type { Status } from "./status.ts";
+import { TEST_FILE_GLOB } from "./testFiles.ts";
+
+/** Crashes within this window count towards giving up, as vscode-languageclient's own handler does. */
+const CRASH_WINDOW_MS = 3 * 60_000;
+const MAX_RESTARTS = 4;
+
+/** Declares `experimental.turnlens.testExplorer`, so the server sends the test tree and progress. */
+const testExplorerCapability: StaticFeature = {
+  fillClientCapabilities(capabilities) {
+    capabilities.experimental = { ...(capabilities.experimental as object | undefined), [EXPERIMENTAL_CAPABILITY]: { testExplorer: true } };
+  },
+  initialize() {},
+  getState: () => ({ kind: "static" }),
+  clear() {},
+};
+
+export class TurnlensClient implements vscode.Disposable {
+  readonly client: LanguageClient;
+  /** Settings chosen for this session only; they win over `turnlens.*` in what the server reads. */
+  private readonly sessionSettings = new Map<string, unknown>();
+  /** Crash times within the window, for the restart limit. */
+  private crashes: number[] = [];
+  /** How the last server process ended, when it ended on its own. */
+  private lastExit: string | undefined;
+  private stopping = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Called when the server went away on its own, before it is restarted (or not). */
+  onCrash: (description: string, restarting: boolean) => void = () => {};
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly status: Status,
+  ) {
+    const module = context.asAbsolutePath("dist/server.js");
+    const options: LanguageClientOptions = {
+      documentSelector: [{ scheme: "file", pattern: TEST_FILE_GLOB }],
+      outputChannel: status.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // A function: read again at each (re)start, so a restarted server knows the current trust.
+      initializationOptions: (): InitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted }),
+      errorHandler: this.errorHandler(),
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const values = await next(params, token);
+            if (!Array.isArray(values)) return values;
+            return values.map((value, index) => (params.items[index]?.section === "turnlens" ? this.withSessionSettings(value) : value));
+          },
+          // Always let the server pull (through the middleware above) rather than push raw values.
+          didChangeConfiguration: (_sections, next) => next(undefined),
+        },
+      },
+    };
+    this.client = new LanguageClient("turnlens", "Turnlens", { run: { module, transport: TransportKind.ipc }, debug: { module, transport: TransportKind.ipc } }, options);
+    this.client.registerFeature(testExplorerCapability);
+    this.status.setRunMode(this.runModeSetting(), false);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration("turnlens.runMode") && !this.sessionSettings.has("runMode")) this.status.setRunMode(this.runModeSetting(), false);
+      }),
+    );
+    this.client.onDidChangeState(({ newState }) => {
+      if (newState === State.Running) this.watchProcess();
+      const failed = newState === State.StartFailed || this.crashes.length > MAX_RESTARTS;
+      this.status.setServer(newState === State.Running ? "ready" : newState === State.Starting ? "starting" : failed ? "failed" : "stopped");
+    });
+  }
+
+  /** Starts the server unless it runs or is starting. */
+  async start(): Promise<void> {
+    if (this.client.state === State.Running) return;
+    if (this.client.state === State.Starting) {
+      await new Promise<void>((resolve) => {
+        const listener = this.client.onDidChangeState(({ newState }) => {
+          if (newState === State.Starting) return;
+          listener.dispose();
+          resolve();
+        });
+      });
+      return;
+    }
+    await this.client.start();
+  }
+
+  async restart(): Promise<void> {
+    this.crashes = [];
+    this.status.clearIncident();
+    if (this.client.isRunning()) await this.client.restart();
+    else await this.client.start();
+  }
+
+  /** The server process id, while it runs. */
+  get serverPid(): number | undefined {
+    return this.client.state === State.Running ? this.client.serverProcess?.pid : undefined;
+  }
+
+  /** A setting for this session (undefined: back to `turnlens.*`); the server re-reads its settings. */
+  setSessionSetting(name: string, value: unknown): void {
+    if (value === undefined) this.sessionSettings.delete(name);
+    else this.sessionSettings.set(name, value);
+    if (this.client.state === State.Running) void this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+  }
+
+  sessionSetting(name: string): unknown {
+    return this.sessionSettings.get(name);
+  }
+
+  /** Tells the server the workspace became trusted (VS Code never takes trust back without a reload). */
+  trustGranted(): void {
+    if (this.client.state === State.Running) void this.client.sendNotification(WorkspaceTrustNotification.type, { trusted: true });
+  }
+
+  /** Flips `turnlens.inlayHints` where it is set: the folder's, the workspace's, else the user's settings. */
+  async toggleInlineTurns(): Promise<void> {
+    const configuration = vscode.workspace.getConfiguration("turnlens", vscode.window.activeTextEditor?.document.uri);
+    const inspected = configuration.inspect<boolean>("inlayHints");
+    const target =
+      inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const next = !configuration.get<boolean>("inlayHints", true);
+    await configuration.update("inlayHints", next, target);
+    vscode.window.setStatusBarMessage(`Turnlens: inline turns ${next ? "on" : "off"}`, 3000);
+  }
+
+  /** Picks `onType`, `onSave` or `manual` for this session only, or goes back to the setting. */
+  async chooseRunMode(): Promise<void> {
+    const setting = this.runModeSetting();
+    const session = this.sessionSetting("runMode") as string | undefined;
+    const items: Array<vscode.QuickPickItem & { mode: string | undefined }> = [
+      { label: "onType", description: "after each pause in typing", mode: "onType" },
+      { label: "onSave", description: "when the file is saved", mode: "onSave" },
+      { label: "manual", description: "only from a code lens, a command or the Testing view", mode: "manual" },
+      { label: "Use the setting", description: `turnlens.runMode: ${setting}`, mode: undefined },
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: "Turnlens: when tests run in this session",
+      placeHolder: session ? `now ${session}, for this session` : `now ${setting}, from the setting`,
+    });
+    if (!picked) return;
+    this.setSessionSetting("runMode", picked.mode);
+    this.status.setRunMode(picked.mode ?? setting, picked.mode !== undefined);
+  }
+
+  private runModeSetting(): string {
+    return vscode.workspace.getConfiguration("turnlens").get<string>("runMode", "onType");
+  }
+
+  private withSessionSettings(value: unknown): unknown {
+    if (this.sessionSettings.size === 0) return value;
+    return { ...(typeof value === "object" && value !== null ? value : {}), ...Object.fromEntries(this.sessionSettings) };
+  }
+
+  /** Remembers how the server process ends, for the crash message. */
+  private watchProcess(): void {
+    this.lastExit = undefined;
+    const process = this.client.serverProcess;
+    process?.once("exit", (code, signal) => {
+      if (this.stopping || this.client.state === State.Stopped) return;
+      this.lastExit = signal ? `was killed (${signal})` : `exited with code ${code}`;
+    });
+  }
+
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (_error, _message, count): ErrorHandlerResult => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+      closed: async (): Promise<CloseHandlerResult> => {
+        // The process's `exit` can come just after the connection closes.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const now = Date.now();
+        this.crashes = [...this.crashes.filter((time) => now - time < CRASH_WINDOW_MS), now];
+        const how = this.lastExit ?? "stopped";
+        const at = new Date(now).toLocaleTimeString();
+        if (this.crashes.length > MAX_RESTARTS) {
+          const description = `the server ${how} at ${at}, its ${this.crashes.length}th crash in 3 minutes: it was not restarted (Turnlens: Restart the Server)`;
+          this.onCrash(description, false);
+          this.status.setServer("failed", description);
+          this.status.log.error(description);
+          return { action: CloseAction.DoNotRestart, message: `Turnlens: ${description}`, handled: false };
+        }
+        const description = `the server ${how} at ${at} and was restarted`;
+        this.onCrash(description, true);
+        this.status.setServer("starting", description);
+        this.status.log.warn(description);
+        return { action: CloseAction.Restart, handled: true };
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    this.stopping = true;
+    for (const disposable of this.disposables) disposable.dispose();
+    if (this.client.needsStop()) await this.client.stop();
+  }
+}

@@ -1,0 +1,98 @@
+// The extension's entry: activate wires the status, the client, the transcripts, the test explorer
+// and the commands, and starts the server only where a test file imports Turnlens (or a Turnlens
+// command runs); deactivate stops the server.
+import * as vscode from "vscode";
+import { State } from "vscode-languageclient/node";
+import { TurnlensClient } from "./client.ts";
+import { registerCommands, type CommandTargets } from "./commands.ts";
+import { gettingStarted } from "./gettingStarted.ts";
+import { Status } from "./status.ts";
+import { TestExplorer, type ItemSnapshot } from "./testController.ts";
+import { importsTurnlens, isTestFileName } from "./testFiles.ts";
+import { Transcripts } from "./transcript.ts";
+
+/** What `activate` returns: for other extensions and the e2e suite. */
+export interface TurnlensApi {
+  /** Starts the server (if it was not) and resolves once it runs. */
+  ready(): Promise<void>;
+  /** The server's process id while it runs. */
+  serverPid(): number | undefined;
+  /** The language status item's text and detail. */
+  status(): string;
+  /** The Testing view's tree. */
+  testItems(): ItemSnapshot[];
+}
+
+let active: TurnlensClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<TurnlensApi> {
+  const status = new Status();
+  const client = new TurnlensClient(context, status);
+  active = client;
+  const start = async (): Promise<void> => {
+    explorer.enable();
+    status.enable();
+    if (client.client.state === State.Stopped || client.client.state === State.StartFailed) status.clearIncident();
+    await client.start();
+  };
+  const transcripts = new Transcripts(client, start);
+  const explorer = new TestExplorer(context, client, status, transcripts, start);
+  client.onCrash = (description) => explorer.interruptAll(`${description}; run the test again`);
+  client.client.onDidChangeState(({ newState }) => newState === State.Running || explorer.interruptAll("the Turnlens server stopped"));
+
+  const targets: CommandTargets = {
+    runTestAtCursor: () => explorer.runTestAtCursor(),
+    runFile: (target) => explorer.runFile(target),
+    runAll: () => explorer.runAll(),
+    stop: () => explorer.stop(),
+    showTranscript: (target) => explorer.showTranscript(target),
+    restartServer: async () => {
+      explorer.enable();
+      status.enable();
+      await client.restart();
+    },
+    toggleInlineTurns: () => client.toggleInlineTurns(),
+    chooseRunMode: () => client.chooseRunMode(),
+    showOutput: () => status.show(),
+    gettingStarted: () => gettingStarted(context, start),
+  };
+  context.subscriptions.push(
+    status,
+    client,
+    transcripts,
+    explorer,
+    ...registerCommands((id, handler) => vscode.commands.registerCommand(id, handler), targets),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      status.setTrusted(true);
+      client.trustGranted();
+    }),
+  );
+
+  const startLogged = () => start().catch((error: unknown) => status.log.error(`the server did not start: ${error instanceof Error ? error.message : String(error)}`));
+  if ((await explorer.scanWorkspace()) > 0) void startLogged();
+  else {
+    status.log.info("not started: no test file here imports agentswf/testing or turnlens/testing (opening one, or a Turnlens command, starts it)");
+    // Start when such a file is opened (or created and opened); a Turnlens command starts it too.
+    const startIfTurnlens = (document: vscode.TextDocument) => {
+      if (document.uri.scheme !== "file" || !isTestFileName(document.uri.path) || !importsTurnlens(document.getText())) return;
+      opened.dispose();
+      void explorer.addIfTurnlens(document.uri);
+      void startLogged();
+    };
+    const opened = vscode.workspace.onDidOpenTextDocument(startIfTurnlens);
+    context.subscriptions.push(opened);
+    vscode.workspace.textDocuments.forEach(startIfTurnlens);
+  }
+
+  return {
+    ready: start,
+    serverPid: () => client.serverPid,
+    status: () => status.text,
+    testItems: () => explorer.snapshot(),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await active?.dispose();
+  active = undefined;
+}

@@ -1,0 +1,85 @@
+// What the language status item says, from the client's state and the runs it has seen. No
+// `vscode` import, so the wording is unit-tested; status.ts puts it on the item.
+
+/** A run slower than this turns the item into a warning: Turnlens is meant to answer while you type. */
+export const SLOW_RUN_MS = 4000;
+
+export interface LastRun {
+  durationMs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface StatusState {
+  /** The server process as the client sees it; `failed` means it will not be restarted. */
+  server: "starting" | "ready" | "stopped" | "failed";
+  trusted: boolean;
+  /** When each run going on started (ms, the extension's clock). */
+  runningSince: number[];
+  lastRun?: LastRun;
+  /** Turnlens diagnostics in the workspace. */
+  problems: number;
+  /** What last happened to the server that the user did not ask for (a crash and restart). */
+  incident?: string;
+  runMode: string;
+  /** The run mode was chosen for this session only (not the setting). */
+  sessionRunMode: boolean;
+}
+
+export interface StatusView {
+  text: string;
+  detail: string;
+  severity: "information" | "warning" | "error";
+  busy: boolean;
+}
+
+export function statusView(state: StatusState, now: number): StatusView {
+  const mode = `runs ${state.runMode}${state.sessionRunMode ? " (this session)" : ""}`;
+  if (state.server === "failed") return { text: "Turnlens stopped", detail: state.incident ?? "the server stopped and will not restart; run Turnlens: Restart the Server", severity: "error", busy: false };
+  if (state.server === "stopped") return { text: "Turnlens stopped", detail: state.incident ?? "the server is stopped", severity: "information", busy: false };
+  if (state.server === "starting") return { text: "Turnlens starting", detail: state.incident ?? "starting the server", severity: state.incident ? "warning" : "information", busy: true };
+  if (!state.trusted) return { text: "Turnlens restricted", detail: "this workspace is not trusted: no test runs; static checks still show", severity: "warning", busy: false };
+
+  const problems = state.problems > 0 ? ` · ${plural(state.problems, "problem")}` : "";
+  const details: string[] = [];
+  let severity: StatusView["severity"] = "information";
+  if (state.incident) {
+    details.push(state.incident);
+    severity = "warning";
+  }
+  if (state.runningSince.length > 0) {
+    const longest = now - Math.min(...state.runningSince);
+    if (longest > SLOW_RUN_MS) {
+      details.push(`a run has taken ${seconds(longest)} (more than ${seconds(SLOW_RUN_MS)})`);
+      severity = "warning";
+    }
+    details.push(mode);
+    return { text: `Turnlens running${problems}`, detail: details.join(" · "), severity, busy: true };
+  }
+  if (!state.lastRun) {
+    details.push(mode);
+    return { text: `Turnlens${problems}`, detail: details.join(" · "), severity, busy: false };
+  }
+  const last = state.lastRun;
+  const counts = [last.passed > 0 ? `${last.passed} passed` : "", last.failed > 0 ? `${last.failed} failed` : "", last.skipped > 0 ? `${last.skipped} skipped` : ""].filter(Boolean);
+  details.push(`last run: ${counts.length > 0 ? counts.join(", ") : "no tests"} in ${duration(last.durationMs)}`);
+  if (last.durationMs > SLOW_RUN_MS) {
+    details.push(`slower than ${seconds(SLOW_RUN_MS)}: look for real waits or large fixtures`);
+    severity = "warning";
+  }
+  details.push(mode);
+  return { text: `Turnlens ${duration(last.durationMs)}${problems}`, detail: details.join(" · "), severity, busy: false };
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

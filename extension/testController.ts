@@ -1,0 +1,479 @@
+// Applies the tree model (testTree.ts) to a vscode.TestController: the workspace's Turnlens test
+// files and the trees the server discovers; Run (continuous too) and Debug profiles; each run's
+// progress as states, failures at their line with diffs, transcripts as output, runs as children.
+import * as vscode from "vscode";
+import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError } from "vscode-languageclient/node";
+import {
+  CancelTestRunNotification,
+  Commands,
+  RunTestsRequest,
+  TestId,
+  TestRunProgressNotification,
+  TestsDiscoveredNotification,
+  type TestRunProgressMessage,
+  type TestRunProgressParams,
+  type TestTranscript,
+} from "../server/protocol.ts";
+import type { TurnlensClient } from "./client.ts";
+import type { Status } from "./status.ts";
+import { importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./testFiles.ts";
+import { DebugLauncher } from "./debugRun.ts";
+import { progressOfCliReport, RunStates, runNodeId, terminalText, testIdOf, TestTree, withDiffs, type MessageModel, type StateChange, type TreeNode } from "./testTree.ts";
+import type { Transcripts } from "./transcript.ts";
+
+/** Files read at most when looking for Turnlens tests in the workspace. */
+const SCAN_LIMIT = 2000;
+
+/** One run being shown: the client's (Run profile, a command), the server's after an edit, or a debug run. */
+interface ActiveRun {
+  runId: string;
+  run: vscode.TestRun;
+  states: RunStates;
+  /** Messages are handled one after another: a result waits for its transcript, `end` for every result. */
+  queue: Promise<void>;
+  /** Set once `run.end()` was called: nothing more goes to the run. */
+  finished: boolean;
+  /** Files this run reported on, whose transcript documents refresh when it ends. */
+  files: Set<string>;
+  counts: { passed: number; failed: number; skipped: number };
+  ended: Promise<void>;
+  resolveEnded: () => void;
+}
+
+/** The public view of one item, for the e2e suite. */
+export interface ItemSnapshot {
+  id: string;
+  label: string;
+  description?: string;
+  children: ItemSnapshot[];
+}
+
+export class TestExplorer implements vscode.Disposable {
+  private readonly tree = new TestTree();
+  private controller: vscode.TestController | undefined;
+  private runProfile: vscode.TestRunProfile | undefined;
+  private readonly runs = new Map<string, ActiveRun>();
+  /** Token sources of the runs commands started, so Stop cancels them. */
+  private readonly commandRuns = new Set<vscode.CancellationTokenSource>();
+  private debugLauncher: DebugLauncher | undefined;
+  private counter = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly client: TurnlensClient,
+    private readonly status: Status,
+    private readonly transcripts: Transcripts,
+    private readonly start: () => Promise<void>,
+  ) {
+    client.client.onNotification(TestsDiscoveredNotification.type, (params) => {
+      if (!this.isTurnlensFile(params.textDocument.uri)) return;
+      this.tree.discovered(params);
+      this.syncFile(params.textDocument.uri);
+    });
+    client.client.onNotification(TestRunProgressNotification.type, (params) => this.onProgress(params));
+  }
+
+  /** Creates the controller and its profiles (once Turnlens is known to be used here). */
+  enable(): void {
+    if (this.controller) return;
+    const controller = vscode.tests.createTestController("turnlens", "Turnlens");
+    this.controller = controller;
+    this.runProfile = controller.createRunProfile("Run", vscode.TestRunProfileKind.Run, (request, token) => this.runHandler(request, token), true, undefined, true);
+    controller.createRunProfile("Debug", vscode.TestRunProfileKind.Debug, (request, token) => this.debugHandler(request, token), true);
+    controller.resolveHandler = async (item) => {
+      // Opening a file's document makes the server send its tree (and, unless runMode is manual, run it).
+      if (item && !item.parent && item.uri && item.children.size === 0) await vscode.workspace.openTextDocument(item.uri);
+    };
+    controller.refreshHandler = async () => void (await this.scanWorkspace());
+    const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
+    watcher.onDidCreate((uri) => void this.addIfTurnlens(uri));
+    watcher.onDidChange((uri) => void (this.tree.file(uri.toString()) ? undefined : this.addIfTurnlens(uri)));
+    watcher.onDidDelete((uri) => {
+      this.tree.removeFile(uri.toString());
+      this.syncFile(uri.toString());
+    });
+    this.disposables.push(
+      controller,
+      watcher,
+      (this.debugLauncher = new DebugLauncher(this.context)),
+    );
+    for (const uri of this.tree.fileUris()) this.syncFile(uri);
+  }
+
+  /** Finds the workspace's test files that import Turnlens; returns how many. */
+  async scanWorkspace(): Promise<number> {
+    const files = await vscode.workspace.findFiles(TEST_FILE_GLOB, SKIPPED_FOLDERS_GLOB, SCAN_LIMIT);
+    let found = 0;
+    await Promise.all(files.map(async (uri) => void ((await this.addIfTurnlens(uri)) && found++)));
+    return found;
+  }
+
+  /** Adds a test file to the tree when it imports Turnlens; true when it does. */
+  async addIfTurnlens(uri: vscode.Uri): Promise<boolean> {
+    if (!isTestFileName(uri.path)) return false;
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return false;
+    }
+    if (!importsTurnlens(text)) return false;
+    this.tree.addFile(uri.toString());
+    this.syncFile(uri.toString());
+    return true;
+  }
+
+  /**
+   * Whether a file the server talks about belongs in the tree: one already there, or an open test
+   * file that imports Turnlens (the server runs any open test file, a Jest one included).
+   */
+  private isTurnlensFile(uri: string): boolean {
+    if (this.tree.file(uri)) return true;
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri);
+    return document === undefined || importsTurnlens(document.getText());
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The tree
+
+  private syncFile(uri: string): void {
+    const controller = this.controller;
+    if (!controller) return;
+    const node = this.tree.file(uri);
+    if (!node) {
+      controller.items.delete(uri);
+      return;
+    }
+    controller.items.add(this.syncNode(node, controller.items.get(uri)));
+  }
+
+  private syncNode(node: TreeNode, existing: vscode.TestItem | undefined): vscode.TestItem {
+    const uri = vscode.Uri.parse(node.uri);
+    const item = existing && existing.uri?.toString() === uri.toString() ? existing : this.controller!.createTestItem(node.id, node.label, uri);
+    item.label = node.label;
+    item.description = node.kind === "file" ? folderOf(uri) : node.description;
+    item.range = node.range ? new vscode.Range(node.range.start.line, node.range.start.character, node.range.end.line, node.range.end.character) : undefined;
+    item.canResolveChildren = node.kind === "file" && node.children.length === 0;
+    item.children.replace(node.children.map((child) => this.syncNode(child, item.children.get(child.id))));
+    return item;
+  }
+
+  /** The controller's item for an id (file uri, test id or run node id). */
+  private item(id: string): vscode.TestItem | undefined {
+    const testId = testIdOf(id);
+    const { uri, path } = TestId.parse(testId);
+    let item = this.controller?.items.get(uri);
+    for (let depth = 1; item && depth <= path.length; depth++) item = item.children.get(TestId.of(uri, path.slice(0, depth)));
+    return item && id !== testId ? item.children.get(id) : item;
+  }
+
+  /** The tree as the Testing view shows it. */
+  snapshot(): ItemSnapshot[] {
+    const snap = (item: vscode.TestItem): ItemSnapshot => {
+      const children: ItemSnapshot[] = [];
+      item.children.forEach((child) => void children.push(snap(child)));
+      return { id: item.id, label: item.label, ...(item.description ? { description: item.description } : {}), children };
+    };
+    const items: ItemSnapshot[] = [];
+    this.controller?.items.forEach((item) => void items.push(snap(item)));
+    return items;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Progress
+
+  private track(runId: string, run: vscode.TestRun, register: boolean): ActiveRun {
+    let resolveEnded = () => {};
+    const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+    const active: ActiveRun = { runId, run, states: new RunStates(), queue: Promise.resolve(), finished: false, files: new Set(), counts: { passed: 0, failed: 0, skipped: 0 }, ended, resolveEnded };
+    if (register) this.runs.set(runId, active);
+    return active;
+  }
+
+  private onProgress(params: TestRunProgressParams): void {
+    let active = this.runs.get(params.runId);
+    if (!active) {
+      // The server's own run (on open, after an edit, from a code lens); a run id we do not know otherwise predates a restart.
+      if (!params.background || !params.uri || !this.controller || params.message.type === "end" || !this.isTurnlensFile(params.uri)) return;
+      const file = this.item(params.uri);
+      const request = new vscode.TestRunRequest(file ? [file] : undefined, undefined, this.runProfile, false, true);
+      active = this.track(params.runId, this.controller.createTestRun(request, `${this.tree.file(params.uri)?.label ?? "Turnlens"} (automatic run)`, false), true);
+    }
+    this.status.runStarted(params.runId);
+    const current = active;
+    current.queue = current.queue.then(() => this.handle(current, params.message)).catch((error: unknown) => this.status.log.error(`test run ${params.runId}: ${String(error)}`));
+  }
+
+  private async handle(active: ActiveRun, message: TestRunProgressMessage): Promise<void> {
+    if (active.finished) return;
+    if (message.type === "output") return active.run.appendOutput(terminalText(message.text));
+    if (message.type === "end") return this.finish(active);
+    for (const change of active.states.apply(message)) await this.applyChange(active, change, true);
+  }
+
+  private async applyChange(active: ActiveRun, change: StateChange, withTranscript: boolean): Promise<void> {
+    const uri = TestId.parse(change.test).uri;
+    active.files.add(uri);
+    let transcript: TestTranscript | undefined;
+    let text: string | undefined;
+    if (withTranscript && (change.state === "passed" || change.state === "failed")) {
+      const result = await this.transcripts.fetch(change.test);
+      transcript = result?.tests.find((test) => test.test === change.test);
+      text = result?.text;
+    }
+    if (transcript) this.tree.setRuns(transcript);
+    else if (!this.tree.find(change.test)) this.tree.ensureTest(change.test);
+    this.syncFile(uri);
+    const item = this.item(change.test);
+    if (active.finished || !item) return;
+    const { run } = active;
+    switch (change.state) {
+      case "enqueued":
+        return run.enqueued(item);
+      case "started":
+        return run.started(item);
+      case "skipped":
+        active.counts.skipped++;
+        return run.skipped(item);
+      case "errored":
+        return run.errored(item, toMessages(change.messages ?? []));
+      case "passed":
+        active.counts.passed++;
+        run.passed(item, change.durationMs);
+        break;
+      case "failed":
+        active.counts.failed++;
+        run.failed(item, toMessages(withDiffs(change.messages ?? [], transcript)), change.durationMs);
+        break;
+    }
+    if (!transcript) return;
+    // A run inside a failed test fails only when it went wrong itself (its test may fail on a later
+    // `expect`); without a message of its own, so the test's message is not shown twice in the editor.
+    transcript.runs.forEach((workflowRun, index) => {
+      const child = item.children.get(runNodeId(change.test, index));
+      if (!child) return;
+      const wrong = change.state === "failed" && (workflowRun.problems.length > 0 || workflowRun.ending !== "completed");
+      if (wrong) run.failed(child, [], workflowRun.durationMs);
+      else run.passed(child, workflowRun.durationMs);
+    });
+    if (text) run.appendOutput(terminalText(text), undefined, item);
+  }
+
+  private finish(active: ActiveRun): void {
+    if (active.finished) return;
+    active.finished = true;
+    active.states.apply({ type: "end" });
+    active.run.end();
+    this.runs.delete(active.runId);
+    this.status.runEnded(active.runId, active.counts, active.states.interrupted);
+    for (const uri of active.files) this.transcripts.refresh(uri);
+    active.resolveEnded();
+  }
+
+  private interrupt(active: ActiveRun, reason: string): void {
+    if (active.finished) return;
+    for (const change of active.states.interrupt(reason)) {
+      const item = this.item(change.test);
+      if (item) active.run.errored(item, new vscode.TestMessage(reason));
+    }
+    active.run.appendOutput(terminalText(`Turnlens: ${reason}\n`));
+    this.finish(active);
+  }
+
+  /** The server went away: every run going on ends, its unfinished tests errored with `reason`. */
+  interruptAll(reason: string): void {
+    for (const active of [...this.runs.values()]) this.interrupt(active, reason);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Profiles
+
+  private async runHandler(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    await this.start();
+    if (request.continuous) return this.watch(request, token);
+    await this.runOnce(request, token);
+  }
+
+  private async runOnce(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    if (!this.controller || token.isCancellationRequested) return;
+    const include = request.include ? this.tree.runIds(request.include.map((item) => item.id)) : this.tree.fileUris();
+    const exclude = this.tree.runIds((request.exclude ?? []).map((item) => item.id));
+    const runId = `client-${++this.counter}`;
+    // Tracked before the request: the server sends `enqueued` (and may send `end`) before it answers.
+    const active = this.track(runId, this.controller.createTestRun(request), true);
+    const cancel = token.onCancellationRequested(() => void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {}));
+    try {
+      const result = await this.client.client.sendRequest(RunTestsRequest.type, { runId, include, exclude });
+      if (result.refused) void vscode.window.showWarningMessage(`Turnlens: ${result.refused}.`);
+    } catch (error) {
+      // A connection that went away is the crash handler's to report (it ends every run, saying why).
+      if (!lostConnection(error)) this.interrupt(active, `the run could not start: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await active.ended;
+    cancel.dispose();
+  }
+
+  /** Continuous run: the server already reruns a test file as it is edited; a save of any file (a workflow module) reruns the request. */
+  private watch(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const saved = vscode.workspace.onDidSaveTextDocument((document) => {
+        if (document.uri.scheme !== "file") return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.runOnce(request, token), 200);
+      });
+      token.onCancellationRequested(() => {
+        clearTimeout(timer);
+        saved.dispose();
+        resolve();
+      });
+    });
+  }
+
+  /** Debug: each file's chosen tests through the CLI under the Node debugger (debugRun.ts); its report gives the results. */
+  private async debugHandler(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    await this.start();
+    if (!this.controller) return;
+    // Restricted Mode: debugging would run the workspace's code, which the Run profile never does either.
+    if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage("Turnlens: the workspace is not trusted, so Turnlens runs no tests.");
+    const excluded = new Set(this.tree.runIds((request.exclude ?? []).map((item) => item.id)));
+    const ids = (request.include ? this.tree.runIds(request.include.map((item) => item.id)) : this.tree.fileUris()).filter((id) => !excluded.has(id));
+    const byFile = new Map<string, string[][] | undefined>();
+    for (const id of ids) {
+      const { uri, path } = TestId.parse(id);
+      const paths = byFile.get(uri);
+      if (path.length === 0 || (byFile.has(uri) && paths === undefined)) byFile.set(uri, undefined);
+      else byFile.set(uri, [...(paths ?? []), path]);
+    }
+    const active = this.track(`debug-${++this.counter}`, this.controller.createTestRun(request), false);
+    for (const [uri, paths] of byFile) {
+      if (token.isCancellationRequested) break;
+      for (const id of paths ? paths.map((path) => TestId.of(uri, path)) : [uri]) {
+        const item = this.item(id);
+        if (item) active.run.started(item);
+      }
+      const stdout = await this.debugLauncher!.launch(uri, paths, active.run);
+      const progress = stdout === undefined ? undefined : progressOfCliReport(stdout, (file) => vscode.Uri.file(file).toString());
+      if (!progress) {
+        active.run.appendOutput(terminalText(`Turnlens: the debug session of ${vscode.workspace.asRelativePath(vscode.Uri.parse(uri))} ended without a report.\n`));
+        continue;
+      }
+      // `-t` skips the file's other tests; the runner reports them skipped, which they were not.
+      const chosen = paths ? new Set(paths.map((path) => TestId.of(uri, path))) : undefined;
+      for (const message of progress) {
+        if (message.type === "output") active.run.appendOutput(terminalText(message.text));
+        else if (message.type !== "end" && (!chosen || chosen.has(message.test))) for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
+      }
+    }
+    const { passed, failed, skipped } = active.counts;
+    this.status.log.info(`debug run: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    this.finish(active);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Command targets
+
+  /** Runs items by id through the Run profile, as the Testing view would. */
+  async runIds(ids: string[]): Promise<void> {
+    await this.start();
+    const items = ids.map((id) => this.item(id)).filter((item): item is vscode.TestItem => item !== undefined);
+    if (items.length === 0) return;
+    const source = new vscode.CancellationTokenSource();
+    this.commandRuns.add(source);
+    try {
+      await this.runOnce(new vscode.TestRunRequest(items, undefined, this.runProfile), source.token);
+    } finally {
+      this.commandRuns.delete(source);
+      source.dispose();
+    }
+  }
+
+  async runTestAtCursor(): Promise<void> {
+    await this.start();
+    const editor = vscode.window.activeTextEditor;
+    const node = editor ? this.tree.testAt(editor.document.uri.toString(), editor.selection.active.line) : undefined;
+    if (!node) return void vscode.window.showInformationMessage("Turnlens: there is no test at the cursor.");
+    await this.runIds([node.id]);
+  }
+
+  async runFile(target?: unknown): Promise<void> {
+    await this.start();
+    const uri = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !isTestFileName(uri.path)) return void vscode.window.showInformationMessage("Turnlens: open a test file to run its tests.");
+    this.tree.addFile(uri.toString());
+    this.syncFile(uri.toString());
+    await this.runIds([uri.toString()]);
+  }
+
+  async runAll(): Promise<void> {
+    await this.start();
+    const source = new vscode.CancellationTokenSource();
+    this.commandRuns.add(source);
+    try {
+      await this.runOnce(new vscode.TestRunRequest(undefined, undefined, this.runProfile), source.token);
+    } finally {
+      this.commandRuns.delete(source);
+      source.dispose();
+    }
+  }
+
+  /** Stops the runs commands started, the Testing view's and the server's own after edits. */
+  async stop(): Promise<void> {
+    for (const source of this.commandRuns) source.cancel();
+    if (!this.client.client.isRunning()) return;
+    for (const runId of this.runs.keys()) void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {});
+    await this.client.client.sendRequest(ExecuteCommandRequest.type, { command: Commands.cancelRuns, arguments: [] }).catch(() => undefined);
+  }
+
+  /** The transcript of a Testing-view item, else the test at the cursor, else the active file. */
+  async showTranscript(target?: unknown): Promise<void> {
+    await this.start();
+    let id: string | undefined;
+    if (target && typeof target === "object" && "id" in target && typeof (target as { id: unknown }).id === "string") {
+      const node = this.tree.find((target as { id: string }).id);
+      id = node?.kind === "describe" ? node.uri : testIdOf((target as { id: string }).id);
+    } else {
+      const uri = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
+      const editor = vscode.window.activeTextEditor;
+      const node = editor && uri && editor.document.uri.toString() === uri.toString() ? this.tree.testAt(uri.toString(), editor.selection.active.line) : undefined;
+      id = node?.kind === "test" ? node.id : uri && isTestFileName(uri.path) ? uri.toString() : undefined;
+    }
+    if (!id) return void vscode.window.showInformationMessage("Turnlens: open a test file, or pick a test in the Testing view, to see its transcript.");
+    await this.transcripts.show(id);
+  }
+
+  dispose(): void {
+    this.interruptAll("the extension stopped");
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
+  return messages.map((model) => {
+    const message = model.expected !== undefined && model.actual !== undefined ? vscode.TestMessage.diff(model.message, model.expected, model.actual) : new vscode.TestMessage(model.message);
+    if (model.location) {
+      const { start, end } = model.location.range;
+      message.location = new vscode.Location(vscode.Uri.parse(model.location.uri), new vscode.Range(start.line, start.character, end.line, end.character));
+    }
+    return message;
+  });
+}
+
+function uriOf(target: unknown): vscode.Uri | undefined {
+  if (target instanceof vscode.Uri) return target;
+  if (typeof target === "string") return vscode.Uri.parse(target);
+  return undefined;
+}
+
+/** A file's folder relative to the workspace, so files of the same name tell apart; none at the root. */
+function folderOf(uri: vscode.Uri): string | undefined {
+  const relative = vscode.workspace.asRelativePath(uri, false);
+  const slash = relative.lastIndexOf("/");
+  return slash > 0 && relative !== uri.fsPath ? relative.slice(0, slash) : undefined;
+}
+
+/** Whether a request failed because the server's connection closed (a crash, a stop). */
+function lostConnection(error: unknown): boolean {
+  return error instanceof ConnectionError || (error instanceof ResponseError && (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive));
+}

@@ -1,0 +1,23 @@
+// Which files are Turnlens test files: the names `turnlens test` runs, and, to activate only where
+// Turnlens is used, whether a file imports its testing module. No `vscode` import: unit-tested.
+
+/** The names `turnlens test` runs (core/runner/discover.ts), as a VS Code glob. */
+export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
+
+/** Folders neither the runner nor the extension searches. */
+export const SKIPPED_FOLDERS_GLOB = "**/{node_modules,dist,.*}/**";
+
+const TEST_FILE = /\.(test|spec)\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
+
+/** Whether a path (or a uri's path) names a test file. */
+export function isTestFileName(path: string): boolean {
+  return TEST_FILE.test(path);
+}
+
+// `import … from "agentswf/testing"`, `import "turnlens/testing"`, `import("…")`, `require("…")`.
+const IMPORTS_TESTING = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](?:agentswf|turnlens)\/testing["']/;
+
+/** Whether a test file's text imports Turnlens's testing module under either of its names. */
+export function importsTurnlens(text: string): boolean {
+  return IMPORTS_TESTING.test(text);
+}

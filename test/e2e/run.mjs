@@ -1,0 +1,87 @@
+// `npm run test:e2e`: installs what it needs into a cache folder (test/e2e/setup.sh), builds the
+// .vsix (`npm run package`), starts code-server on 127.0.0.1, installs the .vsix, runs the extension
+// tests (test/e2e/suite/) in its extension host, and takes the README's screenshots (docs/images/).
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startCodeServer } from "./codeServer.mjs";
+import { runExtensionTests } from "./browser.mjs";
+import { takeScreenshots } from "./screenshots.mjs";
+
+const root = resolve(import.meta.dirname, "../..");
+const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots).
+const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
+const t0 = Date.now();
+const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const say = (text) => console.log(`[e2e ${since()}] ${text}`);
+
+say(`cache ${cache}`);
+const setup = spawnSync("sh", [join(root, "test/e2e/setup.sh"), cache], { stdio: "inherit" });
+if (setup.status !== 0) process.exit(setup.status ?? 1);
+
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const vsix = join(root, `${manifest.name}-${manifest.version}.vsix`);
+if (!skip.has("package")) {
+  say("npm run package");
+  execFileSync("npm", ["run", "-s", "package"], { cwd: root, stdio: "inherit" });
+}
+if (!existsSync(vsix)) throw new Error(`${vsix} is missing`);
+say(`built ${vsix.slice(root.length + 1)}`);
+
+// Outside the repo, so the workspaces don't see its tsconfig.json and package.json.
+const dir = mkdtempSync(join(tmpdir(), "turnlens-e2e-"));
+const logs = join(cache, "logs");
+rmSync(logs, { recursive: true, force: true });
+mkdirSync(logs, { recursive: true });
+const workspace = (name, from) => {
+  const path = join(dir, "ws", name);
+  mkdirSync(path, { recursive: true });
+  if (from) cpSync(from, path, { recursive: true });
+  return path;
+};
+const results = [];
+let server;
+try {
+  server = await startCodeServer({ cache, dir: join(dir, "cs"), vsix: [vsix] });
+  say(`code-server on ${server.url}`);
+  const suite = async (name, folder) => {
+    say(`suite ${name} on ${folder}`);
+    const lines = [];
+    const code = await runExtensionTests({
+      url: server.url,
+      dir,
+      folder,
+      devPath: join(root, "test/e2e/host"),
+      testsPath: join(root, `test/e2e/suite/${name}.js`),
+      log: (line) => lines.push(line),
+    });
+    writeFileSync(join(logs, `${name}.console.log`), `${lines.join("\n")}\n`);
+    results.push({ name, ok: code === 0, detail: `exit code ${code}` });
+    say(`suite ${name}: ${code === 0 ? "PASS" : `FAIL (exit code ${code}; console in ${join(logs, `${name}.console.log`)})`}`);
+  };
+  if (!skip.has("tests")) {
+    await suite("examples", workspace("examples", join(root, "examples")));
+    await suite("gettingStarted", workspace("empty"));
+  }
+  if (!skip.has("screenshots")) {
+    say("screenshots");
+    const shots = await takeScreenshots({ url: server.url, dir, folder: workspace("shots", join(root, "examples")), out: join(root, "docs/images"), logs, say });
+    results.push({ name: "screenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
+    say(`screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
+  }
+} catch (error) {
+  results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
+  say(`FAIL: ${error.message}`);
+} finally {
+  if (server) {
+    await server.stop();
+    cpSync(server.log, join(logs, "code-server.log"));
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+const failed = results.filter((result) => !result.ok);
+for (const result of results) console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name}${result.ok ? "" : `: ${result.detail}`}`);
+say(failed.length === 0 && results.length > 0 ? "all passed" : `${failed.length} failed`);
+process.exit(failed.length === 0 && results.length > 0 ? 0 : 1);

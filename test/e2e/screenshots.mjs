@@ -1,0 +1,146 @@
+// The README's screenshots (docs/images/): drives code-server's workbench in Chromium on a copy of
+// examples/ with the installed extension: Test Explorer with results, inline turns with a hover,
+// the Problems panel, the quick-fix menu. Each waits for what it shows; none sleeps.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { launch } from "./browser.mjs";
+
+const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
+
+export async function takeScreenshots({ url, dir, folder, out, logs = dir, say = console.log }) {
+  mkdirSync(out, { recursive: true });
+  const browser = await launch(dir);
+  const { page } = browser;
+  const files = [];
+  const shot = async (name) => {
+    const path = join(out, name);
+    // let the frame that shows what we waited for be painted
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.screenshot({ path });
+    files.push(name);
+    say(`  wrote docs/images/${name}`);
+  };
+  const command = async (title) => {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor(WAIT);
+    await input.fill(`>${title}`);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor(WAIT);
+    await page.keyboard.press("Enter");
+    await page.locator(".quick-input-widget").waitFor({ state: "hidden", ...WAIT });
+  };
+  const openFile = async (relative) => {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor(WAIT);
+    await input.fill(relative);
+    const name = relative.split("/").pop();
+    // the focused row, not a row left from the last time the list showed
+    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: name }).waitFor(WAIT);
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: name }).waitFor({ state: "attached", ...WAIT }); // (scrolled off when many are open)
+  };
+  let stage = "starting";
+  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
+  try {
+    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
+    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    await page.locator(".monaco-workbench").waitFor(WAIT);
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+
+    stage = "the Testing view";
+    // 1. The Testing view after running every test: the examples pass, examples/mistakes fail.
+    await page.locator('.activitybar [aria-label^="Testing"]').first().click();
+    const testing = page.locator(".test-explorer");
+    await testing.locator(".monaco-list-row", { hasText: "summarize.test.ts" }).waitFor(WAIT);
+    // a wider side bar, so the items' descriptions show
+    const bar = await page.locator(".part.sidebar").boundingBox();
+    await page.mouse.move(bar.x + bar.width + 1, 400);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + bar.width + 170, 400, { steps: 5 });
+    await page.mouse.up();
+    await page.locator('.part.sidebar [aria-label^="Run Tests"]').first().click();
+    await page.mouse.move(900, 300); // off the toolbar: no tooltip in the picture
+    await testing.locator(".monaco-list-row .codicon-testing-passed-icon").first().waitFor(WAIT);
+    await testing.locator(".monaco-list-row .codicon-testing-failed-icon").first().waitFor(WAIT);
+    // the run is over when the summary (`passed/total  time`) stops spinning
+    await testing.locator(".result-summary").waitFor(WAIT);
+    await testing.locator(".result-summary .codicon-modifier-spin").waitFor({ state: "detached", ...WAIT });
+    // open a passing file's tests and the first test's workflow run
+    const row = (text) => testing.locator(".monaco-list-row", { hasText: text }).first();
+    await row("summarize.test.ts").locator(".monaco-tl-twistie").click();
+    await row("returns the reader's summary").locator(".monaco-tl-twistie").click();
+    await row("run summarize").waitFor(WAIT);
+    // the file beside it, with the same run inline, and that test's transcript in Test Results
+    await openFile("summarize/summarize.test.ts");
+    await editorText(/^reader.#1.✓$/).first().waitFor(WAIT);
+    await page.locator(".part.panel .monaco-list-row", { hasText: "returns the reader's summary" }).first().click();
+    await page.locator(".part.panel", { hasText: "Read README.md and summarise it" }).first().waitFor(WAIT);
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+    await page.mouse.move(900, 300);
+    await shot("test-explorer.png");
+
+    stage = "the inline turns and a hover";
+    // 2. Inline turns with a hover open, in the review example; no panel or side bar, for room.
+    await page.keyboard.press("Control+J");
+    await page.locator(".part.panel").waitFor({ state: "hidden", ...WAIT });
+    await page.keyboard.press("Control+B");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
+    await openFile("review/workflow.test.ts");
+    await editorText(/verifier-1,.verifier-2,.verifier-3/).first().waitFor(WAIT);
+    // TypeScript's part of the hover says "(loading...)" until its project is loaded
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+    // `answer("Looks good, merging.")`, the lead's second entry
+    const entry = page.locator(".editor-group-container.active .view-line", { hasText: /Looks.good,.merging/ }).locator("span", { hasText: /^answer$/ }).first();
+    const hover = page.locator(".monaco-hover", { hasText: "Turnlens · met" }).first();
+    for (let attempt = 1; ; attempt++) {
+      await entry.hover();
+      try {
+        await hover.waitFor({ timeout: 5000 });
+        break;
+      } catch (error) {
+        if (attempt === 6) throw error;
+        await page.mouse.move(900, 780); // away, and back on the next try
+      }
+    }
+    await shot("inline-turns-hover.png");
+    await page.keyboard.press("Escape");
+    await page.mouse.move(900, 780);
+
+    stage = "the Problems panel";
+    // 3. The Problems panel with a few failing examples open (the side bar stays hidden).
+    const mistakes = [
+      ["entry-never-reached.test.ts", "its script has 2"],
+      ["turn-past-list.test.ts", 'agent "worker" turn 2'],
+      ["unscripted-agent.test.ts", "no script for it"],
+      ["schema-mismatch.test.ts", "it asks for"],
+    ];
+    for (const [name] of mistakes) await openFile(`mistakes/${name}`);
+    await page.keyboard.press("Control+Shift+M");
+    for (const [, text] of mistakes) await page.locator(".markers-panel", { hasText: text }).first().waitFor(WAIT);
+    // a click on a problem opens its file at it
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "its script has 2" }).click();
+    await page.locator(".tab.active", { hasText: "entry-never-reached.test.ts" }).waitFor({ state: "attached", ...WAIT });
+    await page.locator(".editor-group-container.active .squiggly-warning").first().waitFor(WAIT);
+    await page.locator(".editor-group-container.active .codelens-decoration", { hasText: "✗ 1 problem" }).waitFor(WAIT);
+    await shot("problems.png");
+
+    stage = "the quick-fix menu";
+    // 4. The quick-fix menu on a misspelled option.
+    await openFile("mistakes/misspelled-option.test.ts");
+    const squiggle = page.locator(".editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning").first();
+    await page.locator(".markers-panel", { hasText: 'did you mean "agents"' }).first().waitFor(WAIT);
+    await editorText(/^agnets$/).first().click(); // the cursor on the name; the squiggle overlay takes no clicks
+    await squiggle.waitFor(WAIT);
+    await page.keyboard.press("Control+.");
+    await page.locator(".action-widget", { hasText: 'Rename "agnets" to "agents"' }).first().waitFor(WAIT);
+    await shot("quick-fix.png");
+    await page.keyboard.press("Escape");
+    return { ok: true, files };
+  } catch (error) {
+    await page.screenshot({ path: join(logs, "screenshot-failure.png") }).catch(() => {});
+    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "screenshot-failure.png")})` };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,64 @@
+// package.json against what it is generated from: the settings schema (server/settings.ts), the
+// command table (extension/commands.ts), the grammars in syntaxes/. Fails when one of them changed
+// and `node scripts/genManifest.mjs` was not run.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CATEGORY, COMMANDS } from "../../extension/commands.ts";
+import { Commands } from "../../server/protocol.ts";
+import { SettingsSchema } from "../../server/settings.ts";
+import { withClientManifest } from "../../scripts/manifest.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+const contributes = manifest.contributes;
+
+describe("the extension manifest", () => {
+  test("holds what scripts/genManifest.mjs writes (run it after changing settings or commands)", () => {
+    expect(manifest).toEqual(withClientManifest(manifest));
+  });
+
+  test("has every server setting as turnlens.<name>, with a scope, a description and the schema's default", () => {
+    const properties = contributes.configuration.properties;
+    for (const [name, schema] of Object.entries(SettingsSchema.properties) as Array<[string, unknown]>) {
+      const setting = properties[`turnlens.${name}`];
+      expect(setting).toBeDefined();
+      expect(typeof setting.scope).toBe("string");
+      expect(setting.description).toBe((schema as { description: string }).description);
+      expect(setting.default).toEqual((schema as { default: unknown }).default);
+    }
+    for (const [key, setting] of Object.entries(properties) as Array<[string, { scope?: string; description?: string }]>) {
+      expect(key.startsWith("turnlens.")).toBe(true);
+      expect(setting.scope && setting.description ? key : `${key} lacks a scope or a description`).toBe(key);
+    }
+  });
+
+  test("contributes every command of extension/commands.ts with a category, and no other", () => {
+    const contributed = contributes.commands as Array<{ command: string; title: string; category?: string }>;
+    expect(contributed.map((command) => command.command).sort()).toEqual(COMMANDS.map((command) => command.id).sort());
+    for (const command of contributed) expect(command.category).toBe(CATEGORY);
+    for (const command of COMMANDS) expect(manifest.activationEvents).toContain(`onCommand:${command.id}`);
+  });
+
+  test("uses no command id the language client registers for the server's own commands", () => {
+    const serverCommands = new Set<string>(Object.values(Commands));
+    expect(COMMANDS.filter((command) => serverCommands.has(command.id))).toEqual([]);
+  });
+
+  test("points its languages and grammars at the grammars in syntaxes/", () => {
+    for (const grammar of contributes.grammars as Array<{ path: string; scopeName: string; language?: string; injectTo?: string[] }>) {
+      const path = join(ROOT, grammar.path);
+      expect(existsSync(path)).toBe(true);
+      expect(JSON.parse(readFileSync(path, "utf8")).scopeName).toBe(grammar.scopeName);
+      if (grammar.language) expect(contributes.languages.map((language: { id: string }) => language.id)).toContain(grammar.language);
+    }
+    expect(contributes.grammars.find((grammar: { injectTo?: string[] }) => grammar.injectTo)?.injectTo).toEqual(["source.ts"]);
+  });
+
+  test("declares limited support in untrusted workspaces and starts from dist/extension.js", () => {
+    expect(manifest.capabilities.untrustedWorkspaces.supported).toBe("limited");
+    expect(manifest.main).toBe("./dist/extension.js");
+    expect(manifest.activationEvents).toContain("workspaceContains:**/*.test.ts");
+  });
+});

@@ -1,0 +1,38 @@
+// What the language status item says (extension/statusView.ts): the server's state, runs going on,
+// the last run, problems, the 4 s warning, a crash, an untrusted workspace.
+import { describe, expect, test } from "bun:test";
+import { SLOW_RUN_MS, statusView, type StatusState } from "../../extension/statusView.ts";
+
+const ready: StatusState = { server: "ready", trusted: true, runningSince: [], problems: 0, runMode: "onType", sessionRunMode: false };
+
+describe("the status item", () => {
+  test("names the last run's counts and time, the problems and the run mode", () => {
+    expect(statusView({ ...ready, problems: 2, lastRun: { durationMs: 240, passed: 3, failed: 1, skipped: 0 } }, 0)).toEqual({
+      text: "Turnlens 240 ms · 2 problems",
+      detail: "last run: 3 passed, 1 failed in 240 ms · runs onType",
+      severity: "information",
+      busy: false,
+    });
+    expect(statusView({ ...ready, runMode: "manual", sessionRunMode: true }, 0).detail).toBe("runs manual (this session)");
+  });
+
+  test("is busy while a run goes, and warns once one has taken more than 4 s", () => {
+    expect(statusView({ ...ready, runningSince: [1000] }, 1000 + SLOW_RUN_MS)).toMatchObject({ text: "Turnlens running", severity: "information", busy: true });
+    expect(statusView({ ...ready, runningSince: [1000, 3000] }, 1000 + SLOW_RUN_MS + 500)).toMatchObject({ severity: "warning", detail: "a run has taken 4.5 s (more than 4 s) · runs onType" });
+  });
+
+  test("warns after a run slower than 4 s", () => {
+    expect(statusView({ ...ready, lastRun: { durationMs: 5200, passed: 1, failed: 0, skipped: 0 } }, 0)).toMatchObject({ text: "Turnlens 5.2 s", severity: "warning" });
+  });
+
+  test("says what happened to the server: restarted after a crash, or given up", () => {
+    const incident = "the server was killed (SIGKILL) at 12:00:00 and was restarted";
+    expect(statusView({ ...ready, incident }, 0)).toMatchObject({ severity: "warning", detail: `${incident} · runs onType` });
+    expect(statusView({ ...ready, server: "starting", incident }, 0)).toMatchObject({ text: "Turnlens starting", detail: incident, busy: true });
+    expect(statusView({ ...ready, server: "failed", incident: "it crashed 5 times" }, 0)).toMatchObject({ text: "Turnlens stopped", severity: "error" });
+  });
+
+  test("says no tests run in an untrusted workspace", () => {
+    expect(statusView({ ...ready, trusted: false }, 0)).toMatchObject({ text: "Turnlens restricted", severity: "warning" });
+  });
+});
