@@ -3,7 +3,7 @@
 // reported and the rest of the file resumed in a fresh worker, and a cancelled run kills its worker.
 import type { ChildProcess } from "node:child_process";
 import type { ParentMessage, WorkerMessage } from "../core/runner/protocol.ts";
-import type { ErrorReport, FileReport, TestReport } from "../core/runner/report.ts";
+import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "../core/runner/report.ts";
 import type { Phase, RunEvent, TestInfo } from "../core/runner/runFile.ts";
 import type { SchemaName } from "../core/runner/schemaNames.ts";
 
@@ -315,16 +315,7 @@ export class WorkerPool {
       return;
     }
     if (phase?.kind === "beforeAll" || phase?.kind === "afterAll") {
-      const name = `${phase.kind} hook`;
-      pending.carried.push({
-        id: [...phase.suite, name].join(" › "),
-        name,
-        path: [...phase.suite, name],
-        status: "failed",
-        durationMs: 0,
-        error: { message: `the ${name} ${why}; the file's remaining tests did not run` },
-        runs: [],
-      });
+      pending.carried.push(hookFailureReport(phase.kind, phase.suite, why));
       this.settle(pending, { report: { file: active.job.file, tests: pending.carried, durationMs: Math.round(pending.carriedMs) }, schemas: [] });
       return;
     }

@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { workerEntry } from "./paths.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
-import type { ErrorReport, FileReport, TestReport } from "./report.ts";
+import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
 import type { Phase, TestInfo } from "./runFile.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
@@ -158,16 +158,7 @@ export async function runFiles(options: PoolOptions): Promise<FileReport[]> {
           queue.unshift({ file: job.file, onlyIds: remaining });
         }
       } else if (phase?.kind === "beforeAll" || phase?.kind === "afterAll") {
-        const name = `${phase.kind} hook`;
-        const report: TestReport = {
-          id: [...phase.suite, name].join(" › "),
-          name,
-          path: [...phase.suite, name],
-          status: "failed",
-          durationMs: 0,
-          error: { message: `the ${name} ${why}; the file's remaining tests did not run` },
-          runs: [],
-        };
+        const report = hookFailureReport(phase.kind, phase.suite, why);
         s.tests.push(report);
         options.onTestEnd?.(job.file, report);
       } else {

@@ -77,3 +77,17 @@ export function summarize(files: FileReport[]): RunSummary {
 export function fullName(path: readonly string[]): string {
   return path.join(" ");
 }
+
+/** The report of a beforeAll/afterAll hook whose worker died or was stopped while it ran (`why`). */
+export function hookFailureReport(kind: "beforeAll" | "afterAll", suite: string[], why: string): TestReport {
+  const name = `${kind} hook`;
+  return {
+    id: [...suite, name].join(" › "),
+    name,
+    path: [...suite, name],
+    status: "failed",
+    durationMs: 0,
+    error: { message: `the ${name} ${why}; the file's remaining tests did not run` },
+    runs: [],
+  };
+}
