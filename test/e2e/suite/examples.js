@@ -1,6 +1,7 @@
 // e2e suite on a copy of examples/ (run by test/e2e/run.mjs in code-server's extension host, against
 // the Turnlens installed from the .vsix): activation, the test tree, a run's result, a diagnostic,
-// a quick fix applied, a hover, an inlay hint and code lenses. Waits on events/deadlines, never sleeps.
+// a quick fix applied, a hover, an inlay hint, code lenses, and a server killed mid-run coming back.
+// Waits on events/deadlines, never sleeps.
 const assert = require("assert");
 const vscode = require("vscode");
 const { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps } = require("./util");
@@ -120,6 +121,23 @@ exports.run = async () => {
       });
       const lenses = await waitFor("the fixed test's result lens", async () => (await codeLenses(uri)).find((lens) => lens.title.startsWith("✓")));
       log(`after the fix: ${lenses.title}`);
+    }],
+
+    ["killing the server during a run: the client restarts it, the status says what happened, and the next run passes", async () => {
+      const before = api.serverPid();
+      assert.ok(before, "the server runs");
+      const running = Promise.resolve(vscode.commands.executeCommand("turnlens.runThisFile", summarize)).catch(() => {});
+      process.kill(before, "SIGKILL");
+      await running;
+      const after = await waitFor("a new server process", () => {
+        const pid = api.serverPid();
+        return pid !== undefined && pid !== before && pid;
+      });
+      const said = await waitFor("the status to say the server was killed and restarted", () => /was killed \(SIGKILL\).*restarted/.test(api.status()) && api.status());
+      log(`server pid ${before} killed, now ${after}; status: ${said}`);
+      await vscode.commands.executeCommand("turnlens.runThisFile", summarize);
+      const passed = await waitFor("the next run to pass", () => /last run: 2 passed/.test(api.status()) && api.status());
+      log(`after the restart: ${passed}`);
     }],
   ]);
   log("examples: all passed");
