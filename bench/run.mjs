@@ -5,13 +5,11 @@
 // then runs bench/serverBench.mjs on dist/server.js too, with --quick passed on; --only= skips it.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
+import { join } from "node:path";
+import { bundleAndRun, root } from "./bundleAndRun.mjs";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const withServer = args.includes("--with-server");
 const profile = args.includes("--profile");
@@ -19,38 +17,25 @@ const sourceMaps = args.includes("--source-maps");
 const benchArgs = args.filter((arg) => arg !== "--profile" && arg !== "--source-maps" && arg !== "--with-server");
 const partial = profile || sourceMaps || benchArgs.some((arg) => arg === "--quick" || arg.startsWith("--only="));
 
-const scratch = mkdtempSync(join(tmpdir(), "turnlens-bench-"));
-const outfile = join(scratch, "coreBench.mjs");
-try {
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ["bench/coreBench.ts"],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    logLevel: "warning",
+// Warnings are counted and reported by the bench itself, once per benchmark.
+const nodeArgs = sourceMaps ? ["--enable-source-maps"] : [];
+if (profile) {
+  const profiles = mkdtempSync(join(tmpdir(), "turnlens-bench-profile-"));
+  nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${profiles}`);
+  process.on("exit", () => console.log(`CPU profile written under ${profiles} (open it in Chrome DevTools or VS Code)`));
+}
+if (!partial) benchArgs.push(`--out=${join(root, "bench", "results.json")}`);
+process.exitCode = await bundleAndRun("bench/coreBench.ts", {
+  options: {
     ...(sourceMaps ? { sourcemap: "inline" } : {}),
     alias: {
       "agentswf/workflow": "./core/workflow/index.ts",
       "agentswf/testing": "./core/testing/index.ts",
     },
-  });
-  // Warnings are counted and reported by the bench itself, once per benchmark.
-  const nodeArgs = ["--no-warnings", ...(sourceMaps ? ["--enable-source-maps"] : [])];
-  if (profile) {
-    const profiles = mkdtempSync(join(tmpdir(), "turnlens-bench-profile-"));
-    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${profiles}`);
-    process.on("exit", () => console.log(`CPU profile written under ${profiles} (open it in Chrome DevTools or VS Code)`));
-  }
-  if (!partial) benchArgs.push(`--out=${join(root, "bench", "results.json")}`);
-  const child = spawnSync(process.execPath, [...nodeArgs, outfile, ...benchArgs], { cwd: root, stdio: "inherit" });
-  if (child.error) throw child.error;
-  process.exitCode = child.status ?? 1;
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+  },
+  nodeArgs,
+  args: benchArgs,
+});
 
 // The language server through its stdio protocol (needs dist/, which `npm run bench` builds first).
 if (withServer && process.exitCode === 0 && !benchArgs.some((arg) => arg.startsWith("--only="))) {

@@ -2,28 +2,13 @@
 // esbuild, `typescript` left as a package import, and runs it in a fresh node process. Flags are
 // passed on: --lines=N, --runs=N.
 
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
+import { join } from "node:path";
+import { bundleAndRun, root } from "./bundleAndRun.mjs";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const scratch = mkdtempSync(join(tmpdir(), "turnlens-bench-static-"));
-// Inside the repo's folder tree would let node find `typescript`; a temp folder needs the bundle
-// to import it by absolute path, so it stays external and resolves from the repo.
-const outfile = join(scratch, "serverStatic.mjs");
-try {
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ["bench/serverStatic.ts"],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    logLevel: "warning",
+// The bundle lives in a temporary folder, where node can't find `typescript`: it stays external,
+// imported by its absolute path in the repo.
+process.exitCode = await bundleAndRun("bench/serverStatic.ts", {
+  options: {
     plugins: [
       {
         name: "typescript-from-the-repo",
@@ -37,10 +22,6 @@ try {
     ],
     // Some of core's dependencies are CommonJS.
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-  });
-  const child = spawnSync(process.execPath, ["--no-warnings", outfile, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-  if (child.error) throw child.error;
-  process.exitCode = child.status ?? 1;
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+  },
+  args: process.argv.slice(2),
+});
