@@ -24,12 +24,13 @@ export function turnlens(args: string[], cwd = ROOT): Promise<CliResult> {
 
 /** `turnlens ...args` (any command), run in `cwd` (the repo root by default), without colors. */
 export function turnlensCommand(args: string[], cwd = ROOT): Promise<CliResult> {
+  return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: "" });
+}
+
+/** `node ...args` in `cwd`, with its output collected. */
+export function runNode(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,26 +1,14 @@
 // `turnlens init`: in a folder with nothing installed, the tsconfig and example it writes pass both
 // `turnlens test` and `tsc`; a second init changes nothing; a user's tsconfig keeps what it had.
 import { describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { ROOT, SLOW, tempProject, turnlens, turnlensCommand, type CliResult } from "./harness.ts";
+import { ROOT, runNode, SLOW, tempProject, turnlens, turnlensCommand, type CliResult } from "./harness.ts";
 
 /** `tsc --noEmit -p <dir>` with the repo's TypeScript. */
 function tsc(dir: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", dir], {
-      cwd: dir,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, lastLine: stdout.trim().split("\n").at(-1) ?? "" }));
-  });
+  return runNode([join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", dir], dir);
 }
 
 /** Every file under `dir` with its text. */

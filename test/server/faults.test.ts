@@ -9,9 +9,7 @@ import { MISTAKES, mistake, rangeOf, SLOW, TestServer, type StartOptions } from 
 
 let server: TestServer;
 async function start(options: StartOptions = {}): Promise<TestServer> {
-  server = new TestServer(options);
-  await server.initialize();
-  return server;
+  return (server = await TestServer.started(options));
 }
 afterEach(() => server.dispose());
 

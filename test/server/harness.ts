@@ -149,6 +149,13 @@ export class TestServer {
     for (const listener of this.listeners.splice(0)) listener();
   }
 
+  /** A server, initialized. */
+  static async started(options: StartOptions = {}): Promise<TestServer> {
+    const server = new TestServer(options);
+    await server.initialize();
+    return server;
+  }
+
   async initialize(): Promise<InitializeResult> {
     const capabilities: ClientCapabilities = { ...(this.options.capabilities ?? EDITOR_CAPABILITIES) };
     if (this.options.configuration) capabilities.workspace = { ...capabilities.workspace, configuration: true };

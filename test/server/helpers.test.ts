@@ -7,8 +7,7 @@ import { MISTAKES, rangeOf, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = new TestServer();
-  await server.initialize();
+  server = await TestServer.started();
 });
 afterAll(() => server.dispose());
 

@@ -13,9 +13,7 @@ const DIAGNOSTICS = "textDocument/publishDiagnostics";
 
 let server: TestServer;
 async function start(options: StartOptions = {}): Promise<TestServer> {
-  server = new TestServer(options);
-  await server.initialize();
-  return server;
+  return (server = await TestServer.started(options));
 }
 afterEach(() => server.dispose());
 
