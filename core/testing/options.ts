@@ -89,6 +89,14 @@ export function suggestName(name: string, known: readonly string[]): string | un
   return distance(name, nearest) <= Math.max(2, Math.floor(name.length / 3)) ? nearest : undefined;
 }
 
+/** The words for an option testWorkflow doesn't take, with the name it probably meant; the editor's static pass says the same. */
+export function unknownOption(name: string, known: readonly string[]): { message: string; suggestion?: string } {
+  const suggestion = suggestName(name, known);
+  return suggestion
+    ? { message: `testWorkflow takes no option "${name}"; did you mean "${suggestion}"?`, suggestion }
+    : { message: `testWorkflow takes no option "${name}"; it takes ${quoted(known)}` };
+}
+
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
 
 export function readOptions(workflow: Workflow<unknown, unknown>, options: unknown): ReadOptions {
@@ -108,15 +116,7 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
       problems.push({ code: "unknown-option", option: name, message: `testWorkflow takes "${name}" only for a workflow with events; ${workflow.name} declares none` });
       continue;
     }
-    const suggestion = suggestName(name, known);
-    problems.push({
-      code: "unknown-option",
-      option: name,
-      ...(suggestion ? { suggestion } : {}),
-      message: suggestion
-        ? `testWorkflow takes no option "${name}"; did you mean "${suggestion}"?`
-        : `testWorkflow takes no option "${name}"; it takes ${quoted(known)}`,
-    });
+    problems.push({ code: "unknown-option", option: name, ...unknownOption(name, known) });
   }
   if (problems.length) throw new OptionsError(problems);
   for (const name of Object.keys(given)) {

@@ -2,8 +2,7 @@
 // is plainly not an entry, an empty list. Worded exactly as core words them when the test runs.
 
 import ts from "typescript";
-import { COMMON_OPTIONS, EVENT_OPTIONS, suggestName } from "../../core/testing/options.ts";
-import { quoted } from "../../core/testing/problems.ts";
+import { COMMON_OPTIONS, EVENT_OPTIONS, unknownOption as unknownOptionWords } from "../../core/testing/options.ts";
 import {
   describeExpression,
   isCertainlyNotAnEntry,
@@ -38,16 +37,7 @@ export function problemsOfOptions(sourceFile: ts.SourceFile, options: ts.ObjectL
 }
 
 function unknownOption(sourceFile: ts.SourceFile, name: string, nameNode: ts.Node): StaticProblem {
-  const suggestion = suggestName(name, KNOWN_OPTIONS);
-  return {
-    code: "unknown-option",
-    message: suggestion
-      ? `testWorkflow takes no option "${name}"; did you mean "${suggestion}"?`
-      : `testWorkflow takes no option "${name}"; it takes ${quoted(KNOWN_OPTIONS)}`,
-    range: rangeOfNode(sourceFile, nameNode),
-    option: name,
-    ...(suggestion ? { suggestion } : {}),
-  };
+  return { code: "unknown-option", ...unknownOptionWords(name, KNOWN_OPTIONS), range: rangeOfNode(sourceFile, nameNode), option: name };
 }
 
 /** core/testing/scripts.ts `readScripts`, for what can be judged without running. */
