@@ -10,6 +10,7 @@ const entryPoints = {
   worker: "core/runner/worker.ts",
   workflow: "core/workflow/index.ts",
   testing: "core/testing/index.ts",
+  client: "core/client/index.ts",
   trace: "core/testing/trace.ts",
 };
 

@@ -13,6 +13,7 @@ const STEP = Type.Object({ step: Type.Number() });
 const DONE = Type.Object({ done: Type.Boolean() });
 const SEQUENTIAL_TURNS = 100;
 const FAN_OUT_AGENTS = 50;
+const TIMERS = 1_000;
 
 /** One agent, 100 turns one after another. */
 const sequential = defineWorkflow({
@@ -41,6 +42,17 @@ const fanOut = defineWorkflow({
       return outcome.kind === "answered" && outcome.value.done;
     });
     return { answered: results.filter(Boolean).length };
+  },
+});
+
+/** 1,000 hourly timers one after another: each one the virtual clock jumps to once the run is idle. */
+const timers = defineWorkflow({
+  name: "bench-timers",
+  description: "Sleeps an hour 1,000 times.",
+  async run(wf) {
+    const start = wf.now().getTime();
+    for (let tick = 0; tick < TIMERS; tick++) await wf.sleep("1h", { label: `tick ${tick}` });
+    return { hours: (wf.now().getTime() - start) / 3_600_000 };
   },
 });
 
@@ -107,6 +119,17 @@ const CASES: Case[] = [
         agents: { "worker-*": answer(DONE, { done: true }) },
       });
       expectValue(run.value, { answered: FAN_OUT_AGENTS }, "fan-out-50");
+    },
+  },
+  {
+    name: "timers-1000",
+    description: `${TIMERS} one-hour wf.sleep timers in a row under the virtual clock (maxTimers: ${TIMERS})`,
+    turns: 0,
+    warmup: 3,
+    iterations: 30,
+    async once() {
+      const run = await testWorkflow(timers, { maxTimers: TIMERS });
+      expectValue(run.value, { hours: TIMERS }, "timers-1000");
     },
   },
   {

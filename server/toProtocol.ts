@@ -215,7 +215,8 @@ class Converter {
 
   private scriptByKey(call: StaticTestWorkflowCall | undefined, option: string | undefined, key: string | undefined): StaticScript | undefined {
     if (!call || key === undefined) return undefined;
-    const scripts = option === "decisions" ? call.decisions?.scripts : call.agents?.scripts;
+    // The static pass knows `agents` and `decisions`; another option's key (messages, compactions) is not an agents key.
+    const scripts = option === "decisions" ? call.decisions?.scripts : option === undefined || option === "agents" ? call.agents?.scripts : undefined;
     return scripts?.find((script) => script.key === key);
   }
 
@@ -263,13 +264,13 @@ class Converter {
           if (found.script && found.call) this.addUnreached(made, { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] });
         }
         if (!placed) {
-          const script = this.scriptByKey(call, "agents", problem.key);
+          const script = this.scriptByKey(call, problem.option ?? "agents", problem.key);
           push(script?.keyRange ?? fallback, problem.message, [], severity);
         }
         return;
       }
       case "list-never-asked": {
-        const script = this.scriptByKey(call, "agents", problem.key ?? problem.pattern);
+        const script = this.scriptByKey(call, problem.option ?? "agents", problem.key ?? problem.pattern);
         const made = push(script?.keyRange ?? fallback, problem.message, [], SEVERITY[this.input.settings.entryNeverReachedSeverity]);
         made.tags = [DiagnosticTag.Unnecessary];
         if (script && call) this.addUnreached(made, { scripts: this.scriptsOf(call, script), script });
@@ -278,7 +279,7 @@ class Converter {
       case "list-exhausted": {
         const found = problem.sites?.[0] ? this.entryAt(problem.sites[0], scope.testIndex) : undefined;
         // The entry the list ended with decides; a list written outside any script (given to a helper) has none.
-        const script = found ? found.script : this.scriptByKey(call, "agents", problem.key);
+        const script = found ? found.script : this.scriptByKey(call, problem.option ?? "agents", problem.key);
         const range = script ? (script.shape === "list" ? script.valueRange : (script.definition?.range ?? script.valueRange)) : (found?.entry.range ?? fallback);
         const turn = this.turnOf(scope.run, problem);
         const fixes = script && problem.agent && problem.turn ? addEntryFixes(this.document, this.input.model, script, problem.agent, problem.turn, turn?.schema, this.namedFor(turn?.schema)) : [];

@@ -35,9 +35,10 @@ export class InitUsageError extends Error {}
 export const INIT_USAGE = `Usage: turnlens init [folder] [--example] [--json]
 
 Sets up a folder (the current one by default) for Turnlens:
-  - tsconfig.json: "paths" that map agentswf/workflow, agentswf/testing, turnlens/*, typebox,
-    bun:test and vitest to Turnlens's own declarations, so tsc checks test files with nothing
-    installed. An existing tsconfig keeps everything it has; only missing paths are added.
+  - tsconfig.json: "paths" that map agentswf/workflow, agentswf/testing, agentswf/client,
+    turnlens/*, typebox, bun:test and vitest to Turnlens's own declarations, so tsc checks test
+    files with nothing installed. An existing tsconfig keeps everything it has; only missing
+    paths are added.
   - workflows/hello/workflow.ts and workflow.test.ts, when the folder has no workflow yet (or
     with --example): a one-agent workflow and two tests that pass on the first turnlens test.
 An existing file is never overwritten: it is reported and skipped.

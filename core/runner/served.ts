@@ -13,6 +13,7 @@ const vitest: Loader = async () => {
 };
 const workflow: Loader = () => import("../workflow/index.ts");
 const testing: Loader = () => import("../testing/index.ts");
+const client: Loader = () => import("../client/index.ts");
 const trace: Loader = () => import("../testing/trace.ts");
 
 const loaders: Record<string, Loader> = {
@@ -20,6 +21,8 @@ const loaders: Record<string, Loader> = {
   "turnlens/workflow": workflow,
   "agentswf/testing": testing,
   "turnlens/testing": testing,
+  "agentswf/client": client,
+  "turnlens/client": client,
   "turnlens/trace": trace,
   "bun:test": testApi,
   vitest,
@@ -71,6 +74,7 @@ export function servedSourceFiles(): Map<string, string> {
   return new Map([
     [join(root, "core", "workflow", "index.ts"), "agentswf/workflow"],
     [join(root, "core", "testing", "index.ts"), "agentswf/testing"],
+    [join(root, "core", "client", "index.ts"), "agentswf/client"],
     [join(root, "core", "testing", "trace.ts"), "turnlens/trace"],
     [join(root, "core", "runner", "testApi.ts"), "bun:test"],
   ]);

@@ -27,6 +27,8 @@ export interface Answer<S extends TSchema | undefined = TSchema | undefined> {
   readonly value?: unknown;
   readonly respond?: (turn: Turn) => Awaitable<unknown>;
   readonly site?: SourceSite;
+  /** Set on a `messages` or `participants` function the test gave as it is (it has no site of its own). */
+  readonly isFunction?: true;
 }
 
 /** One scripted entry: it meets a turn. */
@@ -50,7 +52,9 @@ export function isAnswer(value: unknown): value is Answer {
 /** A turn that asks for `S` and answers it with a typed value, or from the turn. */
 export function answer<S extends TSchema>(
   schema: S,
-  value: NoInfer<Static<S>> | ((turn: Turn<S>) => Awaitable<NoInfer<Static<S>> | NoAnswer>),
+  // Static<NoInfer<S>> keeps a union's discriminants literal and the error on the wrong field;
+  // NoInfer<Static<S>> on the value loses both (TypeScript 6), but is what the function form needs.
+  value: Static<NoInfer<S>> | NoInfer<(turn: Turn<S>) => Awaitable<Static<S> | NoAnswer>>,
 ): Answer<S>;
 /** A turn that asks for text, answered with text or from the turn. */
 export function answer(text: string | ((turn: Turn<undefined>) => Awaitable<string | NoAnswer>)): Answer<undefined>;
@@ -117,9 +121,14 @@ export const noAnswer = {
   },
 };
 
-/** The entry's name as the test wrote it: `answer` or `noAnswer.silent`. */
+/** @internal A `messages` or `participants` function as an entry of its script, so ScriptBook walks it. */
+export function functionEntry(respond: (value: never) => unknown): Answer<undefined> {
+  return Object.freeze({ [ENTRY]: "answer" as const, schema: undefined, respond: respond as (turn: Turn) => unknown, isFunction: true as const });
+}
+
+/** The entry's name as the test wrote it: `answer`, `noAnswer.silent`, or `function` for a messages function. */
 export function entryKind(entry: Entry): string {
-  if (isAnswer(entry)) return "answer";
+  if (isAnswer(entry)) return entry.isFunction ? "function" : "answer";
   const names: Record<NoAnswerKind, string> = {
     silent: "silent",
     blocked: "blocked",

@@ -7,8 +7,13 @@ import type { RuntimeAlias, Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { quoted } from "./problems.ts";
 import { readDecisionScripts } from "./scriptedDecisions.ts";
+import { readEventOptions, type EventOptions } from "./eventOptions.ts";
 import { readScripts, ScriptError, type ScriptSlot } from "./scripts.ts";
+import { readAgentOptions, type AgentOptions } from "./agentOptions.ts";
+import { readContinueOptions, type ContinueOptions } from "./continueOptions.ts";
 import type { ProblemTrace } from "./trace.ts";
+import { readMessageScripts } from "./scriptedMessages.ts";
+import { readParticipantScripts, type ParticipantSlot } from "./scriptedParticipants.ts";
 
 /** The options any test may take, in the page's order. */
 export const COMMON_OPTIONS = [
@@ -38,40 +43,37 @@ export const COMMON_OPTIONS = [
 export const EVENT_OPTIONS = ["event", "events"] as const;
 
 /** Named on the page, recognised here, and refused until Turnlens builds them. */
-export const NOT_SUPPORTED_YET = new Set<string>([
-  "compactions",
-  "messages",
-  "participants",
-  "allowance",
-  "caller",
-  "maxTimers",
-  "panes",
-  "earlier",
-  "fromStage",
-  "values",
-  "event",
-  "events",
-]);
+export const NOT_SUPPORTED_YET = new Set<string>([]);
 
 export const DEFAULT_STALL = "2s";
 export const DEFAULT_MAX_TURNS = 20;
+export const DEFAULT_MAX_TIMERS = 20;
 
 /** A tree of files: a string is a file's contents, an object a folder. */
 export interface FileTree {
   [path: string]: string | FileTree;
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends AgentOptions {
   args?: { given: unknown };
   id: string;
   agents: ScriptSlot[];
+  /** Each agent's script for the messages that wake it, by key or glob. */
+  messages: ScriptSlot[];
+  /** Each participant's script, by key. */
+  participants: ParticipantSlot[];
   decisions: ReturnType<typeof readDecisionScripts>;
   runtimes: Record<string, RuntimeAlias>;
   timeoutMs?: number;
   stallMs: number;
   maxTurns: number;
+  maxTimers: number;
+  startEvent?: EventOptions["startEvent"];
+  events: EventOptions["events"];
   files?: FileTree;
   cwd?: string;
+  /** `earlier`, `fromStage` and `values`: the attempt is a continue, or starts at a stage. */
+  continues: ContinueOptions;
 }
 
 export class OptionsError extends Error {
@@ -143,6 +145,15 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   if (typeof maxTurns !== "number" || !Number.isInteger(maxTurns) || maxTurns < 0) {
     problems.push(invalid("maxTurns", `testWorkflow's "maxTurns" must be a whole number of turns, not ${describe(maxTurns)}`));
   }
+  const maxTimers = given.maxTimers ?? DEFAULT_MAX_TIMERS;
+  if (typeof maxTimers !== "number" || !Number.isInteger(maxTimers) || maxTimers < 0) {
+    problems.push(invalid("maxTimers", `testWorkflow's "maxTimers" must be a whole number of timers, not ${describe(maxTimers)}`));
+  }
+  const continues = readContinueOptions(workflow, given, problems);
+  const eventOptions = readEventOptions(workflow, given.event, given.events, problems, {
+    earlierIds: continues.earlier?.events.map((event) => event.eventId) ?? [],
+    continuing: given.earlier !== undefined,
+  });
   if (given.id !== undefined && (typeof given.id !== "string" || given.id === "")) {
     problems.push(invalid("id", `testWorkflow's "id" must be a run id such as "test", not ${describe(given.id)}`));
   }
@@ -154,10 +165,25 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   }
   if (given.files !== undefined) problems.push(...checkFileTree(given.files, ""));
   const runtimes = readRuntimes(given.runtimes, problems);
+  const agentOptions = readAgentOptions(given, problems);
   let agents: ScriptSlot[] = [];
   let decisions: ReadOptions["decisions"] = [];
   try {
     agents = readScripts("agents", given.agents);
+  } catch (error) {
+    if (!(error instanceof ScriptError)) throw error;
+    problems.push(error.problem);
+  }
+  let messages: ScriptSlot[] = [];
+  let participants: ParticipantSlot[] = [];
+  try {
+    messages = readMessageScripts(given.messages);
+  } catch (error) {
+    if (!(error instanceof ScriptError)) throw error;
+    problems.push(error.problem);
+  }
+  try {
+    participants = readParticipantScripts(given.participants);
   } catch (error) {
     if (!(error instanceof ScriptError)) throw error;
     problems.push(error.problem);
@@ -172,13 +198,20 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
     ...("args" in given ? { args: { given: given.args } } : {}),
     id: (given.id as string | undefined) ?? "test",
     agents,
+    messages,
+    participants,
     decisions,
     runtimes,
+    ...agentOptions,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     stallMs,
     maxTurns: maxTurns as number,
+    maxTimers: maxTimers as number,
+    ...(eventOptions.startEvent ? { startEvent: eventOptions.startEvent } : {}),
+    events: eventOptions.events,
     ...(given.files !== undefined ? { files: given.files as FileTree } : {}),
     ...(given.cwd !== undefined ? { cwd: given.cwd as string } : {}),
+    continues,
   };
 }
 

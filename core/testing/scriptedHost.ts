@@ -1,22 +1,29 @@
 // The agent host of a test: each turn the engine asks is met by the script's entry, and
 // answers go through the engine's real result path, so its real validator judges them.
 
-import type { AgentHost, HostEnd, OpenedAgent, TurnOperation } from "../workflow/host.ts";
+import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
 import { loginFailure } from "../workflow/runtimes.ts";
-import type { Outcome } from "../workflow/types.ts";
+import type { Execution, Outcome } from "../workflow/types.ts";
 import { firstUserFrame } from "./callSite.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";
-import type { ScriptBook } from "./scripts.ts";
+import { ScriptBook } from "./scripts.ts";
+import type { ScriptedCompactions } from "./scriptedCompactions.ts";
+import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
 import { attachTurnTrace, type ProblemTrace, type SourceSite, type TurnTrace } from "./trace.ts";
-import type { TestTurn, Turn } from "./turn.ts";
+import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
+import type { AgentMessage } from "../workflow/messageTypes.ts";
 
 /** What the host tells the test about: mistakes, and activity for the stall guard. */
 export interface HostSignals {
   fail(problem: ProblemTrace): void;
   activity(): void;
+  /** An operation is about to meet its script (the test's `during` events go now). */
+  turnStarting?(operation: TurnOperation): void;
+  /** An operation's outcome is recorded. */
+  turnSettled?(operation: TurnOperation, outcome: Outcome): void;
 }
 
 /** What an agent was opened with, as `run.agentOf(key)` reads it back. */
@@ -25,6 +32,25 @@ export interface AgentRecord {
   execution: OpenedAgent["execution"];
   instructions?: string;
   skills?: OpenedAgent["skills"];
+  /** Its pane as the host was given it: a `tab` or a split `beside` another agent, and `front`. */
+  pane?: PanePlacement;
+  /** The run's `panes` as applied to it: the workspace its tab opens in, and `keep`. */
+  panes?: OpenedAgent["panes"];
+  /** Why its pane could not go where its layout asked. */
+  paneFallback?: string;
+  /** Set when its pane was kept once it ended. */
+  keptPane?: true;
+  /** The session a fork is a copy of: `{ key, turns }`, or `{ caller: true, turns }`. */
+  forkedFrom?: ForkedFrom;
+}
+
+/** A model or effort switch, as `run.setsOf(key)` reads it back: the settings after it. */
+export interface SetRecord {
+  agent: string;
+  /** 1-based among the agent's switches. */
+  n: number;
+  model: string;
+  effort?: string;
 }
 
 const never = new Promise<never>(() => {});
@@ -36,9 +62,7 @@ function renderSchema(schema: unknown): string {
   return json.length > SCHEMA_TEXT_LIMIT ? `${json.slice(0, SCHEMA_TEXT_LIMIT)}…` : json;
 }
 
-function notYet(call: string): Promise<never> {
-  return Promise.reject(new Error(`${call} is not supported by Turnlens yet: messages arrive in a later version`));
-}
+const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
 
 export class ScriptedHost implements AgentHost {
   readonly turns: TestTurn[] = [];
@@ -46,12 +70,19 @@ export class ScriptedHost implements AgentHost {
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
   private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace }>();
+  readonly sets: SetRecord[] = [];
   private turnsStarted = 0;
+  /** Set once the attempt parked (testWorkflow tells it). */
+  attemptParked = false;
 
   constructor(
     private readonly book: ScriptBook,
     private readonly signals: HostSignals,
     private readonly maxTurns: number,
+    /** Meets compactions; without it, each answers "". */
+    private readonly compactions?: ScriptedCompactions,
+    /** Meets the wakes for messages; without it, none is scripted. */
+    private readonly messageScripts: ScriptedMessages = new ScriptedMessages(new ScriptBook("messages", [], "message"), (problem) => signals.fail(problem)),
   ) {}
 
   opened(agent: OpenedAgent): void {
@@ -60,24 +91,54 @@ export class ScriptedHost implements AgentHost {
       execution: { ...agent.execution },
       ...(agent.instructions !== undefined ? { instructions: agent.instructions } : {}),
       ...(agent.skills !== undefined ? { skills: agent.skills } : {}),
+      ...(agent.pane !== undefined ? { pane: { ...agent.pane } } : {}),
+      ...(agent.panes !== undefined ? { panes: { ...agent.panes } } : {}),
+      ...(agent.paneFallback !== undefined ? { paneFallback: agent.paneFallback } : {}),
+      ...(agent.forkedFrom !== undefined ? { forkedFrom: { ...agent.forkedFrom } } : {}),
     });
   }
 
+  switched(agent: string, n: number, execution: Execution): void {
+    this.sets.push({ agent, n, model: execution.model, ...(execution.effort !== undefined ? { effort: execution.effort } : {}) });
+    this.signals.activity();
+  }
+
+  ended(agent: string, end: { reason: string; keptPane?: boolean }): void {
+    const record = this.agents.find((candidate) => candidate.key === agent);
+    if (record && end.keptPane) record.keptPane = true;
+  }
+
   settle(operation: TurnOperation, outcome: Outcome): void {
+    if (operation.kind === "compact") {
+      this.inFlight.delete(operation.id);
+      this.compactions?.settle(operation, outcome);
+      this.signals.activity();
+      return;
+    }
     this.inFlight.delete(operation.id);
     const record = this.records.get(operation.id);
-    if (record) {
+    // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
+    if (record && !(this.attemptParked && record.turn.outcome === "awaiting-reply")) {
       record.turn.outcome = outcome.kind;
       record.trace.outcome = outcome.kind;
       if (outcome.kind !== "answered") record.trace.reason = outcome.reason;
     }
+    this.signals.turnSettled?.(operation, outcome);
     this.signals.activity();
   }
 
   async run(operation: TurnOperation): Promise<HostEnd> {
     this.signals.activity();
     this.inFlight.set(operation.id, operation);
-    if (!operation.nudge && ++this.turnsStarted > this.maxTurns) {
+    // Compactions are not turns: they take no turn number, count toward no maxTurns, and have scripts of their own.
+    if (operation.kind === "compact") {
+      if (this.compactions) return this.compactions.run(operation);
+      operation.submit("");
+      return { kind: "submitted" };
+    }
+    // A wake for a message is no turn the workflow started: maxTurns does not count it.
+    const isWake = operation.kind === "message";
+    if (!operation.nudge && !isWake && ++this.turnsStarted > this.maxTurns) {
       this.signals.fail(
         turnProblem("max-turns", operation, `the run started more than ${plural(this.maxTurns, "turn")} (maxTurns)`, {
           option: "maxTurns",
@@ -86,6 +147,8 @@ export class ScriptedHost implements AgentHost {
       return never;
     }
     const { trace } = this.record(operation);
+    this.signals.turnStarting?.(operation);
+    if (isWake) return this.messageScripts.meet(operation, this.turnFor(operation), trace, (entry, at) => this.noAnswer(operation, entry, at));
     const found = this.book.find(operation.agent);
     if (!found.found) {
       return this.fail(
@@ -169,6 +232,11 @@ export class ScriptedHost implements AgentHost {
         return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, at, false));
       }
     }
+    // The engine refuses a result while the agent owes a reply it was shown; so does the test, by name.
+    const owed = operation.owes?.() ?? [];
+    if (owed.length && !operation.signal.aborted) {
+      return this.fail(turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...at, from: owed[0]! }));
+    }
     const verdict = operation.submit(raw);
     if (!verdict.accepted) {
       if (operation.signal.aborted) return { kind: "cancelled", reason: "the engine cancelled the turn" };
@@ -204,6 +272,8 @@ export class ScriptedHost implements AgentHost {
           else operation.signal.addEventListener("abort", end, { once: true });
         });
       case "interrupted":
+        // The operator stops the calling session's turn in its pane; no other agent has an operator.
+        if (operation.execution.caller) return { kind: "cancelled", reason: "the operator interrupted the turn" };
         return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", at, false));
     }
   }
@@ -228,7 +298,8 @@ export class ScriptedHost implements AgentHost {
       cwd: operation.cwd,
       model: operation.execution.model,
       ...(operation.execution.effort !== undefined ? { effort: operation.execution.effort } : {}),
-      messages: [],
+      ...(operation.cause ? { cause: shownAs(operation.cause) } : {}),
+      messages: (operation.messages ?? []).map(shownAs),
       outcome: "cancelled",
     };
     const trace: TurnTrace = {
@@ -258,11 +329,10 @@ export class ScriptedHost implements AgentHost {
       cwd: operation.cwd,
       model: operation.execution.model,
       ...(operation.execution.effort !== undefined ? { effort: operation.execution.effort } : {}),
-      messages: [],
+      messages: (operation.messages ?? []).map(shownAs),
+      ...(operation.cause ? { cause: shownAs(operation.cause) } : {}),
       signal: operation.signal,
-      send: () => notYet("turn.send"),
-      reply: () => notYet("turn.reply"),
-      tool: () => notYet("turn.tool"),
+      ...agentCalls(operation, this.records.get(operation.id), () => this.signals.activity()),
     };
   }
 }

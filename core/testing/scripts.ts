@@ -22,8 +22,11 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${escaped.join(".*")}$`);
 }
 
-/** Checks one option's scripts (`agents`), throwing the TypeError a bad value deserves. */
-export function readScripts(option: ScriptOption, map: unknown): ScriptSlot[] {
+/** What one entry of an option's list meets: a turn, (for `compactions`) a compaction, or (for `messages`) a message that wakes. */
+export type ScriptUnit = "turn" | "compaction" | "message";
+
+/** Checks one option's scripts (`agents`, `compactions`), throwing the TypeError a bad value deserves. */
+export function readScripts(option: ScriptOption, map: unknown, unit: ScriptUnit = "turn"): ScriptSlot[] {
   if (map === undefined) return [];
   if (typeof map !== "object" || map === null || Array.isArray(map)) {
     throw scriptError("script-invalid", `${option} must map a key to a script, not ${describe(map)}`);
@@ -31,13 +34,13 @@ export function readScripts(option: ScriptOption, map: unknown): ScriptSlot[] {
   return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
     const label = `${option}[${JSON.stringify(key)}]`;
     if (Array.isArray(script)) {
-      if (script.length === 0) throw scriptError("script-empty-list", `${label} is an empty list; a list has an entry per turn`, key);
+      if (script.length === 0) throw scriptError("script-empty-list", `${label} is an empty list; a list has an entry per ${unit}`, key, option);
       const bad = script.find((entry) => !isEntry(entry));
       if (bad !== undefined || script.some((entry) => entry === undefined)) {
-        throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key);
+        throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key, option);
       }
     } else if (!isEntry(script)) {
-      throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key);
+      throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key, option);
     }
     return {
       key,
@@ -54,8 +57,8 @@ export class ScriptError extends TypeError {
   }
 }
 
-function scriptError(code: ProblemTrace["code"], message: string, key?: string): ScriptError {
-  return new ScriptError({ code, message, ...(key !== undefined ? { key, option: "agents" } : {}) });
+function scriptError(code: ProblemTrace["code"], message: string, key?: string, option: ScriptOption = "agents"): ScriptError {
+  return new ScriptError({ code, message, ...(key !== undefined ? { key, option } : {}) });
 }
 
 /** Finds the script of `name` among slots, by exact key first, then by exactly one glob. */
@@ -90,6 +93,8 @@ export class ScriptBook {
   constructor(
     readonly option: ScriptOption,
     readonly slots: readonly ScriptSlot[],
+    /** What each list entry meets; the leftovers' wording says it. */
+    readonly unit: ScriptUnit = "turn",
   ) {}
 
   find(agent: string): Found {
@@ -109,13 +114,19 @@ export class ScriptBook {
   leftovers(): ProblemTrace[] {
     const problems: ProblemTrace[] = [];
     const met = new Set<ScriptSlot>();
+    const unit = this.unit;
+    const its = unit === "turn" ? "its script" : unit === "message" ? "its messages script" : `its ${unit} script`;
+    // A message is not asked for: it wakes the agent.
+    const walked = (n: number) => (unit === "message" ? `was woken by ${plural(n, unit)}` : `was asked ${plural(n, unit)}`);
+    const option = this.option !== "agents" ? { option: this.option } : {};
     for (const [agent, { slot, pattern, n }] of this.reached) {
       met.add(slot);
       if (!slot.isList || n >= slot.entries.length) continue;
       const unreached = slot.entries.slice(n);
       problems.push({
         code: "entry-never-reached",
-        message: `agent "${agent}" was asked ${plural(n, "turn")}; its script${pattern ? ` ("${pattern}")` : ""} has ${slot.entries.length}`,
+        message: `agent "${agent}" ${walked(n)}; ${its}${pattern ? ` ("${pattern}")` : ""} has ${slot.entries.length}`,
+        ...option,
         agent,
         key: slot.key,
         ...(pattern ? { pattern } : {}),
@@ -125,12 +136,15 @@ export class ScriptBook {
     }
     for (const slot of this.slots) {
       if (!slot.isList || met.has(slot)) continue;
-      const has = plural(slot.entries.length, "turn");
+      const has = plural(slot.entries.length, unit);
+      const forWhat = unit === "turn" ? "" : ` for a ${unit}`;
+      const asked = unit === "message" ? "woken by a message" : `asked${forWhat}`;
       problems.push({
         code: "list-never-asked",
         message: slot.glob
-          ? `no agent matching "${slot.key}" was asked; its script has ${has}`
-          : `agent "${slot.key}" was never asked; its script has ${has}`,
+          ? `no agent matching "${slot.key}" was ${asked}; ${its} has ${has}`
+          : `agent "${slot.key}" was never ${asked}; ${its} has ${has}`,
+        ...option,
         ...(slot.glob ? { pattern: slot.key } : { agent: slot.key }),
         key: slot.key,
         index: 0,

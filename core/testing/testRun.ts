@@ -1,21 +1,42 @@
 // TestRun: what testWorkflow resolves to, the record of one attempt read back for assertions.
 
 import type { StageRecord } from "../workflow/attempt.ts";
-import type { Ending, LogLine } from "../workflow/types.ts";
+import type { EmitRecord, Ending, InLine, LogLine, RunLine, TimerRecord } from "../workflow/types.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { DecisionCall } from "./scriptedDecisions.ts";
-import type { AgentRecord } from "./scriptedHost.ts";
+import type { AgentRecord, SetRecord } from "./scriptedHost.ts";
+import type { CompactionRecord } from "./scriptedCompactions.ts";
 import { quoted } from "./problems.ts";
 import type { TestTurn } from "./turn.ts";
+import type { MessageEndState, MessageRecord } from "../workflow/messageTypes.ts";
+
+/** A message an agent or participant was sent, as `run.messagesOf(key)` reads it back. */
+export interface TestMessage {
+  from: string;
+  text: string;
+  awaitReply: boolean;
+  /** `replied`, `failed`, `delivered` (recorded, not answered), `undelivered` (never shown) or `pending`. */
+  end: MessageEndState;
+  /** Why it failed or went undelivered: `timeout`, `attempt-ended`, `no-reply`, `stopped`, … */
+  reason?: string;
+}
 
 export interface TestRunParts<Result> {
   ending: Ending<Result>;
   error?: unknown;
   turns: TestTurn[];
   agents: AgentRecord[];
+  compactions?: CompactionRecord[];
+  sets?: SetRecord[];
   decisions: DecisionCall[];
   logs: LogLine[];
   stages: StageRecord[];
+  timers: TimerRecord[];
+  events: InLine[];
+  emits: EmitRecord[];
+  runLines: RunLine[];
+  /** Every message of the run, as the engine's bus kept it. */
+  messages?: MessageRecord[];
 }
 
 export class TestRun<Result = unknown> {
@@ -24,21 +45,41 @@ export class TestRun<Result = unknown> {
   readonly turns: readonly TestTurn[];
   /** Every agent the workflow opened. */
   readonly agents: readonly AgentRecord[];
+  /** Every compaction in the order they started: `{ agent, n, id, focus, outcome }`. */
+  readonly compactions: readonly CompactionRecord[];
+  /** Every model or effort switch in order: `{ agent, n, model, effort? }`, the settings after it. */
+  readonly sets: readonly SetRecord[];
   /** Each decision as the workflow asked it. */
   readonly decisions: readonly DecisionCall[];
   readonly logs: readonly LogLine[];
   /** Each stage the attempt entered, in order. */
   readonly stages: readonly StageRecord[];
+  /** Each timer the run's waits set on its clock, with its due time and how it ended. */
+  readonly timers: readonly TimerRecord[];
+  /** The events the run was sent: its in.jsonl as it left it. */
+  readonly events: readonly InLine[];
+  /** Every event it sent another workflow's run; a test delivers none. */
+  readonly emits: readonly EmitRecord[];
+  /** The run's run.jsonl as it left it: what it settled, in order (docs/data.md). */
+  readonly run: readonly RunLine[];
   readonly #error: unknown;
+  readonly #messages: readonly MessageRecord[];
 
   constructor(parts: TestRunParts<Result>) {
+    this.timers = parts.timers;
+    this.events = parts.events;
+    this.emits = parts.emits;
+    this.run = parts.runLines;
     this.ending = parts.ending;
     this.turns = parts.turns;
     this.agents = parts.agents;
+    this.compactions = parts.compactions ?? [];
+    this.sets = parts.sets ?? [];
     this.decisions = parts.decisions;
     this.logs = parts.logs;
     this.stages = parts.stages;
     this.#error = parts.error;
+    this.#messages = parts.messages ?? [];
   }
 
   /** What the workflow returned; throws, with the workflow's error as the cause, when it did not return. */
@@ -55,12 +96,33 @@ export class TestRun<Result = unknown> {
         throw new Error(`the run timed out: ${ending.reason}`, { cause: this.#error });
       case "cancelled":
         throw new Error(`the run was cancelled: ${ending.reason}`, { cause: this.#error });
+      case "parked":
+        throw new Error(
+          `the run parked, ${ending.label}${ending.until !== undefined ? ` until ${ending.until}` : ""}: it returns nothing until a continue`,
+        );
     }
   }
 
   /** One agent's turns in order, nudges included; [] for an agent never asked. */
   turnsOf(key: string): TestTurn[] {
     return this.turns.filter((turn) => turn.agent === key);
+  }
+
+  /** One agent's compactions in order; [] for an agent never compacted. */
+  compactionsOf(key: string): CompactionRecord[] {
+    return this.compactions.filter((compaction) => compaction.agent === key);
+  }
+
+  /** One agent's model or effort switches in order; [] for an agent never switched. */
+  setsOf(key: string): SetRecord[] {
+    return this.sets.filter((set) => set.agent === key);
+  }
+
+  /** The messages an agent or participant was sent, in order, and how each ended; [] for one sent none. */
+  messagesOf(key: string): TestMessage[] {
+    return this.#messages
+      .filter((message) => message.to === key)
+      .map(({ from, text, awaitReply, end, reason }) => ({ from, text, awaitReply, end, ...(reason !== undefined ? { reason } : {}) }));
   }
 
   /** What an agent was opened with; throws for a key never opened. */

@@ -5,20 +5,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { realClocks } from "../workflow/clock.ts";
+import { realClock, realClocks } from "../workflow/clock.ts";
 import { isWorkflow } from "../workflow/define.ts";
-import { runWorkflow } from "../workflow/engine.ts";
+import { runWorkflow, type RunControl } from "../workflow/engine.ts";
 import { messageOf } from "../workflow/errors.ts";
 import { DEFAULT_RUNTIMES } from "../workflow/runtimes.ts";
-import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
+import type { HarnessAllowance, JsonValue, LogLine, PanesSetting, Workflow } from "../workflow/types.ts";
+import type { TurnOperation } from "../workflow/host.ts";
 import { callerStack, callSiteOf } from "./callSite.ts";
 import { entryKind, type Script } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
+import { continueSettings, type EarlierOption } from "./continueOptions.ts";
+import { toInLine } from "../workflow/runLog.ts";
 import { plural, TestWorkflowError } from "./problems.ts";
 import { ScriptedDecisions, type DecisionScript } from "./scriptedDecisions.ts";
 import { ScriptedHost } from "./scriptedHost.ts";
+import { ScriptedCompactions } from "./scriptedCompactions.ts";
+import { ScriptedMessages, type MessageScript } from "./scriptedMessages.ts";
+import { ScriptedParticipants, type ParticipantScript } from "./scriptedParticipants.ts";
 import { ScriptBook } from "./scripts.ts";
+import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
+import { TestTime } from "./testTime.ts";
 import { TestRun } from "./testRun.ts";
 import { attachRunTrace, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
 
@@ -30,8 +38,20 @@ export interface TestOptions<Args = unknown> {
   id?: string;
   /** Each agent's script, by key or by a pattern such as "verifier-*". */
   agents?: Record<string, Script>;
+  /** Each agent's compactions, by key or pattern: a summary's text, a noAnswer, or a list; "" without one. */
+  compactions?: Record<string, Script>;
+  /** Each agent's script for a message that wakes it, by key or pattern: `(message) => …`, or a list, one per message. */
+  messages?: Record<string, MessageScript>;
+  /** Each participant's script, by key: `(event) => …`, called with each route to it and each message it is sent. */
+  participants?: Record<string, ParticipantScript>;
   /** Each decision's answers, by key or pattern. */
   decisions?: Record<string, DecisionScript>;
+  /** What `wf.allowance(harness)` reads, per harness; every harness reads `{ kind: "none" }` without it. */
+  allowance?: Record<string, HarnessAllowance>;
+  /** The session the run is started from; without it, `wf.agents.caller` and `forkCaller` answer null. */
+  caller?: { harness: string; model?: string; here?: boolean };
+  /** `awf run --workspace` and `--keep-panes`: the run's workspace and no pane kept by default. */
+  panes?: PanesSetting;
   /** Runtime aliases added to, or replacing, `claude` and `codex`. */
   runtimes?: Record<string, { harness: string; model: string; effort?: string; placement?: "pane" | "headless"; metered?: boolean }>;
   /** The run's deadline, a duration such as "5s"; none unless given. */
@@ -40,18 +60,42 @@ export interface TestOptions<Args = unknown> {
   stall?: string;
   /** Turns the workflow may start before the test fails; 20 by default. */
   maxTurns?: number;
+  /** Timers the virtual clock skips to before the run parks instead; 20 by default. */
+  maxTimers?: number;
+  /** For a workflow with events: the event that starts the run. */
+  event?: { name: string; data?: unknown; eventId?: string };
+  /** For a workflow with events: events sent while (`during`) or after (`after`) an agent's nth turn, in order. */
+  events?: Array<({ during: string } | { after: string }) & { name: string; data?: unknown; eventId?: string }>;
   /** Files laid out under the run's directory first: a string is contents, an object a folder. */
   files?: FileTree;
   /** Where the agents work instead of a temporary directory; left as it is. */
   cwd?: string;
+  /** What an earlier attempt left (its stage values, in.jsonl and run.jsonl lines): the test is its continue. */
+  earlier?: EarlierOption;
+  /** The stage the attempt starts at, as `--from-stage`: it and later stages are redone. */
+  fromStage?: string;
+  /** Values for the stages before fromStage that have no record, as `--values`; never for a workflow with events. */
+  values?: Record<string, JsonValue | undefined>;
 }
 
 const SCRIPT_OPTIONS = ["agents"] as const;
 
+/** A keepAlive with no window lasts this long in a test rather than the hour. */
+export const TEST_KEEP_ALIVE_MS = 100;
+
 function entryTraces(options: ReadOptions): EntryTrace[] {
-  return options.agents.flatMap((slot) =>
+  return [
+    ...scriptEntryTraces(SCRIPT_OPTIONS[0], options.agents),
+    ...scriptEntryTraces("compactions", options.compactions),
+    ...scriptEntryTraces("messages", options.messages),
+    ...options.participants.map((slot): EntryTrace => ({ option: "participants", key: slot.key, index: null, kind: "function" })),
+  ];
+}
+
+function scriptEntryTraces(option: EntryTrace["option"], slots: ReadOptions["agents"]): EntryTrace[] {
+  return slots.flatMap((slot) =>
     slot.entries.map((entry, index) => ({
-      option: SCRIPT_OPTIONS[0],
+      option,
       key: slot.key,
       index: slot.isList ? index : null,
       kind: entryKind(entry),
@@ -87,6 +131,7 @@ export async function testWorkflow<Args, Result>(
     ...(site ? { site } : {}),
     entries: [],
     turns: [],
+    compactions: [],
     decisions: [],
     problems: [],
     durationMs: 0,
@@ -144,7 +189,6 @@ async function runScripted<Args, Result>(
   reject: (problems: ProblemTrace[]) => never,
   startedAt: number,
 ): Promise<TestRun<Result>> {
-  const clocks = realClocks;
   const problems: ProblemTrace[] = [];
   const abort = new AbortController();
   const signals = {
@@ -153,13 +197,29 @@ async function runScripted<Args, Result>(
       if (problems.length === 1) abort.abort(new Error(problem.message));
     },
     activity: () => guard.poke(),
+    turnStarting: (operation: TurnOperation) => events.turnStarting(operation),
+    turnSettled: (operation: TurnOperation) => events.turnEnded(operation),
   };
+  const events = new ScriptedEvents(read.events, signals.fail);
+  const time = new TestTime(realClock.now(), read.maxTimers, events, () => guard.poke());
+  const clocks = { run: time.clock, deadline: realClock };
+  let control: RunControl | undefined;
   const book = new ScriptBook("agents", read.agents);
-  const host = new ScriptedHost(book, signals, read.maxTurns);
+  const compactions = new ScriptedCompactions(new ScriptBook("compactions", read.compactions, "compaction"), signals.fail);
+  const messageScripts = new ScriptedMessages(new ScriptBook("messages", read.messages, "message"), signals.fail);
+  const participants = new ScriptedParticipants(read.participants, signals.fail, () => guard.poke());
+  const host = new ScriptedHost(book, signals, read.maxTurns, compactions, messageScripts);
   const decisions = new ScriptedDecisions(read.decisions, signals);
   const guard = new StallGuard(clocks.deadline, read.stallMs, () => {
-    const inFlight = [...host.inFlight.values()].map((operation) => ({ agent: operation.agent, n: operation.n, nudge: operation.nudge }));
-    const listed = inFlight.map((turn) => `"${turn.agent}" turn ${turn.n}${turn.nudge ? " (nudge)" : ""}`).join(", ");
+    const operations = [...host.inFlight.values()];
+    const inFlight = operations.map((operation) => ({ agent: operation.agent, n: operation.n, nudge: operation.nudge }));
+    const listed = operations
+      .map((operation) =>
+        operation.kind === "message"
+          ? `"${operation.agent}" woken by a message${operation.nudge ? " (reminder)" : ""}`
+          : `"${operation.agent}" ${operation.kind === "compact" ? "compaction" : "turn"} ${operation.n}${operation.nudge ? " (nudge)" : ""}`,
+      )
+      .join(", ");
     signals.fail({
       code: "stall",
       option: "stall",
@@ -174,6 +234,7 @@ async function runScripted<Args, Result>(
       args,
       runId: read.id,
       attempt: 1,
+      ...continueSettings(read, time.clock.now()),
       cwd,
       clocks,
       host,
@@ -182,19 +243,40 @@ async function runScripted<Args, Result>(
       ...(read.timeoutMs !== undefined ? { timeoutMs: read.timeoutMs } : {}),
       signal: abort.signal,
       onLog: (line: LogLine) => logs.push(line),
+      ...(read.caller ? { caller: read.caller } : {}),
+      panes: read.panes,
+      allowance: (harness: string) => read.allowance[harness] ?? { kind: "none" },
+      idlePolicy: time.policy,
+      defaultKeepAliveMs: TEST_KEEP_ALIVE_MS,
+      ...(read.startEvent ? { startEvent: read.startEvent } : {}),
+      participants,
+      onStart: (started) => {
+        control = started;
+        events.connect(started);
+        participants.connect(started);
+        started.attempt.onPark(() => (host.attemptParked = true));
+      },
     });
   } finally {
     guard.stop();
   }
   trace.turns = host.traces;
+  trace.compactions = compactions.traces;
   trace.decisions = decisions.traces;
   trace.ending = {
     kind: result.ending.kind,
     ...("reason" in result.ending ? { reason: result.ending.reason } : {}),
     ...("stage" in result.ending && result.ending.stage ? { stage: result.ending.stage } : {}),
   };
+  trace.events = events.traces;
+  trace.messages = (control?.attempt.messages.records ?? []).map((message) => {
+    const match = messageScripts.matches.get(message.id);
+    return { ...message, ...(match ? { match } : {}) };
+  });
+  trace.participants = participants.traces;
+  if (problems.length === 0) problems.push(...events.unsent(result.ending));
   if (problems.length === 0) {
-    const leftovers = book.leftovers();
+    const leftovers = [...book.leftovers(), ...compactions.leftovers(), ...messageScripts.leftovers()];
     if (leftovers.length) {
       problems.push(...leftovers);
       if (result.ending.kind === "failed") {
@@ -208,9 +290,16 @@ async function runScripted<Args, Result>(
     ...(result.error !== undefined ? { error: result.error } : {}),
     turns: host.turns,
     agents: host.agents,
+    compactions: compactions.records,
+    sets: host.sets,
     decisions: decisions.calls,
     logs,
     stages: result.stages,
+    timers: control?.attempt.timers ?? [],
+    events: (control?.attempt.inbox.lines ?? []).map(toInLine),
+    emits: control?.attempt.inbox.emits ?? [],
+    runLines: control?.attempt.runLog ?? [],
+    messages: control?.attempt.messages.records ?? [],
   });
   trace.durationMs = realClocks.deadline.now() - startedAt;
   attachRunTrace(run, trace);

@@ -10,7 +10,7 @@ export interface SourceSite {
 }
 
 /** The option a script entry was given under. */
-export type ScriptOption = "agents" | "decisions";
+export type ScriptOption = "agents" | "decisions" | "compactions" | "messages" | "participants";
 
 /** One scripted entry as the test wrote it. */
 export interface EntryTrace {
@@ -55,6 +55,56 @@ export interface TurnTrace {
   match?: MatchTrace;
 }
 
+/** A compaction as the editor shows it, beside the `compactions` entry that met it. */
+export interface CompactionTrace {
+  agent: string;
+  /** 1-based among the agent's compactions. */
+  n: number;
+  /** The compaction's focus, the prompt the workflow gave it. */
+  focus: string;
+  outcome: string;
+  /** The summary the script answered (`""` for an agent with no compaction script). */
+  answer?: string;
+  /** The outcome's reason, for a compaction that did not answer. */
+  reason?: string;
+  /** Absent when no script met it and it answered `""`. */
+  match?: MatchTrace;
+}
+
+/** A message between agents and participants, as the editor shows it. */
+export interface MessageTrace {
+  id: string;
+  from: string;
+  to: string;
+  text: string;
+  awaitReply: boolean;
+  /** The id of the question it answers, for a reply. */
+  answers?: string;
+  /** How it ended: `replied`, `failed`, `delivered`, `undelivered` or `pending`. */
+  end: string;
+  reason?: string;
+  /** The `messages` entry that met the wake this message caused. */
+  match?: MatchTrace;
+}
+
+/** One call of a `participants` script: a route that opened to it, or a message it was sent. */
+export interface ParticipantEventTrace {
+  participant: string;
+  kind: "route" | "message";
+  /** The route's agent. */
+  agent?: string;
+  direction?: "both" | "to-participant" | "from-participant";
+  purpose?: string;
+  /** The message's sender, id and text. */
+  from?: string;
+  id?: string;
+  text?: string;
+  /** The `participants` key (or glob) whose script met it. */
+  key?: string;
+  /** What the script returned (awaited), when it returned something JSON. */
+  returned?: unknown;
+}
+
 /** Machine-readable codes of the test's own mistakes. */
 export type ProblemCode =
   | "unknown-option"
@@ -74,6 +124,8 @@ export type ProblemCode =
   | "script-returned-nothing"
   | "script-returned-entry"
   | "interrupted-not-caller"
+  | "compaction-not-text"
+  | "compaction-interrupted"
   | "stall"
   | "max-turns"
   | "args-required"
@@ -82,7 +134,19 @@ export type ProblemCode =
   | "decision-unasked-question"
   | "decision-wrong-kind"
   | "decision-refused"
-  | "workflow-threw";
+  | "fake-client-script-invalid"
+  | "fake-client-script-threw"
+  | "fake-client-no-rest"
+  | "workflow-threw"
+  | "message-unscripted"
+  | "message-script-threw"
+  | "message-script-returned"
+  | "participant-unscripted"
+  | "participant-script-threw"
+  | "result-while-owing"
+  | "event-refused"
+  | "event-never-sent"
+  | "event-id-reused";
 
 /** One mistake of the test, beside its human message. */
 export interface ProblemTrace {
@@ -91,6 +155,14 @@ export interface ProblemTrace {
   agent?: string;
   decision?: string;
   turn?: number;
+  /** The compaction's number, for a problem about one compaction (then `prompt` is its focus). */
+  compaction?: number;
+  /** The message's number among those that woke the agent, for a problem about a wake (then `prompt` is the message). */
+  wake?: number;
+  /** Who sent the message a problem is about. */
+  from?: string;
+  /** The participant a problem is about. */
+  participant?: string;
   nudge?: boolean;
   prompt?: string;
   /** The script key or glob involved. */
@@ -122,9 +194,17 @@ export interface RunTrace {
   site?: SourceSite;
   entries: EntryTrace[];
   turns: TurnTrace[];
+  /** Every compaction the run asked, in the order they started. */
+  compactions: CompactionTrace[];
   decisions: Array<{ key: string; match?: MatchTrace; answered: boolean }>;
   problems: ProblemTrace[];
   ending?: { kind: string; reason?: string; stage?: string };
+  /** Each scripted event of the `events` option, and whether and when it was sent. */
+  events?: Array<{ index: number; name: string; eventId: string; when: "during" | "after"; agent: string; n: number; sent: boolean; at?: string }>;
+  /** Every message the run carried, in the order sent, and how each ended. */
+  messages?: MessageTrace[];
+  /** Every call of a `participants` script, in order. */
+  participants?: ParticipantEventTrace[];
   /** Real time the run took, in milliseconds. */
   durationMs: number;
 }

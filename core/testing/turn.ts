@@ -1,23 +1,19 @@
 // The turn a script function gets (`Turn`) and the record a run keeps of it (`TestTurn`).
 
 import type { TSchema } from "typebox";
+import type { SendOptions, SendResult, ToolResult } from "../workflow/messageTypes.ts";
 
+export type { SendResult, ToolResult };
+
+/** A message as an agent was shown it. */
 export interface TurnMessage {
   from: string;
   text: string;
+  /** It awaits a reply: the agent owes one. */
   asks: boolean;
+  /** It is the reply to a question the agent asked. */
+  answers: boolean;
 }
-
-export type SendResult =
-  | { kind: "sent" }
-  | { kind: "replied"; text: string }
-  | { kind: "failed"; reason: string }
-  | { kind: "refused"; code: string };
-
-export type ToolResult =
-  | { kind: "result"; output: unknown }
-  | { kind: "failed"; outcome: string; error: string }
-  | { kind: "refused"; code: string; error: string };
 
 /** A turn as the workflow asked it, given to a script function. */
 export interface Turn<S extends TSchema | undefined = TSchema | undefined> {
@@ -38,8 +34,10 @@ export interface Turn<S extends TSchema | undefined = TSchema | undefined> {
   cause?: TurnMessage;
   /** Aborted when the engine cancels the turn. */
   signal: AbortSignal;
-  send(peer: string, text: string, options?: { awaitReply?: boolean; timeout?: string }): Promise<SendResult>;
-  reply(peer: string, text: string, options?: { awaitReply?: boolean; timeout?: string }): Promise<SendResult>;
+  /** `wfa send`: resolves to `sent`, `replied` with `text`, `failed` with a `reason`, or `refused` with a `code`. */
+  send(peer: string, text: string, options?: SendOptions): Promise<SendResult>;
+  /** `wfa reply`: answers the oldest question from `peer` among the messages the agent was shown. */
+  reply(peer: string, text: string, options?: SendOptions): Promise<SendResult>;
   tool(name: string, input?: unknown): Promise<ToolResult>;
 }
 

@@ -4,21 +4,48 @@
 import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import type { Attempt } from "./attempt.ts";
-import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
+import type { ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
 import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
-import type { AgentRef, AgentSpec, Agents, Execution, Outcome, TurnResult, TurnSpec } from "./types.ts";
+import type { AgentRef, AgentSpec, Agents, Execution, ForkSpec, Outcome, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
+import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
+import { callerAgent, forkCallerAgent } from "./callingSession.ts";
+import { harnessFacts } from "./harnesses.ts";
+import { checkLayout, keepsPane, placePane } from "./panes.ts";
+import { logOperation, logSession } from "./runLog.ts";
+import type { BusMessage } from "./messages.ts";
 
 const DEFAULT_NUDGE = "You ended your turn without an answer. Answer now, as the turn asked.";
 
-interface AgentState {
+/** @internal One open agent, as the registry and agentOperations.ts share it. */
+export interface AgentState {
+  /** What the host was told at open. */
   opened: OpenedAgent;
-  spec: AgentSpec;
+  spec: Omit<AgentSpec, "runtime">;
   ref: AgentRef;
+  /** The settings it runs at now: as opened, then as its last `set` left them. */
+  execution: Execution;
   turns: number;
-  /** Settles when the agent's previous turn has; turns of one agent run in call order. */
+  compactions: number;
+  sets: number;
+  /** Its session has history before its own first turn: a fork's copy of its parent's. */
+  inheritsHistory: boolean;
+  /** The calling session, driven as an agent. */
+  isCaller: boolean;
+  /** Why it was stopped, once `wf.agents.stop` ended it. */
+  stopped?: string;
+  /** Its operations' scopes while they run; stopping the agent cancels them. */
+  running: Set<Scope>;
+  /** Compactions and switches the workflow named with an `id`, by kind and id. */
+  named: Map<string, { spec: string; result: Promise<unknown> }>;
+  /** Settles when the agent's previous operation has; operations of one agent run in call order. */
   queue: Promise<void>;
+}
+
+/** What a later operation on a stopped agent, or one it cut short, settles as. */
+export function stoppedOutcome(state: AgentState): Outcome<never> {
+  return { kind: "cancelled", reason: state.stopped ?? "the agent was stopped" };
 }
 
 export function outcomeOfCancel(reason: unknown): Outcome {
@@ -35,35 +62,147 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 export class AgentRegistry implements Agents {
   private readonly agents = new Map<string, AgentState>();
+  /** @internal The calling session, once `wf.agents.caller` handed it to the run. */
+  callerState: AgentState | undefined;
+  private panesOpened = 0;
 
-  constructor(private readonly attempt: Attempt) {}
+  constructor(readonly attempt: Attempt) {}
 
   async open(spec: AgentSpec): Promise<AgentRef> {
     const attempt = this.attempt;
     await attempt.unlessAbandoned();
     if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.open needs a key");
+    if (this.callerState?.opened.key === spec.key) {
+      throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
+    }
+    attempt.messages.checkAgentSpec(spec);
     const execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
     const existing = this.agents.get(spec.key);
     if (existing) return this.reopen(existing, spec, execution);
+    return this.openAgent(spec, execution, { cwd: spec.cwd ?? attempt.cwd });
+  }
+
+  /** @internal Whether `key` names an agent of the run. */
+  has(key: string): boolean {
+    return this.agents.has(key);
+  }
+
+  /** @internal The agent open under `key`, for engine parts that hold a key (the message bus). */
+  stateOf(key: string): AgentState | undefined {
+    return this.agents.get(key);
+  }
+
+  /** @internal Opens a new agent at `execution`: placed, told to the host, and given its ref. */
+  openAgent(
+    spec: Omit<AgentSpec, "runtime">,
+    execution: Execution,
+    extra: { cwd: string; forkedFrom?: ForkedFrom; isCaller?: boolean },
+  ): AgentRef {
+    const attempt = this.attempt;
+    checkLayout(spec.key, spec.layout, spec.keepPane);
+    const placed = extra.isCaller
+      ? {}
+      : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
     const opened: OpenedAgent = {
       key: spec.key,
       execution,
-      cwd: spec.cwd ?? attempt.cwd,
+      cwd: extra.cwd,
       ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
       ...(spec.skills !== undefined ? { skills: spec.skills } : {}),
       ...(spec.labels !== undefined ? { labels: spec.labels } : {}),
+      ...placed,
+      ...(extra.forkedFrom ? { forkedFrom: extra.forkedFrom } : {}),
     };
     attempt.host.opened(opened);
-    const state: AgentState = { opened, spec, turns: 0, queue: Promise.resolve(), ref: undefined! };
+    logSession(attempt, opened);
+    if (placed.pane) this.panesOpened++;
+    const state: AgentState = {
+      opened,
+      spec,
+      execution: { ...execution },
+      turns: 0,
+      compactions: 0,
+      sets: 0,
+      inheritsHistory: extra.forkedFrom !== undefined,
+      isCaller: extra.isCaller === true,
+      running: new Set(),
+      named: new Map(),
+      queue: Promise.resolve(),
+      ref: undefined!,
+    };
     state.ref = this.refFor(state);
     this.agents.set(spec.key, state);
+    if (state.isCaller) this.callerState = state;
     return state.ref;
+  }
+
+  /** Where a split beside `key` would go, or why there is no pane to split. */
+  private paneOf(key: string): { workspace: NonNullable<OpenedAgent["panes"]>["workspace"] } | { why: string } {
+    const state = this.agents.get(key);
+    if (!state) return { why: `agent "${key}" is not open` };
+    if (state.stopped !== undefined) return { why: `agent "${key}" was stopped` };
+    if (state.isCaller) return { workspace: "origin" };
+    if (!state.opened.panes) return { why: `agent "${key}" runs headless` };
+    return { workspace: state.opened.panes.workspace };
+  }
+
+  stop(key: string, reason?: string): boolean {
+    if (typeof key !== "string") throw new TypeError("wf.agents.stop needs an agent's key");
+    const state = this.agents.get(key);
+    if (!state || state.stopped !== undefined) return false;
+    const why = reason === undefined ? "the agent was stopped" : `the agent was stopped: ${reason}`;
+    state.stopped = why;
+    for (const scope of state.running) scope.cancel(new CancelReason("cancelled", why));
+    const panes = state.opened.panes;
+    this.attempt.host.ended?.(key, { reason: why, ...(panes ? { keptPane: panes.keep === "always" } : {}) });
+    this.attempt.settings.onAgentEnded?.(key, reason ?? "the agent was stopped");
+    return true;
+  }
+
+  caller(spec: { key: string }): Promise<AgentRef | null> {
+    return callerAgent(this, spec);
+  }
+
+  forkCaller(spec: ForkSpec): Promise<AgentRef | null> {
+    return forkCallerAgent(this, spec);
+  }
+
+  /** Compacts an open agent by key, as `agent.compact` does: for engine parts that hold a key, not a ref. */
+  compactAgent(key: string, spec: Parameters<AgentRef["compact"]>[0]): Promise<Outcome<string>> {
+    const state = this.agents.get(key);
+    if (!state) return Promise.reject(new Error(`no agent "${key}" is open to compact`));
+    return compactAgent(this, state, spec);
+  }
+
+  /** @internal Tells the host that every agent still open ended with the attempt, and whose pane stays. */
+  endAll(endingKind: string): void {
+    for (const [key, state] of this.agents) {
+      if (state.stopped !== undefined) continue;
+      state.stopped = "the attempt ended";
+      const panes = state.opened.panes;
+      this.attempt.host.ended?.(key, { reason: "the attempt ended", ...(panes ? { keptPane: keepsPane(panes.keep, endingKind) } : {}) });
+    }
+  }
+
+  /** @internal Runs `work` once the agent's earlier operations have settled, in the caller's scope. */
+  async enqueue<T>(state: AgentState, work: (scope: Scope) => Promise<T>): Promise<T> {
+    const scope = scopeOr(this.attempt.root);
+    const previous = state.queue;
+    let release!: () => void;
+    state.queue = new Promise((resolve) => (release = resolve));
+    try {
+      await previous;
+      await this.attempt.unlessAbandoned();
+      return await work(scope);
+    } finally {
+      release();
+    }
   }
 
   private reopen(existing: AgentState, spec: AgentSpec, execution: Execution): AgentRef {
     const conflicts: string[] = [];
     if (!sameJson(execution, existing.opened.execution)) conflicts.push("runtime");
-    for (const field of ["instructions", "skills", "labels", "cwd"] as const) {
+    for (const field of ["instructions", "skills", "labels", "cwd", "layout", "keepPane", "tools"] as const) {
       if (spec[field] !== undefined && !sameJson(spec[field], existing.spec[field] ?? (field === "cwd" ? existing.opened.cwd : undefined))) {
         conflicts.push(field);
       }
@@ -79,11 +218,14 @@ export class AgentRegistry implements Agents {
     return {
       key: state.opened.key,
       get execution() {
-        return { ...state.opened.execution };
+        return { ...state.execution };
       },
       run(spec: TurnSpec) {
         return registry.runTurn(state, spec);
       },
+      compact: (spec) => compactAgent(registry, state, spec),
+      set: (spec) => setAgent(registry, state, spec),
+      fork: (spec) => forkAgent(registry, state, spec),
     } as AgentRef;
   }
 
@@ -99,15 +241,18 @@ export class AgentRegistry implements Agents {
       await previous;
       await attempt.unlessAbandoned();
       if (scope.cancelReason) return { outcome: outcomeOfCancel(scope.cancelReason) as Outcome<never> };
+      if (state.stopped !== undefined) return { outcome: stoppedOutcome(state) };
       const n = ++state.turns;
       const deadlineAt = timeoutMs === undefined ? undefined : attempt.clocks.deadline.now() + timeoutMs;
       const turnScope = scope.child(deadlineAt === undefined ? {} : { deadlineAt });
+      state.running.add(turnScope);
       try {
         const outcome = await this.turnWithNudge(state, spec, n, turnScope);
         // A run the test gave up on never hears back, so none of its code runs after the mistake.
         await attempt.unlessAbandoned();
         return { outcome: outcome as Outcome<never> };
       } finally {
+        state.running.delete(turnScope);
         turnScope.dispose();
       }
     } finally {
@@ -116,7 +261,8 @@ export class AgentRegistry implements Agents {
   }
 
   private async turnWithNudge(state: AgentState, spec: TurnSpec, n: number, scope: Scope): Promise<Outcome> {
-    const nudgeEnabled = spec.nudge !== false;
+    // The calling session's silent turn may be the operator's interrupt; it is nudged only where that shows.
+    const nudgeEnabled = spec.nudge !== false && (!state.isCaller || harnessFacts(state.execution.harness)?.showsInterrupt === true);
     const nudgePrompt = typeof spec.nudge === "object" ? spec.nudge.prompt : DEFAULT_NUDGE;
     const first = await this.operate(state, spec, n, false, scope, nudgePrompt);
     if (first.end !== "silent" || !nudgeEnabled || scope.signal.aborted) {
@@ -133,18 +279,29 @@ export class AgentRegistry implements Agents {
     return outcome;
   }
 
-  private async operate(
+  /** @internal One operation through the host: a turn, its nudge, or (`kind`) a compaction. */
+  async operate(
     state: AgentState,
     spec: TurnSpec,
     n: number,
     nudge: boolean,
     scope: Scope,
     nudgePrompt: string,
+    kind: OperationKind = "turn",
+    compactionId?: string,
+    /** The message that woke the agent, for a `message` operation (messages.ts). */
+    cause?: BusMessage,
   ): Promise<OperationResult> {
     let answered: { value: unknown } | undefined;
     let closed = false;
+    const activity = this.attempt.activity;
+    // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
+    let working = activity.busy();
+    const messaging = this.attempt.messages.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
     const operation: TurnOperation = {
       id: this.attempt.nextOperationId(),
+      kind,
+      ...(compactionId !== undefined ? { compactionId } : {}),
       agent: state.opened.key,
       n,
       nudge,
@@ -154,15 +311,28 @@ export class AgentRegistry implements Agents {
       ...(spec.label !== undefined ? { label: spec.label } : {}),
       ...(scope.stage !== undefined ? { stage: scope.stage } : {}),
       cwd: state.opened.cwd,
-      execution: { ...state.opened.execution },
+      execution: { ...state.execution },
       signal: scope.signal,
+      ...messaging.fields,
       submit(raw) {
         if (closed || answered) return { accepted: false, error: "the turn has ended" };
+        // `wf result` is refused while the agent owes a reply it was shown.
+        const owing = kind === "turn" ? messaging.refusesResult() : undefined;
+        if (owing) return { accepted: false, error: owing };
         const verdict = checkAnswer(spec.schema, raw);
         if (verdict.accepted) answered = { value: verdict.value };
         return verdict;
       },
+      async idleWhile(waiting) {
+        working();
+        try {
+          return await waiting;
+        } finally {
+          if (!closed) working = activity.busy();
+        }
+      },
     };
+    const logEnd = logOperation(this.attempt, operation);
     const hostEnd: Promise<HostEnd> = Promise.resolve()
       .then(() => this.attempt.host.run(operation))
       .catch((error) => ({ kind: "failed" as const, reason: `the agent's host failed: ${messageOf(error)}` }));
@@ -171,6 +341,8 @@ export class AgentRegistry implements Agents {
       whenAborted(scope.signal).then((reason) => ({ aborted: reason })),
     ]);
     closed = true;
+    working();
+    logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered !== undefined);
     if ("aborted" in raced) return { operation, end: outcomeOfCancel(raced.aborted) };
     const end = raced.end;
     switch (end.kind) {
@@ -189,7 +361,7 @@ export class AgentRegistry implements Agents {
   }
 }
 
-interface OperationResult {
+export interface OperationResult {
   operation: TurnOperation;
   end: Outcome | "silent";
 }

@@ -1,11 +1,18 @@
 // One attempt of a run: the state every workflow call shares (clocks, host, scopes, stages,
 // the first broken rule) and the switch that abandons the workflow when a test gives up on it.
 
+import { Activity, type IdleState } from "./activity.ts";
 import type { RunClocks } from "./clock.ts";
+import { EventInbox } from "./events.ts";
 import type { AgentHost, DecisionProvider } from "./host.ts";
+import type { MessageBus } from "./messages.ts";
+import type { ParticipantHost } from "./participants.ts";
 import { CancelReason, Scope } from "./scope.ts";
-import type { JsonValue, LogLine, RuntimeAlias, StageOutcome } from "./types.ts";
+import type { TSchema } from "typebox";
+import type { JsonValue, LogLine, RunLine, RuntimeAlias, StageOutcome, TimerRecord } from "./types.ts";
+import type { HarnessAllowance, PanesSetting } from "./types.ts";
 import { WorkflowRuleError } from "./errors.ts";
+import { Continuation, type EarlierAttempt } from "./continues.ts";
 
 export interface StageRecord {
   name: string;
@@ -18,6 +25,8 @@ export interface StageRecord {
   summary?: string;
   reason?: string;
   value?: JsonValue;
+  /** The value was given (`values`) rather than made by the stage's work. */
+  provided?: true;
 }
 
 export interface AttemptSettings {
@@ -31,6 +40,43 @@ export interface AttemptSettings {
   /** The run's deadline in milliseconds from its start; none by default. */
   timeoutMs?: number;
   onLog?: (line: LogLine) => void;
+  /** The session the run was started from (`awf run --here`); `here: false` leaves it waiting on the run. */
+  caller?: CallerSetting;
+  /** `awf run --workspace` and `--keep-panes`: the workspace pane agents' tabs open in, and which panes stay. */
+  panes?: PanesSetting;
+  /** What `wf.allowance(harness)` reads; every harness reads `{ kind: "none" }` without it. */
+  allowance?: (harness: string) => HarnessAllowance | Promise<HarnessAllowance>;
+  /** Told when an agent ends before the attempt does (`wf.agents.stop`), so `{key}:ended` can be sent. */
+  onAgentEnded?: (key: string, reason: string) => void;
+  /** Where messages to participants and the routes that reach them go; without one they are only recorded. */
+  participants?: ParticipantHost;
+  /** The events the workflow declares (its `events`). */
+  declaredEvents?: Readonly<Record<string, TSchema>>;
+  /** How long a keepAlive with no window stays live; an hour unless a test shortens it. */
+  defaultKeepAliveMs?: number;
+  /** What the earlier attempt left, when this attempt continues it (continues.ts). */
+  earlier?: EarlierAttempt;
+  /** The stage this attempt starts at (`--from-stage`): it and later stages are redone. */
+  fromStage?: string;
+  /** Values for the stages before fromStage that have no record (`--values`). */
+  values?: Readonly<Record<string, JsonValue | undefined>>;
+  /** The stages the workflow declares, in order, each with its result schema (null: it returns nothing). */
+  declaredStages?: Readonly<Record<string, TSchema | null>>;
+}
+
+/** The calling session: its harness, the model its files show, and whether it is handed to the run. */
+export interface CallerSetting {
+  harness: string;
+  model?: string;
+  /** True unless it waits on the run instead (then `wf.agents.caller` answers null). */
+  here?: boolean;
+}
+
+/** Where a parked attempt stopped: the wait it parked at. */
+export interface ParkedAt {
+  label: string;
+  /** ISO time on the run's clock when it would wake by itself. */
+  until?: string;
 }
 
 const never = new Promise<never>(() => {});
@@ -48,8 +94,27 @@ export class Attempt {
   failedStage: string | undefined;
   private abandoned = false;
   private operationCount = 0;
+  /** Counts the workflow's waits in call order, so a continue can match them to the earlier attempt's. */
+  waitSequence = 0;
+  readonly timers: TimerRecord[] = [];
+  /** What the attempt settled, in order: the lines it adds to run.jsonl. */
+  readonly runLog: RunLine[] = [];
+  readonly inbox: EventInbox;
+  /** Routes, participants, messages and tools (messages.ts); the engine installs it before the workflow runs. */
+  messages!: MessageBus;
+  readonly activity: Activity;
+  /** What a continue reuses and replays; inert on a first attempt. */
+  readonly continuation: Continuation;
+  /** Set when the attempt parked. */
+  parkedAt: ParkedAt | undefined;
+  private readonly parkListeners: Array<(at: ParkedAt) => void> = [];
+  /** Called when the run is idle; the engine installs it (see idle.ts). */
+  idleHandler: (state: IdleState) => void = () => {};
 
   constructor(readonly settings: AttemptSettings) {
+    this.activity = new Activity((state) => this.idleHandler(state));
+    this.inbox = new EventInbox(this, settings.declaredEvents ?? {});
+    this.continuation = new Continuation(this);
     const deadline = settings.clocks.deadline;
     this.root = new Scope(
       undefined,
@@ -90,6 +155,19 @@ export class Attempt {
   abandon(reason: string): void {
     this.abandoned = true;
     this.root.cancel(new CancelReason("cancelled", reason));
+  }
+
+  /** Ends the attempt at a wait: nothing pending settles, and the run's ending is `parked`. */
+  park(at: ParkedAt): void {
+    if (this.abandoned) return;
+    this.parkedAt = at;
+    this.activity.stop();
+    this.abandon("the attempt parked");
+    for (const listener of this.parkListeners.splice(0)) listener(at);
+  }
+
+  onPark(listener: (at: ParkedAt) => void): void {
+    this.parkListeners.push(listener);
   }
 
   get isAbandoned(): boolean {

@@ -23,3 +23,8 @@ export const realClock: Clock = {
 };
 
 export const realClocks: RunClocks = { run: realClock, deadline: realClock };
+
+/** Calls `callback` once the callbacks already queued (promise reactions, I/O) have run. Not time. */
+export function afterPendingCallbacks(callback: () => void): void {
+  setImmediate(callback);
+}

@@ -120,7 +120,7 @@ export async function decide<Questions extends Record<string, Question>>(
       if (scope.signal.aborted) onAbort();
       else scope.signal.addEventListener("abort", onAbort, { once: true });
     });
-    const result = await Promise.race([attempt.settings.decisions.decide(request, scope.signal), aborted]);
+    const result = await attempt.activity.whileBusy(() => Promise.race([attempt.settings.decisions.decide(request, scope.signal), aborted]));
     await attempt.unlessAbandoned();
     if (result instanceof Error) {
       throw new DecisionError(`decision "${spec.key}" failed: ${result.message}`, { cause: result });

@@ -1,6 +1,7 @@
 // defineWorkflow: checks a workflow file's definition once, when the file loads.
 
 import { WORKFLOW_KIND, type Workflow, type WorkflowSpec } from "./types.ts";
+import { checkToolDeclarations } from "./tools.ts";
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -13,11 +14,23 @@ export function defineWorkflow<Args = null, Result = unknown>(spec: WorkflowSpec
     throw new TypeError(`workflow ${spec.name} needs a description`);
   }
   if (typeof spec.run !== "function") throw new TypeError(`workflow ${spec.name} needs a run(wf, args) function`);
-  for (const hook of ["prepare", "present", "report"] as const) {
+  for (const hook of ["prepare", "id", "present", "report"] as const) {
     if (spec[hook] !== undefined && typeof spec[hook] !== "function") {
       throw new TypeError(`workflow ${spec.name}'s ${hook} must be a function`);
     }
   }
+  if (spec.stages !== undefined) {
+    if (typeof spec.stages !== "object" || spec.stages === null || Array.isArray(spec.stages)) {
+      throw new TypeError(`workflow ${spec.name}'s stages map each stage's name to its result schema, or null`);
+    }
+    for (const [stage, result] of Object.entries(spec.stages)) {
+      if (!/^[a-z][a-z0-9-]*$/.test(stage)) throw new TypeError(`workflow ${spec.name}'s stages: "${stage}" is not a stage's name: lowercase letters, digits and '-'`);
+      if (result !== null && (typeof result !== "object" || Array.isArray(result))) {
+        throw new TypeError(`workflow ${spec.name}'s stages: ${stage}'s result must be a schema, or null for a stage that returns nothing`);
+      }
+    }
+  }
+  checkToolDeclarations(spec.name, spec.tools);
   return Object.freeze({ ...spec, kind: WORKFLOW_KIND });
 }
 

@@ -2,6 +2,7 @@
 // it; only the edges differ (the agent host, the decision provider, the clocks).
 
 import { AgentRegistry } from "./agents.ts";
+import { allowanceOf } from "./allowance.ts";
 import { Attempt, type AttemptSettings, type StageRecord } from "./attempt.ts";
 import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
@@ -9,14 +10,32 @@ import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
 import { parallel } from "./parallel.ts";
 import { CancelReason, inScope } from "./scope.ts";
+import { attemptAfter } from "./runLog.ts";
 import { stage, stop } from "./stages.ts";
-import type { Ending, StageSummary, Workflow, WorkflowContext } from "./types.ts";
+import type { Delivery, EventSender, EventToSend } from "./events.ts";
+import { installIdleHandling, type IdlePolicy } from "./idle.ts";
+import { MessageBus } from "./messages.ts";
+import { sleep, waitUntil } from "./waits.ts";
+import type { Ending, ReceivedEvent, StageSummary, Workflow, WorkflowContext } from "./types.ts";
 
 export interface RunOptions extends AttemptSettings {
   args: unknown;
   /** Aborting it gives up on the workflow: the run ends `cancelled` at once. */
   signal?: AbortSignal;
   onDecision?: (request: DecisionRequest) => void;
+  /** The event that starts (or wakes) this attempt, checked against the workflow's `starts`. */
+  startEvent?: EventToSend;
+  /** A test's say when the run is idle, before it waits in a keep-alive window or parks. */
+  idlePolicy?: IdlePolicy;
+  /** Called once the attempt exists, with what its environment may do to it while it runs. */
+  onStart?: (control: RunControl) => void;
+}
+
+/** What the outside may do to a running attempt. */
+export interface RunControl {
+  /** Sends the run an event, as `awf emit` would; refused ones are not recorded. */
+  receive(event: EventToSend, sender?: EventSender, defaultId?: () => string): Delivery;
+  attempt: Attempt;
 }
 
 export interface RunResult<Result> {
@@ -28,7 +47,12 @@ export interface RunResult<Result> {
   abandoned: boolean;
 }
 
-function createContext(attempt: Attempt, registry: AgentRegistry, onDecision: RunOptions["onDecision"]): WorkflowContext {
+function createContext(
+  attempt: Attempt,
+  registry: AgentRegistry,
+  onDecision: RunOptions["onDecision"],
+  startEvent: ReceivedEvent | null,
+): WorkflowContext {
   const { settings } = attempt;
   const decideCall: WorkflowContext["decide"] = (spec) => decide(attempt, spec, (request) => onDecision?.(request));
   return {
@@ -45,27 +69,87 @@ function createContext(attempt: Attempt, registry: AgentRegistry, onDecision: Ru
     stop: (reason) => stop(attempt, reason),
     decide: decideCall,
     decisions: { decide: decideCall },
+    allowance: (harness) => allowanceOf(attempt, harness),
+    sleep: (duration, waitOptions) => sleep(attempt, duration, waitOptions),
+    waitUntil: (time, waitOptions) => waitUntil(attempt, time, waitOptions),
+    event: startEvent,
+    events: { wait: (names, waitOptions) => attempt.inbox.wait(names, waitOptions) },
+    async emit(ref, name, data, emitOptions) {
+      await attempt.unlessAbandoned();
+      attempt.inbox.emit(ref, name, data, emitOptions);
+    },
+    keepAlive: (keepOptions) => attempt.inbox.setKeepAlive(keepOptions, settings.defaultKeepAliveMs),
+    messages: { allow: (route) => attempt.messages.allow(route) },
+    participants: { connect: (spec) => attempt.messages.participants.connect(spec) },
   };
 }
 
-export function stageSummaries(records: readonly StageRecord[]): StageSummary[] {
+export function stageSummaries(records: readonly StageRecord[], reused?: { has(record: StageRecord): boolean }): StageSummary[] {
   return records.map((record) => ({
     name: record.name,
     outcome: record.outcome,
     attempt: record.attempt,
-    source: "ran",
+    source: reused?.has(record) ? "reused" : record.provided ? "provided" : "ran",
     ...(record.summary !== undefined ? { summary: record.summary } : {}),
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
     ...(record.value !== undefined ? { value: record.value } : {}),
   }));
 }
 
-type Settled = { kind: "returned"; value: unknown } | { kind: "threw"; error: unknown } | { kind: "abandoned"; reason: string };
+type Settled =
+  | { kind: "returned"; value: unknown }
+  | { kind: "threw"; error: unknown }
+  | { kind: "abandoned"; reason: string }
+  | { kind: "parked"; label: string; until?: string };
+
+/** Checks a starting event against `starts` and the declared schemas; returns why it is refused. */
+export function startEventRefusal(workflow: Workflow<unknown, unknown>, event: EventToSend): string | undefined {
+  const starts = workflow.starts ?? [];
+  if (!starts.includes(event.name)) {
+    return `event "${event.name}" does not start ${workflow.name}; ${starts.length ? `its starts are ${starts.map((name) => `"${name}"`).join(", ")}` : "no event starts it"}`;
+  }
+  return undefined;
+}
 
 export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>, options: RunOptions): Promise<RunResult<Result>> {
-  const attempt = new Attempt(options);
+  if (options.values !== undefined && options.fromStage === undefined) throw new TypeError("values give the stages before fromStage: give fromStage too");
+  const attempt = new Attempt({
+    ...options,
+    // A continue is the attempt after the latest its earlier run lines name.
+    ...(options.earlier ? { attempt: attemptAfter(options.earlier.runLines ?? []) } : {}),
+    ...(workflow.events ? { declaredEvents: workflow.events } : {}),
+    ...(workflow.stages ? { declaredStages: workflow.stages } : {}),
+    // A stopped agent's messages end, and the run is sent its `{key}:ended` event.
+    onAgentEnded: (key, reason) => {
+      attempt.messages.agentEnded(key, reason);
+      options.onAgentEnded?.(key, reason);
+    },
+  });
   const registry = new AgentRegistry(attempt);
-  const context = createContext(attempt, registry, options.onDecision);
+  attempt.messages = new MessageBus(attempt, registry, workflow.tools);
+  installIdleHandling(attempt, options.idlePolicy);
+  attempt.continuation.restore();
+  const continuing = attempt.continuation.isContinue;
+  let startEvent: ReceivedEvent | null = null;
+  if (options.startEvent) {
+    // A first attempt's event must be one that starts the run; a continue's is any it takes.
+    const refusal = continuing ? undefined : startEventRefusal(workflow as Workflow<unknown, unknown>, options.startEvent);
+    if (refusal) throw new TypeError(refusal);
+    const delivery = attempt.inbox.receive(options.startEvent, "outside", () => "awf.start");
+    if (!delivery.ok) throw new TypeError(delivery.message);
+    // A starting event is in in.jsonl, but no wait takes it: the run reads it as wf.event. The
+    // event that wakes a continue is also left for the wait it parked at.
+    if (!continuing) attempt.inbox.markRead(delivery.event);
+    startEvent = delivery.event;
+  }
+  attempt.continuation.begin(startEvent, !continuing);
+  options.onStart?.({
+    attempt,
+    receive: (event, sender = "outside", defaultId = () => `awf.${attempt.inbox.lines.length + 1}`) =>
+      attempt.inbox.receive(event, sender, defaultId),
+  });
+  const context = createContext(attempt, registry, options.onDecision, startEvent);
+  const parked = new Promise<Settled>((resolve) => attempt.onPark((at) => resolve({ kind: "parked", ...at })));
   const abandoned = new Promise<Settled>((resolve) => {
     const onAbort = () => {
       const reason = messageOf(options.signal!.reason);
@@ -81,10 +165,12 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
       (value): Settled => ({ kind: "returned", value }),
       (error): Settled => ({ kind: "threw", error }),
     );
-  const settled = await Promise.race([ran, abandoned]);
-  if (settled.kind !== "abandoned") attempt.root.cancel(new CancelReason("cancelled", "the attempt ended"));
+  const settled = await Promise.race([ran, abandoned, parked]);
+  attempt.activity.stop();
+  attempt.messages.attemptEnded();
+  if (settled.kind !== "abandoned" && settled.kind !== "parked") attempt.root.cancel(new CancelReason("cancelled", "the attempt ended"));
   const stages = attempt.stages;
-  const summaries = stageSummaries(stages);
+  const summaries = stageSummaries(stages, attempt.continuation.reused);
   const continueCommand = `awf run ${workflow.name} --continue ${options.runId}`;
   const unsuccessful = (kind: "stopped" | "failed" | "timed-out" | "cancelled", reason: string, stageName?: string): Ending<Result> => ({
     kind,
@@ -93,13 +179,27 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
     stages: summaries,
     continue: continueCommand,
   });
-  const finish = (ending: Ending<Result>, error?: unknown): RunResult<Result> => ({
-    ending,
-    ...(error !== undefined ? { error } : {}),
-    stages,
-    abandoned: settled.kind === "abandoned",
-  });
+  const finish = (ending: Ending<Result>, error?: unknown): RunResult<Result> => {
+    // Every agent still open ends with the attempt; its pane stays or goes by how the attempt ended.
+    registry.endAll(ending.kind);
+    return {
+      ending,
+      ...(error !== undefined ? { error } : {}),
+      stages,
+      abandoned: settled.kind === "abandoned",
+    };
+  };
 
+  if (settled.kind === "parked") {
+    return finish({
+      kind: "parked",
+      label: settled.label,
+      ...(settled.until !== undefined ? { until: settled.until } : {}),
+      reason: `the run parked ${settled.label}${settled.until !== undefined ? ` until ${settled.until}` : ""}`,
+      stages: summaries,
+      continue: continueCommand,
+    });
+  }
   if (settled.kind === "abandoned") return finish(unsuccessful("cancelled", settled.reason, attempt.openStage));
   if (settled.kind === "returned") {
     if (attempt.ruleViolation) {

@@ -42,6 +42,15 @@ export class WorkflowRuleError extends Error {
   }
 }
 
+/** A wait on time or events ended because its scope was cancelled (a sibling failed, the attempt ended). */
+export class WaitCancelledError extends Error {
+  readonly code = "wait-cancelled";
+  constructor(message: string) {
+    super(message);
+    this.name = "WaitCancelledError";
+  }
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

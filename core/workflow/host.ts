@@ -3,7 +3,8 @@
 
 import type { TSchema } from "typebox";
 import type { AnswerVerdict } from "./answerCheck.ts";
-import type { Execution, JsonValue, LoginNeeded, Outcome, Skill, Question } from "./types.ts";
+import type { Execution, JsonValue, KeepPane, LoginNeeded, Outcome, PaneWorkspace, Skill, Question } from "./types.ts";
+import type { AgentMessage, SendOptions, SendResult, ToolResult } from "./messageTypes.ts";
 
 export interface OpenedAgent {
   key: string;
@@ -12,20 +13,49 @@ export interface OpenedAgent {
   skills?: Skill[];
   labels?: Record<string, JsonValue>;
   cwd: string;
+  /** Where a pane agent's pane goes, as the engine placed it; absent for a headless agent and the calling session. */
+  pane?: PanePlacement;
+  /** How the run's panes setting applies to it: the workspace its tab opens in, and whether it is kept. */
+  panes?: { workspace: PaneWorkspace; keep: KeepPane };
+  /** Why its pane could not go where its layout asked (it went to a tab instead). */
+  paneFallback?: string;
+  /** The session it is a copy of, for a fork. */
+  forkedFrom?: ForkedFrom;
 }
 
-/** One operation on an agent: a turn, or the nudge that follows a turn with no answer. */
+/** A tab of its own, or a split beside another agent's pane; `front` when it opens in the foreground. */
+export type PanePlacement =
+  | { tab: string; session?: string; front: boolean }
+  | { beside: string; side: "right" | "below"; share?: number; front: boolean };
+
+/** A fork's parent: an agent and its turns when it was copied, or the calling session. */
+export type ForkedFrom = { key: string; turns: number } | { caller: true; turns: number };
+
+/**
+ * What an operation is: a turn (or its nudge), or a compaction whose `prompt` is its focus and whose
+ * `n` counts the agent's compactions. Hosts switch on it; more kinds join the union as they are built.
+ * A `message` operation is the engine's own: a message woke an idle agent (`cause`); it keeps the
+ * agent's last turn number, its `prompt` is the message's text, and a `nudge` is the one reminder
+ * of a reply it still owes (`nudgePrompt`).
+ */
+export type OperationKind = "turn" | "compact" | "message";
+
+/** One operation on an agent: a turn, the nudge that follows a turn with no answer, or a compaction. */
 export interface TurnOperation {
   /** Unique in the run; the engine settles each operation once through `settle`. */
   id: number;
+  /** What the operation is; absent reads as "turn". */
+  kind?: OperationKind;
   agent: string;
-  /** 1-based in the agent's session; a nudge keeps its turn's number. */
+  /** 1-based in the agent's session; a nudge keeps its turn's number. A compaction counts compactions. */
   n: number;
   nudge: boolean;
   /** The prompt as the workflow wrote it (for a nudge, the turn's prompt). */
   prompt: string;
   /** What the agent is sent for a nudge. */
   nudgePrompt?: string;
+  /** A compaction's id: the one the workflow gave it, else `compaction-<n>`. */
+  compactionId?: string;
   schema?: TSchema;
   label?: string;
   stage?: string;
@@ -35,6 +65,20 @@ export interface TurnOperation {
   signal: AbortSignal;
   /** Hands the engine an answer (JSON text for a schema, else the text); the real check judges it. */
   submit(raw: string): AnswerVerdict;
+  /** Awaits `waiting` without counting as work, so a run whose only turn awaits a reply can idle. */
+  idleWhile<T>(waiting: Promise<T>): Promise<T>;
+  /** The messages shown to the agent in this operation, oldest first (a compaction shows none). */
+  messages: AgentMessage[];
+  /** The message that woke the agent, for a `message` operation. */
+  cause?: AgentMessage;
+  /** `wfa send`: a value, never a throw; an awaited reply waits without counting as work. */
+  send(peer: string, text: string, options?: SendOptions): Promise<SendResult>;
+  /** `wfa reply`: answers the oldest question from `peer` the agent was shown. */
+  reply(peer: string, text: string, options?: SendOptions): Promise<SendResult>;
+  /** `wfa tool`: one of the workflow's tools, if the agent was given it. */
+  tool(name: string, input?: unknown): Promise<ToolResult>;
+  /** The peers the agent owes a reply, oldest question first; a turn's result is refused while any. */
+  owes(): string[];
 }
 
 /** How the host says an operation ended, when it ended without an accepted answer. */
@@ -53,6 +97,10 @@ export interface AgentHost {
   run(operation: TurnOperation): Promise<HostEnd>;
   /** What the engine recorded for an operation: `unanswered` for one a nudge followed. */
   settle(operation: TurnOperation, outcome: Outcome): void;
+  /** An agent's model or effort was switched (its `n`th switch); later operations carry the new execution. */
+  switched?(agent: string, n: number, execution: Execution): void;
+  /** An agent ended: stopped, or still open when the attempt ended; `keptPane` for a pane agent whose pane stays. */
+  ended?(agent: string, end: { reason: string; keptPane?: boolean }): void;
 }
 
 export interface DecisionRequest {

@@ -5,6 +5,7 @@ export { choice, score, yesNo } from "./decisions.ts";
 export { StopSignal, DeadlineExceededError, DecisionError, WorkflowRuleError } from "./errors.ts";
 export { parseDuration } from "./durations.ts";
 export { DEFAULT_RUNTIMES } from "./runtimes.ts";
+export { defineTool } from "./tools.ts";
 export { Type } from "typebox";
 export type * from "./types.ts";
 export type { Static, TSchema } from "typebox";

@@ -1,6 +1,7 @@
-// Runtime aliases and the harness table: what `runtime` in wf.agents.open resolves to, and the
-// refusals a real host makes before any turn (unknown alias, unlisted effort, headless claude).
+// Runtime aliases: what `runtime` in wf.agents.open resolves to, and the refusals a real host
+// makes before any turn (unknown alias, unlisted effort, headless claude), read from harnesses.ts.
 
+import { effortRefusal, harnessFacts, quoteList, unknownHarness } from "./harnesses.ts";
 import type { Execution, RuntimeAlias, RuntimeSelection } from "./types.ts";
 
 /** The aliases `awf run` installs, and so every test starts from. */
@@ -8,22 +9,6 @@ export const DEFAULT_RUNTIMES: Readonly<Record<string, RuntimeAlias>> = {
   claude: { harness: "claude", model: "sonnet" },
   codex: { harness: "codex", model: "gpt-5.6-sol" },
 };
-
-interface HarnessFacts {
-  efforts: readonly string[];
-  placements: readonly Execution["placement"][];
-  /** Headless runs of this harness are metered and must say so. */
-  headlessNeedsMetered: boolean;
-}
-
-const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
-  claude: { efforts: ["low", "medium", "high", "xhigh", "max"], placements: ["pane", "headless"], headlessNeedsMetered: true },
-  codex: { efforts: ["minimal", "low", "medium", "high", "xhigh"], placements: ["pane", "headless"], headlessNeedsMetered: false },
-  pi: { efforts: ["off", "minimal", "low", "medium", "high"], placements: ["pane", "headless"], headlessNeedsMetered: false },
-  cursor: { efforts: [], placements: ["pane", "headless"], headlessNeedsMetered: false },
-};
-
-const quoteList = (names: Iterable<string>) => [...names].map((name) => `"${name}"`).join(", ");
 
 /** The settings a selection stands for; throws an Error naming what is wrong. */
 export function resolveRuntime(
@@ -51,19 +36,22 @@ export function resolveRuntime(
   } else {
     execution = { placement: "pane", ...selection };
   }
-  const harness = HARNESSES[execution.harness];
-  if (!harness) throw new Error(`agent "${key}": no harness "${execution.harness}"; known: ${quoteList(Object.keys(HARNESSES))}`);
-  if (execution.effort !== undefined && !harness.efforts.includes(execution.effort)) {
-    const levels = harness.efforts.length ? `its levels are ${harness.efforts.join(", ")}` : "it has no effort levels";
-    throw new Error(`agent "${key}": ${execution.harness} has no effort "${execution.effort}"; ${levels}`);
-  }
+  checkExecution(key, execution);
+  return execution;
+}
+
+/** Throws what a real host refuses before any turn: an unknown harness, an unlisted effort, a placement it lacks. */
+export function checkExecution(key: string, execution: Execution): void {
+  const harness = harnessFacts(execution.harness);
+  if (!harness) throw new Error(`agent "${key}": ${unknownHarness(execution.harness)}`);
+  const refusedEffort = execution.effort === undefined ? undefined : effortRefusal(execution.harness, execution.effort);
+  if (refusedEffort) throw new Error(`agent "${key}": ${refusedEffort}`);
   if (!harness.placements.includes(execution.placement)) {
     throw new Error(`agent "${key}": ${execution.harness} does not run ${execution.placement}`);
   }
   if (execution.placement === "headless" && harness.headlessNeedsMetered && execution.metered !== true) {
     throw new Error(`agent "${key}": headless ${execution.harness} is metered; set metered: true`);
   }
-  return execution;
 }
 
 /** The login failure a harness reports, worded as real harnesses word it. */

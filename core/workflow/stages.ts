@@ -7,6 +7,7 @@ import type { Attempt, StageRecord } from "./attempt.ts";
 import { messageOf, StopSignal } from "./errors.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
+import { stageLine } from "./runLog.ts";
 import type { StageOptions } from "./types.ts";
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
@@ -29,11 +30,16 @@ export async function stage(
   }
   if (attempt.enteredStages.has(name)) throw attempt.violate(`stage ${name} was entered twice; a loop goes inside one stage`);
   attempt.enteredStages.add(name);
+  // A continue reuses a succeeded record, or takes a value given for a stage before fromStage.
+  const planned = attempt.continuation.enterStage(name, options?.result);
+  if (planned) return planned.value;
   attempt.openStage = name;
   const started = attempt.nowIso();
+  const waitsBefore = attempt.waitSequence;
   const record = (fields: Omit<StageRecord, "name" | "attempt" | "started" | "at">) => {
     const entry: StageRecord = { name, attempt: attempt.settings.attempt, started, at: attempt.nowIso(), ...fields };
     attempt.stages.push(entry);
+    attempt.runLog.push(stageLine(entry, attempt.waitSequence - waitsBefore));
     return entry;
   };
   const scope = scopeOr(attempt.root).child({ stage: name });

@@ -3,8 +3,10 @@
 import type { Static, TSchema } from "typebox";
 import type { JsonValue } from "./json.ts";
 import type { Duration } from "./durations.ts";
+import type { ToolSpec, WorkflowMessages, WorkflowParticipants } from "./messageTypes.ts";
 
 export type { JsonValue, Duration };
+export type * from "./messageTypes.ts";
 
 /** How a harness is selected: an alias name, an alias with overrides, or a full selection. */
 export type RuntimeSelection =
@@ -22,6 +24,8 @@ export interface Execution {
   placement: Placement;
   metered?: boolean;
   alias?: string;
+  /** Set on the calling session (`wf.agents.caller`), whose model is the operator's and reads "". */
+  caller?: boolean;
 }
 
 /** What a runtime alias stands for. */
@@ -42,6 +46,30 @@ export interface AgentSpec {
   skills?: Skill[];
   labels?: Record<string, JsonValue>;
   cwd?: string;
+  /** Where a pane agent's pane opens: a new tab, or a split beside another agent's pane. */
+  layout?: PaneLayout;
+  /** Whether its pane stays once the run is done; the run's `--keep-panes` by default. */
+  keepPane?: KeepPane;
+  /** The workflow's tools (its `tools`, by name) this agent may call with `wfa tool`. */
+  tools?: readonly string[];
+}
+
+// Panes ------------------------------------------------------------------------------------------
+
+/** The workspace a tab opens in: the run's own, the one the run was started from, or one by name. */
+export type PaneWorkspace = "run" | "origin" | { name: string };
+
+export type KeepPane = "never" | "on-failure" | "always";
+
+/** A new tab (`{ session?, workspace?, tab? }`) or a split beside an open agent's pane. */
+export type PaneLayout =
+  | { session?: string; workspace?: PaneWorkspace; tab?: string }
+  | { beside: string; side: "right" | "below"; share?: number };
+
+/** What the run applies to every pane agent: `awf run --workspace` and `--keep-panes`. */
+export interface PanesSetting {
+  workspace?: PaneWorkspace;
+  keep?: KeepPane;
 }
 
 export interface TurnSpec<S extends TSchema | undefined = TSchema | undefined> {
@@ -84,12 +112,65 @@ export interface AgentRef {
   readonly execution: Execution;
   run<S extends TSchema>(spec: TurnSpec<S> & { schema: S }): Promise<TurnResult<Static<S>>>;
   run(spec: TurnSpec<undefined>): Promise<TurnResult<string>>;
+  /** Runs the harness's own compaction, after the agent's earlier operations; answered with the summary. */
+  compact(spec: CompactSpec): Promise<Outcome<string>>;
+  /** Switches the model or effort later operations run at; answered with the settings now in force. */
+  set(spec: SetSpec): Promise<Outcome<Execution>>;
+  /** A new agent on a copy of this one's session, taken after its earlier operations. */
+  fork(spec: ForkSpec): Promise<AgentRef>;
+}
+
+export interface CompactSpec {
+  /** The compaction's focus: what the summary keeps. */
+  prompt: string;
+  /** Names the compaction; given again with the same prompt, it is the same compaction. */
+  id?: string;
+  timeout?: Duration | number;
+}
+
+export interface SetSpec {
+  model?: string;
+  effort?: string;
+  /** Names the switch; given again with the same settings, it is the same switch. */
+  id?: string;
+}
+
+export interface ForkSpec {
+  key: string;
+  placement?: Placement;
+  metered?: boolean;
+  effort?: string;
+  instructions?: string;
+  labels?: Record<string, JsonValue>;
+  layout?: PaneLayout;
+  keepPane?: KeepPane;
 }
 
 export interface Agents {
   /** Opens an agent, or returns the one already open under `key` when nothing given conflicts. */
   open(spec: AgentSpec): Promise<AgentRef>;
+  /** Ends an agent early: its running turn settles `cancelled`. False when it was not open, or already stopped. */
+  stop(key: string, reason?: string): boolean;
+  /** The session `awf run --here` was typed in, driven as agent `key`; null when the run has none. */
+  caller(spec: { key: string }): Promise<AgentRef | null>;
+  /** A new agent on a copy of the session that started the run, on the model its files show; null when there is none. */
+  forkCaller(spec: ForkSpec): Promise<AgentRef | null>;
 }
+
+// Allowance --------------------------------------------------------------------------------------
+
+/** One limit window of a harness's plan, such as its 5-hour or weekly window. */
+export interface AllowanceWindow {
+  /** The window as the harness names it: "5h", "week", … */
+  name: string;
+  /** The share of the window still left, from 0 to 1. */
+  left: number;
+  /** ISO time the window starts again, when known. */
+  resets?: string;
+}
+
+/** What is left of a harness's plan: `none` where there is no data, else each window. */
+export type HarnessAllowance = { kind: "none" } | { kind: "plan"; windows: AllowanceWindow[] };
 
 export interface ParallelOptions {
   /** At most this many items at once; all by default. */
@@ -176,7 +257,8 @@ export interface StageSummary {
   name: string;
   outcome: StageOutcome;
   attempt: number;
-  source: "ran" | "reused";
+  /** Ran in this attempt, reused from an earlier one, or given (`values`). */
+  source: "ran" | "reused" | "provided";
   summary?: string;
   reason?: string;
   value?: JsonValue;
@@ -185,6 +267,8 @@ export interface StageSummary {
 /** How an attempt ended: what `present` and `report` get, and `run.ending` in a test. */
 export type Ending<Result = JsonValue> =
   | { kind: "completed"; value: Result; stages: StageSummary[] }
+  /** Nothing left but waits: the attempt ended, and a continue resumes it at `until` or on an event. */
+  | { kind: "parked"; label: string; until?: string; reason: string; stages: StageSummary[]; continue: string }
   | {
       kind: "stopped" | "failed" | "timed-out" | "cancelled";
       stage?: string;
@@ -193,6 +277,68 @@ export type Ending<Result = JsonValue> =
       /** The command that goes on from here. */
       continue: string;
     };
+
+// Time and events ------------------------------------------------------------------------------
+
+export interface WaitOptions {
+  /** What the run is waiting for, as a parked ending and `run.timers` name it. */
+  label?: string;
+}
+
+/** A timer a wait ran on the run's clock, as `run.timers` lists it. */
+export interface TimerRecord {
+  label: string;
+  /** ISO time it is due, on the run's clock. */
+  due: string;
+  state: "fired" | "cancelled" | "pending";
+  /** What made it: a sleep or waitUntil (`timer`), an event wait's `until`, a question's `until`. */
+  kind: "timer" | "event" | "question" | "keep-alive";
+}
+
+/** An event as the run received it: one line of its in.jsonl. */
+export interface ReceivedEvent {
+  eventId: string;
+  name: string;
+  data: JsonValue;
+  /** ISO time on the run's clock when it arrived. */
+  at: string;
+}
+
+export interface EventWaitOptions extends WaitOptions {
+  /** When to stop waiting: a Date, an ISO time, or a duration from now such as "2d". */
+  until?: Date | string;
+}
+
+export type EventWaitResult = ({ kind: "event" } & ReceivedEvent) | { kind: "timeout"; until: string };
+
+/** Another workflow's run: "workflow/id" or { workflow, id }. */
+export type EventRef = string | { workflow: string; id: string };
+
+/** An event this run sent another run with wf.emit. */
+export interface EmitRecord {
+  ref: string;
+  name: string;
+  data: JsonValue;
+  eventId?: string;
+}
+
+export interface KeepAliveOptions {
+  /** How long the run stays live for an event once nothing else is left; an hour by default (100 ms in a test). */
+  window?: Duration;
+  /** Compacts an agent when a window passes with no event, before the run parks. */
+  onTimeout?: { compact: { key: string }; prompt: string };
+}
+
+/** run.jsonl and in.jsonl lines: what the run settled, and the events it was sent (docs/data.md). */
+export type { RunLine, InLine } from "./runLog.ts";
+
+export interface WorkflowEvents {
+  /**
+   * Waits for the next event of a name (or any of several), taking the oldest one not yet taken;
+   * with `until`, resolves `{ kind: "timeout" }` once that time passes.
+   */
+  wait(names: string | readonly string[], options?: EventWaitOptions): Promise<EventWaitResult>;
+}
 
 // The context --------------------------------------------------------------------------------
 
@@ -209,6 +355,8 @@ export interface WorkflowContext {
   /** Where agents work unless opened elsewhere. */
   readonly cwd: string;
   readonly agents: Agents;
+  /** What is left of a harness's plan; `{ kind: "none" }` where there is no data. */
+  allowance(harness: string): Promise<HarnessAllowance>;
   /** The run's clock: real in a run, virtual in a test. */
   now(): Date;
   log(message: string, fields?: Record<string, JsonValue>): void;
@@ -224,6 +372,21 @@ export interface WorkflowContext {
   decide<Questions extends Record<string, Question>>(spec: DecisionSpec<Questions>): Promise<Decision<Questions>>;
   /** The same as `decide`, under the name agentswf's first API gave it. */
   readonly decisions: { decide: WorkflowContext["decide"] };
+  /** Waits for a duration on the run's clock (a timer; the run parks if nothing else is left). */
+  sleep(duration: Duration | number, options?: WaitOptions): Promise<void>;
+  /** Waits until a time on the run's clock: a Date, an ISO time, or a duration from now. */
+  waitUntil(time: Date | string, options?: WaitOptions): Promise<void>;
+  /** The event that started or woke this attempt; null without one. */
+  readonly event: ReceivedEvent | null;
+  readonly events: WorkflowEvents;
+  /** Sends an event to another workflow's run. */
+  emit(ref: EventRef, name: string, data: JsonValue, options?: { eventId?: string }): Promise<void>;
+  /** Keeps the run live for a window when only event waits are left, rather than parking at once. */
+  keepAlive(options?: KeepAliveOptions): void;
+  /** The routes agents and participants message each other along. */
+  readonly messages: WorkflowMessages;
+  /** Sessions the engine did not start, such as a coordinator, that agents message. */
+  readonly participants: WorkflowParticipants;
 }
 
 export interface PrepareInput {
@@ -240,6 +403,19 @@ export interface WorkflowSpec<Args, Result> {
   /** Turns the command line after `--` into args; throws to refuse it. */
   prepare?: (input: PrepareInput) => Args | Promise<Args>;
   run: (wf: WorkflowContext, args: Args) => Promise<Result>;
+  /** Names a run from its args (a ticket key, a release tag) when it is started without an id. */
+  id?: (args: Args) => string;
+  /** The events a run takes, by name, each with the schema its data must fit. */
+  events?: Record<string, TSchema>;
+  /** Which declared events may start a run. */
+  starts?: readonly string[];
+  /** Tools agents may call (`wfa tool`), by name; `wf.agents.open({ tools })` grants them. */
+  tools?: Record<string, ToolSpec<any, any>>;
+  /**
+   * The stages, in the order the run enters them, each with its result schema (null for a stage
+   * that returns nothing). Optional: it lets a run started at a stage list every value it needs.
+   */
+  stages?: Record<string, TSchema | null>;
   present?: (value: Result, ending: Ending<Result>) => string | undefined;
   report?: (value: Result | undefined, ending: Ending<Result>) => string | undefined;
 }

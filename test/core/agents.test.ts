@@ -42,11 +42,16 @@ describe("the turn a script function gets", () => {
     expect(seen!.model).toBe("sonnet");
   });
 
-  test("send, reply and tool say they aren't supported yet", async () => {
+  test("send, reply and tool resolve to values the script reads, never throws", async () => {
     const run = await testWorkflow(askOnce({ prompt: "go" }), {
-      agents: { a: answer((turn) => turn.send("b", "hi").then(() => "sent", (error: Error) => error.message)) },
+      agents: {
+        a: answer(async (turn) => JSON.stringify([await turn.send("b", "hi"), await turn.reply("b", "hi"), (await turn.tool("lookup")).kind])),
+      },
     });
-    expect(run.value).toEqual({ kind: "answered", value: "turn.send is not supported by Turnlens yet: messages arrive in a later version" });
+    expect(run.value).toEqual({
+      kind: "answered",
+      value: JSON.stringify([{ kind: "refused", code: "unknown-peer" }, { kind: "refused", code: "no-question" }, "refused"]),
+    });
   });
 });
 

@@ -172,3 +172,23 @@ describe("answer itself", () => {
     expect(thrown(() => answer(noAnswer.silent() as never, 1 as never)).message).toStartWith("answer takes a schema and a value, or text; not ");
   });
 });
+
+describe("answer's types", () => {
+  const VERDICT = Type.Union([
+    Type.Object({ kind: Type.Literal("ready"), summary: Type.String() }),
+    Type.Object({ kind: Type.Literal("inconclusive"), reason: Type.String() }),
+  ]);
+  const summary: string = "ok";
+
+  test("take a member of a discriminated union as a value or from a function, and refuse an unknown kind", () => {
+    const entries = [
+      answer(VERDICT, { kind: "ready", summary }),
+      answer(VERDICT, async (turn) => (turn.nudge ? { kind: "inconclusive", reason: "nudged" } : { kind: "ready", summary })),
+      // @ts-expect-error no member has kind "done"
+      answer(VERDICT, { kind: "done", summary }),
+      // @ts-expect-error a function may not return an unknown kind either
+      answer(VERDICT, () => ({ kind: "done", summary })),
+    ];
+    expect(entries).toHaveLength(4);
+  });
+});

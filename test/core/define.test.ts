@@ -26,6 +26,7 @@ describe("defineWorkflow", () => {
     expect(thrown(() => defineWorkflow({ name: "w", description: "d" } as never)).message).toBe("workflow w needs a run(wf, args) function");
     expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, prepare: "argv" as never })).message).toBe("workflow w's prepare must be a function");
     expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, report: {} as never })).message).toBe("workflow w's report must be a function");
+    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, id: "v1" as never })).message).toBe("workflow w's id must be a function");
   });
 
   test("refuses what isn't a definition", () => {

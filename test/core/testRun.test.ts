@@ -59,8 +59,15 @@ describe("a TestRun", () => {
         execution: { harness: "claude", model: "sonnet", placement: "pane", alias: "claude" },
         instructions: "Write plainly.",
         skills: [{ path: "skills/style" }],
+        pane: { tab: "writer", front: true },
+        panes: { workspace: "run", keep: "never" },
       },
-      { key: "reviewer", execution: { harness: "codex", model: "gpt-5.6-sol", effort: "low", placement: "pane", alias: "codex" } },
+      {
+        key: "reviewer",
+        execution: { harness: "codex", model: "gpt-5.6-sol", effort: "low", placement: "pane", alias: "codex" },
+        pane: { tab: "reviewer", front: false },
+        panes: { workspace: "run", keep: "never" },
+      },
     ]);
     expect(run.agentOf("reviewer")).toBe(run.agents[1]);
   });

@@ -186,6 +186,12 @@ describe("the stall guard", () => {
       execution: { harness: "claude", model: "sonnet", placement: "pane" },
       signal: new AbortController().signal,
       submit: () => ({ accepted: true, value: "x" }),
+      idleWhile: (waiting) => waiting,
+      messages: [],
+      send: async () => ({ kind: "sent" }),
+      reply: async () => ({ kind: "sent" }),
+      tool: async () => ({ kind: "result", output: null }),
+      owes: () => [],
     });
     expect(activity).toBe(1);
   });

@@ -31,7 +31,7 @@ function compilerOptionsOf(file: string): Record<string, unknown> {
   return (parsed.config as { compilerOptions: Record<string, unknown> }).compilerOptions;
 }
 
-const SERVED = ["agentswf/workflow", "agentswf/testing", "turnlens/workflow", "turnlens/testing", "turnlens/trace", "bun:test", "vitest", "typebox", "typebox/*"];
+const SERVED = ["agentswf/workflow", "agentswf/testing", "agentswf/client", "turnlens/workflow", "turnlens/testing", "turnlens/client", "turnlens/trace", "bun:test", "vitest", "typebox", "typebox/*"];
 
 describe("a folder with nothing in it", () => {
   test("init writes a tsconfig and a first workflow whose tests pass, and tsc agrees", async () => {

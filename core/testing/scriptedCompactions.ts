@@ -1,0 +1,200 @@
+// The scripted host's compactions: each compaction the engine asks is met by the agent's
+// `compactions` script, walked like `agents` but counted among its compactions, `""` by default.
+
+import type { HostEnd, TurnOperation } from "../workflow/host.ts";
+import { firstLine } from "../workflow/json.ts";
+import { messageOf } from "../workflow/errors.ts";
+import { loginFailure } from "../workflow/runtimes.ts";
+import type { Outcome } from "../workflow/types.ts";
+import { firstUserFrame } from "./callSite.ts";
+import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
+import { plural } from "./problems.ts";
+import type { ScriptBook } from "./scripts.ts";
+import type { CompactionTrace, ProblemTrace, SourceSite } from "./trace.ts";
+import type { Turn } from "./turn.ts";
+
+/** A compaction as `run.compactionsOf(key)` reads it back. */
+export interface CompactionRecord {
+  agent: string;
+  /** 1-based among the agent's compactions. */
+  n: number;
+  /** The id the workflow gave it, else `compaction-<n>`. */
+  id: string;
+  /** The prompt the workflow gave it: what the summary keeps. */
+  focus: string;
+  outcome: Outcome["kind"];
+}
+
+const never = new Promise<never>(() => {});
+
+/** `agent "<k>" compaction <n>: <why>[. It was asked: <focus>]`, with the problem's data. */
+export function compactionProblem(
+  code: ProblemTrace["code"],
+  operation: TurnOperation,
+  why: string,
+  extra: Partial<ProblemTrace> = {},
+  withFocus = true,
+): ProblemTrace {
+  const head = `agent "${operation.agent}" compaction ${operation.n}: ${why}`;
+  return {
+    code,
+    message: withFocus ? `${head}. It was asked: ${firstLine(operation.prompt)}` : head,
+    agent: operation.agent,
+    compaction: operation.n,
+    prompt: operation.prompt,
+    option: "compactions",
+    ...extra,
+  };
+}
+
+const noMessages = () => Promise.reject(new Error("a compaction sends no messages"));
+
+export class ScriptedCompactions {
+  readonly records: CompactionRecord[] = [];
+  readonly traces: CompactionTrace[] = [];
+  private readonly byOperation = new Map<number, { record: CompactionRecord; trace: CompactionTrace }>();
+
+  constructor(
+    private readonly book: ScriptBook,
+    private readonly fail: (problem: ProblemTrace) => void,
+  ) {}
+
+  /** Compaction lists walked short of their end, and lists no compaction reached. */
+  leftovers(): ProblemTrace[] {
+    return this.book.leftovers();
+  }
+
+  settle(operation: TurnOperation, outcome: Outcome): void {
+    const held = this.byOperation.get(operation.id);
+    if (!held) return;
+    held.record.outcome = outcome.kind;
+    held.trace.outcome = outcome.kind;
+    if (outcome.kind !== "answered") held.trace.reason = outcome.reason;
+  }
+
+  async run(operation: TurnOperation): Promise<HostEnd> {
+    const record: CompactionRecord = {
+      agent: operation.agent,
+      n: operation.n,
+      id: operation.compactionId ?? `compaction-${operation.n}`,
+      focus: operation.prompt,
+      outcome: "cancelled",
+    };
+    const trace: CompactionTrace = { agent: operation.agent, n: operation.n, focus: operation.prompt, outcome: "cancelled" };
+    this.records.push(record);
+    this.traces.push(trace);
+    this.byOperation.set(operation.id, { record, trace });
+
+    const found = this.book.find(operation.agent);
+    if (!found.found) {
+      // An agent with no compaction script has every compaction answer "": only a conflict is a mistake.
+      if (found.code !== "glob-conflict") return this.submit(operation, "");
+      return this.failWith(compactionProblem(found.code, operation, found.why, { ...(found.patterns ? { patterns: found.patterns } : {}) }));
+    }
+    const pattern = found.pattern;
+    const walked = this.book.entryFor(operation.agent, found.slot, pattern, operation.n);
+    if (!walked) {
+      const sites = found.slot.entries.map((entry) => entry.site).filter((site): site is SourceSite => !!site);
+      return this.failWith(
+        compactionProblem(
+          "list-exhausted",
+          operation,
+          `its compaction script${pattern ? ` ("${pattern}")` : ""} has ${plural(found.slot.entries.length, "compaction")}`,
+          { key: found.slot.key, ...(pattern ? { pattern } : {}), index: operation.n - 1, sites, ...(sites.length ? { site: sites[sites.length - 1]! } : {}) },
+        ),
+      );
+    }
+    const { entry, index } = walked;
+    const site = entry.site;
+    trace.match = { option: "compactions", key: found.slot.key, ...(pattern ? { pattern } : {}), index, nudge: false, ...(site ? { site } : {}) };
+    const at: Partial<ProblemTrace> = { key: found.slot.key, ...(pattern ? { pattern } : {}), index, ...(site ? { site } : {}) };
+    return this.meet(operation, entry, at);
+  }
+
+  private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
+    if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at);
+    if (!isAnswer(entry)) return this.failWith(compactionProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, at));
+    let value: unknown = entry.value;
+    if (entry.respond) {
+      const aborted = new Promise<"aborted">((resolve) => {
+        if (operation.signal.aborted) resolve("aborted");
+        operation.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+      });
+      try {
+        const raced = await Promise.race([Promise.resolve(entry.respond(this.turnFor(operation))).then((given) => ({ given })), aborted]);
+        if (raced === "aborted") return { kind: "cancelled", reason: "the engine cancelled the compaction" };
+        value = raced.given;
+      } catch (error) {
+        const thrownAt = error instanceof Error ? firstUserFrame(error) : undefined;
+        return this.failWith(compactionProblem("script-threw", operation, `its script threw: ${messageOf(error)}`, { ...at, ...(thrownAt ? { thrownAt } : {}) }));
+      }
+      if (value === undefined) return this.failWith(compactionProblem("script-returned-nothing", operation, "its script returned nothing", at));
+      if (isAnswer(value)) {
+        return this.failWith(compactionProblem("script-returned-entry", operation, "its script returned answer(…); a function returns the value itself", at));
+      }
+      if (isNoAnswer(value)) return this.noAnswer(operation, value, at);
+    }
+    if (typeof value !== "string") {
+      return this.failWith(
+        compactionProblem("compaction-not-text", operation, `its compaction script answers a summary, text, not ${describe(value)}`, at, false),
+      );
+    }
+    return this.submit(operation, value);
+  }
+
+  private submit(operation: TurnOperation, summary: string): HostEnd {
+    const verdict = operation.submit(summary);
+    if (!verdict.accepted) return { kind: "cancelled", reason: "the engine cancelled the compaction" };
+    const held = this.byOperation.get(operation.id);
+    if (held) held.trace.answer = summary;
+    return { kind: "submitted" };
+  }
+
+  private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
+    switch (entry.kind) {
+      case "silent":
+        // The harness never confirms it; the engine fails such a compaction.
+        return { kind: "silent" };
+      case "blocked":
+        return { kind: "blocked", reason: entry.reason ?? "waiting on a permission prompt" };
+      case "failed":
+        return { kind: "failed", reason: entry.reason ?? "harness crashed" };
+      case "timed-out":
+        return { kind: "timed-out", reason: entry.reason ?? "turn timed out" };
+      case "needs-login":
+        return { kind: "failed", ...loginFailure(operation.execution.harness, entry.provider) };
+      case "hang":
+        return new Promise((resolve) => {
+          const end = () => resolve({ kind: "cancelled", reason: "the engine cancelled the compaction" });
+          if (operation.signal.aborted) end();
+          else operation.signal.addEventListener("abort", end, { once: true });
+        });
+      case "interrupted":
+        return this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false));
+    }
+  }
+
+  private failWith(problem: ProblemTrace): Promise<never> {
+    this.fail(problem);
+    return never;
+  }
+
+  /** What a compaction script's function gets: the compaction as a turn, its focus as the prompt. */
+  private turnFor(operation: TurnOperation): Turn {
+    return {
+      agent: operation.agent,
+      n: operation.n,
+      nudge: false,
+      prompt: operation.prompt,
+      ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
+      cwd: operation.cwd,
+      model: operation.execution.model,
+      ...(operation.execution.effort !== undefined ? { effort: operation.execution.effort } : {}),
+      messages: [],
+      signal: operation.signal,
+      send: noMessages,
+      reply: noMessages,
+      tool: noMessages,
+    };
+  }
+}

@@ -1,0 +1,164 @@
+// The `participants` option: whoever answers for a participant (a coordinator, a person) is a
+// function, called with each route that opens to it and each message it is sent. It answers
+// through the run's own paths (`awf reply --to`, `awf send`), or leaves a question open.
+
+import type { RunControl } from "../workflow/engine.ts";
+import { messageOf } from "../workflow/errors.ts";
+import { firstLine, whyNotJson } from "../workflow/json.ts";
+import type { MessageBus } from "../workflow/messages.ts";
+import type { RouteDirection } from "../workflow/messageTypes.ts";
+import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/participants.ts";
+import { firstUserFrame } from "./callSite.ts";
+import { describe } from "./entries.ts";
+import { findSlot, globToRegExp, ScriptError } from "./scripts.ts";
+import type { ParticipantEventTrace, ProblemTrace } from "./trace.ts";
+
+/** What a participant's call comes to: the id of the message it sent, or the code it was refused with. */
+export type ParticipantCallResult = { id: string } | { code: string };
+
+/** A route opened to or from the participant. */
+export interface ParticipantRouteEvent {
+  kind: "route";
+  agent: string;
+  direction: RouteDirection;
+  purpose: string;
+  /** Messages that agent first, as `awf send` would. */
+  send(text: string): Promise<ParticipantCallResult>;
+}
+
+/** A message an agent sent the participant. */
+export interface ParticipantMessageEvent {
+  kind: "message";
+  id: string;
+  from: string;
+  text: string;
+  /** It awaits a reply. */
+  asks: boolean;
+  /** Answers it, as `awf reply --to <id>` would. */
+  reply(text: string): Promise<ParticipantCallResult>;
+  /** Messages an agent, as `awf send` would. */
+  send(agent: string, text: string): Promise<ParticipantCallResult>;
+}
+
+export type ParticipantEvent = ParticipantRouteEvent | ParticipantMessageEvent;
+
+/** Answers as the participant would; returning nothing leaves a question open. */
+export type ParticipantScript = (event: ParticipantEvent) => unknown;
+
+export interface ParticipantSlot {
+  key: string;
+  script: ParticipantScript;
+  glob?: RegExp;
+}
+
+/** Checks the `participants` option: each key to a function. */
+export function readParticipantScripts(map: unknown): ParticipantSlot[] {
+  if (map === undefined) return [];
+  if (typeof map !== "object" || map === null || Array.isArray(map)) {
+    throw new ScriptError({ code: "script-invalid", option: "participants", message: `participants must map a participant's key to (event) => …, not ${describe(map)}` });
+  }
+  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
+    if (typeof script !== "function") {
+      throw new ScriptError({
+        code: "script-invalid",
+        option: "participants",
+        key,
+        message: `participants[${JSON.stringify(key)}] must be (event) => …, not ${describe(script)}`,
+      });
+    }
+    return { key, script: script as ParticipantScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };
+  });
+}
+
+/** `participant "<k>": <why>. <what reached it>`, with its data. */
+export function participantProblem(code: ProblemTrace["code"], participant: string, why: string, reached: string, extra: Partial<ProblemTrace> = {}): ProblemTrace {
+  return { code, message: `participant "${participant}": ${why}. ${reached}`, option: "participants", participant, ...extra };
+}
+
+const describeRoute = (notice: ParticipantRouteNotice) =>
+  `A route opened with "${notice.agent}" (${notice.direction}), for: ${firstLine(notice.purpose)}`;
+const describeMessage = (notice: ParticipantMessageNotice) => `It was sent by "${notice.from}": ${firstLine(notice.text)}`;
+
+export class ScriptedParticipants implements ParticipantHost {
+  readonly traces: ParticipantEventTrace[] = [];
+  private control: RunControl | undefined;
+
+  constructor(
+    private readonly slots: readonly ParticipantSlot[],
+    private readonly fail: (problem: ProblemTrace) => void,
+    private readonly activity: () => void,
+  ) {}
+
+  connect(control: RunControl): void {
+    this.control = control;
+  }
+
+  private get bus(): MessageBus {
+    return this.control!.attempt.messages;
+  }
+
+  routeOpened(notice: ParticipantRouteNotice): void {
+    const { participant, agent, direction, purpose } = notice;
+    const event: ParticipantRouteEvent = {
+      kind: "route",
+      agent,
+      direction,
+      purpose,
+      send: async (text) => this.settled(this.bus.participantSend(participant, agent, text)),
+    };
+    this.call(participant, event, { participant, kind: "route", agent, direction, purpose }, describeRoute(notice));
+  }
+
+  messaged(notice: ParticipantMessageNotice): void {
+    const { participant, id, from, text, asks } = notice;
+    const event: ParticipantMessageEvent = {
+      kind: "message",
+      id,
+      from,
+      text,
+      asks,
+      reply: async (replyText) => this.settled(this.bus.participantReply(participant, id, replyText)),
+      send: async (agent, sendText) => this.settled(this.bus.participantSend(participant, agent, sendText)),
+    };
+    this.call(participant, event, { participant, kind: "message", from, id, text }, describeMessage(notice));
+  }
+
+  private settled<T>(result: T): T {
+    this.activity();
+    return result;
+  }
+
+  /** Runs the participant's script as work of the run: the run is not idle while a script works. */
+  private call(participant: string, event: ParticipantEvent, trace: ParticipantEventTrace, reached: string): void {
+    this.traces.push(trace);
+    const found = findSlot(this.slots, participant, "participant");
+    if (!found.found) {
+      this.fail(participantProblem(found.code === "glob-conflict" ? "glob-conflict" : "participant-unscripted", participant, found.why, reached, found.patterns ? { patterns: found.patterns } : {}));
+      return;
+    }
+    trace.key = found.slot.key;
+    const activity = this.control!.attempt.activity;
+    const done = activity.busy();
+    this.activity();
+    Promise.resolve()
+      .then(() => found.slot.script(event))
+      .then(
+        (returned) => {
+          if (returned !== undefined && whyNotJson(returned) === undefined) trace.returned = JSON.parse(JSON.stringify(returned));
+        },
+        (error: unknown) => {
+          const thrownAt = error instanceof Error ? firstUserFrame(error) : undefined;
+          this.fail(
+            participantProblem("participant-script-threw", participant, `its script threw: ${messageOf(error)}`, reached, {
+              key: found.slot.key,
+              ...(thrownAt ? { thrownAt } : {}),
+            }),
+          );
+        },
+      )
+      .finally(() => {
+        done();
+        this.activity();
+      });
+  }
+}

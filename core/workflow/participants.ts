@@ -1,0 +1,78 @@
+// wf.participants.connect: sessions the engine did not start (a coordinator, a person) that
+// agents message and that answer through `awf reply` — the `{key}:reply` event — and `awf send`.
+
+import type { Attempt } from "./attempt.ts";
+import { WorkflowRuleError } from "./errors.ts";
+import { whyNotJson } from "./json.ts";
+import type { ParticipantRef, ParticipantSpec, RouteDirection } from "./messageTypes.ts";
+
+/** A route that opened to or from a participant, told to whoever answers for it. */
+export interface ParticipantRouteNotice {
+  participant: string;
+  agent: string;
+  direction: RouteDirection;
+  purpose: string;
+}
+
+/** A message that reached a participant. */
+export interface ParticipantMessageNotice {
+  participant: string;
+  id: string;
+  from: string;
+  text: string;
+  /** It awaits a reply (`awf reply --to <id>`). */
+  asks: boolean;
+  /** It answers a message the participant sent. */
+  answers: boolean;
+}
+
+/**
+ * The edge participants are reached through. A real run hands them to the operator's inbox; a
+ * test hands them to its `participants` scripts. Replies come back as `{key}:reply` events.
+ */
+export interface ParticipantHost {
+  routeOpened(notice: ParticipantRouteNotice): void;
+  messaged(notice: ParticipantMessageNotice): void;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export class Participants {
+  private readonly connected = new Map<string, ParticipantRef>();
+
+  constructor(
+    private readonly attempt: Attempt,
+    private readonly isAgent: (key: string) => boolean,
+  ) {}
+
+  has(key: string): boolean {
+    return this.connected.has(key);
+  }
+
+  get keys(): string[] {
+    return [...this.connected.keys()];
+  }
+
+  async connect(spec: ParticipantSpec): Promise<ParticipantRef> {
+    await this.attempt.unlessAbandoned();
+    if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.participants.connect needs a key");
+    const { key, labels } = spec;
+    if (labels !== undefined) {
+      const why = typeof labels !== "object" || labels === null || Array.isArray(labels) ? "it is not an object" : whyNotJson(labels);
+      if (why) throw new TypeError(`participant "${key}": labels must be a JSON object; ${why}`);
+    }
+    if (this.isAgent(key)) throw new WorkflowRuleError(`"${key}" is an agent of the run; a participant needs a key of its own`);
+    const existing = this.connected.get(key);
+    if (existing) {
+      if (labels !== undefined && !sameJson(labels, existing.labels)) {
+        throw new WorkflowRuleError(`participant "${key}" is already connected with other labels`);
+      }
+      return existing;
+    }
+    const ref: ParticipantRef = Object.freeze({ key, ...(labels !== undefined ? { labels: JSON.parse(JSON.stringify(labels)) } : {}) });
+    this.connected.set(key, ref);
+    // Its answers arrive as `{key}:reply` events, which the run now takes.
+    this.attempt.inbox.participants.add(key);
+    return ref;
+  }
+}

@@ -1,0 +1,329 @@
+// The run's two logs as lines: run.jsonl (what the run settled, in order) and in.jsonl (the events
+// it was sent), their types, the helpers that append them, and the readers a continue checks them with.
+// docs/data.md describes every line.
+
+import type { Attempt, StageRecord } from "./attempt.ts";
+import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
+import { whyNotJson, type JsonValue } from "./json.ts";
+import type { Outcome, ReceivedEvent, StageOutcome } from "./types.ts";
+
+/** The version every line this Turnlens writes carries, and the only one it reads. */
+export const LOG_VERSION = 1;
+
+interface RunLineBase {
+  v: typeof LOG_VERSION;
+  /** The attempt the line is about: the one that wrote it, or for a turn's end, the turn's own. */
+  attempt: number;
+}
+
+/** An attempt began: the first line each attempt writes. */
+export interface AttemptLine extends RunLineBase {
+  kind: "attempt";
+  at: string;
+  /** The id of the event that started or woke it. */
+  event?: string;
+  /** The event started the run: the run reads it as `wf.event`, and no wait takes it. */
+  starts?: true;
+  fromStage?: string;
+}
+
+/** A stage's record, as `run.stages` reads it, and how many waits it made. */
+export interface StageLine extends RunLineBase {
+  kind: "stage";
+  name: string;
+  outcome: StageOutcome;
+  started: string;
+  at: string;
+  summary?: string;
+  reason?: string;
+  value?: JsonValue;
+  /** The value was given (`values`), not made by the stage's work. */
+  provided?: true;
+  /** The waits made while it was open; a continue that reuses it skips their numbers. */
+  waits: number;
+}
+
+/** A wait's timer: written `pending` when set, with its due time, and again when it fired or was cancelled. */
+export interface TimerLine extends RunLineBase {
+  kind: "timer";
+  /** The wait's number in the run: waits are numbered in call order, the same on every attempt. */
+  wait: number;
+  label: string;
+  due: string;
+  state: "pending" | "fired" | "cancelled";
+}
+
+/** What an event wait took. */
+export interface WaitLine extends RunLineBase {
+  kind: "wait";
+  wait: number;
+  label: string;
+  took: { eventId: string } | "timeout";
+}
+
+/** An agent's session was opened. */
+export interface SessionLine extends RunLineBase {
+  kind: "session";
+  agent: string;
+  harness: string;
+  model: string;
+  at: string;
+}
+
+/** An operation on an agent (a turn, its nudge, a compaction) was handed to its host. */
+export interface TurnBegunLine extends RunLineBase {
+  kind: "turn-begun";
+  /** The operation's id, unique in its attempt. */
+  op: number;
+  agent: string;
+  operation: string;
+  n: number;
+  nudge: boolean;
+  stage?: string;
+  label?: string;
+  at: string;
+}
+
+/** How an operation ended, as its host ended it; `silent` is an end with no answer, before any nudge. */
+export interface TurnEndedLine extends RunLineBase {
+  kind: "turn-ended";
+  op: number;
+  agent: string;
+  n: number;
+  end: "answered" | "silent" | Exclude<Outcome["kind"], "answered" | "unanswered">;
+  reason?: string;
+  at: string;
+}
+
+/** One line of run.jsonl. */
+export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine;
+
+/** A run line before the attempt stamps it with `v` and its number. */
+export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLine ? Omit<Line, "v" | "attempt"> : never) : never;
+
+/** One line of in.jsonl: an event the run was sent. */
+export interface InLine extends ReceivedEvent {
+  v: typeof LOG_VERSION;
+  kind: "event";
+}
+
+// Writing ----------------------------------------------------------------------------------------
+
+/** Appends a line the attempt settled to its run.jsonl. */
+export function appendRunLine(attempt: Attempt, line: UnstampedRunLine, about = attempt.settings.attempt): void {
+  attempt.runLog.push({ v: LOG_VERSION, attempt: about, ...line } as RunLine);
+}
+
+export function stageLine(record: StageRecord, waits: number): RunLine {
+  return { v: LOG_VERSION, kind: "stage", ...record, ...(record.provided ? { provided: true } : {}), waits } as StageLine;
+}
+
+/** The record a stage line holds, as `run.stages` shows it. */
+export function recordOfStageLine(line: StageLine): StageRecord {
+  const { v: _v, kind: _kind, waits: _waits, provided, ...record } = line;
+  return { ...record, ...(provided ? { provided: true } : {}) };
+}
+
+/** An agent's session was opened: its harness and model. */
+export function logSession(attempt: Attempt, agent: OpenedAgent): void {
+  appendRunLine(attempt, { kind: "session", agent: agent.key, harness: agent.execution.harness, model: agent.execution.model, at: attempt.nowIso() });
+}
+
+/**
+ * Writes an operation's begun line; the returned function writes its ended line from how its host
+ * ended it (`submitted` with an accepted answer is `answered`, without one `silent`) or how it was cut short.
+ */
+export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: boolean) => void {
+  appendRunLine(attempt, {
+    kind: "turn-begun",
+    op: operation.id,
+    agent: operation.agent,
+    operation: operation.kind ?? "turn",
+    n: operation.n,
+    nudge: operation.nudge,
+    ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
+    ...(operation.label !== undefined ? { label: operation.label } : {}),
+    at: attempt.nowIso(),
+  });
+  return (end, answered) => {
+    const kind: TurnEndedLine["end"] =
+      end.kind === "submitted" ? (answered ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
+    const reason = "reason" in end ? end.reason : undefined;
+    appendRunLine(attempt, {
+      kind: "turn-ended",
+      op: operation.id,
+      agent: operation.agent,
+      n: operation.n,
+      end: kind,
+      ...(reason !== undefined ? { reason } : {}),
+      at: attempt.nowIso(),
+    });
+  };
+}
+
+export function toInLine(event: ReceivedEvent): InLine {
+  return { v: LOG_VERSION, kind: "event", ...event };
+}
+
+export function fromInLine(line: InLine): ReceivedEvent {
+  return { eventId: line.eventId, name: line.name, data: line.data, at: line.at };
+}
+
+// Reading ----------------------------------------------------------------------------------------
+
+/** A line a reader refused: its message names the file, the line (0 for the whole input) and what is wrong. */
+export class LogLineError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    why: string,
+  ) {
+    super(line === 0 ? `${file}: ${why}` : `${file} line ${line}: ${why}`);
+    this.name = "LogLineError";
+  }
+}
+
+type FieldCheck = (value: unknown) => string | undefined;
+
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+const show = (value: unknown) => (value === undefined ? "undefined" : JSON.stringify(value) ?? String(value));
+
+const text: FieldCheck = (value) => (typeof value === "string" && value !== "" ? undefined : `must be text, not ${show(value)}`);
+const anyText: FieldCheck = (value) => (typeof value === "string" ? undefined : `must be text, not ${show(value)}`);
+const count: FieldCheck = (value) =>
+  typeof value === "number" && Number.isInteger(value) && value >= 1 ? undefined : `must be a whole number from 1, not ${show(value)}`;
+const countFromZero: FieldCheck = (value) =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 ? undefined : `must be a whole number, not ${show(value)}`;
+const time: FieldCheck = (value) =>
+  typeof value === "string" && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : `must be an ISO time, not ${show(value)}`;
+const flag: FieldCheck = (value) => (typeof value === "boolean" ? undefined : `must be true or false, not ${show(value)}`);
+const yes: FieldCheck = (value) => (value === true ? undefined : `is only ever true, not ${show(value)}`);
+const json: FieldCheck = (value) => {
+  const why = whyNotJson(value);
+  return why ? `is not JSON: ${why.replace(/^\$/, "the value")}` : undefined;
+};
+const oneOf =
+  (...allowed: string[]): FieldCheck =>
+  (value) =>
+    typeof value === "string" && allowed.includes(value) ? undefined : `must be one of ${allowed.map((name) => `"${name}"`).join(", ")}, not ${show(value)}`;
+const took: FieldCheck = (value) =>
+  value === "timeout" || (typeof value === "object" && value !== null && typeof (value as { eventId?: unknown }).eventId === "string")
+    ? undefined
+    : `must be { eventId } or "timeout", not ${show(value)}`;
+
+/** Each kind's fields: required ones, then optional ones (a trailing `?`). */
+const RUN_LINE_FIELDS: Record<RunLine["kind"], Record<string, FieldCheck>> = {
+  attempt: { at: time, "event?": text, "starts?": yes, "fromStage?": text },
+  stage: {
+    name: text,
+    outcome: oneOf("succeeded", "stopped", "failed"),
+    started: time,
+    at: time,
+    waits: countFromZero,
+    "summary?": anyText,
+    "reason?": anyText,
+    "value?": json,
+    "provided?": yes,
+  },
+  timer: { wait: count, label: anyText, due: time, state: oneOf("pending", "fired", "cancelled") },
+  wait: { wait: count, label: anyText, took },
+  session: { agent: text, harness: text, model: anyText, at: time },
+  "turn-begun": { op: count, agent: text, operation: text, n: count, nudge: flag, at: time, "stage?": text, "label?": anyText },
+  "turn-ended": {
+    op: count,
+    agent: text,
+    n: count,
+    end: oneOf("answered", "silent", "blocked", "failed", "timed-out", "cancelled"),
+    at: time,
+    "reason?": anyText,
+  },
+};
+
+const IN_LINE_FIELDS: Record<string, Record<string, FieldCheck>> = {
+  event: { eventId: text, name: text, data: json, at: time },
+};
+
+/** JSONL text or a list of parsed lines, as (line number, value) pairs; a torn last line of text is skipped. */
+function entriesOf(input: unknown, file: string): Array<[number, unknown]> {
+  if (typeof input === "string") {
+    const rows = input.split("\n");
+    const torn = !input.endsWith("\n");
+    const entries: Array<[number, unknown]> = [];
+    rows.forEach((row, index) => {
+      if (row.trim() === "") return;
+      try {
+        entries.push([index + 1, JSON.parse(row)]);
+      } catch (error) {
+        // A crash mid-write leaves the last line torn; everything before it is whole.
+        if (torn && index === rows.length - 1) return;
+        throw new LogLineError(file, index + 1, `not JSON: ${(error as Error).message}`);
+      }
+    });
+    return entries;
+  }
+  if (!Array.isArray(input)) throw new LogLineError(file, 0, `the lines must be a list (or JSONL text), not ${show(input)}`);
+  return input.map((value, index) => [index + 1, value]);
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? "an" : "a");
+
+function checkLine(file: string, number: number, value: unknown, kinds: Record<string, Record<string, FieldCheck>>): string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LogLineError(file, number, `a line is an object, not ${show(value)}`);
+  const line = value as Record<string, unknown>;
+  if (!("v" in line)) throw new LogLineError(file, number, `"v" is missing: every line has its version, ${LOG_VERSION}`);
+  if (line.v !== LOG_VERSION) throw new LogLineError(file, number, `version ${show(line.v)} is not one this Turnlens reads; it reads version ${LOG_VERSION}`);
+  const names = Object.keys(kinds);
+  if (typeof line.kind !== "string" || !(line.kind in kinds)) {
+    throw new LogLineError(file, number, `kind ${show(line.kind)} is not a line of ${file}; its kinds are ${names.map((name) => `"${name}"`).join(", ")}`);
+  }
+  for (const [field, check] of Object.entries(kinds[line.kind]!)) {
+    const optional = field.endsWith("?");
+    const name = optional ? field.slice(0, -1) : field;
+    if (line[name] === undefined) {
+      if (optional) continue;
+      throw new LogLineError(file, number, `${article(line.kind)} ${line.kind} line needs "${name}"`);
+    }
+    const why = check(line[name]);
+    if (why) throw new LogLineError(file, number, `"${name}" of ${article(line.kind)} ${line.kind} line ${why}`);
+  }
+  return line.kind;
+}
+
+/**
+ * Reads run.jsonl lines (parsed, or as JSONL text), checking each: its version, its kind, and the
+ * fields that kind has. Throws a LogLineError naming the first line that is wrong and why.
+ */
+export function readRunLines(input: unknown, file = "run.jsonl"): RunLine[] {
+  const lines: RunLine[] = [];
+  for (const [number, value] of entriesOf(input, file)) {
+    checkLine(file, number, value, RUN_LINE_FIELDS);
+    const line = value as Record<string, unknown>;
+    const why = count(line.attempt);
+    if (line.attempt === undefined) throw new LogLineError(file, number, `${article(String(line.kind))} ${line.kind} line needs "attempt"`);
+    if (why) throw new LogLineError(file, number, `"attempt" of ${article(String(line.kind))} ${line.kind} line ${why}`);
+    lines.push(line as unknown as RunLine);
+  }
+  return lines;
+}
+
+/** Reads in.jsonl lines as readRunLines does; an event id on two lines is refused too. */
+export function readInLines(input: unknown, file = "in.jsonl"): InLine[] {
+  const lines: InLine[] = [];
+  const seen = new Map<string, number>();
+  for (const [number, value] of entriesOf(input, file)) {
+    checkLine(file, number, value, IN_LINE_FIELDS);
+    const line = value as InLine;
+    const earlier = seen.get(line.eventId);
+    if (earlier !== undefined) throw new LogLineError(file, number, `event id "${line.eventId}" is on line ${earlier} too; an id names one event`);
+    seen.set(line.eventId, number);
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The attempt a continue over these lines is: one more than the latest they name, or 2. */
+export function attemptAfter(lines: readonly RunLine[]): number {
+  let latest = 1;
+  for (const line of lines) latest = Math.max(latest, line.attempt);
+  return latest + 1;
+}
