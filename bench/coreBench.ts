@@ -1,12 +1,13 @@
 // Turnlens's core benchmarks: testWorkflow's cost in a warm process for a one-turn test, a 100-turn
-// sequential workflow and a 50-agent wf.parallel fan-out. bench/run.mjs bundles and runs this file;
-// it prints a table and writes bench/results.json (medians and p95, as the machine is shared).
+// sequential workflow, a 50-agent wf.parallel fan-out, 1,000 virtual-clock timers and a 20-agent
+// message ring. bench/run.mjs bundles and runs this file; it prints a table and writes
+// bench/results.json (medians and p95, as the machine is shared).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow, Type } from "agentswf/workflow";
+import { defineWorkflow, Type, type AgentRef } from "agentswf/workflow";
 import summarize, { SUMMARY } from "../examples/summarize/summarize.ts";
 
 const STEP = Type.Object({ step: Type.Number() });
@@ -14,6 +15,7 @@ const DONE = Type.Object({ done: Type.Boolean() });
 const SEQUENTIAL_TURNS = 100;
 const FAN_OUT_AGENTS = 50;
 const TIMERS = 1_000;
+const RING_AGENTS = 20;
 
 /** One agent, 100 turns one after another. */
 const sequential = defineWorkflow({
@@ -56,11 +58,59 @@ const timers = defineWorkflow({
   },
 });
 
+/** 1,000 timers set at once, a minute apart (1 to 1,000 minutes): the clock jumps 1,000 times with up to 1,000 waits pending. */
+const timersAtOnce = defineWorkflow({
+  name: "bench-timers-at-once",
+  description: "Sleeps 1 to 1,000 minutes, all at once.",
+  async run(wf) {
+    const start = wf.now().getTime();
+    await Promise.all(Array.from({ length: TIMERS }, (_, index) => wf.sleep(`${index + 1}m`, { label: `timer ${index}` })));
+    return { minutes: (wf.now().getTime() - start) / 60_000 };
+  },
+});
+
+const ringKey = (index: number) => `agent-${index}`;
+/** The agent `agent-<i>` asks: the next one round the ring. */
+const nextInRing = (key: string) => ringKey((Number(key.slice("agent-".length)) + 1) % RING_AGENTS);
+/** What `agent-<j>` replies to `agent-<i>`, and so what `agent-<i>`'s turn answers. */
+const ringReply = (from: string, to: string) => `${from} answers ${to}`;
+
+/**
+ * 20 agents in a ring, each allowed to message its neighbours; each asks the next one a question
+ * and answers with the reply. A message to an agent in a turn waits for that turn to end, so a ring
+ * whose every agent asked at once would wait on itself: the even agents ask first, then the odd.
+ * The value counts the turns that answered with the right reply.
+ */
+const ring = defineWorkflow({
+  name: "bench-ring",
+  description: "20 agents in a ring; each asks the next one a question and waits for its reply.",
+  async run(wf) {
+    const indices = Array.from({ length: RING_AGENTS }, (_, index) => index);
+    const agents: AgentRef[] = [];
+    for (const index of indices) agents.push(await wf.agents.open({ key: ringKey(index), runtime: "claude" }));
+    for (const index of indices) {
+      await wf.messages.allow({ between: [ringKey(index), nextInRing(ringKey(index))], purpose: "the ring's questions" });
+    }
+    let replied = 0;
+    for (const half of [0, 1]) {
+      const askers = indices.filter((index) => index % 2 === half);
+      const answers = await wf.parallel(askers, async (index) => {
+        const peer = nextInRing(ringKey(index));
+        const { outcome } = await agents[index]!.run({ prompt: `Ask ${peer} a question.` });
+        return outcome.kind === "answered" && outcome.value === ringReply(peer, ringKey(index));
+      });
+      replied += answers.filter(Boolean).length;
+    }
+    return { replied };
+  },
+});
+
 interface Case {
   name: string;
   description: string;
-  /** Turns one test runs, for turns per second. */
-  turns: number;
+  /** What one test does many of, for a rate per second and a cost each: turns, timers, question-and-reply exchanges. */
+  unit: "turn" | "timer" | "exchange";
+  perTest: number;
   warmup: number;
   iterations: number;
   /** One testWorkflow call; throws if the run is not what the benchmark expects. */
@@ -82,7 +132,8 @@ const CASES: Case[] = [
   {
     name: "one-turn",
     description: "examples/summarize with answer(SUMMARY, {...}): one agent, one turn",
-    turns: 1,
+    unit: "turn",
+    perTest: 1,
     warmup: 500,
     iterations: 3000,
     async once() {
@@ -96,7 +147,8 @@ const CASES: Case[] = [
   {
     name: "sequential-100",
     description: `one agent, ${SEQUENTIAL_TURNS} turns in a loop (maxTurns: 200)`,
-    turns: SEQUENTIAL_TURNS,
+    unit: "turn",
+    perTest: SEQUENTIAL_TURNS,
     warmup: 30,
     iterations: 300,
     async once() {
@@ -110,7 +162,8 @@ const CASES: Case[] = [
   {
     name: "fan-out-50",
     description: `wf.parallel over ${FAN_OUT_AGENTS} agents, one turn each, glob script "worker-*"`,
-    turns: FAN_OUT_AGENTS,
+    unit: "turn",
+    perTest: FAN_OUT_AGENTS,
     warmup: 30,
     iterations: 300,
     async once() {
@@ -124,7 +177,8 @@ const CASES: Case[] = [
   {
     name: "timers-1000",
     description: `${TIMERS} one-hour wf.sleep timers in a row under the virtual clock (maxTimers: ${TIMERS})`,
-    turns: 0,
+    unit: "timer",
+    perTest: TIMERS,
     warmup: 3,
     iterations: 30,
     async once() {
@@ -133,9 +187,30 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "messages-20",
+    description: `${RING_AGENTS} agents in a ring, each asks the next (turn.send, awaitReply) and an "agent-*" messages script replies; two wf.parallel halves`,
+    unit: "exchange",
+    perTest: RING_AGENTS,
+    warmup: 30,
+    iterations: 300,
+    async once() {
+      const run = await testWorkflow(ring, {
+        agents: {
+          "agent-*": answer(async (turn) => {
+            const sent = await turn.send(nextInRing(turn.agent), "Which number are you?", { awaitReply: true });
+            return sent.kind === "replied" ? sent.text : JSON.stringify(sent);
+          }),
+        },
+        messages: { "agent-*": (message) => message.reply(ringReply(message.turn.agent, message.from)) },
+      });
+      expectValue(run.value, { replied: RING_AGENTS }, "messages-20");
+    },
+  },
+  {
     name: "one-turn, cwd given",
     description: "as one-turn, but with options.cwd so testWorkflow makes and removes no temporary directory",
-    turns: 1,
+    unit: "turn",
+    perTest: 1,
     warmup: 500,
     iterations: 3000,
     diagnostic: true,
@@ -148,20 +223,49 @@ const CASES: Case[] = [
       expectValue(run.value, { summary: "Two sentences." }, "one-turn, cwd given");
     },
   },
+  {
+    name: "timers-1000, at once",
+    description: `${TIMERS} wf.sleep timers set together (Promise.all), 1 to ${TIMERS} minutes: the clock jumps ${TIMERS} times over up to ${TIMERS} pending waits`,
+    unit: "timer",
+    perTest: TIMERS,
+    warmup: 3,
+    iterations: 30,
+    diagnostic: true,
+    async once() {
+      const run = await testWorkflow(timersAtOnce, { maxTimers: TIMERS });
+      expectValue(run.value, { minutes: TIMERS }, "timers-1000, at once");
+    },
+  },
+  {
+    name: "messages-20, no messages",
+    description: "as messages-20, routes allowed, but each turn answers the reply text itself: the same 20 turns without the messages",
+    unit: "turn",
+    perTest: RING_AGENTS,
+    warmup: 30,
+    iterations: 300,
+    diagnostic: true,
+    async once() {
+      const run = await testWorkflow(ring, { agents: { "agent-*": answer((turn) => ringReply(nextInRing(turn.agent), turn.agent)) } });
+      expectValue(run.value, { replied: RING_AGENTS }, "messages-20, no messages");
+    },
+  },
 ];
 
 interface Result {
   name: string;
   description: string;
   diagnostic: boolean;
-  turnsPerTest: number;
+  unit: Case["unit"];
+  perTest: number;
   iterations: number;
   medianMs: number;
   p95Ms: number;
   minMs: number;
   meanMs: number;
-  /** Turns per second at the median. */
-  turnsPerSecond: number;
+  /** Units (turns, timers, exchanges) per second at the median. */
+  perSecond: number;
+  /** Microseconds per unit at the median: the test's fixed cost included. */
+  microsecondsEach: number;
   /** Process warnings emitted while it ran (warm-up included), by name and message. */
   warnings: Record<string, number>;
 }
@@ -198,26 +302,29 @@ async function measure(test: Case, scale: number): Promise<Result> {
     name: test.name,
     description: test.description,
     diagnostic: !!test.diagnostic,
-    turnsPerTest: test.turns,
+    unit: test.unit,
+    perTest: test.perTest,
     iterations,
     medianMs,
     p95Ms: quantile(samples, 0.95),
     minMs: samples[0]!,
     meanMs: samples.reduce((sum, sample) => sum + sample, 0) / samples.length,
-    turnsPerSecond: (test.turns * 1000) / medianMs,
+    perSecond: (test.perTest * 1000) / medianMs,
+    microsecondsEach: (medianMs * 1000) / test.perTest,
     warnings,
   };
 }
 
 function table(results: Result[]): string {
   const rows = [
-    ["benchmark", "median ms", "p95 ms", "min ms", "turns/s (median)", "iterations"],
+    ["benchmark", "median ms", "p95 ms", "min ms", "per second (median)", "µs each", "iterations"],
     ...results.map((result) => [
       result.diagnostic ? `(${result.name})` : result.name,
       result.medianMs.toFixed(3),
       result.p95Ms.toFixed(3),
       result.minMs.toFixed(3),
-      Math.round(result.turnsPerSecond).toLocaleString("en-US"),
+      `${Math.round(result.perSecond).toLocaleString("en-US")} ${result.unit}s`,
+      result.microsecondsEach.toFixed(1),
       String(result.iterations),
     ]),
   ];

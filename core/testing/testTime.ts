@@ -25,7 +25,9 @@ export class TestTime {
       this.onActivity();
       return "handled";
     }
-    const next = idle.waits.filter((wait) => wait.until !== undefined).sort((a, b) => a.until! - b.until! || a.id - b.id)[0];
+    // One pass, not a sort: a run may have thousands of waits pending at once.
+    let next: (typeof idle.waits)[number] | undefined;
+    for (const wait of idle.waits) if (wait.until !== undefined && (next === undefined || wait.until < next.until!)) next = wait;
     if (!next) return "park";
     // A participant question's `until` is not a timer the workflow set: it expires without counting.
     const counted = next.kind !== "question";

@@ -7,11 +7,13 @@ interface VirtualTimer {
   due: number;
   order: number;
   callback: () => void;
+  cancelled: boolean;
 }
 
 export class VirtualClock implements Clock {
   private current: number;
-  private readonly timers = new Set<VirtualTimer>();
+  /** Pending timers, kept sorted by due time, then by when they were set. */
+  private readonly timers: VirtualTimer[] = [];
   private order = 0;
 
   constructor(start: number) {
@@ -23,31 +25,31 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(milliseconds: number, callback: () => void): () => void {
-    const timer: VirtualTimer = { due: this.current + Math.max(0, milliseconds), order: ++this.order, callback };
+    const timer: VirtualTimer = { due: this.current + Math.max(0, milliseconds), order: ++this.order, callback, cancelled: false };
     // A timer already due fires as a real zero-delay timer would, without moving the clock.
     if (timer.due <= this.current) {
-      let cancelled = false;
-      afterPendingCallbacks(() => cancelled || callback());
-      return () => (cancelled = true);
+      afterPendingCallbacks(() => timer.cancelled || callback());
+      return () => (timer.cancelled = true);
     }
-    this.timers.add(timer);
-    return () => this.timers.delete(timer);
-  }
-
-  /** When the earliest timer is due, if any. */
-  nextDue(): number | undefined {
-    let earliest: number | undefined;
-    for (const timer of this.timers) if (earliest === undefined || timer.due < earliest) earliest = timer.due;
-    return earliest;
+    // Binary insertion after every timer due no later: thousands of pending timers stay cheap.
+    let low = 0;
+    let high = this.timers.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.timers[middle]!.due <= timer.due) low = middle + 1;
+      else high = middle;
+    }
+    this.timers.splice(low, 0, timer);
+    return () => {
+      timer.cancelled = true;
+    };
   }
 
   /** Moves the clock to `time`, firing every timer due by then in due order. */
   advanceTo(time: number): void {
-    for (;;) {
-      const due = [...this.timers].filter((timer) => timer.due <= time).sort((a, b) => a.due - b.due || a.order - b.order);
-      const first = due[0];
-      if (!first) break;
-      this.timers.delete(first);
+    while (this.timers.length > 0 && this.timers[0]!.due <= time) {
+      const first = this.timers.shift()!;
+      if (first.cancelled) continue;
       this.current = Math.max(this.current, first.due);
       first.callback();
     }
