@@ -1,8 +1,9 @@
 // The run transcript: a RunTrace as people read it, per agent, each turn's prompt, the answer or
-// the outcome and the script entry that met it, then decisions, the test's mistakes and the ending.
+// the outcome and the script entry that met it, then its compactions; then messages, participant
+// calls, scripted events, decisions, the test's mistakes and the ending.
 // Plain text; `syntaxes/turnlens-transcript.tmLanguage.json` highlights it (language `turnlens-transcript`).
 
-import type { MatchTrace, RunTrace, SourceSite, TurnTrace } from "./trace.ts";
+import type { CompactionTrace, MatchTrace, MessageTrace, ParticipantEventTrace, RunTrace, SourceSite, TurnTrace } from "./trace.ts";
 
 export interface TranscriptOptions {
   /** Lines of a prompt shown before it is cut; 3 by default. */
@@ -18,24 +19,41 @@ export interface TranscriptOptions {
 /*
  * The format, one construct per line (the grammar matches each line on its own):
  *
- *   run <workflow> · <ending> · <n> turns[ · <n> decisions][ · <n> problems][ · <ms> ms]
+ *   run <workflow> · <ending> · <n> turns[ · <n> decisions][ · <n> messages][ · <n> events][ · <n> problems][ · <ms> ms]
  *   ── <agent>                                  an agent's turns, agents in first-seen order
- *   #<n>[ nudge][ [<label>]][ (stage <name>)]  <first line of the prompt>
+ *   #<n>[ nudge][ woken by <from>][ [<label>]][ (stage <name>)]  <first line of the prompt>
  *       │ <next prompt line>                    up to `promptLines` lines in all, then
  *       │ … <k> more lines
  *       ✓ answered  <answer as one line of JSON>
  *       ✗ <outcome>  <reason>                   unanswered, blocked, failed, timed-out, cancelled
  *       ○ <outcome>  <reason>                   waiting, awaiting-reply and any other
  *       ← <key>[<index>][  <file:line:column>]  the script entry that met the turn
+ *   compaction #<n>  <first line of the focus>  after its agent's turns, each of its compactions
+ *       │ <next focus line>                     cut as a prompt is
+ *       ✓ answered  "<summary>"                 or ✗ failed  <reason>, as a turn's outcome
+ *       ← <key>[<index>][  <file:line:column>]  the `compactions` entry that met it
+ *   message <from> → <to>[ asks]  <first line of the text>    every message, in the order sent
+ *       │ <next text line>                      cut as a prompt is
+ *       ✓ replied|delivered                     or ✗ failed|undelivered  <reason>, ○ pending
+ *       ← <key>[<index>][  <file:line:column>]  the `messages` entry that met the wake it caused
+ *   participant <key> route <agent> <direction>  <purpose>         each call of a participants script
+ *   participant <key> message from <agent>  <first line of the text>
+ *       → <what the script returned, as one line of JSON>          when it returned something
+ *   event <name> <during|after> <agent>#<n>  ✓ sent <eventId>|✗ never sent   each `events` entry
  *   decision <key> ✓ answered|✗ no answers  ← <key>
  *   problem <code>: <message>
- *   ending <mark> <kind>[ (stage <name>)][  <reason>]   only when the run did not complete
+ *   ending <mark> <kind>[ (stage <name>)][  <reason>]   only when the run did not complete:
+ *                                               ✗ failed, timed-out, cancelled; ○ stopped, parked
  *
- * A nudge whose prompt is the one before it shows `(same prompt)` rather than repeating it.
+ * A nudge whose prompt is the one before it shows `(same prompt)` rather than repeating it. A wake
+ * (a message woke an idle agent) is a turn: it keeps the agent's last turn number, its prompt is the
+ * message, and `woken by <from>` names the sender.
  */
 
 const FAILED_OUTCOMES = new Set(["unanswered", "blocked", "failed", "timed-out", "cancelled"]);
 const FAILED_ENDINGS = new Set(["failed", "timed-out", "cancelled"]);
+const DONE_MESSAGES = new Set(["replied", "delivered"]);
+const FAILED_MESSAGES = new Set(["failed", "undelivered"]);
 
 /** Renders a run's trace as a transcript, one line per construct, ending in a newline. */
 export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {}): string {
@@ -43,14 +61,30 @@ export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {
   const answerWidth = Math.max(8, options.answerWidth ?? 200);
   const lines: string[] = [header(trace, options.duration ?? true)];
 
+  const sites = options.sites ?? false;
+  const compactions = byAgent(trace.compactions ?? []);
   for (const [agent, turns] of byAgent(trace.turns ?? [])) {
     lines.push(`── ${agent}`);
     let previousPrompt: string | undefined;
     for (const turn of turns) {
       const samePrompt = turn.nudge && turn.prompt === previousPrompt;
-      lines.push(...turnLines(turn, samePrompt, promptLines, answerWidth, options.sites ?? false));
+      lines.push(...turnLines(turn, samePrompt, promptLines, answerWidth, sites));
       previousPrompt = turn.prompt;
     }
+    for (const compaction of compactions.get(agent) ?? []) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites));
+    compactions.delete(agent);
+  }
+  // A compaction follows a turn of its agent, so this is only for a trace cut short.
+  for (const [agent, rest] of compactions) {
+    lines.push(`── ${agent}`);
+    for (const compaction of rest) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites));
+  }
+
+  for (const message of trace.messages ?? []) lines.push(...messageLines(message, promptLines, sites));
+  for (const call of trace.participants ?? []) lines.push(...participantLines(call, answerWidth));
+  for (const event of trace.events ?? []) {
+    const mark = event.sent ? `✓ sent ${oneLine(event.eventId)}` : "✗ never sent";
+    lines.push(`event ${oneLine(event.name)} ${event.when} ${event.agent}#${event.n}  ${mark}`);
   }
 
   for (const decision of trace.decisions ?? []) {
@@ -76,17 +110,19 @@ export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {
 function header(trace: RunTrace, duration: boolean): string {
   const parts = [`run ${oneLine(trace.workflow)}`, trace.ending?.kind ?? "not run", count(trace.turns?.length ?? 0, "turn")];
   if (trace.decisions?.length) parts.push(count(trace.decisions.length, "decision"));
+  if (trace.messages?.length) parts.push(count(trace.messages.length, "message"));
+  if (trace.events?.length) parts.push(count(trace.events.length, "event"));
   if (trace.problems?.length) parts.push(count(trace.problems.length, "problem"));
   if (duration) parts.push(`${Math.round(trace.durationMs)} ms`);
   return parts.join(" · ");
 }
 
-function byAgent(turns: TurnTrace[]): Map<string, TurnTrace[]> {
-  const groups = new Map<string, TurnTrace[]>();
-  for (const turn of turns) {
-    const group = groups.get(turn.agent);
-    if (group) group.push(turn);
-    else groups.set(turn.agent, [turn]);
+function byAgent<T extends { agent: string }>(items: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.agent);
+    if (group) group.push(item);
+    else groups.set(item.agent, [item]);
   }
   return groups;
 }
@@ -94,28 +130,60 @@ function byAgent(turns: TurnTrace[]): Map<string, TurnTrace[]> {
 function turnLines(turn: TurnTrace, samePrompt: boolean, promptLines: number, answerWidth: number, sites: boolean): string[] {
   let head = `#${turn.n}`;
   if (turn.nudge) head += " nudge";
+  if (turn.cause) head += ` woken by ${oneLine(turn.cause.from)}`;
   if (turn.label !== undefined) head += ` [${oneLine(turn.label)}]`;
   if (turn.stage !== undefined) head += ` (stage ${oneLine(turn.stage)})`;
 
-  const lines: string[] = [];
-  if (samePrompt) {
-    lines.push(`${head}  (same prompt)`);
-  } else {
-    const prompt = turn.prompt.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
-    lines.push(`${head}  ${prompt[0] ?? ""}`);
-    const shown = prompt.slice(1, promptLines);
-    for (const line of shown) lines.push(`    │ ${line}`);
-    const hidden = prompt.length - 1 - shown.length;
-    if (hidden > 0) lines.push(`    │ … ${count(hidden, "more line")}`);
-  }
-
-  if (turn.outcome === "answered") {
-    lines.push(`    ✓ answered${turn.answer === undefined ? "" : `  ${answerText(turn.answer, answerWidth)}`}`);
-  } else {
-    const mark = FAILED_OUTCOMES.has(turn.outcome) ? "✗" : "○";
-    lines.push(`    ${mark} ${turn.outcome}${turn.reason ? `  ${oneLine(turn.reason)}` : ""}`);
-  }
+  const lines = samePrompt ? [`${head}  (same prompt)`] : textLines(head, turn.prompt, promptLines);
+  lines.push(outcomeLine(turn, answerWidth));
   if (turn.match) lines.push(`    ${matchText(turn.match, sites)}`);
+  return lines;
+}
+
+/** `<head>  <first line>`, then up to `promptLines` lines in all behind a gutter, then how many were cut. */
+function textLines(head: string, text: string, promptLines: number): string[] {
+  const all = text.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
+  const lines = [`${head}  ${all[0] ?? ""}`];
+  const shown = all.slice(1, promptLines);
+  for (const line of shown) lines.push(`    │ ${line}`);
+  const hidden = all.length - 1 - shown.length;
+  if (hidden > 0) lines.push(`    │ … ${count(hidden, "more line")}`);
+  return lines;
+}
+
+/** A turn's or a compaction's outcome: the answer when answered, else its kind and reason. */
+function outcomeLine(ended: { outcome: string; answer?: unknown; reason?: string }, answerWidth: number): string {
+  if (ended.outcome === "answered") {
+    return `    ✓ answered${ended.answer === undefined ? "" : `  ${answerText(ended.answer, answerWidth)}`}`;
+  }
+  const mark = FAILED_OUTCOMES.has(ended.outcome) ? "✗" : "○";
+  return `    ${mark} ${ended.outcome}${ended.reason ? `  ${oneLine(ended.reason)}` : ""}`;
+}
+
+function compactionLines(compaction: CompactionTrace, promptLines: number, answerWidth: number, sites: boolean): string[] {
+  const lines = textLines(`compaction #${compaction.n}`, compaction.focus, promptLines);
+  lines.push(outcomeLine(compaction, answerWidth));
+  if (compaction.match) lines.push(`    ${matchText(compaction.match, sites)}`);
+  return lines;
+}
+
+function messageLines(message: MessageTrace, promptLines: number, sites: boolean): string[] {
+  const head = `message ${oneLine(message.from)} → ${oneLine(message.to)}${message.awaitReply ? " asks" : ""}`;
+  const lines = textLines(head, message.text, promptLines);
+  const mark = DONE_MESSAGES.has(message.end) ? "✓" : FAILED_MESSAGES.has(message.end) ? "✗" : "○";
+  lines.push(`    ${mark} ${message.end}${message.reason ? `  ${oneLine(message.reason)}` : ""}`);
+  if (message.match) lines.push(`    ${matchText(message.match, sites)}`);
+  return lines;
+}
+
+function participantLines(call: ParticipantEventTrace, answerWidth: number): string[] {
+  const head = `participant ${oneLine(call.participant)}`;
+  const line =
+    call.kind === "route"
+      ? `${head} route ${oneLine(call.agent ?? "?")} ${call.direction ?? "both"}${call.purpose ? `  ${oneLine(call.purpose)}` : ""}`
+      : `${head} message from ${oneLine(call.from ?? "?")}  ${firstLineOf(call.text ?? "")}`;
+  const lines = [line];
+  if (call.returned !== undefined) lines.push(`    → ${answerText(call.returned, answerWidth)}`);
   return lines;
 }
 
@@ -140,6 +208,10 @@ function answerText(answer: unknown, width: number): string {
     text = String(answer);
   }
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+function firstLineOf(text: string): string {
+  return text.replace(/\r\n?/g, "\n").trim().split("\n")[0] ?? "";
 }
 
 function oneLine(text: string): string {

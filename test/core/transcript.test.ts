@@ -1,8 +1,10 @@
 // renderTranscript: a RunTrace as the plain text the run-transcript document shows, checked on
-// real runs of the examples and the core workflows (line per construct, agents in first-seen order).
+// real runs of the examples and the core workflows (line per construct, agents in first-seen order),
+// and of runs with compactions, messages, participants and scripted events.
 
 import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
+import { defineWorkflow, Type, type RouteSpec } from "agentswf/workflow";
 import { subscribeToRuns, traceOfRun, type RunTrace } from "turnlens/trace";
 import { renderTranscript } from "../../core/testing/transcript.ts";
 import review, { DECISION, VERDICT } from "../../examples/review/workflow.ts";
@@ -185,5 +187,252 @@ describe("a transcript", () => {
     const run = await testWorkflow(summarize, { args: { file: "README.md" }, agents: { reader: answer(SUMMARY, { summary: "x".repeat(50) }) } });
     const line = renderTranscript(traceOfRun(run)!, { ...stable, answerWidth: 20 }).split("\n")[3]!;
     expect(line).toBe('    ✓ answered  {"summary":"xxxxxxx…');
+  });
+});
+
+/** Opens a and b, allows messages between them, and asks a one turn; returns the turn's outcome kind. */
+function pair() {
+  return defineWorkflow({
+    name: "pair",
+    description: "Two agents that may message each other.",
+    async run(wf) {
+      const a = await wf.agents.open({ key: "a", runtime: "claude" });
+      await wf.agents.open({ key: "b", runtime: "claude" });
+      await wf.messages.allow({ between: ["a", "b"], purpose: "questions about the cache" });
+      return (await a.run({ prompt: "Ask b." })).outcome.kind;
+    },
+  });
+}
+
+/** A's turn: asks b, and answers with b's reply or how the send ended. */
+const askingB = answer(async (turn) => {
+  const asked = await turn.send("b", "Which cache?\nThe old or the new?", { awaitReply: true });
+  return asked.kind === "replied" ? asked.text : asked.kind;
+});
+
+/** The page's investigate: the investigator may ask the coordinator, a participant the run did not start. */
+function investigate(route: RouteSpec = { between: ["investigator", "coordinator"], purpose: "questions about the incidents" }) {
+  return defineWorkflow({
+    name: "investigate",
+    description: "Investigates the checkout incidents, asking the coordinator what it cannot decide.",
+    async run(wf) {
+      await wf.participants.connect({ key: "coordinator" });
+      const investigator = await wf.agents.open({ key: "investigator", runtime: "claude" });
+      await wf.messages.allow(route);
+      return (await investigator.run({ prompt: "Investigate the checkout incidents." })).outcome.kind;
+    },
+  });
+}
+
+/** A writer that writes one part, then waits for one note. */
+const notes = defineWorkflow({
+  name: "notes",
+  description: "Writes, then takes a note.",
+  events: { note: Type.Object({ text: Type.String() }) },
+  async run(wf) {
+    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+    await writer.run({ prompt: "Write part 1." });
+    const event = await wf.events.wait("note", { label: "waiting for a note" });
+    return event.kind;
+  },
+});
+
+describe("a transcript beyond turns", () => {
+  test("shows each of an agent's compactions after its turns: the focus, the summary or why it failed, and the entry that met it", async () => {
+    const compacting = flow(async (wf) => {
+      const a = await wf.agents.open({ key: "a", runtime: "claude" });
+      const b = await wf.agents.open({ key: "b", runtime: "claude" });
+      await a.run({ prompt: "Plan the change." });
+      await b.run({ prompt: "Review the plan." });
+      await a.compact({ prompt: "Keep the plan.\nDrop the rest." });
+      await b.compact({ prompt: "Keep the review." });
+      await a.compact({ prompt: "Keep only the steps." });
+      await a.run({ prompt: "Do step 1." });
+    }, "compacting");
+    const run = await testWorkflow(compacting, {
+      agents: { a: answer("done"), b: answer("reviewed") },
+      compactions: { a: [answer("The plan: two steps."), noAnswer.silent()] },
+    });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
+      [
+        "run compacting · completed · 3 turns",
+        "── a",
+        "#1  Plan the change.",
+        '    ✓ answered  "done"',
+        "    ← a",
+        "#2  Do step 1.",
+        '    ✓ answered  "done"',
+        "    ← a",
+        "compaction #1  Keep the plan.",
+        "    │ Drop the rest.",
+        '    ✓ answered  "The plan: two steps."',
+        "    ← a[0]",
+        "compaction #2  Keep only the steps.",
+        "    ✗ failed  the harness did not confirm a compaction",
+        "    ← a[1]",
+        "── b",
+        "#1  Review the plan.",
+        '    ✓ answered  "reviewed"',
+        "    ← b",
+        "compaction #1  Keep the review.",
+        '    ✓ answered  ""',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("heads a wake with who woke the agent, and lists each message with how it ended and the entry that met its wake", async () => {
+    const run = await testWorkflow(pair(), {
+      agents: { a: askingB },
+      messages: { b: [(message) => message.reply("The LRU one.")] },
+    });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
+      [
+        "run pair · completed · 2 turns · 2 messages",
+        "── a",
+        "#1  Ask b.",
+        '    ✓ answered  "The LRU one."',
+        "    ← a",
+        "── b",
+        "#0 woken by a  Which cache?",
+        "    │ The old or the new?",
+        "    ✓ answered",
+        "    ← b[0]",
+        "message a → b asks  Which cache?",
+        "    │ The old or the new?",
+        "    ✓ replied",
+        "    ← b[0]",
+        "message b → a  The LRU one.",
+        "    ✓ delivered",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("shows a question whose wake failed as failed with its reason", async () => {
+    const run = await testWorkflow(pair(), { agents: { a: askingB }, messages: { b: noAnswer.failed("busy elsewhere") } });
+    const lines = renderTranscript(traceOfRun(run)!, { ...stable, promptLines: 1 }).split("\n");
+    expect(lines.slice(lines.indexOf("── b"))).toEqual([
+      "── b",
+      "#0 woken by a  Which cache?",
+      "    │ … 1 more line",
+      "    ✗ failed  busy elsewhere",
+      "    ← b",
+      "message a → b asks  Which cache?",
+      "    │ … 1 more line",
+      "    ✗ failed  failed: busy elsewhere",
+      "    ← b",
+      "",
+    ]);
+  });
+
+  test("shows questions a parked run never delivered as undelivered, and the parked ending with its reason", async () => {
+    const both = defineWorkflow({
+      name: "both",
+      description: "Two agents that each wait for the other.",
+      async run(wf) {
+        const a = await wf.agents.open({ key: "a", runtime: "claude" });
+        const b = await wf.agents.open({ key: "b", runtime: "claude" });
+        await wf.messages.allow({ between: ["a", "b"], purpose: "who goes first" });
+        await Promise.all([a.run({ prompt: "ask b" }), b.run({ prompt: "ask a" })]);
+      },
+    });
+    const asking = (peer: string, text: string) => answer(async (turn) => (await turn.send(peer, text, { awaitReply: true })).kind);
+    const run = await testWorkflow(both, { agents: { a: asking("b", "You first?"), b: asking("a", "No, you?") } });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
+      [
+        "run both · parked · 2 turns · 2 messages",
+        "── a",
+        "#1  ask b",
+        "    ○ awaiting-reply",
+        "    ← a",
+        "── b",
+        "#1  ask a",
+        "    ○ awaiting-reply",
+        "    ← b",
+        "message a → b asks  You first?",
+        "    ✗ undelivered  attempt-ended",
+        "message b → a asks  No, you?",
+        "    ✗ undelivered  attempt-ended",
+        'ending ○ parked  the run parked waiting on "a" to answer "No, you?"',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("lists each call of a participants script, and what it returned when it returned something", async () => {
+    const run = await testWorkflow(investigate(), {
+      agents: {
+        investigator: answer(async (turn) => {
+          const asked = await turn.send("coordinator", "One incident or two?\nThey look alike.", { awaitReply: true });
+          return asked.kind === "replied" ? asked.text : asked.kind;
+        }),
+      },
+      participants: { coordinator: (event) => (event.kind === "message" ? event.reply("Keep two.") : undefined) },
+    });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
+      [
+        "run investigate · completed · 1 turn · 2 messages",
+        "── investigator",
+        "#1  Investigate the checkout incidents.",
+        '    ✓ answered  "Keep two."',
+        "    ← investigator",
+        "message investigator → coordinator asks  One incident or two?",
+        "    │ They look alike.",
+        "    ✓ replied",
+        "message coordinator → investigator  Keep two.",
+        "    ✓ delivered",
+        "participant coordinator route investigator both  questions about the incidents",
+        "participant coordinator message from investigator  One incident or two?",
+        '    → {"id":"m2"}',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("names a one-way route's direction as the participant sees it", async () => {
+    const run = await testWorkflow(investigate({ from: "investigator", to: "coordinator", purpose: "reports" }), {
+      agents: { investigator: answer("nothing to report") },
+      participants: { coordinator: () => undefined },
+    });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toContain("\nparticipant coordinator route investigator to-participant  reports\n");
+  });
+
+  test("lists each scripted event with the turn it was sent during or after, and its id once sent", async () => {
+    const run = await testWorkflow(notes, {
+      agents: { writer: answer("written") },
+      events: [{ during: "writer#1", name: "note", data: { text: "first" }, eventId: "n-1" }],
+    });
+    expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
+      [
+        "run notes · completed · 1 turn · 1 event",
+        "── writer",
+        "#1  Write part 1.",
+        '    ✓ answered  "written"',
+        "    ← writer",
+        "event note during writer#1  ✓ sent n-1",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("marks an event that was never sent, beside the problem it caused", async () => {
+    const trace = await traceOfMistake(() =>
+      testWorkflow(notes, {
+        agents: { writer: answer("written") },
+        events: [
+          { during: "writer#1", name: "note", data: { text: "first" } },
+          { after: "writer#2", name: "note", data: { text: "never" } },
+        ],
+      }),
+    );
+    const lines = renderTranscript(trace, stable).split("\n");
+    expect(lines[0]).toBe("run notes · completed · 1 turn · 2 events · 1 problem");
+    expect(lines.slice(5)).toEqual([
+      "event note during writer#1  ✓ sent awf.test.1",
+      "event note after writer#2  ✗ never sent",
+      'problem event-never-sent: event "note" (after writer#2): agent "writer" never had turn 2',
+      "",
+    ]);
   });
 });

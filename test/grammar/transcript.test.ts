@@ -1,10 +1,11 @@
-// The transcript grammar (syntaxes/turnlens-transcript.tmLanguage.json) on a transcript that
-// renderTranscript made of a real run: a committed token snapshot, and the scopes that matter.
+// The transcript grammar (syntaxes/turnlens-transcript.tmLanguage.json) on transcripts that
+// renderTranscript made of real runs: committed token snapshots, and the scopes that matter.
 
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderTranscript } from "../../core/testing/transcript.ts";
+import { handoffTrace } from "./fixtures/handoffRun.ts";
 import { sampleTrace } from "./fixtures/sampleRun.ts";
 import { FIXTURES, matchFileSnapshot, snapshotText, tokenize, tokensOf, TRANSCRIPT_SCOPE, type Token } from "./textmate.ts";
 
@@ -15,6 +16,8 @@ const scopesOf = (tokens: Token[], text: string, line?: number) => {
   return found[0]!.scopes;
 };
 const sampleTokens = () => tokenize(readFileSync(SAMPLE, "utf8"), TRANSCRIPT_SCOPE);
+const HANDOFF = join(FIXTURES, "handoff.turnlens-transcript");
+const handoffTokens = () => tokenize(readFileSync(HANDOFF, "utf8"), TRANSCRIPT_SCOPE);
 
 describe("the transcript grammar", () => {
   test("the sample transcript is what renderTranscript makes of the sample run today", async () => {
@@ -60,5 +63,76 @@ describe("the transcript grammar", () => {
     expect(scopesOf(tokens, "…", 4)).toContain("comment.other.cut.turnlens-transcript");
     expect(scopesOf(tokens, "←", 5)).toEqual([TRANSCRIPT_SCOPE, "meta.entry.turnlens-transcript", "keyword.operator.met-by.turnlens-transcript"]);
     expect(scopesOf(tokens, "two", 6)).toContain("string.unquoted.prompt.turnlens-transcript");
+  });
+
+  test("the handoff transcript is what renderTranscript makes of the handoff run today", async () => {
+    matchFileSnapshot(HANDOFF, renderTranscript(await handoffTrace(), { duration: false, sites: true }));
+  });
+
+  test("every token of the handoff transcript has the scopes in its snapshot", async () => {
+    matchFileSnapshot(`${HANDOFF}.snap`, snapshotText(await handoffTokens()));
+  });
+
+  test("the header counts messages and events as units", async () => {
+    const tokens = await handoffTokens();
+    expect(scopesOf(tokens, "messages", 1)).toContain("keyword.other.unit.turnlens-transcript");
+    expect(scopesOf(tokens, "events", 1)).toContain("keyword.other.unit.turnlens-transcript");
+    expect(scopesOf(tokens, "parked", 1)).toContain("markup.changed.ending.turnlens-transcript");
+  });
+
+  test("a wake's heading names its sender, and a compaction has its keyword, number and focus", async () => {
+    const tokens = await handoffTokens();
+    const wake = tokensOf(tokens, "woken by")[0]!;
+    expect(wake.scopes).toEqual([TRANSCRIPT_SCOPE, "meta.turn.turnlens-transcript", "keyword.other.woken-by.turnlens-transcript"]);
+    expect(scopesOf(tokens, "writer", wake.line)).toContain("entity.name.section.agent.turnlens-transcript");
+    expect(scopesOf(tokens, "Is the tone right?", wake.line)).toContain("string.unquoted.prompt.turnlens-transcript");
+    const compaction = tokensOf(tokens, "compaction")[0]!;
+    expect(compaction.scopes).toContain("keyword.other.compaction.turnlens-transcript");
+    expect(scopesOf(tokens, "1", compaction.line)).toContain("constant.numeric.compaction.turnlens-transcript");
+    expect(scopesOf(tokens, "Keep the notes.", compaction.line)).toContain("string.unquoted.prompt.turnlens-transcript");
+    expect(scopesOf(tokens, "Drop the chatter.", compaction.line + 1)).toContain("string.unquoted.prompt.turnlens-transcript");
+    expect(scopesOf(tokens, '"Notes drafted; tone approved."', compaction.line + 2)).toContain("string.quoted.double.json");
+  });
+
+  test("a message has its ends, arrow and asks, and its end is inserted, deleted or changed markup", async () => {
+    const tokens = await handoffTokens();
+    const asking = tokensOf(tokens, "asks")[0]!;
+    expect(asking.scopes).toEqual([TRANSCRIPT_SCOPE, "meta.message.turnlens-transcript", "keyword.other.asks.turnlens-transcript"]);
+    expect(scopesOf(tokens, "message", asking.line)).toContain("keyword.other.message.turnlens-transcript");
+    expect(scopesOf(tokens, "→", asking.line)).toContain("punctuation.separator.arrow.turnlens-transcript");
+    expect(scopesOf(tokens, "reviewer", asking.line)).toContain("entity.name.section.agent.turnlens-transcript");
+    expect(scopesOf(tokens, "Is the tone right?", asking.line)).toContain("string.unquoted.message.turnlens-transcript");
+    expect(scopesOf(tokens, "✓ replied")).toContain("markup.inserted.outcome.turnlens-transcript");
+    expect(scopesOf(tokens, "✓ delivered")).toContain("markup.inserted.outcome.turnlens-transcript");
+    expect(scopesOf(tokens, "✗ failed")).toContain("markup.deleted.outcome.turnlens-transcript");
+    const pending = await tokenize("message a → b  hi\n    ○ pending\n", TRANSCRIPT_SCOPE);
+    expect(scopesOf(pending, "○ pending", 2)).toContain("markup.changed.outcome.turnlens-transcript");
+  });
+
+  test("a participant call names the participant, the route or message, and what its script returned is JSON", async () => {
+    const tokens = await handoffTokens();
+    const route = tokensOf(tokens, "route")[0]!;
+    expect(scopesOf(tokens, "participant", route.line)).toContain("keyword.other.participant.turnlens-transcript");
+    expect(scopesOf(tokens, "coordinator", route.line)).toContain("entity.name.section.participant.turnlens-transcript");
+    expect(route.scopes).toContain("keyword.other.route.turnlens-transcript");
+    expect(scopesOf(tokens, "both", route.line)).toContain("keyword.other.direction.turnlens-transcript");
+    expect(scopesOf(tokens, "when to ship", route.line)).toContain("string.unquoted.purpose.turnlens-transcript");
+    const from = tokensOf(tokens, "from")[0]!;
+    expect(from.scopes).toContain("keyword.other.from.turnlens-transcript");
+    expect(scopesOf(tokens, "Notes drafted.", from.line)).toContain("string.unquoted.message.turnlens-transcript");
+    const returned = tokensOf(tokens, "→").find((token) => token.scopes.includes("keyword.operator.returned.turnlens-transcript"))!;
+    expect(scopesOf(tokens, '"id"', returned.line)).toContain("support.type.property-name.json");
+  });
+
+  test("an event names its turn, and reads sent as inserted markup with its id, never sent as deleted", async () => {
+    const tokens = await handoffTokens();
+    const sent = tokensOf(tokens, "✓ sent")[0]!;
+    expect(sent.scopes).toContain("markup.inserted.outcome.turnlens-transcript");
+    expect(scopesOf(tokens, "event", sent.line)).toContain("keyword.other.event.turnlens-transcript");
+    expect(scopesOf(tokens, "note", sent.line)).toContain("entity.name.type.event.turnlens-transcript");
+    expect(scopesOf(tokens, "during", sent.line)).toContain("keyword.other.when.turnlens-transcript");
+    expect(scopesOf(tokens, "1", sent.line)).toContain("constant.numeric.turn.turnlens-transcript");
+    expect(scopesOf(tokens, "awf.test.1", sent.line)).toContain("constant.other.event-id.turnlens-transcript");
+    expect(scopesOf(tokens, "✗ never sent")).toContain("markup.deleted.outcome.turnlens-transcript");
   });
 });
