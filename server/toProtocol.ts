@@ -1,15 +1,17 @@
 // The one converter from what core reports (FileReport, RunTrace, ProblemTrace) and the static
-// model (StaticTestFile) to what the editor shows: diagnostics with fixes, the turns each entry met,
-// each test's result. Runtime sites become ranges through the model; the rest goes on the test.
+// model (StaticTestFile) to what the editor shows: diagnostics with fixes, the turns each entry met
+// (and the compactions, wakes, events, participant calls and decisions each script met, through
+// OperationViews), each test's result. Runtime sites become ranges through the model; the rest goes on the test.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { SchemaName } from "../core/runner/schemaNames.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "../core/runner/report.ts";
 import type { ProblemTrace, RunTrace, TurnTrace } from "../core/testing/trace.ts";
 import { canonicalJson } from "../core/workflow/json.ts";
-import { callAtSite, entriesOfScript, entryAtSite, looseEntryAtSite, testAt, testAtSite } from "./analysis/analyzeTestFile.ts";
+import { callAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { addEntryFixes, addScriptFixes, ensureImport, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
+import { OperationViews, type OperationView } from "./operationViews.ts";
 import type { Settings } from "./settings.ts";
 
 export const SOURCE = "turnlens";
@@ -49,6 +51,8 @@ export interface TestView {
 export interface RunView {
   diagnostics: TurnlensDiagnostic[];
   entries: EntryView[];
+  /** What the scripts besides agents' entries met: compactions, wakes, events, participant calls, decisions. */
+  operations: OperationView[];
   tests: TestView[];
 }
 
@@ -119,6 +123,7 @@ class Converter {
   private readonly tests: TestView[] = [];
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
+  private readonly operations = new OperationViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
     this.document = TextDocument.create("file://" + input.file, "typescript", 0, input.text);
@@ -136,7 +141,7 @@ class Converter {
     const entries = [...this.entryTurns].map(([entry, turns]) => ({ entry, turns }));
     entries.sort((left, right) => left.entry.range.start.line - right.entry.range.start.line || left.entry.range.start.character - right.entry.range.start.character);
     void model;
-    return { diagnostics: this.diagnostics, entries, tests: this.tests };
+    return { diagnostics: this.diagnostics, entries, operations: this.operations.views(), tests: this.tests };
   }
 
   private inFile(site: Site | undefined): site is Site {
@@ -175,12 +180,15 @@ class Converter {
       const call = this.inFile(run.site) ? callAtSite(model, run.site.line, run.site.column) : undefined;
       const scope: Scope = { run, call, testIndex, testRange: range };
       for (const turn of run.turns) {
+        // A wake is shown on its messages entry with the message that caused it (OperationViews), not as a turn.
+        if (turn.match?.option === "messages") continue;
         const entry = this.entryAt(turn.match?.site, testIndex);
         if (!entry) continue;
         const met = this.entryTurns.get(entry.entry) ?? [];
         met.push({ turn, test: testName });
         this.entryTurns.set(entry.entry, met);
       }
+      this.operations.add(run, call, testIndex, testName);
       // A test that passed caught its runs' problems on purpose (`rejects.toThrow`).
       if (report.status !== "failed") continue;
       for (const problem of run.problems) {
@@ -215,9 +223,8 @@ class Converter {
 
   private scriptByKey(call: StaticTestWorkflowCall | undefined, option: string | undefined, key: string | undefined): StaticScript | undefined {
     if (!call || key === undefined) return undefined;
-    // The static pass knows `agents` and `decisions`; another option's key (messages, compactions) is not an agents key.
-    const scripts = option === "decisions" ? call.decisions?.scripts : option === undefined || option === "agents" ? call.agents?.scripts : undefined;
-    return scripts?.find((script) => script.key === key);
+    // No option is `agents`; an option without keyed scripts (events, stall...) has no key's script.
+    return scriptsOfOption(call, option)?.scripts.find((script) => script.key === key);
   }
 
   private optionRange(call: StaticTestWorkflowCall | undefined, name: string | undefined): Range | undefined {
@@ -244,6 +251,14 @@ class Converter {
       this.diagnostics.push(made);
       return made;
     };
+    // A problem about one element of `events` (event-never-sent, event-refused...) goes on that element.
+    const eventElement = problem.option === "events" && typeof problem.index === "number" ? call?.events?.elements[problem.index] : undefined;
+    if (eventElement) {
+      push(eventElement.range);
+      return;
+    }
+    // A messages function has no site of its own: its key and list position name it.
+    const keyed = problem.option && problem.option !== "agents" && problem.key !== undefined && call ? entryByKey(call, problem.option, problem.key, problem.index) : undefined;
     switch (problem.code) {
       case "unknown-option":
       case "script-invalid":
@@ -263,7 +278,15 @@ class Converter {
           made.tags = [DiagnosticTag.Unnecessary];
           if (found.script && found.call) this.addUnreached(made, { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] });
         }
-        if (!placed) {
+        // Entries without sites (messages functions) are the list's from the first one never reached.
+        const listed = keyed?.script.shape === "list" ? keyed.script.entries : keyed?.script.definition?.shape === "list" ? keyed.script.definition.entries : [];
+        const unsited = !placed && typeof problem.index === "number" ? listed.slice(problem.index) : [];
+        for (const entry of unsited) {
+          const made = push(entry.range, `${problem.message}: this entry is never reached`, [], severity);
+          made.tags = [DiagnosticTag.Unnecessary];
+          if (call) this.addUnreached(made, { scripts: this.scriptsOf(call, keyed!.script), script: keyed!.script, entries: [entry] });
+        }
+        if (!placed && unsited.length === 0) {
           const script = this.scriptByKey(call, problem.option ?? "agents", problem.key);
           push(script?.keyRange ?? fallback, problem.message, [], severity);
         }
@@ -316,6 +339,16 @@ class Converter {
       case "decision-script-threw":
         push(this.inFile(problem.thrownAt) ? this.throwRange(problem.thrownAt) : (at?.entry.range ?? fallback));
         return;
+      case "message-script-threw":
+      case "participant-script-threw":
+        push(this.inFile(problem.thrownAt) ? this.throwRange(problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback));
+        return;
+      case "message-unscripted":
+        push(call?.messages?.objectRange ?? fallback);
+        return;
+      case "participant-unscripted":
+        push(call?.participants?.objectRange ?? fallback);
+        return;
       case "stall": {
         const ranges = new Map<string, Range>();
         for (const flight of problem.inFlight ?? []) {
@@ -329,7 +362,6 @@ class Converter {
       }
       case "max-turns":
       case "option-invalid":
-      case "option-not-supported-yet":
       case "args-required":
         push(this.optionRange(call, problem.option) ?? fallback);
         return;
@@ -339,13 +371,14 @@ class Converter {
         return;
       default: {
         const decision = problem.decision ? this.scriptByKey(call, "decisions", problem.decision)?.keyRange : undefined;
-        push(at?.entry.range ?? decision ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? this.optionRange(call, problem.option) ?? fallback);
+        push(at?.entry.range ?? decision ?? keyed?.entry?.range ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? this.optionRange(call, problem.option) ?? fallback);
       }
     }
   }
 
   private scriptsOf(call: StaticTestWorkflowCall, script: StaticScript): StaticScript[] {
-    return call.agents?.scripts.includes(script) ? call.agents.scripts : (call.decisions?.scripts ?? [script]);
+    const options = [call.agents, call.decisions, call.compactions, call.messages, call.participants];
+    return options.find((scripts) => scripts?.scripts.includes(script))?.scripts ?? [script];
   }
 
   private addUnreached(made: TurnlensDiagnostic, item: Unreached): void {

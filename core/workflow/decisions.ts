@@ -62,7 +62,8 @@ export function whyDistributionRefused(question: Question, given: QuestionDistri
   return undefined;
 }
 
-function toAnswer(question: Question, given: QuestionDistribution): unknown {
+/** What the workflow gets for one question: the most likely option or level (the first on a tie), or yes at 0.5 and above. */
+export function toAnswer(question: Question, given: QuestionDistribution): unknown {
   if (question.kind === "yes-no") return { yes: (given as number) >= 0.5, probability: given };
   if (question.kind === "choice") {
     const options = Object.keys(question.options);

@@ -12,7 +12,7 @@ import { problemsOfOptions } from "./staticProblems.ts";
 import { readTestDeclaration, testNameOf, type TestDeclaration } from "./testDeclarations.ts";
 import { readTestWorkflowCall, testWorkflowCalleeOf } from "./testWorkflowCalls.ts";
 
-export { callAtSite, entriesAtSite, entriesOfScript, entryAtSite, looseEntryAtSite, testAt, testAtSite } from "./siteLookup.ts";
+export { callAtSite, entriesAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./siteLookup.ts";
 export type { EntryAtSite } from "./siteLookup.ts";
 
 export function analyzeTestFile(fileName: string, text: string): StaticTestFile {

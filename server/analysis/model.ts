@@ -14,7 +14,10 @@ export interface Range {
 
 /** An `answer(...)` or `noAnswer.*()` call, or something else where an entry was expected. */
 export interface StaticEntry {
-  /** `answer`, `noAnswer.silent`, ... or `other` for any other expression. */
+  /**
+   * `answer`, `noAnswer.silent`, ... `function` for a function written in a `messages` or
+   * `participants` script (the entry the test gave as it is), or `other` for any other expression.
+   */
   kind: string;
   /** The whole expression. */
   range: Range;
@@ -51,7 +54,7 @@ export interface StaticScriptDefinition {
   listEnd?: Position;
 }
 
-/** One `key: script` property of an `agents` or `decisions` object. */
+/** One `key: script` property of a keyed option's object: `agents`, `decisions`, `compactions`, `messages`, `participants`. */
 export interface StaticScript {
   key: string;
   /** The property name, quotes included. */
@@ -69,6 +72,33 @@ export interface StaticScript {
    * holds. `entries` stays empty for such a script; its entries are here, at the const.
    */
   definition?: StaticScriptDefinition;
+}
+
+/** The scripts of one keyed option (`agents`, `decisions`, `compactions`, `messages`, `participants`). */
+export interface StaticScripts {
+  objectRange: Range;
+  scripts: StaticScript[];
+  hasSpread: boolean;
+}
+
+/** One element of the `events` option's array, which a run's `RunTrace.events[i]` (index i + 1) is about. */
+export interface StaticEventElement {
+  /** 0-based, as a problem's `index`. */
+  index: number;
+  range: Range;
+  /** `during` or `after`, when the element is an object literal naming one. */
+  when?: "during" | "after";
+  /** The turn it names (`investigator#1`), when written as a string literal. */
+  turn?: string;
+  /** The event's name, when written as a string literal. */
+  name?: string;
+}
+
+export interface StaticEvents {
+  arrayRange: Range;
+  elements: StaticEventElement[];
+  /** A spread element (`...more`): the indexes after it are not known. */
+  hasSpread: boolean;
 }
 
 export interface StaticOption {
@@ -95,8 +125,16 @@ export interface StaticTestWorkflowCall {
   options: StaticOption[];
   /** Spread elements in the options (`...shared`), or computed names: names the static pass cannot see. */
   hasSpread: boolean;
-  agents?: { objectRange: Range; scripts: StaticScript[]; hasSpread: boolean };
-  decisions?: { objectRange: Range; scripts: StaticScript[]; hasSpread: boolean };
+  agents?: StaticScripts;
+  decisions?: StaticScripts;
+  /** `compactions`: keyed as `agents`, an entry (or list) per compaction. */
+  compactions?: StaticScripts;
+  /** `messages`: keyed as `agents`, a function (or noAnswer, or list) per message that wakes the agent. */
+  messages?: StaticScripts;
+  /** `participants`: a function per participant key. */
+  participants?: StaticScripts;
+  /** `events`: the elements of the array literal, in order. */
+  events?: StaticEvents;
   /** Index into `StaticTestFile.tests` of the innermost test (or describe) containing this call. */
   testIndex?: number;
 }

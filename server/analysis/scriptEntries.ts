@@ -1,5 +1,6 @@
-// Reading the `agents` and `decisions` object literals of a testWorkflow call: each key's script,
-// its shape, and every answer(...)/noAnswer.*() entry with the ranges a runtime trace points at.
+// Reading the keyed scripts of a testWorkflow call (`agents`, `decisions`, `compactions`,
+// `messages`, `participants`): each key's script, its shape, and every answer(...)/noAnswer.*()
+// entry (or, where the option takes them, function) with the ranges a runtime trace points at.
 
 import ts from "typescript";
 import type { ConstDeclarations } from "./constDeclarations.ts";
@@ -55,16 +56,26 @@ export function entryCallOf(bindings: ImportBindings, expression: ts.Expression)
   return undefined;
 }
 
-/** One element of a script: an entry call with its argument ranges, or `other`. */
-export function staticEntryOf(context: AnalysisContext, written: ts.Expression, index: number | null): StaticEntry {
+/** Whether a script's option takes a function as an entry of its own (`messages`, `participants`). */
+export interface ScriptReading {
+  functions?: boolean;
+}
+
+function isFunctionExpression(expression: ts.Expression): boolean {
+  return ts.isArrowFunction(expression) || ts.isFunctionExpression(expression);
+}
+
+/** One element of a script: an entry call with its argument ranges, a function where the option takes one, or `other`. */
+export function staticEntryOf(context: AnalysisContext, written: ts.Expression, index: number | null, reading: ScriptReading = {}): StaticEntry {
   const { sourceFile } = context;
   const expression = unwrapExpression(written);
   const found = entryCallOf(context.bindings, expression);
+  if (!found && reading.functions && isFunctionExpression(expression)) return { kind: "function", range: rangeOfNode(sourceFile, written), index };
   const entry: StaticEntry = { kind: found?.kind ?? "other", range: rangeOfNode(sourceFile, written), index };
   if (!found) {
     if (ts.isIdentifier(expression)) {
       context.afterWalk.push(() => {
-        const definition = entryDefinitionOf(context, expression, index, 0);
+        const definition = entryDefinitionOf(context, expression, index, 0, reading);
         if (definition) entry.definition = definition;
       });
     }
@@ -94,13 +105,13 @@ function fillEntryArguments(sourceFile: ts.SourceFile, entry: StaticEntry, found
   }
 }
 
-function entryDefinitionOf(context: AnalysisContext, name: ts.Identifier, index: number | null, depth: number): StaticEntry | undefined {
+function entryDefinitionOf(context: AnalysisContext, name: ts.Identifier, index: number | null, depth: number, reading: ScriptReading): StaticEntry | undefined {
   const initializer = context.constants.resolve(name.text, name.getStart(context.sourceFile));
   if (!initializer) return undefined;
   const expression = unwrapExpression(initializer);
-  if (ts.isIdentifier(expression)) return depth < 4 ? entryDefinitionOf(context, expression, index, depth + 1) : undefined;
-  if (!entryCallOf(context.bindings, expression)) return undefined;
-  return staticEntryOf(context, initializer, index);
+  if (ts.isIdentifier(expression)) return depth < 4 ? entryDefinitionOf(context, expression, index, depth + 1, reading) : undefined;
+  if (!entryCallOf(context.bindings, expression) && !(reading.functions && isFunctionExpression(expression))) return undefined;
+  return staticEntryOf(context, initializer, index, reading);
 }
 
 export interface ScriptsObject {
@@ -109,8 +120,8 @@ export interface ScriptsObject {
   hasSpread: boolean;
 }
 
-/** The scripts of an `agents` or `decisions` object literal; undefined when the value isn't one. */
-export function readScriptsObject(context: AnalysisContext, value: ts.Expression): ScriptsObject | undefined {
+/** The scripts of a keyed option's object literal (`agents`, `decisions`...); undefined when the value isn't one. */
+export function readScriptsObject(context: AnalysisContext, value: ts.Expression, reading: ScriptReading = {}): ScriptsObject | undefined {
   const { sourceFile } = context;
   const object = unwrapExpression(value);
   if (!ts.isObjectLiteralExpression(object)) return undefined;
@@ -129,9 +140,12 @@ export function readScriptsObject(context: AnalysisContext, value: ts.Expression
     const keyRange = rangeOfNode(sourceFile, property.name);
     const propertyRange = rangeOfNode(sourceFile, property);
     if (ts.isPropertyAssignment(property)) {
-      scripts.push(readScript(context, key, keyRange, propertyRange, property.initializer));
+      scripts.push(readScript(context, key, keyRange, propertyRange, property.initializer, reading));
     } else if (ts.isShorthandPropertyAssignment(property)) {
-      scripts.push(readScript(context, key, keyRange, propertyRange, property.name));
+      scripts.push(readScript(context, key, keyRange, propertyRange, property.name, reading));
+    } else if (reading.functions && ts.isMethodDeclaration(property)) {
+      // `coordinator(event) { … }`: the method is the function the option takes.
+      scripts.push({ key, keyRange, propertyRange, valueRange: propertyRange, shape: "entry", entries: [{ kind: "function", range: propertyRange, index: null }] });
     } else {
       // A method or accessor: a function, never an entry.
       scripts.push({ key, keyRange, propertyRange, valueRange: propertyRange, shape: "other", entries: [] });
@@ -140,46 +154,46 @@ export function readScriptsObject(context: AnalysisContext, value: ts.Expression
   return { objectRange: rangeOfNode(sourceFile, object), scripts, hasSpread };
 }
 
-function readScript(context: AnalysisContext, key: string, keyRange: Range, propertyRange: Range, written: ts.Expression): StaticScript {
+function readScript(context: AnalysisContext, key: string, keyRange: Range, propertyRange: Range, written: ts.Expression, reading: ScriptReading): StaticScript {
   const { sourceFile } = context;
   const valueRange = rangeOfNode(sourceFile, written);
   const expression = unwrapExpression(written);
   if (ts.isArrayLiteralExpression(expression)) {
-    return { key, keyRange, propertyRange, valueRange, shape: "list", ...readList(context, expression) };
+    return { key, keyRange, propertyRange, valueRange, shape: "list", ...readList(context, expression, reading) };
   }
-  if (entryCallOf(context.bindings, expression)) {
-    return { key, keyRange, propertyRange, valueRange, shape: "entry", entries: [staticEntryOf(context, written, null)] };
+  if (entryCallOf(context.bindings, expression) || (reading.functions && isFunctionExpression(expression))) {
+    return { key, keyRange, propertyRange, valueRange, shape: "entry", entries: [staticEntryOf(context, written, null, reading)] };
   }
   const script: StaticScript = { key, keyRange, propertyRange, valueRange, shape: "other", entries: [] };
   if (ts.isIdentifier(expression)) {
     context.afterWalk.push(() => {
-      const definition = scriptDefinitionOf(context, expression, 0);
+      const definition = scriptDefinitionOf(context, expression, 0, reading);
       if (definition) script.definition = definition;
     });
   }
   return script;
 }
 
-function readList(context: AnalysisContext, list: ts.ArrayLiteralExpression): { entries: StaticEntry[]; listEnd: ts.LineAndCharacter } {
+function readList(context: AnalysisContext, list: ts.ArrayLiteralExpression, reading: ScriptReading): { entries: StaticEntry[]; listEnd: ts.LineAndCharacter } {
   const { sourceFile } = context;
-  const entries = list.elements.map((element, index) => staticEntryOf(context, element, index));
+  const entries = list.elements.map((element, index) => staticEntryOf(context, element, index, reading));
   const last = list.elements.at(-1);
   const listEnd = positionAt(sourceFile, last ? last.getEnd() : list.getStart(sourceFile) + 1);
   return { entries, listEnd };
 }
 
-function scriptDefinitionOf(context: AnalysisContext, name: ts.Identifier, depth: number): StaticScriptDefinition | undefined {
+function scriptDefinitionOf(context: AnalysisContext, name: ts.Identifier, depth: number, reading: ScriptReading): StaticScriptDefinition | undefined {
   const initializer = context.constants.resolve(name.text, name.getStart(context.sourceFile));
   if (!initializer) return undefined;
   const expression = unwrapExpression(initializer);
   const range = rangeOfNode(context.sourceFile, initializer);
   if (ts.isIdentifier(expression)) {
-    const further = depth < 4 ? scriptDefinitionOf(context, expression, depth + 1) : undefined;
+    const further = depth < 4 ? scriptDefinitionOf(context, expression, depth + 1, reading) : undefined;
     return further ? { ...further, name: name.text } : undefined;
   }
-  if (ts.isArrayLiteralExpression(expression)) return { name: name.text, range, shape: "list", ...readList(context, expression) };
-  if (entryCallOf(context.bindings, expression)) {
-    return { name: name.text, range, shape: "entry", entries: [staticEntryOf(context, initializer, null)] };
+  if (ts.isArrayLiteralExpression(expression)) return { name: name.text, range, shape: "list", ...readList(context, expression, reading) };
+  if (entryCallOf(context.bindings, expression) || (reading.functions && isFunctionExpression(expression))) {
+    return { name: name.text, range, shape: "entry", entries: [staticEntryOf(context, initializer, null, reading)] };
   }
   return undefined;
 }

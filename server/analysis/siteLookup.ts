@@ -1,7 +1,8 @@
 // Finding what the static pass saw at a place a run reported: the entry at a runtime site
-// (1-based line and column from a stack trace), the testWorkflow call there, the test by its path.
+// (1-based line and column from a stack trace) or at a script key and list position, the
+// testWorkflow call there, the test by its path.
 
-import type { Position, StaticEntry, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./model.ts";
+import type { Position, StaticEntry, StaticScript, StaticScripts, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./model.ts";
 import { positionOfSite, rangeContains, rangeSize, samePosition } from "./ranges.ts";
 
 export interface EntryAtSite {
@@ -20,6 +21,11 @@ export function entriesOfScript(script: StaticScript): StaticEntry[] {
   return entries;
 }
 
+/** The scripts whose entries a runtime site may point at: those of every keyed option but `participants`. */
+function scriptsWithEntries(call: StaticTestWorkflowCall): StaticScript[] {
+  return [call.agents, call.decisions, call.compactions, call.messages].flatMap((scripts) => scripts?.scripts ?? []);
+}
+
 /** How well an entry matches a site: 2 at its callee's start, 1 inside it, 0 not at all. */
 function siteScore(entry: StaticEntry, site: Position): number {
   if (entry.calleeRange && samePosition(entry.calleeRange.start, site)) return 2;
@@ -34,7 +40,7 @@ export function entriesAtSite(model: StaticTestFile, line1Based: number, column1
   const site = positionOfSite(line1Based, column1Based);
   const found: Array<EntryAtSite & { score: number }> = [];
   for (const call of model.calls) {
-    for (const script of [...(call.agents?.scripts ?? []), ...(call.decisions?.scripts ?? [])]) {
+    for (const script of scriptsWithEntries(call)) {
       for (const entry of entriesOfScript(script)) {
         const score = siteScore(entry, site);
         if (score > 0) found.push({ call, script, entry, score });
@@ -129,4 +135,35 @@ function pathScore(model: StaticTestFile, test: StaticTest, path: readonly strin
     current = current.parent !== undefined ? model.tests[current.parent] : undefined;
   }
   return score;
+}
+
+/** The scripts a call gives under a keyed option (`agents` when none is named, as core's traces leave it). */
+export function scriptsOfOption(call: StaticTestWorkflowCall, option: string | undefined): StaticScripts | undefined {
+  switch (option ?? "agents") {
+    case "agents":
+      return call.agents;
+    case "decisions":
+      return call.decisions;
+    case "compactions":
+      return call.compactions;
+    case "messages":
+      return call.messages;
+    case "participants":
+      return call.participants;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The entry a script key and list position name (a `MatchTrace` or problem without a site, such
+ * as a `messages` function's): the list's `index`-th entry, or a single entry for `null`.
+ */
+export function entryByKey(call: StaticTestWorkflowCall, option: string | undefined, key: string, index: number | null | undefined): { script: StaticScript; entry?: StaticEntry } | undefined {
+  const script = scriptsOfOption(call, option)?.scripts.find((candidate) => candidate.key === key);
+  if (!script) return undefined;
+  const written = script.shape === "other" && script.definition ? script.definition : script;
+  const entries = written.entries;
+  const entry = written.shape === "list" ? (index === null || index === undefined ? undefined : entries[index]) : entries[0];
+  return entry ? { script, entry } : { script };
 }

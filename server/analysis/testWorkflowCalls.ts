@@ -1,7 +1,9 @@
 // Reading one `testWorkflow(workflow, { ... })` call: the workflow and the module it came from,
-// each option with its ranges, and the `agents` and `decisions` scripts.
+// each option with its ranges, the keyed scripts (`agents`, `decisions`, `compactions`, `messages`,
+// `participants`) and the elements of `events`.
 
 import ts from "typescript";
+import { readEventElements } from "./eventElements.ts";
 import { testingRoleOfMember, type ImportBindings } from "./importBindings.ts";
 import { propertyKeyOf, unwrapExpression } from "./literalValues.ts";
 import type { StaticOption, StaticTestWorkflowCall } from "./model.ts";
@@ -70,9 +72,23 @@ export function readTestWorkflowCall(context: AnalysisContext, node: ts.CallExpr
       valueRange: value ? rangeOfNode(sourceFile, value) : propertyRange,
     };
     call.options.push(option);
-    if (value && (name === "agents" || name === "decisions")) {
+    if (value && (name === "agents" || name === "decisions" || name === "compactions")) {
       const scripts = readScriptsObject(context, value);
       if (scripts) call[name] = scripts;
+    }
+    // A messages or participants script is a function the test gives as it is: the function is the entry.
+    if (value && (name === "messages" || name === "participants")) {
+      const scripts = readScriptsObject(context, value, { functions: true });
+      if (scripts) call[name] = scripts;
+    }
+    if (value && name === "events") {
+      const read = () => {
+        const events = readEventElements(context, value);
+        if (events) call.events = events;
+      };
+      // A name is followed once the whole file is walked, when a const declared further down is known too.
+      if (ts.isArrayLiteralExpression(unwrapExpression(value))) read();
+      else context.afterWalk.push(read);
     }
   }
   return { call, optionsObject };

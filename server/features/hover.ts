@@ -1,10 +1,13 @@
-// Hover on an answer(...)/noAnswer.*() entry: every turn it met in the last run; on a test(...):
-// how its runs ended, their turns and durations.
+// Hover on an answer(...)/noAnswer.*() entry: every turn it met in the last run; on a compactions
+// or messages entry, an events element, a participants or decisions key: what it met
+// (operationHovers.ts); on a test(...): how its runs ended, their turns and durations.
 import { MarkupKind, type Hover, type HoverParams, type Position, type Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/runner/report.ts";
 import type { TurnTrace } from "../../core/testing/trace.ts";
 import type { Server } from "../server.ts";
 import type { MetTurn } from "../toProtocol.ts";
+import { code, cut, quoteLines } from "./markdownText.ts";
+import { operationsMarkdown } from "./operationHovers.ts";
 
 function contains(range: Range, position: Position): boolean {
   const after = (a: Position, b: Position) => a.line > b.line || (a.line === b.line && a.character >= b.character);
@@ -15,15 +18,6 @@ function size(range: Range): number {
   return (range.end.line - range.start.line) * 10_000 + range.end.character - range.start.character;
 }
 
-function cut(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
-function code(text: string): string {
-  const ticks = text.includes("`") ? "``" : "`";
-  return `${ticks}${text}${ticks}`;
-}
-
 /** One turn, as markdown: agent, number, nudge, label, stage, outcome; the prompt; the answer. */
 export function turnMarkdown(turn: TurnTrace): string {
   const head = [`**${turn.agent}** turn ${turn.n}`];
@@ -31,10 +25,7 @@ export function turnMarkdown(turn: TurnTrace): string {
   if (turn.label) head.push(`label ${code(turn.label)}`);
   if (turn.stage) head.push(`stage ${code(turn.stage)}`);
   head.push(turn.outcome === "answered" ? "✓ answered" : `✗ ${turn.outcome}`);
-  const lines = [head.join(" · ")];
-  const prompt = turn.prompt.split("\n").filter((line) => line.trim() !== "").slice(0, 3);
-  for (const line of prompt) lines.push(`> ${cut(line, 120)}`);
-  if (turn.prompt.split("\n").filter((line) => line.trim() !== "").length > 3) lines.push("> …");
+  const lines = [head.join(" · "), ...quoteLines(turn.prompt)];
   if (turn.answer !== undefined) lines.push("", `Answer: ${code(cut(typeof turn.answer === "string" ? turn.answer : JSON.stringify(turn.answer), 300))}`);
   if (turn.reason) lines.push("", `Reason: ${cut(turn.reason, 300)}`);
   return lines.join("\n");
@@ -68,10 +59,14 @@ export function register(server: Server): void {
     server.guardRequest("hover", (params: HoverParams): Hover | null => {
       const results = state.currentResults(params.textDocument.uri);
       if (!results) return null;
-      const entries = results.view.entries.filter((view) => contains(view.entry.range, params.position));
-      entries.sort((left, right) => size(left.entry.range) - size(right.entry.range));
-      const entry = entries[0];
-      if (entry) return { contents: { kind: MarkupKind.Markdown, value: entryMarkdown(entry.turns) }, range: entry.entry.range };
+      // The innermost script under the position: an entry's turns, or what another script met.
+      const hovered = [
+        ...results.view.entries.map((view) => ({ range: view.entry.range, markdown: () => entryMarkdown(view.turns) })),
+        ...results.view.operations.map((view) => ({ range: view.range, markdown: () => operationsMarkdown(view.met) })),
+      ].filter((candidate) => contains(candidate.range, params.position));
+      hovered.sort((left, right) => size(left.range) - size(right.range));
+      const found = hovered[0];
+      if (found) return { contents: { kind: MarkupKind.Markdown, value: found.markdown() }, range: found.range };
       const test = results.view.tests.find((view) => view.test && view.test.range.start.line === params.position.line && contains(view.test.range, params.position));
       if (test?.test) return { contents: { kind: MarkupKind.Markdown, value: testMarkdown(test.report) }, range: test.test.calleeRange };
       return null;

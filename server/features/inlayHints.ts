@@ -1,9 +1,12 @@
 // An inlay hint at the end of each script entry's line: the turns it met and how they ended
 // (`reader #1 ✓`, `verifier-2 #1 ✗ timed-out`, `worker #1–3 ×3 ✓`); one per line at most.
 // A nudge counts with the turn it followed, so a silent reader reads `reader #1 nudged ✗ unanswered`.
+// Compactions, wakes, events, participant calls and decisions read as operationHints.ts says.
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
+import type { MetOperation, OperationKind } from "../operationViews.ts";
 import type { Server } from "../server.ts";
 import type { MetTurn } from "../toProtocol.ts";
+import { operationHint } from "./operationHints.ts";
 
 /** One call of `agent.run` as a hint counts it: a nudge belongs to the turn it followed. */
 interface MetCall {
@@ -63,15 +66,29 @@ export function register(server: Server): void {
       const lines = results.text.split("\n");
       // One hint per line: an entry shared by several tests (a list const, a happy path) met
       // turns in each of them, and they read as one count, not as the same label repeated.
+      const inRange = (line: number) => line >= params.range.start.line && line <= params.range.end.line;
       const byLine = new Map<number, MetTurn[]>();
       for (const view of results.view.entries) {
         const line = view.entry.range.start.line;
-        if (line < params.range.start.line || line > params.range.end.line || view.turns.length === 0) continue;
+        if (!inRange(line) || view.turns.length === 0) continue;
         byLine.set(line, [...(byLine.get(line) ?? []), ...view.turns]);
       }
-      return [...byLine].map(([line, turns]) => ({
+      // The same for the other scripts, by kind: a line's labels then join with " · ".
+      const operationsByLine = new Map<number, Map<OperationKind, MetOperation[]>>();
+      for (const view of results.view.operations) {
+        if (!inRange(view.line) || view.met.length === 0) continue;
+        const kinds = operationsByLine.get(view.line) ?? new Map<OperationKind, MetOperation[]>();
+        kinds.set(view.kind, [...(kinds.get(view.kind) ?? []), ...view.met]);
+        operationsByLine.set(view.line, kinds);
+      }
+      const labels = new Map<number, string[]>();
+      for (const [line, turns] of byLine) labels.set(line, [hintLabel(turns)]);
+      for (const [line, kinds] of operationsByLine) {
+        labels.set(line, [...(labels.get(line) ?? []), ...[...kinds].map(([kind, met]) => operationHint(kind, met))]);
+      }
+      return [...labels].sort(([left], [right]) => left - right).map(([line, label]) => ({
         position: { line, character: (lines[line] ?? "").replace(/\r$/, "").length },
-        label: hintLabel(turns),
+        label: label.join(" · "),
         paddingLeft: true,
       }));
     }),

@@ -1,0 +1,23 @@
+// The pieces of text the hovers and hints share: a text cut to a length, a code span that
+// survives backticks in its text, and a count with its noun.
+
+export function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+export function code(text: string): string {
+  const ticks = text.includes("`") ? "``" : "`";
+  return `${ticks}${text}${ticks}`;
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** A text's first non-blank lines as markdown quote lines, `> …` when there are more. */
+export function quoteLines(text: string, lines = 3, limit = 120): string[] {
+  const written = text.split("\n").filter((line) => line.trim() !== "");
+  const quoted = written.slice(0, lines).map((line) => `> ${cut(line, limit)}`);
+  if (written.length > lines) quoted.push("> …");
+  return quoted;
+}
