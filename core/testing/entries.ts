@@ -143,6 +143,10 @@ export function entryKind(entry: Entry): string {
 
 export function describe(value: unknown): string {
   if (typeof value === "function") return "a function";
+  // An entry is shown as written, not as its fields (which hold the site's file path).
+  if (isAnswer(value)) return value.isFunction ? "a function" : "answer(…)";
+  if (isNoAnswer(value)) return `${entryKind(value)}()`;
+  if (Array.isArray(value) && value.some((item) => isEntry(item) || typeof item === "function")) return `[${value.map(describe).join(", ")}]`;
   if (value === undefined) return "undefined";
   try {
     const json = JSON.stringify(value);

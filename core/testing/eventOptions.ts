@@ -37,10 +37,12 @@ export function readEventOptions(
 ): EventOptions {
   const read: EventOptions = { events: [] };
   const ids = new Map<string, string>(context.earlierIds.map((id, index) => [id, `earlier.events[${index}]`]));
-  const claim = (id: string, where: string) => {
+  // `index`: the events element that gave the id again, where the editor shows the problem.
+  const claim = (id: string, where: string, index?: number) => {
     const earlier = ids.get(id);
-    if (earlier) problems.push({ code: "event-id-reused", option: "events", message: `event id "${id}" is given twice: ${earlier} and ${where}` });
-    else ids.set(id, where);
+    if (earlier) {
+      problems.push({ code: "event-id-reused", option: "events", message: `event id "${id}" is given twice: ${earlier} and ${where}`, ...(index !== undefined ? { index } : {}) });
+    } else ids.set(id, where);
   };
   if (event !== undefined) {
     const given = event as { name?: unknown; data?: unknown; eventId?: unknown };
@@ -51,7 +53,9 @@ export function readEventOptions(
     } else {
       // A continue is woken by any event the workflow declares; only a first attempt's must start it.
       const refusal = context.continuing
-        ? given.name in (workflow.events ?? {}) ? undefined : `the workflow declares no event "${given.name}"`
+        ? given.name in (workflow.events ?? {})
+          ? undefined
+          : `event "${given.name}" is no event ${workflow.name} declares; it declares ${Object.keys(workflow.events ?? {}).map((name) => `"${name}"`).join(", ") || "none"}`
         : startEventRefusal(workflow, { name: given.name, data: given.data });
       const schema = workflow.events?.[given.name];
       const verdict = schema ? checkAnswer(schema, JSON.stringify(given.data ?? null)) : undefined;
@@ -90,7 +94,7 @@ export function readEventOptions(
       return problems.push(invalid("events", `${where}'s eventId must be a string, not ${describe(given.eventId)}`, position));
     }
     const eventId = (given.eventId as string | undefined) ?? testEventId(index);
-    claim(eventId, where);
+    claim(eventId, where, position);
     read.events.push({ index, when, agent: match[1]!, n: Number(match[2]), name: given.name, data: given.data, eventId });
   });
   return read;

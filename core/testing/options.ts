@@ -42,8 +42,6 @@ export const COMMON_OPTIONS = [
 /** Only a workflow with events takes these. */
 export const EVENT_OPTIONS = ["event", "events"] as const;
 
-/** Named on the page, recognised here, and refused until Turnlens builds them. */
-export const NOT_SUPPORTED_YET = new Set<string>([]);
 
 export const DEFAULT_STALL = "2s";
 export const DEFAULT_MAX_TURNS = 20;
@@ -119,16 +117,6 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
       continue;
     }
     problems.push({ code: "unknown-option", option: name, ...unknownOption(name, known) });
-  }
-  if (problems.length) throw new OptionsError(problems);
-  for (const name of Object.keys(given)) {
-    if (NOT_SUPPORTED_YET.has(name) && given[name] !== undefined) {
-      problems.push({
-        code: "option-not-supported-yet",
-        option: name,
-        message: `testWorkflow's option "${name}" is not supported by Turnlens yet; this version runs without it only if you remove it`,
-      });
-    }
   }
   if (problems.length) throw new OptionsError(problems);
 

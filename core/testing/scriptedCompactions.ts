@@ -4,9 +4,9 @@
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
-import { loginFailure } from "../workflow/runtimes.ts";
 import type { Outcome } from "../workflow/types.ts";
 import { firstUserFrame } from "./callSite.ts";
+import { noAnswerEnd } from "./noAnswerEnd.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural } from "./problems.ts";
 import type { ScriptBook } from "./scripts.ts";
@@ -151,27 +151,7 @@ export class ScriptedCompactions {
   }
 
   private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
-    switch (entry.kind) {
-      case "silent":
-        // The harness never confirms it; the engine fails such a compaction.
-        return { kind: "silent" };
-      case "blocked":
-        return { kind: "blocked", reason: entry.reason ?? "waiting on a permission prompt" };
-      case "failed":
-        return { kind: "failed", reason: entry.reason ?? "harness crashed" };
-      case "timed-out":
-        return { kind: "timed-out", reason: entry.reason ?? "turn timed out" };
-      case "needs-login":
-        return { kind: "failed", ...loginFailure(operation.execution.harness, entry.provider) };
-      case "hang":
-        return new Promise((resolve) => {
-          const end = () => resolve({ kind: "cancelled", reason: "the engine cancelled the compaction" });
-          if (operation.signal.aborted) end();
-          else operation.signal.addEventListener("abort", end, { once: true });
-        });
-      case "interrupted":
-        return this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false));
-    }
+    return noAnswerEnd(operation, entry, "compaction") ?? this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false));
   }
 
   private failWith(problem: ProblemTrace): Promise<never> {

@@ -5,10 +5,11 @@ import { whyDistributionRefused } from "../workflow/decisions.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { DecisionProvider, DecisionRequest, QuestionDistribution } from "../workflow/host.ts";
 import type { JsonValue, Question } from "../workflow/types.ts";
-import { describe } from "./entries.ts";
+import { describe, isEntry } from "./entries.ts";
 import type { HostSignals } from "./scriptedHost.ts";
 import { findSlot, globToRegExp } from "./scripts.ts";
-import type { MatchTrace, ProblemTrace } from "./trace.ts";
+import { decisionReadings } from "./decisionReadings.ts";
+import type { DecisionTrace, ProblemTrace } from "./trace.ts";
 
 /** Per question id: a choice's option or probabilities, a score's level or probabilities, a yes-no's answer or probability. */
 export type DecisionAnswers = Record<string, string | number | boolean | number[] | Record<string, number>>;
@@ -34,7 +35,8 @@ export function readDecisionScripts(map: unknown): DecisionSlot[] {
     throw new TypeError(`decisions must map a decision key to its answers, not ${describe(map)}`);
   }
   return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    if (typeof script !== "function" && !(script instanceof Error) && (typeof script !== "object" || script === null || Array.isArray(script))) {
+    // An entry is an object too, but it answers an agent's turn, not a decision's questions.
+    if (isEntry(script) || (typeof script !== "function" && !(script instanceof Error) && (typeof script !== "object" || script === null || Array.isArray(script)))) {
       throw new TypeError(`decisions[${JSON.stringify(key)}] must be answers by question id, an Error or a function, not ${describe(script)}`);
     }
     return { key, script: script as DecisionScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };
@@ -69,7 +71,7 @@ function toDistribution(question: Question, given: unknown): QuestionDistributio
 export class ScriptedDecisions implements DecisionProvider {
   readonly name = "scripted";
   readonly calls: DecisionCall[] = [];
-  readonly traces: Array<{ key: string; match?: MatchTrace; answered: boolean }> = [];
+  readonly traces: DecisionTrace[] = [];
 
   constructor(
     private readonly slots: DecisionSlot[],
@@ -80,7 +82,7 @@ export class ScriptedDecisions implements DecisionProvider {
     this.signals.activity();
     const call: DecisionCall = { key: request.key, questions: request.questions, ...(request.state !== undefined ? { state: request.state } : {}) };
     this.calls.push(call);
-    const trace: { key: string; match?: MatchTrace; answered: boolean } = { key: request.key, answered: false };
+    const trace: DecisionTrace = { key: request.key, answered: false };
     this.traces.push(trace);
     const fail = (code: ProblemTrace["code"], why: string, extra: Partial<ProblemTrace> = {}): Promise<never> => {
       this.signals.fail({ code, message: `decision "${request.key}": ${why}`, decision: request.key, option: "decisions", ...extra });
@@ -100,7 +102,10 @@ export class ScriptedDecisions implements DecisionProvider {
       }
     }
     this.signals.activity();
-    if (answers instanceof Error) return answers;
+    if (answers instanceof Error) {
+      trace.error = answers.message;
+      return answers;
+    }
     if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
       return fail("decision-wrong-kind", `its script returned ${describe(answers)}, not answers by question id`, { key: found.slot.key });
     }
@@ -117,6 +122,7 @@ export class ScriptedDecisions implements DecisionProvider {
       if (why) return fail("decision-refused", `its script's answer is refused: question ${id}: ${why}`, { key: found.slot.key });
     }
     trace.answered = true;
+    trace.answers = decisionReadings(request.questions, distributions);
     return distributions;
   }
 }

@@ -36,6 +36,8 @@ export class ScriptedEvents {
   private control: RunControl | undefined;
   /** Turns that ended, as "agent#n", for `after`. */
   private readonly ended = new Set<string>();
+  /** Turns that started, as "agent#n": one that did while an earlier event was still unsent missed its own. */
+  private readonly started = new Set<string>();
   readonly traces: EventTrace[];
 
   constructor(
@@ -60,6 +62,7 @@ export class ScriptedEvents {
   /** A turn is starting: send the events due during it, before its script answers. */
   turnStarting(operation: Pick<TurnOperation, "agent" | "n" | "nudge" | "kind">): void {
     if (operation.nudge || operation.kind !== "turn") return;
+    this.started.add(`${operation.agent}#${operation.n}`);
     while (this.events[this.next]?.when === "during" && this.matches(this.events[this.next]!, operation)) this.send();
   }
 
@@ -77,11 +80,14 @@ export class ScriptedEvents {
 
   /** Events never sent, once the run is over: each fails the test. */
   unsent(ending: { kind: string }): ProblemTrace[] {
+    const ended = ending.kind === "parked" ? "parked" : ending.kind === "completed" ? "returned" : "ended";
     return this.events.slice(this.next).map((event) => {
+      // Its turn came, but an event given before it was still unsent then: events go in the order given.
+      const turnCame = (event.when === "during" ? this.started : this.ended).has(`${event.agent}#${event.n}`);
       const why =
-        event.when === "after" && ending.kind === "parked" && this.ended.has(`${event.agent}#${event.n}`)
-          ? "the run parked before it was sent; an after event is sent while the run waits live in a keepAlive window"
-          : `agent "${event.agent}" never had turn ${event.n}${this.next < event.index - 1 ? " after the events before it were sent" : ""}`;
+        event.when === "after" && turnCame && this.next === event.index - 1
+          ? `the run ${ended} before it was sent; an after event is sent while the run waits live in a keepAlive window`
+          : `agent "${event.agent}" never had turn ${event.n}${turnCame ? " after the events before it were sent" : ""}`;
       return eventProblem("event-never-sent", event, why);
     });
   }

@@ -4,9 +4,9 @@
 import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
-import { loginFailure } from "../workflow/runtimes.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
 import { firstUserFrame } from "./callSite.ts";
+import { noAnswerEnd } from "./noAnswerEnd.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";
 import { ScriptBook } from "./scripts.ts";
@@ -254,28 +254,11 @@ export class ScriptedHost implements AgentHost {
   }
 
   private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
-    switch (entry.kind) {
-      case "silent":
-        return { kind: "silent" };
-      case "blocked":
-        return { kind: "blocked", reason: entry.reason ?? "waiting on a permission prompt" };
-      case "failed":
-        return { kind: "failed", reason: entry.reason ?? "harness crashed" };
-      case "timed-out":
-        return { kind: "timed-out", reason: entry.reason ?? "turn timed out" };
-      case "needs-login":
-        return { kind: "failed", ...loginFailure(operation.execution.harness, entry.provider) };
-      case "hang":
-        return new Promise((resolve) => {
-          const end = () => resolve({ kind: "cancelled", reason: "the engine cancelled the turn" });
-          if (operation.signal.aborted) end();
-          else operation.signal.addEventListener("abort", end, { once: true });
-        });
-      case "interrupted":
-        // The operator stops the calling session's turn in its pane; no other agent has an operator.
-        if (operation.execution.caller) return { kind: "cancelled", reason: "the operator interrupted the turn" };
-        return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", at, false));
-    }
+    const ended = noAnswerEnd(operation, entry, "turn");
+    if (ended) return ended;
+    // Interrupted: the operator stops the calling session's turn in its pane; no other agent has an operator.
+    if (operation.execution.caller) return { kind: "cancelled", reason: "the operator interrupted the turn" };
+    return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", at, false));
   }
 
   private fail(problem: ProblemTrace): Promise<never> {
@@ -308,6 +291,7 @@ export class ScriptedHost implements AgentHost {
       nudge: operation.nudge,
       prompt: operation.prompt,
       ...optional,
+      ...(operation.cause ? { cause: { id: operation.cause.id, from: operation.cause.from } } : {}),
       outcome: "cancelled",
     };
     attachTurnTrace(turn, trace);

@@ -30,8 +30,8 @@ import { TestTime } from "./testTime.ts";
 import { TestRun } from "./testRun.ts";
 import { attachRunTrace, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
 
-/** What any test may share (a helper spreads it into each test's own). */
-export interface TestOptions<Args = unknown> {
+/** What any test may share (a helper spreads it into each test's own): bare, it gives no args, so it fits every workflow's. */
+export interface TestOptions<Args = never> {
   /** The args `run` is given; what `prepare` makes of no argv when left out. */
   args?: Args;
   /** The run's id, "test" unless given. */

@@ -53,6 +53,8 @@ export interface TurnTrace {
   /** The outcome's reason, for a turn that did not answer. */
   reason?: string;
   match?: MatchTrace;
+  /** For a wake: the message that woke the agent (its id among `messages`) and who sent it. */
+  cause?: { id: string; from: string };
 }
 
 /** A compaction as the editor shows it, beside the `compactions` entry that met it. */
@@ -105,11 +107,21 @@ export interface ParticipantEventTrace {
   returned?: unknown;
 }
 
+/** A decision as the editor shows it, beside the `decisions` script that met it. */
+export interface DecisionTrace {
+  key: string;
+  match?: MatchTrace;
+  answered: boolean;
+  /** Per question id, what the workflow got and its probability: an option, a level's name, `yes` or `no`. */
+  answers?: Record<string, { answer: string; probability: number }>;
+  /** The message of the Error its script gave, which made `wf.decide` reject. */
+  error?: string;
+}
+
 /** Machine-readable codes of the test's own mistakes. */
 export type ProblemCode =
   | "unknown-option"
   | "option-invalid"
-  | "option-not-supported-yet"
   | "script-invalid"
   | "script-empty-list"
   | "no-scripts"
@@ -196,7 +208,7 @@ export interface RunTrace {
   turns: TurnTrace[];
   /** Every compaction the run asked, in the order they started. */
   compactions: CompactionTrace[];
-  decisions: Array<{ key: string; match?: MatchTrace; answered: boolean }>;
+  decisions: DecisionTrace[];
   problems: ProblemTrace[];
   ending?: { kind: string; reason?: string; stage?: string };
   /** Each scripted event of the `events` option, and whether and when it was sent. */

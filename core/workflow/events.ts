@@ -148,7 +148,9 @@ export class EventInbox {
   }
 
   emit(ref: EventRef, name: string, data: unknown, options: { eventId?: string } = {}): void {
-    const target = typeof ref === "string" ? ref : `${ref?.workflow}/${ref?.id}`;
+    // An object names its run by both fields; anything else would read "undefined/undefined".
+    const target =
+      typeof ref === "string" ? ref : typeof ref?.workflow === "string" && typeof ref.id === "string" ? `${ref.workflow}/${ref.id}` : undefined;
     if (typeof target !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(target)) {
       throw new TypeError(`wf.emit needs a run, "workflow/id" or { workflow, id }, not ${JSON.stringify(ref)}`);
     }

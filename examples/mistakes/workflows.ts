@@ -42,3 +42,42 @@ export const loop = defineWorkflow({
     }
   },
 });
+
+/** Drafts a note, then waits for its approval, an event someone sends the run. */
+export const approval = defineWorkflow({
+  name: "approval",
+  description: "Draft a note, then wait for its approval.",
+  events: { approved: Type.Object({ by: Type.String() }) },
+  async run(wf) {
+    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+    await writer.run({ prompt: "Draft the release note." });
+    const approved = await wf.events.wait("approved", { label: "waiting for the approval" });
+    return approved.kind === "event" ? (approved.data as { by: string }).by : approved.kind;
+  },
+});
+
+/** Drafts a note; the writer may ask the editor, an agent with no turn of its own. */
+export const asking = defineWorkflow({
+  name: "asking",
+  description: "Draft a note, asking the editor what the writer can't decide.",
+  async run(wf) {
+    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+    await wf.agents.open({ key: "editor", runtime: "claude" });
+    await wf.messages.allow({ between: ["writer", "editor"], purpose: "questions about the note" });
+    const { outcome } = await writer.run({ prompt: "Draft the release note; ask the editor what you can't decide." });
+    return outcome.kind === "answered" ? outcome.value : outcome.reason;
+  },
+});
+
+/** Drafts a note; the writer may ask the coordinator, a session the run did not start. */
+export const coordinated = defineWorkflow({
+  name: "coordinated",
+  description: "Draft a note, asking the coordinator what goes in it.",
+  async run(wf) {
+    await wf.participants.connect({ key: "coordinator" });
+    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+    await wf.messages.allow({ between: ["writer", "coordinator"], purpose: "what goes in the note" });
+    const { outcome } = await writer.run({ prompt: "Draft the release note." });
+    return outcome.kind === "answered" ? outcome.value : outcome.reason;
+  },
+});
