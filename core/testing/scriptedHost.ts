@@ -42,6 +42,8 @@ export interface AgentRecord {
   keptPane?: true;
   /** The session a fork is a copy of: `{ key, turns }`, or `{ caller: true, turns }`. */
   forkedFrom?: ForkedFrom;
+  /** Its sandbox, `{ key, provider, spec, domains }`: what a real provider would confine it to. */
+  sandbox?: OpenedAgent["sandbox"];
 }
 
 /** A model or effort switch, as `run.setsOf(key)` reads it back: the settings after it. */
@@ -95,6 +97,7 @@ export class ScriptedHost implements AgentHost {
       ...(agent.panes !== undefined ? { panes: { ...agent.panes } } : {}),
       ...(agent.paneFallback !== undefined ? { paneFallback: agent.paneFallback } : {}),
       ...(agent.forkedFrom !== undefined ? { forkedFrom: { ...agent.forkedFrom } } : {}),
+      ...(agent.sandbox !== undefined ? { sandbox: structuredClone(agent.sandbox) } : {}),
     });
   }
 

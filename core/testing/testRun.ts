@@ -9,6 +9,7 @@ import type { CompactionRecord } from "./scriptedCompactions.ts";
 import { quoted } from "./problems.ts";
 import type { TestTurn } from "./turn.ts";
 import type { MessageEndState, MessageRecord } from "../workflow/messageTypes.ts";
+import type { SandboxRecord } from "../workflow/sandboxTypes.ts";
 
 /** A message an agent or participant was sent, as `run.messagesOf(key)` reads it back. */
 export interface TestMessage {
@@ -37,6 +38,8 @@ export interface TestRunParts<Result> {
   runLines: RunLine[];
   /** Every message of the run, as the engine's bus kept it. */
   messages?: MessageRecord[];
+  /** Every sandbox opened, as the fake provider was told of it. */
+  sandboxes?: SandboxRecord[];
 }
 
 export class TestRun<Result = unknown> {
@@ -45,6 +48,8 @@ export class TestRun<Result = unknown> {
   readonly turns: readonly TestTurn[];
   /** Every agent the workflow opened. */
   readonly agents: readonly AgentRecord[];
+  /** Every sandbox opened, in order: `{ key, provider, spec, domains, agents }`. */
+  readonly sandboxes: readonly SandboxRecord[];
   /** Every compaction in the order they started: `{ agent, n, id, focus, outcome }`. */
   readonly compactions: readonly CompactionRecord[];
   /** Every model or effort switch in order: `{ agent, n, model, effort? }`, the settings after it. */
@@ -73,6 +78,7 @@ export class TestRun<Result = unknown> {
     this.ending = parts.ending;
     this.turns = parts.turns;
     this.agents = parts.agents;
+    this.sandboxes = parts.sandboxes ?? [];
     this.compactions = parts.compactions ?? [];
     this.sets = parts.sets ?? [];
     this.decisions = parts.decisions;

@@ -110,7 +110,16 @@ export function checkForkSpec(spec: ForkSpec, call: string): void {
 }
 
 /** Opens the fork as a new agent; its key must be new to the run. */
-export function openFork(registry: AgentRegistry, spec: ForkSpec, execution: Execution, cwd: string, forkedFrom: ForkedFrom, skills?: AgentState["spec"]["skills"]): AgentRef {
+export function openFork(
+  registry: AgentRegistry,
+  spec: ForkSpec,
+  execution: Execution,
+  cwd: string,
+  forkedFrom: ForkedFrom,
+  skills?: AgentState["spec"]["skills"],
+  /** The parent's sandbox, which the fork runs in too. */
+  sandbox?: AgentState["opened"]["sandbox"],
+): AgentRef {
   if (registry.has(spec.key) || registry.callerState?.opened.key === spec.key) {
     throw new WorkflowRuleError(`agent "${spec.key}" is already open; a fork needs a key of its own`);
   }
@@ -125,7 +134,7 @@ export function openFork(registry: AgentRegistry, spec: ForkSpec, execution: Exe
       ...(keepPane !== undefined ? { keepPane } : {}),
     },
     execution,
-    { cwd, forkedFrom },
+    { cwd, forkedFrom, ...(sandbox ? { sandbox: registry.attempt.sandboxes.planOf(sandbox) } : {}) },
   );
 }
 
@@ -136,6 +145,6 @@ export async function forkAgent(registry: AgentRegistry, parent: AgentState, spe
     if (parent.isCaller) throw new WorkflowRuleError(`agent ${key} is the calling session; wf.agents.forkCaller forks it`);
     if (parent.turns === 0 && !parent.inheritsHistory) throw new Error(`agent "${key}" cannot be forked before its first turn`);
     const execution = forkExecution(parent.execution, spec);
-    return openFork(registry, spec, execution, parent.opened.cwd, { key, turns: parent.turns }, parent.spec.skills);
+    return openFork(registry, spec, execution, parent.opened.cwd, { key, turns: parent.turns }, parent.spec.skills, parent.opened.sandbox);
   });
 }

@@ -15,6 +15,7 @@ import { harnessFacts } from "./harnesses.ts";
 import { checkLayout, keepsPane, placePane } from "./panes.ts";
 import { logOperation, logSession } from "./runLog.ts";
 import type { BusMessage } from "./messages.ts";
+import type { PlannedSandbox } from "./sandboxes.ts";
 
 const DEFAULT_NUDGE = "You ended your turn without an answer. Answer now, as the turn asked.";
 
@@ -77,9 +78,10 @@ export class AgentRegistry implements Agents {
     }
     attempt.messages.checkAgentSpec(spec);
     const execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
+    const sandbox = attempt.sandboxes.planFor(spec.key, spec.sandbox);
     const existing = this.agents.get(spec.key);
-    if (existing) return this.reopen(existing, spec, execution);
-    return this.openAgent(spec, execution, { cwd: spec.cwd ?? attempt.cwd });
+    if (existing) return this.reopen(existing, spec, execution, sandbox);
+    return this.openAgent(spec, execution, { cwd: spec.cwd ?? attempt.cwd, ...(sandbox ? { sandbox } : {}) });
   }
 
   /** @internal Whether `key` names an agent of the run. */
@@ -96,13 +98,14 @@ export class AgentRegistry implements Agents {
   openAgent(
     spec: Omit<AgentSpec, "runtime">,
     execution: Execution,
-    extra: { cwd: string; forkedFrom?: ForkedFrom; isCaller?: boolean },
+    extra: { cwd: string; forkedFrom?: ForkedFrom; isCaller?: boolean; sandbox?: PlannedSandbox },
   ): AgentRef {
     const attempt = this.attempt;
     checkLayout(spec.key, spec.layout, spec.keepPane);
     const placed = extra.isCaller
       ? {}
       : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
+    const sandbox = extra.sandbox ? attempt.sandboxes.enter(spec.key, extra.sandbox, execution) : undefined;
     const opened: OpenedAgent = {
       key: spec.key,
       execution,
@@ -112,6 +115,7 @@ export class AgentRegistry implements Agents {
       ...(spec.labels !== undefined ? { labels: spec.labels } : {}),
       ...placed,
       ...(extra.forkedFrom ? { forkedFrom: extra.forkedFrom } : {}),
+      ...(sandbox ? { sandbox } : {}),
     };
     attempt.host.opened(opened);
     logSession(attempt, opened);
@@ -199,9 +203,10 @@ export class AgentRegistry implements Agents {
     }
   }
 
-  private reopen(existing: AgentState, spec: AgentSpec, execution: Execution): AgentRef {
+  private reopen(existing: AgentState, spec: AgentSpec, execution: Execution, sandbox: PlannedSandbox | undefined): AgentRef {
     const conflicts: string[] = [];
     if (!sameJson(execution, existing.opened.execution)) conflicts.push("runtime");
+    if (sandbox && !this.attempt.sandboxes.matches(existing.opened.sandbox, sandbox)) conflicts.push("sandbox");
     for (const field of ["instructions", "skills", "labels", "cwd", "layout", "keepPane", "tools"] as const) {
       if (spec[field] !== undefined && !sameJson(spec[field], existing.spec[field] ?? (field === "cwd" ? existing.opened.cwd : undefined))) {
         conflicts.push(field);

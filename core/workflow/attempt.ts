@@ -4,7 +4,8 @@
 import { Activity, type IdleState } from "./activity.ts";
 import type { RunClocks } from "./clock.ts";
 import { EventInbox } from "./events.ts";
-import type { AgentHost, DecisionProvider } from "./host.ts";
+import type { AgentHost, DecisionProvider, SandboxProvider } from "./host.ts";
+import { Sandboxes } from "./sandboxes.ts";
 import type { MessageBus } from "./messages.ts";
 import type { ParticipantHost } from "./participants.ts";
 import { CancelReason, Scope } from "./scope.ts";
@@ -50,6 +51,8 @@ export interface AttemptSettings {
   onAgentEnded?: (key: string, reason: string) => void;
   /** Where messages to participants and the routes that reach them go; without one they are only recorded. */
   participants?: ParticipantHost;
+  /** Where sandboxes are made (srt, docker; a test's fake); without one, opening a sandbox rejects. */
+  sandboxes?: SandboxProvider;
   /** The events the workflow declares (its `events`). */
   declaredEvents?: Readonly<Record<string, TSchema>>;
   /** How long a keepAlive with no window stays live; an hour unless a test shortens it. */
@@ -102,6 +105,8 @@ export class Attempt {
   readonly inbox: EventInbox;
   /** Routes, participants, messages and tools (messages.ts); the engine installs it before the workflow runs. */
   messages!: MessageBus;
+  /** The run's sandboxes (sandboxes.ts). */
+  readonly sandboxes = new Sandboxes(this);
   readonly activity: Activity;
   /** What a continue reuses and replays; inert on a first attempt. */
   readonly continuation: Continuation;

@@ -81,6 +81,7 @@ function createContext(
     keepAlive: (keepOptions) => attempt.inbox.setKeepAlive(keepOptions, settings.defaultKeepAliveMs),
     messages: { allow: (route) => attempt.messages.allow(route) },
     participants: { connect: (spec) => attempt.messages.participants.connect(spec) },
+    sandboxes: { open: (spec) => attempt.sandboxes.open(spec) },
   };
 }
 

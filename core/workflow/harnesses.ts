@@ -1,5 +1,6 @@
 // The one table of what each harness can do, by placement: efforts, compaction, forks, settings
-// switches, interrupts. Every refusal a real host makes before an operation is read from it.
+// switches, interrupts, awaiting a reply, and the model API its sessions reach. Every refusal a
+// real host makes before an operation is read from it.
 
 import type { Execution, Placement } from "./types.ts";
 
@@ -19,6 +20,10 @@ export interface HarnessFacts {
   switchSettings: ByPlacement;
   /** Whether an operator's interrupt shows as one: only then is a silent calling-session turn nudged. */
   showsInterrupt: boolean;
+  /** Blocking inside an operation until a peer replies (`wfa send --await`), by the sender's placement. */
+  awaitReply: ByPlacement;
+  /** The hosts of the model API its sessions call: a sandbox lets its agents reach them whatever its network says. */
+  modelApi: readonly string[];
 }
 
 const everywhere: ByPlacement = { pane: true, headless: true };
@@ -32,6 +37,8 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
     fork: everywhere,
     switchSettings: everywhere,
     showsInterrupt: true,
+    awaitReply: everywhere,
+    modelApi: ["api.anthropic.com"],
   },
   codex: {
     efforts: ["minimal", "low", "medium", "high", "xhigh"],
@@ -41,6 +48,8 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
     fork: everywhere,
     switchSettings: everywhere,
     showsInterrupt: true,
+    awaitReply: { pane: true, headless: "headless codex runs each turn as `codex exec`, whose shell commands have a time limit, so `wfa send --await` cannot block until the reply comes" },
+    modelApi: ["api.openai.com"],
   },
   pi: {
     efforts: ["off", "minimal", "low", "medium", "high"],
@@ -50,6 +59,9 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
     fork: { pane: "a forked pi session resumes only headless", headless: true },
     switchSettings: everywhere,
     showsInterrupt: true,
+    awaitReply: everywhere,
+    // pi calls whichever provider its model is from, which a model's name does not say: all of them.
+    modelApi: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com"],
   },
   cursor: {
     efforts: [],
@@ -65,6 +77,8 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
       headless: "cursor-agent takes its model when it starts",
     },
     showsInterrupt: false,
+    awaitReply: { pane: true, headless: "headless cursor-agent (`cursor-agent --print`) gives its shell commands a time limit, so `wfa send --await` cannot block until the reply comes" },
+    modelApi: ["api2.cursor.sh"],
   },
 };
 
@@ -105,4 +119,16 @@ export function forkRefusal(execution: Execution): string | undefined {
   const can = harnessFacts(execution.harness)?.fork[execution.placement];
   if (can === true) return undefined;
   return `${execution.harness} cannot fork a session into a ${execution.placement}: ${can ?? "it is not a known harness"}`;
+}
+
+/** Why an agent running at `execution` cannot await a peer's reply inside an operation, or undefined when it can. */
+export function awaitRefusal(execution: Execution): string | undefined {
+  const can = harnessFacts(execution.harness)?.awaitReply[execution.placement];
+  if (can === true) return undefined;
+  return `${execution.harness} cannot await a reply ${execution.placement === "pane" ? "in a pane" : "headless"}: ${can ?? "it is not a known harness"}`;
+}
+
+/** The model API hosts a session of `harness` calls; none for a harness the table does not have. */
+export function modelApiHosts(harness: string): readonly string[] {
+  return harnessFacts(harness)?.modelApi ?? [];
 }

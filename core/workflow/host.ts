@@ -5,6 +5,7 @@ import type { TSchema } from "typebox";
 import type { AnswerVerdict } from "./answerCheck.ts";
 import type { Execution, JsonValue, KeepPane, LoginNeeded, Outcome, PaneWorkspace, Skill, Question } from "./types.ts";
 import type { AgentMessage, SendOptions, SendResult, ToolResult } from "./messageTypes.ts";
+import type { AgentSandbox, SandboxRef } from "./sandboxTypes.ts";
 
 export interface OpenedAgent {
   key: string;
@@ -21,6 +22,8 @@ export interface OpenedAgent {
   paneFallback?: string;
   /** The session it is a copy of, for a fork. */
   forkedFrom?: ForkedFrom;
+  /** The sandbox its host launches it in, and every domain it reaches from there. */
+  sandbox?: AgentSandbox;
 }
 
 /** A tab of its own, or a split beside another agent's pane; `front` when it opens in the foreground. */
@@ -117,4 +120,15 @@ export interface DecisionProvider {
   readonly name: string;
   /** Resolves to a distribution per question, or an Error the workflow's decide rejects with. */
   decide(request: DecisionRequest, signal: AbortSignal): Promise<Record<string, QuestionDistribution> | Error>;
+}
+
+/**
+ * The edge sandboxes are made through. A real run plugs in srt or docker, which confine each agent
+ * its host launches inside; a test plugs in a fake that confines nothing and keeps what each agent was given.
+ */
+export interface SandboxProvider {
+  /** A sandbox was opened (`wf.sandboxes.open`, or an agent's inline spec); a provider may throw to refuse it. */
+  opened(sandbox: SandboxRef): void;
+  /** An agent was given a sandbox, before its host is told of the agent. */
+  entered(agent: string, sandbox: AgentSandbox): void;
 }

@@ -47,14 +47,24 @@ export interface SendOptions {
 }
 
 /** Why a send or reply never left: values to act on, not throws. */
-export type SendRefusal = "no-route" | "unknown-peer" | "self" | "peer-ended" | "no-question" | "empty-text" | "invalid-timeout" | "attempt-ended";
+export type SendRefusal =
+  | "no-route"
+  | "unknown-peer"
+  | "self"
+  | "peer-ended"
+  | "no-question"
+  | "empty-text"
+  | "invalid-timeout"
+  | "attempt-ended"
+  /** The sender's harness, where it runs, cannot block on a reply (harnesses.ts); `reason` says why. */
+  | "cannot-await";
 
 /** What a send or reply comes to, as `wfa send` prints it. */
 export type SendResult =
   | { kind: "sent" }
   | { kind: "replied"; text: string }
   | { kind: "failed"; reason: string }
-  | { kind: "refused"; code: SendRefusal };
+  | { kind: "refused"; code: SendRefusal; reason?: string };
 
 /** A message as an agent is shown it. */
 export interface AgentMessage {

@@ -7,6 +7,7 @@ import type { Attempt } from "./attempt.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { splitEventName } from "./events.ts";
 import type { OperationKind, TurnOperation } from "./host.ts";
+import { awaitRefusal } from "./harnesses.ts";
 import { firstLine } from "./json.ts";
 import type {
   AgentMessage,
@@ -193,6 +194,8 @@ export class MessageBus {
     if (!question) return refused("no-question");
     const until = this.untilOf(options);
     if (until === "invalid") return refused("invalid-timeout");
+    const cannot = this.cannotAwait(from, options);
+    if (cannot) return cannot;
     const reply = this.answer(question, from, text, options?.awaitReply === true);
     if (!reply.open) return { kind: "sent" };
     return this.awaitReply(reply, until, asker);
@@ -205,6 +208,13 @@ export class MessageBus {
     if (typeof peer !== "string" || (!this.registry.has(peer) && !this.participants.has(peer))) return "unknown-peer";
     if (this.registry.stateOf(peer)?.stopped !== undefined) return "peer-ended";
     return undefined;
+  }
+
+  /** An agent awaits a reply only where a real run would let it, by its harness and placement. */
+  private cannotAwait(from: string, options: SendOptions | undefined): SendResult | undefined {
+    const state = options?.awaitReply === true ? this.registry.stateOf(from) : undefined;
+    const why = state ? awaitRefusal(state.execution) : undefined;
+    return why ? { kind: "refused", code: "cannot-await", reason: `agent "${from}": ${why}` } : undefined;
   }
 
   private untilOf(options: SendOptions | undefined): number | undefined | "invalid" {
@@ -221,6 +231,8 @@ export class MessageBus {
   private async dispatch(from: string, to: string, text: string, options: SendOptions | undefined, asker: Asker): Promise<SendResult> {
     const until = this.untilOf(options);
     if (until === "invalid") return refused("invalid-timeout");
+    const cannot = this.cannotAwait(from, options);
+    if (cannot) return cannot;
     const asks = options?.awaitReply === true;
     const message = this.record(from, to, text, asks);
     this.deliver(message);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { answer, noAnswer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow, Type, type AgentRef, type RouteSpec, type SendOptions, type WorkflowContext } from "agentswf/workflow";
+import { answer, noAnswer, testWorkflow, type ScriptMessage } from "agentswf/testing";
+import { defineWorkflow, Type, type AgentRef, type AgentSpec, type RouteSpec, type SendOptions, type WorkflowContext } from "agentswf/workflow";
 import { problemsOf, traceOfRun } from "turnlens/trace";
 import { deferred, forever, mistake } from "./workflows";
 
@@ -385,5 +385,92 @@ describe("the trace", () => {
     ]);
     expect(trace.entries).toContainEqual({ option: "messages", key: "b", index: null, kind: "function" });
     expect(trace.turns.find((turn) => turn.agent === "b")?.match).toEqual({ option: "messages", key: "b", index: null, nudge: false });
+  });
+});
+
+describe("who may await a reply", () => {
+  /** Agent a, on `runtime`, asks b (claude, in a pane) one question; returns what the send resolved to. */
+  const askingOn = (runtime: AgentSpec["runtime"]) =>
+    defineWorkflow({
+      name: "asking-on",
+      description: "One agent, on a given runtime, asks another.",
+      async run(wf) {
+        const a = await wf.agents.open({ key: "a", runtime });
+        await wf.agents.open({ key: "b", runtime: "claude" });
+        await wf.messages.allow(BETWEEN);
+        const { outcome } = await a.run({ prompt: "Ask b." });
+        return outcome.kind === "answered" ? JSON.parse(outcome.value) : outcome.kind;
+      },
+    });
+  const replying = { b: (message: ScriptMessage) => message.reply("The LRU one.") };
+
+  test("an agent whose harness cannot block on a reply where it runs is refused cannot-await, with why, and nothing is sent", async () => {
+    const headlessCodex = await testWorkflow(askingOn({ alias: "codex", placement: "headless" }), {
+      agents: { a: sending("b", "Which cache?", { awaitReply: true }) },
+    });
+    expect(headlessCodex.value).toEqual({
+      kind: "refused",
+      code: "cannot-await",
+      reason:
+        'agent "a": codex cannot await a reply headless: headless codex runs each turn as `codex exec`, whose shell commands have a time limit, so `wfa send --await` cannot block until the reply comes',
+    });
+    expect(headlessCodex.messagesOf("b")).toEqual([]);
+    expect(headlessCodex.turnsOf("a").map((turn) => turn.outcome)).toEqual(["answered"]);
+    const headlessCursor = await testWorkflow(askingOn({ harness: "cursor", model: "auto", placement: "headless" }), {
+      agents: { a: sending("b", "Which cache?", { awaitReply: true }) },
+    });
+    expect(headlessCursor.value).toEqual({
+      kind: "refused",
+      code: "cannot-await",
+      reason:
+        'agent "a": cursor cannot await a reply headless: headless cursor-agent (`cursor-agent --print`) gives its shell commands a time limit, so `wfa send --await` cannot block until the reply comes',
+    });
+  });
+
+  test("the same agent may still send without awaiting a reply", async () => {
+    const run = await testWorkflow(askingOn({ alias: "codex", placement: "headless" }), {
+      agents: { a: sending("b", "The cache is in.") },
+      messages: { b: () => undefined },
+    });
+    expect(run.value).toEqual({ kind: "sent" });
+    expect(run.messagesOf("b")).toEqual([{ from: "a", text: "The cache is in.", awaitReply: false, end: "delivered" }]);
+  });
+
+  test("a reply that would await one in turn is refused cannot-await too, and the question stays owed", async () => {
+    const results: unknown[] = [];
+    const run = await testWorkflow(
+      pair([BETWEEN], async (wf, a) => {
+        await wf.agents.open({ key: "c", runtime: { alias: "codex", placement: "headless" } });
+        await wf.messages.allow({ between: ["a", "c"], purpose: "the cache" });
+        return (await a.run({ prompt: "Ask c." })).outcome;
+      }),
+      {
+        agents: { a: answer(async (turn) => JSON.stringify(await turn.send("c", "Which cache?", { awaitReply: true }))) },
+        messages: {
+          c: async (message) => {
+            results.push(await message.reply("The LRU one. Shall I add it?", { awaitReply: true }));
+            results.push(await message.reply("The LRU one."));
+          },
+        },
+      },
+    );
+    expect(results[0]).toMatchObject({ kind: "refused", code: "cannot-await" });
+    expect(results[1]).toEqual({ kind: "sent" });
+    expect(run.value).toEqual({ kind: "answered", value: JSON.stringify({ kind: "replied", text: "The LRU one." }) });
+  });
+
+  test("pane agents of every harness, and headless claude and pi, may await a reply", async () => {
+    const runtimes: AgentSpec["runtime"][] = [
+      "claude",
+      "codex",
+      { harness: "pi", model: "m" },
+      { harness: "cursor", model: "auto" },
+      { alias: "claude", placement: "headless", metered: true },
+      { harness: "pi", model: "m", placement: "headless" },
+    ];
+    for (const runtime of runtimes) {
+      const run = await testWorkflow(askingOn(runtime), { agents: { a: sending("b", "Which cache?", { awaitReply: true }) }, messages: replying });
+      expect({ runtime, result: run.value }).toEqual({ runtime, result: { kind: "replied", text: "The LRU one." } });
+    }
   });
 });
