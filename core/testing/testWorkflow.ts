@@ -7,22 +7,26 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { realClock, realClocks } from "../workflow/clock.ts";
 import { isWorkflow } from "../workflow/define.ts";
+import { formatDuration } from "../workflow/durations.ts";
 import { runWorkflow, type RunControl } from "../workflow/engine.ts";
 import { messageOf } from "../workflow/errors.ts";
 import { DEFAULT_RUNTIMES } from "../workflow/runtimes.ts";
-import type { HarnessAllowance, JsonValue, LogLine, PanesSetting, Workflow } from "../workflow/types.ts";
+import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
+import type { EventSchemas } from "../workflow/eventTypes.ts";
 import type { TurnOperation } from "../workflow/host.ts";
 import { callerStack, callSiteOf } from "./callSite.ts";
-import { entryKind, type Script } from "./entries.ts";
+import { entryKind } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
-import { continueSettings, type EarlierOption } from "./continueOptions.ts";
+import type { OptionsParameter } from "./optionTypes.ts";
+import { continueSettings } from "./continueOptions.ts";
 import { toInLine } from "../workflow/runLog.ts";
 import { plural, TestWorkflowError } from "./problems.ts";
-import { ScriptedDecisions, type DecisionScript } from "./scriptedDecisions.ts";
+import { ScriptedDecisions } from "./scriptedDecisions.ts";
 import { ScriptedHost } from "./scriptedHost.ts";
 import { ScriptedCompactions } from "./scriptedCompactions.ts";
-import { ScriptedMessages, type MessageScript } from "./scriptedMessages.ts";
-import { ScriptedParticipants, type ParticipantScript } from "./scriptedParticipants.ts";
+import { ScriptedMessages } from "./scriptedMessages.ts";
+import { ScriptedParticipants } from "./scriptedParticipants.ts";
+import { FakeSandboxes } from "./fakeSandboxes.ts";
 import { ScriptBook } from "./scripts.ts";
 import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
@@ -30,53 +34,8 @@ import { TestTime } from "./testTime.ts";
 import { TestRun } from "./testRun.ts";
 import { attachRunTrace, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
 
-/** What any test may share (a helper spreads it into each test's own): bare, it gives no args, so it fits every workflow's. */
-export interface TestOptions<Args = never> {
-  /** The args `run` is given; what `prepare` makes of no argv when left out. */
-  args?: Args;
-  /** The run's id, "test" unless given. */
-  id?: string;
-  /** Each agent's script, by key or by a pattern such as "verifier-*". */
-  agents?: Record<string, Script>;
-  /** Each agent's compactions, by key or pattern: a summary's text, a noAnswer, or a list; "" without one. */
-  compactions?: Record<string, Script>;
-  /** Each agent's script for a message that wakes it, by key or pattern: `(message) => …`, or a list, one per message. */
-  messages?: Record<string, MessageScript>;
-  /** Each participant's script, by key: `(event) => …`, called with each route to it and each message it is sent. */
-  participants?: Record<string, ParticipantScript>;
-  /** Each decision's answers, by key or pattern. */
-  decisions?: Record<string, DecisionScript>;
-  /** What `wf.allowance(harness)` reads, per harness; every harness reads `{ kind: "none" }` without it. */
-  allowance?: Record<string, HarnessAllowance>;
-  /** The session the run is started from; without it, `wf.agents.caller` and `forkCaller` answer null. */
-  caller?: { harness: string; model?: string; here?: boolean };
-  /** `awf run --workspace` and `--keep-panes`: the run's workspace and no pane kept by default. */
-  panes?: PanesSetting;
-  /** Runtime aliases added to, or replacing, `claude` and `codex`. */
-  runtimes?: Record<string, { harness: string; model: string; effort?: string; placement?: "pane" | "headless"; metered?: boolean }>;
-  /** The run's deadline, a duration such as "5s"; none unless given. */
-  timeout?: string;
-  /** Real time with nothing starting or ending before the test fails; "2s" by default. */
-  stall?: string;
-  /** Turns the workflow may start before the test fails; 20 by default. */
-  maxTurns?: number;
-  /** Timers the virtual clock skips to before the run parks instead; 20 by default. */
-  maxTimers?: number;
-  /** For a workflow with events: the event that starts the run. */
-  event?: { name: string; data?: unknown; eventId?: string };
-  /** For a workflow with events: events sent while (`during`) or after (`after`) an agent's nth turn, in order. */
-  events?: Array<({ during: string } | { after: string }) & { name: string; data?: unknown; eventId?: string }>;
-  /** Files laid out under the run's directory first: a string is contents, an object a folder. */
-  files?: FileTree;
-  /** Where the agents work instead of a temporary directory; left as it is. */
-  cwd?: string;
-  /** What an earlier attempt left (its stage values, in.jsonl and run.jsonl lines): the test is its continue. */
-  earlier?: EarlierOption;
-  /** The stage the attempt starts at, as `--from-stage`: it and later stages are redone. */
-  fromStage?: string;
-  /** Values for the stages before fromStage that have no record, as `--values`; never for a workflow with events. */
-  values?: Record<string, JsonValue | undefined>;
-}
+/** Its types: the shared options, and args and events by the workflow (optionTypes.ts). */
+export type { TestOptions } from "./optionTypes.ts";
 
 const SCRIPT_OPTIONS = ["agents"] as const;
 
@@ -118,11 +77,12 @@ async function layOut(tree: FileTree, directory: string): Promise<void> {
 }
 
 /** Runs `workflow` with every agent scripted; rejects only on the test's own mistakes. */
-export async function testWorkflow<Args, Result>(
-  workflow: Workflow<Args, Result>,
-  options?: TestOptions<NoInfer<Args>>,
-  ...extra: unknown[]
+export async function testWorkflow<Args, Result, Events extends EventSchemas = {}>(
+  workflow: Workflow<Args, Result, Events>,
+  // Options are required where args are; a JS caller's third argument is refused below.
+  ...given: OptionsParameter<NoInfer<Args>, NoInfer<Events>>
 ): Promise<TestRun<Result>> {
+  const [options, ...extra] = given as unknown[];
   const site = callSiteOf(testWorkflow);
   const stack = callerStack(testWorkflow);
   const startedAt = realClocks.deadline.now();
@@ -208,6 +168,8 @@ async function runScripted<Args, Result>(
   const compactions = new ScriptedCompactions(new ScriptBook("compactions", read.compactions, "compaction"), signals.fail);
   const messageScripts = new ScriptedMessages(new ScriptBook("messages", read.messages, "message"), signals.fail);
   const participants = new ScriptedParticipants(read.participants, signals.fail, () => guard.poke());
+  // Sandboxes in a test confine nothing: the run keeps what each agent was given.
+  const sandboxes = new FakeSandboxes();
   const host = new ScriptedHost(book, signals, read.maxTurns, compactions, messageScripts);
   const decisions = new ScriptedDecisions(read.decisions, signals);
   const guard = new StallGuard(clocks.deadline, read.stallMs, () => {
@@ -224,9 +186,15 @@ async function runScripted<Args, Result>(
       code: "stall",
       option: "stall",
       inFlight,
-      message: `the run stalled: nothing started or ended for ${read.stallMs} ms; ${inFlight.length ? `in flight: ${listed}` : "no turn in flight"}`,
+      message: `the run stalled: nothing started or ended for ${read.stallMs} ms; ${inFlight.length ? `in flight: ${listed}` : "no turn in flight"}${keepAliveHint()}`,
     });
   });
+  // A keep-alive window runs on real time: one longer than `stall` is what a stalled idle run waits in.
+  const keepAliveHint = () => {
+    const keep = control?.attempt.inbox.keepAlive;
+    if (!keep || control!.attempt.activity.isBusy || keep.windowMs < read.stallMs) return "";
+    return `; it waits live in a keepAlive window of ${formatDuration(keep.windowMs)}, which stays on real time in a test: give keepAlive a shorter window, or none (100 ms)`;
+  };
   const logs: LogLine[] = [];
   let result;
   try {
@@ -250,6 +218,7 @@ async function runScripted<Args, Result>(
       defaultKeepAliveMs: TEST_KEEP_ALIVE_MS,
       ...(read.startEvent ? { startEvent: read.startEvent } : {}),
       participants,
+      sandboxes,
       onStart: (started) => {
         control = started;
         events.connect(started);
@@ -300,6 +269,7 @@ async function runScripted<Args, Result>(
     emits: control?.attempt.inbox.emits ?? [],
     runLines: control?.attempt.runLog ?? [],
     messages: control?.attempt.messages.records ?? [],
+    sandboxes: sandboxes.records,
   });
   trace.durationMs = realClocks.deadline.now() - startedAt;
   attachRunTrace(run, trace);

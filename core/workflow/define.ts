@@ -1,11 +1,15 @@
 // defineWorkflow: checks a workflow file's definition once, when the file loads.
 
 import { WORKFLOW_KIND, type Workflow, type WorkflowSpec } from "./types.ts";
+import type { EventSchemas } from "./eventTypes.ts";
 import { checkToolDeclarations } from "./tools.ts";
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]+$/;
 
-export function defineWorkflow<Args = null, Result = unknown>(spec: WorkflowSpec<Args, Result>): Workflow<Args, Result> {
+/** Args are inferred from `prepare` or `run`, and the events' types from `events` ({} without them). */
+export function defineWorkflow<Args = null, Result = unknown, Events extends EventSchemas = {}>(
+  spec: WorkflowSpec<Args, Result, Events>,
+): Workflow<Args, Result, Events> {
   if (typeof spec !== "object" || spec === null) throw new TypeError("defineWorkflow takes { name, description, run }");
   if (typeof spec.name !== "string" || !WORKFLOW_NAME.test(spec.name)) {
     throw new TypeError(`a workflow's name is letters, digits, '.', '_' and '-', not ${JSON.stringify(spec.name)}`);

@@ -4,9 +4,13 @@ import type { Static, TSchema } from "typebox";
 import type { JsonValue } from "./json.ts";
 import type { Duration } from "./durations.ts";
 import type { ToolSpec, WorkflowMessages, WorkflowParticipants } from "./messageTypes.ts";
+import type { SandboxRef, SandboxRules, WorkflowSandboxes } from "./sandboxTypes.ts";
+import type { EventName, EventSchemas, ReceivedEventOf } from "./eventTypes.ts";
 
 export type { JsonValue, Duration };
 export type * from "./messageTypes.ts";
+export type * from "./sandboxTypes.ts";
+export type { EventData, EventName, EventSchemas, ReceivedEventOf } from "./eventTypes.ts";
 
 /** How a harness is selected: an alias name, an alias with overrides, or a full selection. */
 export type RuntimeSelection =
@@ -52,6 +56,8 @@ export interface AgentSpec {
   keepPane?: KeepPane;
   /** The workflow's tools (its `tools`, by name) this agent may call with `wfa tool`. */
   tools?: readonly string[];
+  /** Where its host launches it: a sandbox from `wf.sandboxes.open`, or rules of its own (its private sandbox, `agent:<key>`). */
+  sandbox?: SandboxRef | SandboxRules;
 }
 
 // Panes ------------------------------------------------------------------------------------------
@@ -295,11 +301,11 @@ export interface TimerRecord {
   kind: "timer" | "event" | "question" | "keep-alive";
 }
 
-/** An event as the run received it: one line of its in.jsonl. */
-export interface ReceivedEvent {
+/** An event as the run received it: one line of its in.jsonl. Typed by name and data where the workflow's events are known. */
+export interface ReceivedEvent<Name extends string = string, Data = JsonValue> {
   eventId: string;
-  name: string;
-  data: JsonValue;
+  name: Name;
+  data: Data;
   /** ISO time on the run's clock when it arrived. */
   at: string;
 }
@@ -309,7 +315,7 @@ export interface EventWaitOptions extends WaitOptions {
   until?: Date | string;
 }
 
-export type EventWaitResult = ({ kind: "event" } & ReceivedEvent) | { kind: "timeout"; until: string };
+export type EventWaitResult<Event extends ReceivedEvent<string, unknown> = ReceivedEvent> = ({ kind: "event" } & Event) | { kind: "timeout"; until: string };
 
 /** Another workflow's run: "workflow/id" or { workflow, id }. */
 export type EventRef = string | { workflow: string; id: string };
@@ -332,12 +338,16 @@ export interface KeepAliveOptions {
 /** run.jsonl and in.jsonl lines: what the run settled, and the events it was sent (docs/data.md). */
 export type { RunLine, InLine } from "./runLog.ts";
 
-export interface WorkflowEvents {
+/** `Events` is the workflow's declared events (their schemas, by name); `any` where they aren't known. */
+export interface WorkflowEvents<Events = any> {
   /**
    * Waits for the next event of a name (or any of several), taking the oldest one not yet taken;
    * with `until`, resolves `{ kind: "timeout" }` once that time passes.
    */
-  wait(names: string | readonly string[], options?: EventWaitOptions): Promise<EventWaitResult>;
+  wait<Name extends EventName<Events>>(
+    names: Name | readonly Name[],
+    options?: EventWaitOptions,
+  ): Promise<EventWaitResult<ReceivedEventOf<Events, Name>>>;
 }
 
 // The context --------------------------------------------------------------------------------
@@ -347,7 +357,8 @@ export interface LogLine {
   fields?: Record<string, JsonValue>;
 }
 
-export interface WorkflowContext {
+/** What `run` is given. `Events` is the workflow's declared events, which type `event` and `events.wait`. */
+export interface WorkflowContext<Events = any> {
   /** The run's id, the same across attempts. */
   readonly runId: string;
   /** 1-based attempt number. */
@@ -377,8 +388,8 @@ export interface WorkflowContext {
   /** Waits until a time on the run's clock: a Date, an ISO time, or a duration from now. */
   waitUntil(time: Date | string, options?: WaitOptions): Promise<void>;
   /** The event that started or woke this attempt; null without one. */
-  readonly event: ReceivedEvent | null;
-  readonly events: WorkflowEvents;
+  readonly event: ReceivedEventOf<Events> | null;
+  readonly events: WorkflowEvents<Events>;
   /** Sends an event to another workflow's run. */
   emit(ref: EventRef, name: string, data: JsonValue, options?: { eventId?: string }): Promise<void>;
   /** Keeps the run live for a window when only event waits are left, rather than parking at once. */
@@ -387,6 +398,8 @@ export interface WorkflowContext {
   readonly messages: WorkflowMessages;
   /** Sessions the engine did not start, such as a coordinator, that agents message. */
   readonly participants: WorkflowParticipants;
+  /** Sandboxes agents share; an agent's own is its `sandbox` rules. */
+  readonly sandboxes: WorkflowSandboxes;
 }
 
 export interface PrepareInput {
@@ -394,7 +407,8 @@ export interface PrepareInput {
   cwd: string;
 }
 
-export interface WorkflowSpec<Args, Result> {
+/** `Events` is what `events` declares, inferred by defineWorkflow; `any` where it isn't known. */
+export interface WorkflowSpec<Args, Result, Events extends EventSchemas = any> {
   /** Letters, digits, `.`, `_` and `-`; it names the run's folder. */
   name: string;
   description: string;
@@ -402,13 +416,13 @@ export interface WorkflowSpec<Args, Result> {
   version?: string;
   /** Turns the command line after `--` into args; throws to refuse it. */
   prepare?: (input: PrepareInput) => Args | Promise<Args>;
-  run: (wf: WorkflowContext, args: Args) => Promise<Result>;
+  run: (wf: WorkflowContext<Events>, args: Args) => Promise<Result>;
   /** Names a run from its args (a ticket key, a release tag) when it is started without an id. */
   id?: (args: Args) => string;
   /** The events a run takes, by name, each with the schema its data must fit. */
-  events?: Record<string, TSchema>;
+  events?: Events;
   /** Which declared events may start a run. */
-  starts?: readonly string[];
+  starts?: readonly NoInfer<keyof Events & string>[];
   /** Tools agents may call (`wfa tool`), by name; `wf.agents.open({ tools })` grants them. */
   tools?: Record<string, ToolSpec<any, any>>;
   /**
@@ -422,6 +436,7 @@ export interface WorkflowSpec<Args, Result> {
 
 export const WORKFLOW_KIND = "turnlens.workflow/v1";
 
-export interface Workflow<Args = JsonValue, Result = JsonValue> extends WorkflowSpec<Args, Result> {
+/** What defineWorkflow made. Written without `Events`, its events' names and data aren't checked. */
+export interface Workflow<Args = JsonValue, Result = JsonValue, Events extends EventSchemas = any> extends WorkflowSpec<Args, Result, Events> {
   readonly kind: typeof WORKFLOW_KIND;
 }

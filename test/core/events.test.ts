@@ -49,6 +49,7 @@ describe("a workflow with events", () => {
   });
 
   test("a starting event whose data does not fit its schema fails the test", async () => {
+    // @ts-expect-error the data the schema refuses is a type error too; the run's check is for a JS caller
     const error = await mistake(testWorkflow(notes(), { event: { name: "case.changed", data: { case: 7 } }, agents: writer }));
     expect(error.message).toStartWith(`event "case.changed"'s data does not fit its schema: `);
   });
@@ -114,6 +115,7 @@ describe("a workflow with events", () => {
 
   test("an event the workflow does not declare fails the test as it is sent", async () => {
     const error = await mistake(
+      // @ts-expect-error a name the workflow doesn't declare is a type error too
       testWorkflow(notes({ stopAfter: 1 }), { agents: writer, events: [{ during: "writer#1", name: "nite", data: {} }] }),
     );
     expect(error.message.split("\n")[0]).toBe(`event "nite" (during writer#1): the workflow declares no event "nite"; it takes "case.changed", "note"`);
@@ -122,6 +124,7 @@ describe("a workflow with events", () => {
 
   test("an agent's {key}:ended is awf's own and cannot be sent", async () => {
     const error = await mistake(
+      // @ts-expect-error {key}:ended is no name a test may send, for tsc too
       testWorkflow(notes({ stopAfter: 1 }), { agents: writer, events: [{ during: "writer#1", name: "writer:ended", data: {} }] }),
     );
     expect(error.message.split("\n")[0]).toBe(
@@ -144,7 +147,7 @@ describe("a workflow with events", () => {
   test("an events entry needs one of during or after, naming a turn as agent#n", async () => {
     const neither = await mistake(testWorkflow(notes(), { agents: writer, events: [{ name: "note", data: {} } as never] }));
     expect(neither.message).toBe(`events[0] ("note") needs one of during or after, such as during: "investigator#1"`);
-    const badTurn = await mistake(testWorkflow(notes(), { agents: writer, events: [{ during: "writer", name: "note", data: {} }] }));
+    const badTurn = await mistake(testWorkflow(notes(), { agents: writer, events: [{ during: "writer", name: "note", data: { text: "x" } }] }));
     expect(badTurn.message).toBe(`events[0]'s during must name an agent's turn as "agent#n", not "writer"`);
   });
 

@@ -89,11 +89,12 @@ describe("an option testWorkflow doesn't take", () => {
 
 describe("options given as undefined, or not for this workflow", () => {
   test("one given as undefined is let through", async () => {
-    const run = await testWorkflow(hello, { ...scripted, compactions: undefined, panes: undefined } as never);
+    const run = await testWorkflow(hello, { ...scripted, compactions: undefined, panes: undefined });
     expect(run.value).toEqual({ kind: "answered", value: "hi" });
   });
 
   test("event and events are refused on a workflow without events", async () => {
+    // @ts-expect-error event and events are type errors too on a workflow without events
     const error = await mistake(testWorkflow(hello, { event: { name: "x" }, events: [] }));
     expect(error.message).toBe(
       'testWorkflow takes "event" only for a workflow with events; ask-once declares none\n' +
@@ -118,6 +119,7 @@ describe("args", () => {
   });
 
   test("left out, are what prepare makes of no argv in the run's directory", async () => {
+    // @ts-expect-error tsc wants args where they can't be null; left out, prepare makes them
     const run = await testWorkflow(prepared, {});
     expect(run.value.args).toEqual({ argv: [], cwd: run.value.cwd });
   });

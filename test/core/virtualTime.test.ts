@@ -119,3 +119,21 @@ describe("a run that parks", () => {
     expect(parked.ending).toMatchObject({ kind: "parked", label: "a day for approval", until: parked.timers[0]!.due });
   });
 });
+
+describe("a keepAlive window in a test", () => {
+  test("longer than stall, stalls the test with a message that says why", async () => {
+    const waiting = defineWorkflow({
+      name: "kept",
+      description: "Stays live an hour for an approval.",
+      events: { approved: { type: "object" } as never },
+      async run(wf) {
+        wf.keepAlive({ window: "1h" });
+        return (await wf.events.wait("approved", { label: "waiting on an approval" })).kind;
+      },
+    });
+    const error = await mistake(testWorkflow(waiting, { stall: "50ms" }));
+    expect(error.message).toBe(
+      "the run stalled: nothing started or ended for 50 ms; no turn in flight; it waits live in a keepAlive window of 1h, which stays on real time in a test: give keepAlive a shorter window, or none (100 ms)",
+    );
+  });
+});
