@@ -3,10 +3,9 @@
 
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
-import { messageOf } from "../workflow/errors.ts";
 import type { Outcome } from "../workflow/types.ts";
-import { firstUserFrame } from "./callSite.ts";
 import { noAnswerEnd } from "./noAnswerEnd.ts";
+import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural } from "./problems.ts";
 import type { ScriptBook } from "./scripts.ts";
@@ -114,26 +113,13 @@ export class ScriptedCompactions {
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
     if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at);
     if (!isAnswer(entry)) return this.failWith(compactionProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, at));
-    let value: unknown = entry.value;
-    if (entry.respond) {
-      const aborted = new Promise<"aborted">((resolve) => {
-        if (operation.signal.aborted) resolve("aborted");
-        operation.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
-      });
-      try {
-        const raced = await Promise.race([Promise.resolve(entry.respond(this.turnFor(operation))).then((given) => ({ given })), aborted]);
-        if (raced === "aborted") return { kind: "cancelled", reason: "the engine cancelled the compaction" };
-        value = raced.given;
-      } catch (error) {
-        const thrownAt = error instanceof Error ? firstUserFrame(error) : undefined;
-        return this.failWith(compactionProblem("script-threw", operation, `its script threw: ${messageOf(error)}`, { ...at, ...(thrownAt ? { thrownAt } : {}) }));
-      }
-      if (value === undefined) return this.failWith(compactionProblem("script-returned-nothing", operation, "its script returned nothing", at));
-      if (isAnswer(value)) {
-        return this.failWith(compactionProblem("script-returned-entry", operation, "its script returned answer(…); a function returns the value itself", at));
-      }
-      if (isNoAnswer(value)) return this.noAnswer(operation, value, at);
+    const reply = await scriptReply(entry, () => this.turnFor(operation), operation.signal);
+    if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the compaction" };
+    if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at);
+    if (reply.kind === "mistake") {
+      return this.failWith(compactionProblem(reply.code, operation, reply.why, { ...at, ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
     }
+    const value = reply.value;
     if (typeof value !== "string") {
       return this.failWith(
         compactionProblem("compaction-not-text", operation, `its compaction script answers a summary, text, not ${describe(value)}`, at, false),

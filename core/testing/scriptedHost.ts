@@ -5,8 +5,8 @@ import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOp
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
-import { firstUserFrame } from "./callSite.ts";
 import { noAnswerEnd } from "./noAnswerEnd.ts";
+import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";
 import { ScriptBook } from "./scripts.ts";
@@ -200,28 +200,13 @@ export class ScriptedHost implements AgentHost {
         ),
       );
     }
-    let value: unknown = entry.value;
-    if (entry.respond) {
-      const aborted = new Promise<"aborted">((resolve) => {
-        if (operation.signal.aborted) resolve("aborted");
-        operation.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
-      });
-      try {
-        const raced = await Promise.race([Promise.resolve(entry.respond(this.turnFor(operation))).then((given) => ({ given })), aborted]);
-        if (raced === "aborted") return { kind: "cancelled", reason: "the engine cancelled the turn" };
-        value = raced.given;
-      } catch (error) {
-        const thrownAt = error instanceof Error ? firstUserFrame(error) : undefined;
-        return this.fail(
-          turnProblem("script-threw", operation, `its script threw: ${messageOf(error)}`, { ...at, ...(thrownAt ? { thrownAt } : {}) }),
-        );
-      }
-      if (value === undefined) return this.fail(turnProblem("script-returned-nothing", operation, "its script returned nothing", at));
-      if (isAnswer(value)) {
-        return this.fail(turnProblem("script-returned-entry", operation, "its script returned answer(…); a function returns the value itself", at));
-      }
-      if (isNoAnswer(value)) return this.noAnswer(operation, value, at);
+    const reply = await scriptReply(entry, () => this.turnFor(operation), operation.signal);
+    if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the turn" };
+    if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at);
+    if (reply.kind === "mistake") {
+      return this.fail(turnProblem(reply.code, operation, reply.why, { ...at, ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
     }
+    const value = reply.value;
     let raw: string;
     if (operation.schema === undefined) {
       if (typeof value !== "string") {
