@@ -14,11 +14,9 @@ const reminder = (waitFor: "2d" | "30m" = "2d") =>
 
 describe("the virtual clock", () => {
   test("a two-day timer fires with no real wait, and wf.now() reads the moved clock", async () => {
-    const started = Date.now();
+    // On real time this would wait two days, and the stall guard (2 s) would fail the test first.
     const run = await testWorkflow(reminder("2d"));
     expect(run.value).toEqual({ waited: 2 * DAY });
-    // Real time is only the run's own work; the stall guard (2 s) would fail a real two-day wait first.
-    expect(Date.now() - started).toBeLessThan(2 * DAY);
     expect(run.timers).toEqual([{ label: "remind the reviewer", due: expect.any(String), state: "fired", kind: "timer" }]);
   });
 
