@@ -230,12 +230,12 @@ describe("a message that wakes an agent", () => {
   test("a messages script still deciding stalls the test, naming the wake in flight", async () => {
     const error = await mistake(
       testWorkflow(pair([BETWEEN]), {
-        stall: "30ms",
+        stall: "200ms",
         agents: { a: sending("b", "Which cache?", { awaitReply: true }) },
         messages: { b: () => forever() },
       }),
     );
-    expect(error.message).toBe('the run stalled: nothing started or ended for 30 ms; in flight: "a" turn 1, "b" woken by a message');
+    expect(error.message).toBe('the run stalled: nothing started or ended for 200 ms; in flight: "a" turn 1, "b" woken by a message');
   });
 
   test("a noAnswer ends the wake that way, and the question fails with it", async () => {

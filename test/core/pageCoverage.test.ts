@@ -316,8 +316,8 @@ describe("time", () => {
         return (await wf.events.wait("note", { label: "waiting for a note" })).kind;
       },
     });
-    const error = await mistake(testWorkflow(keptTwoDays, { stall: "50ms" }));
-    expect(error.message).toStartWith("the run stalled: nothing started or ended for 50 ms; no turn in flight; it waits live in a keepAlive window of 48h");
+    const error = await mistake(testWorkflow(keptTwoDays, { stall: "200ms" }));
+    expect(error.message).toStartWith("the run stalled: nothing started or ended for 200 ms; no turn in flight; it waits live in a keepAlive window of 48h");
   });
 
   test("the events a test sends are stamped with the virtual clock, as wf.now() reads it", async () => {

@@ -129,9 +129,9 @@ describe("a keepAlive window in a test", () => {
         return (await wf.events.wait("approved", { label: "waiting on an approval" })).kind;
       },
     });
-    const error = await mistake(testWorkflow(waiting, { stall: "50ms" }));
+    const error = await mistake(testWorkflow(waiting, { stall: "200ms" }));
     expect(error.message).toBe(
-      "the run stalled: nothing started or ended for 50 ms; no turn in flight; it waits live in a keepAlive window of 1h, which stays on real time in a test: give keepAlive a shorter window, or none (100 ms)",
+      "the run stalled: nothing started or ended for 200 ms; no turn in flight; it waits live in a keepAlive window of 1h, which stays on real time in a test: give keepAlive a shorter window, or none (100 ms)",
     );
   });
 });
