@@ -1,6 +1,6 @@
 // A real LSP client no one here wrote: Debian's Neovim (`nvim --headless`, its built-in client) runs
-// neovim/check.lua against dist/server.js on a copy of examples/mistakes. Skipped only when nvim is
-// missing outside CI; in CI (`CI` set) a missing nvim fails, since .ci/run installs it.
+// neovim/check.lua against dist/server.js on copies of examples/mistakes and examples/feature-delivery,
+// once for both tests. Skipped only when nvim is missing outside CI; in CI (`CI` set) a missing nvim fails.
 import { test, expect } from "bun:test";
 import { execFile, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error === undefined;
 const inCi = Boolean(process.env.CI);
 const NAME = "Neovim opens examples/mistakes: diagnostics, the misspelled-option fix applied, a hover on answer(";
+const OPERATIONS_NAME = "Neovim shows what the other scripts met: an event never sent on its events element, a wake on its messages entry";
 
 interface Ran {
   code: number | null;
@@ -15,7 +16,14 @@ interface Ran {
   stderr: string;
 }
 
+// One nvim session drives every check; each test reads its own lines from it.
+let checked: Promise<Ran> | undefined;
 function runCheck(): Promise<Ran> {
+  checked ??= runDriver();
+  return checked;
+}
+
+function runDriver(): Promise<Ran> {
   const driver = fileURLToPath(new URL("./neovim/check.mjs", import.meta.url));
   return new Promise((resolve) => {
     execFile(process.execPath, [driver], { timeout: 80_000, encoding: "utf8" }, (error, stdout, stderr) => {
@@ -25,19 +33,23 @@ function runCheck(): Promise<Ran> {
   });
 }
 
+/** The driver's output, and the first line matching a pattern (or a message showing all of it). */
+async function checkedLines(): Promise<{ code: number | null; context: string; line: (pattern: RegExp) => string }> {
+  if (!hasNvim) throw new Error("nvim is not installed, and CI must run this test: .ci/run installs it with `apt-get install -y neovim`");
+  const { code, stdout, stderr } = await runCheck();
+  const context = `nvim check exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+  const lines = stdout.split("\n");
+  return { code, context, line: (pattern) => lines.find((l) => pattern.test(l)) ?? `(no line matching ${pattern} in:\n${context})` };
+}
+
 if (!hasNvim && !inCi) {
   console.warn("test/editors/neovim.test.ts: skipped, nvim is not installed (apt-get install -y neovim; CI installs it)");
-  test.skip(`${NAME} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
+  for (const name of [NAME, OPERATIONS_NAME]) test.skip(`${name} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
 } else {
   test(
     NAME,
     async () => {
-      if (!hasNvim) throw new Error("nvim is not installed, and CI must run this test: .ci/run installs it with `apt-get install -y neovim`");
-      const { code, stdout, stderr } = await runCheck();
-      const context = `nvim check exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
-      const lines = stdout.split("\n");
-      const line = (pattern: RegExp) => lines.find((l) => pattern.test(l)) ?? `(no line matching ${pattern} in:\n${context})`;
-
+      const { code, context, line } = await checkedLines();
       // The diagnostic reached Neovim, with our source and code.
       expect(line(/^DIAG misspelled-option\.test\.ts:/)).toMatch(
         /^DIAG misspelled-option\.test\.ts:10:\d+ \[turnlens unknown-option\] testWorkflow takes no option "agnets"; did you mean "agents"\?$/,
@@ -49,6 +61,25 @@ if (!hasNvim && !inCi) {
       // The second file ran: its runtime diagnostic and the hover on its first answer( entry.
       expect(line(/^DIAG entry-never-reached/)).toMatch(/\[turnlens entry-never-reached\] agent "writer" was asked 1 turn; its script has 2/);
       expect(line(/^HOVER /)).toMatch(/^HOVER entry-never-reached\.test\.ts:9:\d+ .*\bwriter\W+(turn |#)1\b/);
+      expect(line(/^RESULT:/)).toBe("RESULT: OK");
+      if (code !== 0) throw new Error(context);
+    },
+    90_000,
+  );
+  test(
+    OPERATIONS_NAME,
+    async () => {
+      const { code, context, line } = await checkedLines();
+      // The event's diagnostic is on its element of `events` (line 11, column 14), not on the call.
+      expect(line(/^DIAG event-never-sent\.test\.ts:/)).toBe(
+        'DIAG event-never-sent.test.ts:11:14 [turnlens event-never-sent] event "approved" (during writer#2): agent "writer" never had turn 2',
+      );
+      expect(line(/^AT event-never-sent /)).toBe('AT event-never-sent { during: "writer#2", name: "approved", data: { by: "ann" } }],');
+      // A passing example: the planner's messages function met the reviewer's message, and replied.
+      expect(line(/^HOVER workflow\.test\.ts:/)).toBe(
+        "HOVER workflow.test.ts:44:27 Turnlens · 1 wake | --- | **planner** woken by **reviewer** · ✓ replied | > name the cache | It awaited a reply.",
+      );
+      expect(line(/^HINT workflow\.test\.ts:/)).toMatch(/^HINT workflow\.test\.ts:44:\d+ planner woken by reviewer ✓ replied$/);
       expect(line(/^RESULT:/)).toBe("RESULT: OK");
       if (code !== 0) throw new Error(context);
     },

@@ -1,6 +1,6 @@
 // `node test/editors/neovim/check.mjs`: runs check.lua in `nvim --headless` against dist/server.js on
-// a temp copy of examples/mistakes (the originals stay untouched), with nvim's XDG_* dirs in that
-// temp folder. Prints nvim's output; the exit code is nvim's (0 = every check held).
+// temp copies of examples/mistakes and examples/feature-delivery (the originals stay untouched), with
+// nvim's XDG_* dirs in that temp folder. Prints nvim's output; the exit code is nvim's (0 = every check held).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,8 +18,10 @@ if (!existsSync(server)) {
 const scratch = mkdtempSync(join(tmpdir(), "turnlens-nvim-"));
 try {
   const ws = join(scratch, "mistakes");
+  const passing = join(scratch, "feature-delivery");
   const xdg = join(scratch, "xdg");
   cpSync(join(root, "examples", "mistakes"), ws, { recursive: true });
+  cpSync(join(root, "examples", "feature-delivery"), passing, { recursive: true });
   mkdirSync(xdg);
   const child = spawnSync("nvim", ["--headless", "-n", "-i", "NONE", "-u", join(here, "check.lua")], {
     cwd: ws,
@@ -29,6 +31,7 @@ try {
       ...process.env,
       TURNLENS_SERVER: server,
       TURNLENS_WS: ws,
+      TURNLENS_PASSING: passing,
       TURNLENS_NODE: process.execPath,
       XDG_CONFIG_HOME: xdg,
       XDG_DATA_HOME: xdg,
