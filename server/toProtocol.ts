@@ -231,18 +231,14 @@ class Converter {
     return call?.options.find((option) => option.name === name)?.nameRange;
   }
 
+  /** Whether the static pass already shows this problem of this call: the run's copy is not repeated. */
   private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): boolean {
-    return this.input.model.problems.some(
-      (known) =>
-        known.code === problem.code &&
-        (problem.code !== "unknown-option" || known.option === problem.option) &&
-        (known.key === undefined || problem.key === undefined || known.key === problem.key) &&
-        (!call || (comparePosition(call.range.start, known.range.start) <= 0 && comparePosition(known.range.end, call.range.end) <= 0)),
-    );
+    return this.input.model.problems.some((known) => known.code === problem.code && sameProblem(known, problem) && (!call || staticOfCall(known, call)));
   }
 
   private convertProblem(problem: ProblemTrace, scope: Scope): void {
     const { call, testRange } = scope;
+    if (this.staticHas(problem, call)) return;
     // A call inside this test; a helper's call (shared by several tests) leaves problems on the test.
     const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
     const at = this.entryAt(problem.site, scope.testIndex);
@@ -263,7 +259,6 @@ class Converter {
       case "unknown-option":
       case "script-invalid":
       case "script-empty-list":
-        if (this.staticHas(problem, call)) return;
         push(this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, problem.message, problem.suggestion && problem.option && this.optionRange(call, problem.option) ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)] : []);
         return;
       case "entry-never-reached": {
@@ -404,6 +399,27 @@ interface Scope {
   call: StaticTestWorkflowCall | undefined;
   testIndex: number | undefined;
   testRange: Range;
+}
+
+/**
+ * Whether a static problem is the run's: an unknown option by its name; a script problem by its
+ * option and key (the static pass may word a value by its source text, the run by its value; a
+ * run's problem about a whole `agents` or `compactions` value names no option); the rest, worded
+ * by the same core functions, by their message.
+ */
+function sameProblem(known: StaticProblem, problem: ProblemTrace): boolean {
+  if (known.code === "unknown-option") return known.option === problem.option;
+  if (known.code === "script-invalid" || known.code === "script-empty-list") {
+    return (problem.option === undefined || known.option === problem.option) && (known.key === undefined || problem.key === undefined || known.key === problem.key);
+  }
+  return known.message === problem.message;
+}
+
+/** Whether a static problem is in the call, or on the element of its `events` (which a const outside it may hold). */
+function staticOfCall(known: StaticProblem, call: StaticTestWorkflowCall): boolean {
+  if (comparePosition(call.range.start, known.range.start) <= 0 && comparePosition(known.range.end, call.range.end) <= 0) return true;
+  const element = known.option === "events" && known.index !== undefined ? call.events?.elements[known.index] : undefined;
+  return !!element && comparePosition(element.range.start, known.range.start) === 0 && comparePosition(element.range.end, known.range.end) === 0;
 }
 
 function comparePosition(left: { line: number; character: number }, right: { line: number; character: number }): number {

@@ -26,6 +26,9 @@ export interface ContinueOptions {
 }
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** The refusal of `values` without `fromStage`; the editor's static pass says the same. */
+export const VALUES_WITHOUT_FROM_STAGE = "values give the stages before fromStage: give fromStage too";
 const EARLIER_FIELDS = ["stages", "events", "run"];
 
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
@@ -115,7 +118,7 @@ export function readContinueOptions(workflow: Workflow<unknown, unknown>, given:
 
   if (given.values !== undefined) {
     if (given.fromStage === undefined) {
-      problems.push(invalid("values", "values give the stages before fromStage: give fromStage too"));
+      problems.push(invalid("values", VALUES_WITHOUT_FROM_STAGE));
     } else if (typeof given.fromStage === "string") {
       const fromStage = given.fromStage;
       const order = declared ? Object.keys(declared) : undefined;

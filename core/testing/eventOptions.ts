@@ -15,6 +15,17 @@ export interface EventOptions {
 
 const TURN_REFERENCE = /^(.+)#([1-9]\d*)$/;
 
+// The words of the refusals the editor's static pass can also see; both say them through these.
+/** `where`: `events[0]`; `name`: the event's name. */
+export const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
+/** `written`: the value `describe` words. */
+export const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
+  `${where}'s ${when} must name an agent's turn as "agent#n", not ${written}`;
+/** `first`: where the id was given first (`event`, `events[0]`, `earlier.events[0]`); `again`: where it was given again. */
+export const eventIdGivenTwice = (id: string, first: string, again: string): string => `event id "${id}" is given twice: ${first} and ${again}`;
+/** Whether a `during`/`after` value names an agent's turn as "agent#n". */
+export const isTurnReference = (value: unknown): boolean => typeof value === "string" && TURN_REFERENCE.test(value);
+
 const invalid = (option: string, message: string, index?: number): ProblemTrace => ({
   code: "option-invalid",
   option,
@@ -41,7 +52,7 @@ export function readEventOptions(
   const claim = (id: string, where: string, index?: number) => {
     const earlier = ids.get(id);
     if (earlier) {
-      problems.push({ code: "event-id-reused", option: "events", message: `event id "${id}" is given twice: ${earlier} and ${where}`, ...(index !== undefined ? { index } : {}) });
+      problems.push({ code: "event-id-reused", option: "events", message: eventIdGivenTwice(id, earlier, where), ...(index !== undefined ? { index } : {}) });
     } else ids.set(id, where);
   };
   if (event !== undefined) {
@@ -82,13 +93,13 @@ export function readEventOptions(
       return problems.push(invalid("events", `${where} must be { during | after: "agent#n", name, data, eventId? }, not ${describe(entry)}`, position));
     }
     if ((given.during === undefined) === (given.after === undefined)) {
-      return problems.push(invalid("events", `${where} ("${given.name}") needs one of during or after, such as during: "investigator#1"`, position));
+      return problems.push(invalid("events", eventNeedsOneTurn(where, given.name), position));
     }
     const when = given.during !== undefined ? "during" : "after";
     const reference = given[when];
     const match = typeof reference === "string" ? TURN_REFERENCE.exec(reference) : null;
     if (!match) {
-      return problems.push(invalid("events", `${where}'s ${when} must name an agent's turn as "agent#n", not ${describe(reference)}`, position));
+      return problems.push(invalid("events", notATurnReference(where, when, describe(reference)), position));
     }
     if (given.eventId !== undefined && typeof given.eventId !== "string") {
       return problems.push(invalid("events", `${where}'s eventId must be a string, not ${describe(given.eventId)}`, position));

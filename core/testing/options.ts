@@ -99,6 +99,9 @@ export function unknownOption(name: string, known: readonly string[]): { message
 
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
 
+/** The refusal of `files` and `cwd` given together; the editor's static pass says the same. */
+export const FILES_AND_CWD = `testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes`;
+
 export function readOptions(workflow: Workflow<unknown, unknown>, options: unknown): ReadOptions {
   if (options === undefined || options === null) options = {};
   if (typeof options !== "object" || Array.isArray(options)) {
@@ -146,7 +149,7 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
     problems.push(invalid("id", `testWorkflow's "id" must be a run id such as "test", not ${describe(given.id)}`));
   }
   if (given.files !== undefined && given.cwd !== undefined) {
-    problems.push(invalid("files", `testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes`));
+    problems.push(invalid("files", FILES_AND_CWD));
   }
   if (given.cwd !== undefined && typeof given.cwd !== "string") {
     problems.push(invalid("cwd", `testWorkflow's "cwd" must be a directory's path, not ${describe(given.cwd)}`));

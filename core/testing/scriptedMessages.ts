@@ -9,7 +9,7 @@ import type { SendOptions, SendResult, ToolResult } from "../workflow/messageTyp
 import { firstUserFrame } from "./callSite.ts";
 import { describe, functionEntry, isAnswer, isEntry, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, quoted } from "./problems.ts";
-import { globToRegExp, ScriptError, type ScriptBook, type ScriptSlot } from "./scripts.ts";
+import { emptyScriptList, globToRegExp, scriptLabel, ScriptError, type ScriptBook, type ScriptSlot } from "./scripts.ts";
 import type { MatchTrace, ProblemTrace, SourceSite, TurnTrace } from "./trace.ts";
 import type { TestTurn, Turn } from "./turn.ts";
 
@@ -46,6 +46,10 @@ function scriptError(code: ProblemTrace["code"], message: string, key?: string):
   return new ScriptError({ code, message, option: "messages", ...(key !== undefined ? { key } : {}) });
 }
 
+/** The words for a `messages` script that is not a function or a noAnswer; the editor's static pass says the same. */
+export const notAMessageScript = (label: string, written: string): string =>
+  `${label} must be (message) => …, noAnswer.…() or a list of them, not ${written}`;
+
 /** Checks the `messages` option: each key or glob to a function, a noAnswer, or a non-empty list of them. */
 export function readMessageScripts(map: unknown): ScriptSlot[] {
   if (map === undefined) return [];
@@ -55,14 +59,14 @@ export function readMessageScripts(map: unknown): ScriptSlot[] {
   const toEntry = (value: unknown): Entry | undefined =>
     typeof value === "function" ? functionEntry(value as MessageFunction) : isNoAnswer(value) ? value : undefined;
   return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    const label = `messages[${JSON.stringify(key)}]`;
+    const label = scriptLabel("messages", key);
     const given = Array.isArray(script) ? script : [script];
     if (Array.isArray(script) && script.length === 0) {
-      throw scriptError("script-empty-list", `${label} is an empty list; a list has an entry per message`, key);
+      throw scriptError("script-empty-list", emptyScriptList(label, "message"), key);
     }
     const entries = given.map(toEntry);
     if (entries.some((entry) => entry === undefined)) {
-      throw scriptError("script-invalid", `${label} must be (message) => …, noAnswer.…() or a list of them, not ${describe(script)}`, key);
+      throw scriptError("script-invalid", notAMessageScript(label, describe(script)), key);
     }
     return {
       key,

@@ -51,6 +51,9 @@ export interface ParticipantSlot {
   glob?: RegExp;
 }
 
+/** The words for a `participants` script that is not a function; the editor's static pass says the same. */
+export const notAParticipantScript = (key: string, written: string): string => `participants[${JSON.stringify(key)}] must be (event) => …, not ${written}`;
+
 /** Checks the `participants` option: each key to a function. */
 export function readParticipantScripts(map: unknown): ParticipantSlot[] {
   if (map === undefined) return [];
@@ -63,7 +66,7 @@ export function readParticipantScripts(map: unknown): ParticipantSlot[] {
         code: "script-invalid",
         option: "participants",
         key,
-        message: `participants[${JSON.stringify(key)}] must be (event) => …, not ${describe(script)}`,
+        message: notAParticipantScript(key, describe(script)),
       });
     }
     return { key, script: script as ParticipantScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };

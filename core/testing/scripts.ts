@@ -25,6 +25,16 @@ export function globToRegExp(glob: string): RegExp {
 /** What one entry of an option's list meets: a turn, (for `compactions`) a compaction, or (for `messages`) a message that wakes. */
 export type ScriptUnit = "turn" | "compaction" | "message";
 
+/** How a problem names one key's script: `agents["writer"]`. */
+export const scriptLabel = (option: string, key: string): string => `${option}[${JSON.stringify(key)}]`;
+
+/** The words for a script given as an empty list; the editor's static pass says the same. */
+export const emptyScriptList = (label: string, unit: ScriptUnit): string => `${label} is an empty list; a list has an entry per ${unit}`;
+
+/** The words for an `agents` or `compactions` script that is not an entry (`written`: the value as `describe` words it). */
+export const notAnEntryScript = (label: string, written: string): string =>
+  `${label} must be answer(…), noAnswer.…() or a list of them, not ${written}`;
+
 /** Checks one option's scripts (`agents`, `compactions`), throwing the TypeError a bad value deserves. */
 export function readScripts(option: ScriptOption, map: unknown, unit: ScriptUnit = "turn"): ScriptSlot[] {
   if (map === undefined) return [];
@@ -32,15 +42,15 @@ export function readScripts(option: ScriptOption, map: unknown, unit: ScriptUnit
     throw scriptError("script-invalid", `${option} must map a key to a script, not ${describe(map)}`);
   }
   return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    const label = `${option}[${JSON.stringify(key)}]`;
+    const label = scriptLabel(option, key);
     if (Array.isArray(script)) {
-      if (script.length === 0) throw scriptError("script-empty-list", `${label} is an empty list; a list has an entry per ${unit}`, key, option);
+      if (script.length === 0) throw scriptError("script-empty-list", emptyScriptList(label, unit), key, option);
       const bad = script.find((entry) => !isEntry(entry));
       if (bad !== undefined || script.some((entry) => entry === undefined)) {
-        throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key, option);
+        throw scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option);
       }
     } else if (!isEntry(script)) {
-      throw scriptError("script-invalid", `${label} must be answer(…), noAnswer.…() or a list of them, not ${describe(script)}`, key, option);
+      throw scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option);
     }
     return {
       key,

@@ -8,7 +8,7 @@ import { readImportBindings } from "./importBindings.ts";
 import type { StaticEntry, StaticProblem, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./model.ts";
 import { rangeBetween, rangeOfNode } from "./ranges.ts";
 import { entryCallOf, looseEntryOf, type AnalysisContext, type EntryCall } from "./scriptEntries.ts";
-import { problemsOfOptions } from "./staticProblems.ts";
+import { addProblems, problemsOfOptions, problemsOfOptionsAfterWalk } from "./staticProblems.ts";
 import { readTestDeclaration, testNameOf, type TestDeclaration } from "./testDeclarations.ts";
 import { readTestWorkflowCall, testWorkflowCalleeOf } from "./testWorkflowCalls.ts";
 
@@ -71,7 +71,10 @@ export function analyzeSourceFile(sourceFile: ts.SourceFile): StaticTestFile {
         const { call, optionsObject } = readTestWorkflowCall(context, node, calleeName);
         if (testIndex !== undefined) call.testIndex = testIndex;
         calls.push(call);
-        if (optionsObject) problems.push(...problemsOfOptions(sourceFile, optionsObject));
+        if (optionsObject) {
+          problems.push(...problemsOfOptions(sourceFile, optionsObject));
+          context.afterWalk.push(() => addProblems(problems, problemsOfOptionsAfterWalk(context, optionsObject)));
+        }
       } else {
         const entryCall = entryCallOf(bindings, node);
         if (entryCall) entryCalls.push(entryCall);

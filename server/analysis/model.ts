@@ -161,7 +161,7 @@ export interface StaticTest {
   parent?: number;
 }
 
-export type StaticProblemCode = "unknown-option" | "script-invalid" | "script-empty-list";
+export type StaticProblemCode = "unknown-option" | "script-invalid" | "script-empty-list" | "option-invalid" | "event-id-reused";
 
 /** A mistake visible without running anything. */
 export interface StaticProblem {
@@ -169,15 +169,18 @@ export interface StaticProblem {
   message: string;
   range: Range;
   /**
-   * For unknown-option: the option as written; for script problems: `agents` or `decisions`, as
-   * core's ProblemTrace has it.
+   * For unknown-option: the option as written; for the others: the option (`agents`, `events`,
+   * `values`...), as core's ProblemTrace has it.
    */
   option?: string;
   /** For unknown-option: the name it probably meant. */
   suggestion?: string;
-  /** For script problems: the key under `agents` or `decisions`, when the problem is one key's. */
+  /** For script problems: the key under `agents`, `compactions`..., when the problem is one key's. */
   key?: string;
-  /** For script-invalid in a list: the index of the first element that is not an entry. */
+  /**
+   * For script-invalid in a list: the index of the first element that is not an entry; for a
+   * problem of an `events` element: its index (0-based), the element being the range.
+   */
   index?: number;
 }
 

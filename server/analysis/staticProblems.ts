@@ -1,5 +1,6 @@
 // The mistakes in a testWorkflow call that need no run: an option it doesn't take, a script that
-// is plainly not an entry, an empty list. Worded exactly as core words them when the test runs.
+// is plainly not an entry, an empty list, an events element or options the run refuses. Worded
+// exactly as core words them when the test runs.
 
 import ts from "typescript";
 import { COMMON_OPTIONS, EVENT_OPTIONS, unknownOption as unknownOptionWords } from "../../core/testing/options.ts";
@@ -10,8 +11,13 @@ import {
   propertyKeyOf,
   unwrapExpression,
 } from "./literalValues.ts";
+import { eventProblems } from "./eventProblems.ts";
 import type { StaticProblem } from "./model.ts";
+import { optionPairProblems } from "./optionPairProblems.ts";
 import { rangeOfNode } from "./ranges.ts";
+import type { AnalysisContext } from "./scriptEntries.ts";
+import { scriptOptionProblems } from "./scriptOptionProblems.ts";
+import { writtenProperties } from "./writtenProperties.ts";
 
 /**
  * The names the static pass takes: every common option, and `event`/`events`, since it cannot
@@ -34,6 +40,22 @@ export function problemsOfOptions(sourceFile: ts.SourceFile, options: ts.ObjectL
     if (name === "decisions") problems.push(...decisionsProblems(sourceFile, property.initializer));
   }
   return problems;
+}
+
+/**
+ * The checks of `compactions`, `messages`, `participants`, `event`/`events`, `values` and `files`,
+ * run once the whole file is walked: they follow names to consts declared further down.
+ */
+export function problemsOfOptionsAfterWalk(context: AnalysisContext, options: ts.ObjectLiteralExpression): StaticProblem[] {
+  const given = writtenProperties(options);
+  return [...scriptOptionProblems(context, given), ...eventProblems(context, given), ...optionPairProblems(context, given)];
+}
+
+/** Adds problems not already there: an events array in a const, given to several calls, is checked once per call. */
+export function addProblems(into: StaticProblem[], found: readonly StaticProblem[]): void {
+  const key = (problem: StaticProblem) => JSON.stringify([problem.code, problem.message, problem.range]);
+  const known = new Set(into.map(key));
+  for (const problem of found) if (!known.has(key(problem))) into.push(problem);
 }
 
 function unknownOption(sourceFile: ts.SourceFile, name: string, nameNode: ts.Node): StaticProblem {
