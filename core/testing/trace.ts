@@ -2,6 +2,8 @@
 // test mistake as data. Kept apart from the public records so `toEqual` on turns is unaffected.
 // Served as `turnlens/trace`; the runner and the language server read runs through it.
 
+import type { MessageRecord } from "../workflow/messageTypes.ts";
+
 /** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
 export interface SourceSite {
   file: string;
@@ -74,17 +76,7 @@ export interface CompactionTrace {
 }
 
 /** A message between agents and participants, as the editor shows it. */
-export interface MessageTrace {
-  id: string;
-  from: string;
-  to: string;
-  text: string;
-  awaitReply: boolean;
-  /** The id of the question it answers, for a reply. */
-  answers?: string;
-  /** How it ended: `replied`, `failed`, `delivered`, `undelivered` or `pending`. */
-  end: string;
-  reason?: string;
+export interface MessageTrace extends MessageRecord {
   /** The `messages` entry that met the wake this message caused. */
   match?: MatchTrace;
 }
