@@ -4,8 +4,8 @@
 
 import type { Attempt, StageRecord } from "./attempt.ts";
 import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
-import { whyNotJson, type JsonValue } from "./json.ts";
-import type { Outcome, ReceivedEvent, StageOutcome } from "./types.ts";
+import { whyNotJson } from "./json.ts";
+import type { Outcome, ReceivedEvent } from "./types.ts";
 
 /** The version every line this Turnlens writes carries, and the only one it reads. */
 export const LOG_VERSION = 1;
@@ -28,17 +28,8 @@ export interface AttemptLine extends RunLineBase {
 }
 
 /** A stage's record, as `run.stages` reads it, and how many waits it made. */
-export interface StageLine extends RunLineBase {
+export interface StageLine extends RunLineBase, Omit<StageRecord, "attempt"> {
   kind: "stage";
-  name: string;
-  outcome: StageOutcome;
-  started: string;
-  at: string;
-  summary?: string;
-  reason?: string;
-  value?: JsonValue;
-  /** The value was given (`values`), not made by the stage's work. */
-  provided?: true;
   /** The waits made while it was open; a continue that reuses it skips their numbers. */
   waits: number;
 }

@@ -16,6 +16,7 @@ import type { StaticProblem } from "./model.ts";
 import { optionPairProblems } from "./optionPairProblems.ts";
 import { rangeOfNode } from "./ranges.ts";
 import type { AnalysisContext } from "./scriptEntries.ts";
+import { emptyScriptList, notAnEntryScript, scriptLabel } from "../../core/testing/scripts.ts";
 import { scriptOptionProblems } from "./scriptOptionProblems.ts";
 import { writtenProperties } from "./writtenProperties.ts";
 
@@ -74,13 +75,13 @@ function agentsProblems(sourceFile: ts.SourceFile, value: ts.Expression): Static
     if (!ts.isPropertyAssignment(property)) continue;
     const key = propertyKeyOf(property.name);
     if (key === undefined) continue;
-    const label = `agents[${JSON.stringify(key)}]`;
+    const label = scriptLabel("agents", key);
     const script = unwrapExpression(property.initializer);
     if (ts.isArrayLiteralExpression(script)) {
       if (script.elements.length === 0) {
         problems.push({
           code: "script-empty-list",
-          message: `${label} is an empty list; a list has an entry per turn`,
+          message: emptyScriptList(label, "turn"),
           range: rangeOfNode(sourceFile, script),
           option: "agents",
           key,
@@ -91,11 +92,11 @@ function agentsProblems(sourceFile: ts.SourceFile, value: ts.Expression): Static
         (element) => ts.isOmittedExpression(element) || (!ts.isSpreadElement(element) && isCertainlyNotAnEntry(element)),
       );
       if (bad >= 0) {
-        const message = `${label} must be answer(…), noAnswer.…() or a list of them, not ${describeExpression(sourceFile, script)}`;
+        const message = notAnEntryScript(label, describeExpression(sourceFile, script));
         problems.push({ ...invalid(sourceFile, property.initializer, message, "agents"), key, index: bad });
       }
     } else if (isCertainlyNotAnEntry(script)) {
-      const message = `${label} must be answer(…), noAnswer.…() or a list of them, not ${describeExpression(sourceFile, script)}`;
+      const message = notAnEntryScript(label, describeExpression(sourceFile, script));
       problems.push({ ...invalid(sourceFile, property.initializer, message, "agents"), key });
     }
   }
