@@ -1,5 +1,5 @@
 // The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n]`
-// and `turnlens init [folder]` (init.ts).
+// and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
 import { existsSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
@@ -27,7 +27,10 @@ Options:
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
 
 turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
-in a folder with no workflow, a first workflow and its test (turnlens init --help).`;
+in a folder with no workflow, a first workflow and its test (turnlens init --help).
+
+turnlens lsp --stdio (or --node-ipc) starts the language server for an editor: the tests of the
+open files run as you type (turnlens lsp --help).`;
 
 export interface CliOptions {
   paths: string[];

@@ -1,9 +1,8 @@
-// `turnlens init [folder] [--example] [--json]`: a tsconfig whose paths give `tsc` Turnlens's
-// declarations of the served modules, and, in a folder with no workflow yet, a first workflow and its
-// test that pass on the first `turnlens test`. Never overwrites a file. docs/types-in-the-editor.md
+// `turnlens init [folder] [--example] [--json]`: a tsconfig whose paths give `tsc` the installed
+// package's declarations of the served modules (always relative: ./node_modules/turnlens/…), and, in a
+// folder with no workflow yet, a first workflow and its test. Never overwrites a file. docs/types-in-the-editor.md
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { turnlensRoot } from "./paths.ts";
 import served from "./servedTypes.json" with { type: "json" };
 import { applyEdits, indentUnit, insertProperties, JsoncError, parseJsonc, property, replaceValue, stringify, toValue, type TextEdit } from "./jsonc.ts";
 
@@ -12,8 +11,6 @@ export interface InitOptions {
   folder: string;
   /** Scaffold the example workflow even when the folder already has a workflow. */
   example?: boolean;
-  /** Where Turnlens is installed (the folder with dist/types); the running one by default. */
-  turnlensRoot?: string;
 }
 
 export interface InitResult {
@@ -36,9 +33,9 @@ export const INIT_USAGE = `Usage: turnlens init [folder] [--example] [--json]
 
 Sets up a folder (the current one by default) for Turnlens:
   - tsconfig.json: "paths" that map agentswf/workflow, agentswf/testing, agentswf/client,
-    turnlens/*, typebox, bun:test and vitest to Turnlens's own declarations, so tsc checks test
-    files with nothing installed. An existing tsconfig keeps everything it has; only missing
-    paths are added.
+    turnlens/*, typebox, bun:test and vitest to the declarations of the turnlens package the
+    folder installs (./node_modules/turnlens/dist/types/..., relative, so the project can move).
+    An existing tsconfig keeps everything it has; only missing paths are added.
   - workflows/hello/workflow.ts and workflow.test.ts, when the folder has no workflow yet (or
     with --example): a one-agent workflow and two tests that pass on the first turnlens test.
 An existing file is never overwritten: it is reported and skipped.
@@ -53,14 +50,35 @@ Exit code: 0 when done, 1 when a file could not be read, 2 on a usage error.`;
 const TSCONFIG = "tsconfig.json";
 const EXAMPLE_DIR = join("workflows", "hello");
 
-/** The tsconfig `paths` Turnlens needs, for a tsconfig in `configDir` (with its `baseUrl`, if any). */
+/**
+ * The `node_modules/turnlens` that imports in `folder` find (its own, or a parent's in a workspace),
+ * as a path through node_modules: a symlinked install (`npm install ../turnlens`) stays
+ * `node_modules/turnlens`, never the clone it points to. Undefined when none is installed.
+ */
+export function installedPackage(folder: string, name: string, marker = "package.json"): string | undefined {
+  for (let dir = resolve(folder); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, marker))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Where init points a tsconfig in `folder`: the installed package's dist/types, or where `npm install` puts it. */
+export function typesDirFor(folder: string): { typesDir: string; installed: boolean } {
+  const marker = join("dist", "types", served.modules["agentswf/testing"].file);
+  const installed = installedPackage(folder, "turnlens", marker);
+  return { typesDir: join(installed ?? join(resolve(folder), "node_modules", "turnlens"), "dist", "types"), installed: installed !== undefined };
+}
+
+/**
+ * The tsconfig `paths` Turnlens needs, for a tsconfig in `configDir` (with its `baseUrl`, if any).
+ * Always relative (to `baseUrl` when set): a project that moves, a teammate's clone and CI read the same file.
+ */
 export function servedPaths(typesDir: string, configDir: string, baseUrl?: string): Record<string, string[]> {
   const base = baseUrl === undefined ? configDir : resolve(configDir, baseUrl);
   const ref = (file: string): string => {
-    const target = join(typesDir, file);
-    const inside = relative(configDir, target);
-    if (inside.startsWith("..") || isAbsolute(inside)) return target.split(sep).join("/");
-    const rel = relative(base, target).split(sep).join("/");
+    // typesDir is under configDir or one of its parents, so this is never absolute.
+    const rel = relative(base, join(typesDir, file)).split(sep).join("/");
     return rel.startsWith(".") ? rel : `./${rel}`;
   };
   const paths: Record<string, string[]> = {};
@@ -73,12 +91,15 @@ function sameList(a: unknown, b: string[]): boolean {
   return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** A paths entry that points only into a Turnlens dist/types that is gone (an older install). */
+/**
+ * A paths entry an older Turnlens wrote: only into a Turnlens dist/types that is gone (an older
+ * extension), or absolute (the clone or extension folder an older init pointed at).
+ */
 function isStaleTurnlensEntry(value: unknown, base: string): boolean {
   return (
     Array.isArray(value) &&
     value.length > 0 &&
-    value.every((p) => typeof p === "string" && /(^|\/)dist\/types\//.test(p) && !existsSync(resolve(base, p.replace(/\*/g, "value"))))
+    value.every((p) => typeof p === "string" && /(^|\/)dist\/types\//.test(p) && (isAbsolute(p) || !existsSync(resolve(base, p.replace(/\*/g, "value")))))
   );
 }
 
@@ -234,11 +255,7 @@ export function initProject(options: InitOptions): InitResult {
   const folder = resolve(options.folder);
   if (existsSync(folder) && !statSync(folder).isDirectory()) throw new InitUsageError(`not a folder: ${options.folder}`);
   const result: InitResult = { folder, created: [], updated: [], skipped: [], notes: [], errors: [] };
-  const typesDir = join(options.turnlensRoot ?? turnlensRoot(), "dist", "types");
-  if (!existsSync(join(typesDir, served.modules["agentswf/testing"].file))) {
-    result.errors.push(`Turnlens's declarations are missing (${typesDir}); build Turnlens first (npm run build)`);
-    return result;
-  }
+  const { typesDir, installed } = typesDirFor(folder);
   const scaffold = options.example === true || !hasWorkflow(folder);
   mkdirSync(folder, { recursive: true });
 
@@ -260,6 +277,16 @@ export function initProject(options: InitOptions): InitResult {
       result.errors.push(`${TSCONFIG} could not be read (${error.message}); it was left as it is`);
     }
   }
+
+  // tsc reads the paths from the installed packages: say what is missing and how to add it.
+  const missing = [...(installed ? [] : ["turnlens"]), ...(installedPackage(folder, "typescript") ? [] : ["typescript"])];
+  if (!installed) {
+    result.notes.push("turnlens is not installed in this folder: the paths point where npm puts it (./node_modules/turnlens), so tsc finds them once it is installed");
+  }
+  if (missing.includes("typescript")) {
+    result.notes.push("TypeScript is not installed in this folder, so `npx tsc` would offer an unrelated package named tsc");
+  }
+  if (missing.length > 0) result.notes.push(`add ${missing.join(" and ")}: npm install --save-dev ${missing.join(" ")}`);
 
   if (scaffold) {
     writeNew(folder, join(EXAMPLE_DIR, "workflow.ts"), EXAMPLE_WORKFLOW, result);

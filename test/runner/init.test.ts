@@ -1,7 +1,8 @@
-// `turnlens init`: in a folder with nothing installed, the tsconfig and example it writes pass both
-// `turnlens test` and `tsc`; a second init changes nothing; a user's tsconfig keeps what it had.
+// `turnlens init`: in a folder that installs turnlens (here a symlink to this clone, as a path
+// dependency makes), the tsconfig and example it writes pass both `turnlens test` and `tsc`, with
+// paths relative to the tsconfig; a second init changes nothing; a user's tsconfig keeps what it had.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { ROOT, runNode, SLOW, tempProject, turnlens, turnlensCommand, type CliResult } from "./harness.ts";
@@ -12,11 +13,12 @@ function tsc(dir: string): Promise<CliResult> {
 }
 
 /** Every file under `dir` with its text. */
-function snapshot(dir: string): Record<string, string> {
+function snapshot(dir: string, skip: string[] = []): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (sub: string) => {
     for (const name of readdirSync(join(dir, sub))) {
       const rel = sub ? join(sub, name) : name;
+      if (skip.includes(rel)) continue;
       if (statSync(join(dir, rel)).isDirectory()) walk(rel);
       else files[rel] = readFileSync(join(dir, rel), "utf8");
     }
@@ -31,18 +33,37 @@ function compilerOptionsOf(file: string): Record<string, unknown> {
   return (parsed.config as { compilerOptions: Record<string, unknown> }).compilerOptions;
 }
 
+/** `npm install <this clone>` in `dir`: node_modules/turnlens is a symlink to the repo, and TypeScript too. */
+function installTurnlens(dir: string, into = dir): void {
+  mkdirSync(join(into, "node_modules"), { recursive: true });
+  symlinkSync(ROOT, join(into, "node_modules", "turnlens"), "dir");
+  symlinkSync(join(ROOT, "node_modules", "typescript"), join(into, "node_modules", "typescript"), "dir");
+}
+
+/** The project's own files (not the installed packages) with their text. */
+function snapshotOfProject(dir: string): Record<string, string> {
+  return snapshot(dir, ["node_modules"]);
+}
+
 const SERVED = ["agentswf/workflow", "agentswf/testing", "agentswf/client", "turnlens/workflow", "turnlens/testing", "turnlens/client", "turnlens/trace", "bun:test", "vitest", "typebox", "typebox/*"];
 
-describe("a folder with nothing in it", () => {
+describe("a folder that installs turnlens and nothing else yet", () => {
   test("init writes a tsconfig and a first workflow whose tests pass, and tsc agrees", async () => {
     const project = tempProject({});
     try {
+      installTurnlens(project.dir);
       const init = await turnlensCommand(["init", project.dir]);
       expect(init.code).toBe(0);
       expect(init.stdout).toContain("created tsconfig.json");
       expect(init.stdout).toContain("created workflows/hello/workflow.ts");
       expect(init.stdout).toContain("created workflows/hello/workflow.test.ts");
-      expect(Object.keys(compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as object).sort()).toEqual([...SERVED].sort());
+      expect(init.stdout).not.toContain("note:");
+      const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+      expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
+      // Through the symlink, relative to the tsconfig: never the clone it points to.
+      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+      expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
+      expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).not.toContain(ROOT);
 
       const run = await turnlens([], project.dir);
       expect(run.lastLine).toBe("2 passed, 0 failed");
@@ -51,9 +72,45 @@ describe("a folder with nothing in it", () => {
       const check = await tsc(project.dir);
       expect(check.stdout).toBe("");
       expect(check.code).toBe(0);
-      // Nothing was installed to get there.
-      expect(existsSync(join(project.dir, "node_modules"))).toBe(false);
-      expect(existsSync(join(project.dir, "package.json"))).toBe(false);
+    } finally {
+      project.remove();
+    }
+  }, SLOW);
+
+  test("a package of a workspace gets paths up to the workspace's node_modules", async () => {
+    const project = tempProject({ "package.json": '{ "workspaces": ["packages/*"] }\n' });
+    try {
+      installTurnlens(project.dir);
+      const pkg = join(project.dir, "packages", "agents");
+      const init = await turnlensCommand(["init", pkg]);
+      expect(init.code).toBe(0);
+      const paths = compilerOptionsOf(join(pkg, "tsconfig.json")).paths as Record<string, string[]>;
+      expect(paths["agentswf/testing"]).toEqual(["../../node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+      const check = await tsc(pkg);
+      expect(check.stdout).toBe("");
+      expect(check.code).toBe(0);
+    } finally {
+      project.remove();
+    }
+  }, SLOW);
+
+  test("without turnlens and TypeScript installed, init points where npm puts them and says how to add them", async () => {
+    const project = tempProject({});
+    try {
+      const init = await turnlensCommand(["init", project.dir]);
+      expect(init.code).toBe(0);
+      const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+      expect(init.stdout.split("\n").filter((line) => line.startsWith("note:"))).toEqual([
+        "note: turnlens is not installed in this folder: the paths point where npm puts it (./node_modules/turnlens), so tsc finds them once it is installed",
+        "note: TypeScript is not installed in this folder, so `npx tsc` would offer an unrelated package named tsc",
+        "note: add turnlens and typescript: npm install --save-dev turnlens typescript",
+      ]);
+      // The example still runs: `turnlens test` serves the modules itself.
+      expect((await turnlens([], project.dir)).lastLine).toBe("2 passed, 0 failed");
+      // Installing is all tsc needed: the tsconfig stays as it was.
+      installTurnlens(project.dir);
+      expect((await tsc(project.dir)).stdout).toBe("");
     } finally {
       project.remove();
     }
@@ -62,6 +119,7 @@ describe("a folder with nothing in it", () => {
   test("tsc with those paths rejects an answer that does not match its schema", async () => {
     const project = tempProject({});
     try {
+      installTurnlens(project.dir);
       expect((await turnlensCommand(["init", project.dir])).code).toBe(0);
       const testFile = join(project.dir, "workflows", "hello", "workflow.test.ts");
       const text = readFileSync(testFile, "utf8");
@@ -79,13 +137,14 @@ describe("a folder with nothing in it", () => {
   test("init twice changes nothing and says so", async () => {
     const project = tempProject({});
     try {
+      installTurnlens(project.dir);
       expect((await turnlensCommand(["init"], project.dir)).code).toBe(0);
-      const before = snapshot(project.dir);
+      const before = snapshotOfProject(project.dir);
       const again = await turnlensCommand(["init"], project.dir);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain("skipped tsconfig.json: already maps the served modules");
       expect(again.lastLine).toBe("nothing changed: the folder is already set up");
-      expect(snapshot(project.dir)).toEqual(before);
+      expect(snapshotOfProject(project.dir)).toEqual(before);
     } finally {
       project.remove();
     }
@@ -130,6 +189,7 @@ describe("a folder that has things already", () => {
       "scratch/broken.ts": "const x: number = 'not checked';\n",
     });
     try {
+      installTurnlens(project.dir);
       const init = await turnlensCommand(["init", project.dir]);
       expect(init.code).toBe(0);
       expect(init.stdout).toContain("updated tsconfig.json");
@@ -153,19 +213,22 @@ describe("a folder that has things already", () => {
     }
   }, SLOW);
 
-  test("paths into a Turnlens install that is gone (an updated extension) are pointed at this one", async () => {
+  test("paths an older init wrote (gone, or absolute into a clone) are pointed at the installed package", async () => {
     const stale = "/nowhere/turnlens-0.0.1/dist/types";
+    const clone = join(ROOT, "dist", "types");
     const project = tempProject({
-      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: true, paths: { "agentswf/testing": [`${stale}/agentswf/testing.d.ts`], "typebox/*": [`${stale}/node_modules/typebox/build/*/index.d.mts`] } } }, null, 2),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: true, paths: { "agentswf/testing": [`${stale}/agentswf/testing.d.ts`], "typebox/*": [`${stale}/node_modules/typebox/build/*/index.d.mts`], "bun:test": [`${clone}/bun-test.d.ts`] } } }, null, 2),
       "src/mine.ts": "export const notAWorkflow = 1;\n",
     });
     try {
+      installTurnlens(project.dir);
       const init = await turnlensCommand(["init", project.dir]);
       expect(init.code).toBe(0);
       expect(init.stdout).toContain("updated tsconfig.json");
       const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
-      expect(paths["agentswf/testing"]).toEqual([join(ROOT, "dist", "types", "agentswf", "testing.d.ts")]);
-      expect(paths["typebox/*"]).toEqual([join(ROOT, "dist", "types", "node_modules", "typebox", "build", "*", "index.d.mts")]);
+      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+      expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
+      expect(paths["bun:test"]).toEqual(["./node_modules/turnlens/dist/types/bun-test.d.ts"]);
       expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
       expect((await tsc(project.dir)).stdout).toBe("");
     } finally {

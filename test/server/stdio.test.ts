@@ -1,7 +1,8 @@
-// One smoke test of the bundle: `node dist/server.js --stdio` as an editor starts it, to catch
-// bundling mistakes the in-memory tests cannot see (real timers, real worker path).
+// Smoke tests of the bundle: `node dist/server.js --stdio` as an editor starts it, and the package's
+// command `turnlens lsp --stdio` / `--node-ipc`, to catch bundling and dispatch mistakes the in-memory
+// tests cannot see (real timers, real worker path).
 import { expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +12,9 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  IPCMessageReader,
+  IPCMessageWriter,
+  type MessageConnection,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   StreamMessageReader,
@@ -19,10 +23,11 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { MISTAKES, ROOT, SLOW } from "./harness.ts";
 
-test("the bundled server runs a file's tests over stdio and exits cleanly after shutdown", async () => {
-  const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+const BIN = join(ROOT, "bin", "turnlens.mjs");
+
+/** Opens a mistake over `connection` to the server `child`, checks its run's diagnostic, then shuts down. */
+async function runsAFileThenExits(child: ChildProcess, connection: MessageConnection): Promise<void> {
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const path = join(MISTAKES, "turn-past-list.test.ts");
   const uri = pathToFileURL(path).href;
   const withRunDiagnostics = new Promise<PublishDiagnosticsParams>((resolve) =>
@@ -50,4 +55,29 @@ test("the bundled server runs a file's tests over stdio and exits cleanly after 
   await connection.sendNotification(ExitNotification.type);
   expect(await exited).toBe(0);
   connection.dispose();
+}
+
+for (const [name, args] of [
+  ["the bundled server runs a file's tests over stdio and exits cleanly after shutdown", [join(ROOT, "dist", "server.js"), "--stdio"]],
+  ["`turnlens lsp --stdio` is that server", [BIN, "lsp", "--stdio"]],
+] as const) {
+  test(name, async () => {
+    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+    await runsAFileThenExits(child, createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)));
+  }, SLOW);
+}
+
+test("`turnlens lsp --node-ipc` serves over the IPC channel of a client that forks it", async () => {
+  const child = fork(BIN, ["lsp", "--node-ipc"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  await runsAFileThenExits(child, createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child)));
+}, SLOW);
+
+test("`turnlens lsp` without a transport says which to give and exits 2; the CLI's help lists it", () => {
+  const bare = spawnSync(process.execPath, [BIN, "lsp"], { encoding: "utf8" });
+  expect(bare.status).toBe(2);
+  expect(bare.stderr.split("\n")[0]).toBe("turnlens lsp needs a transport: --stdio or --node-ipc");
+  expect(bare.stdout).toBe("");
+  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain("turnlens lsp --stdio (or --node-ipc) starts the language server for an editor");
 }, SLOW);
