@@ -1,11 +1,15 @@
 // Turnlens as a user gets it: the `npm pack` tarball installed with TypeScript into a fresh folder
 // in the OS temp dir (installedProject.ts), then the README's path there: `npx turnlens init
-// --example`, `npx turnlens test`, `npx tsc --noEmit`, and the same project moved to another path.
+// --example`, `npx turnlens test`, `npx tsc --noEmit`; Neovim and Emacs/eglot served by
+// `npx turnlens lsp --stdio` there (editors/); and the same project moved to another path.
+// The editors are skipped only when missing outside CI; in CI (`CI` set) a missing one fails.
 import { expect, test } from "bun:test";
-import { existsSync, lstatSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INSTALL_TIMEOUT, installedProject, packedTarball, ROOT, type InstalledProject } from "./installedProject.ts";
+import { fileURLToPath } from "node:url";
+import { INSTALL_TIMEOUT, installedProject, packedTarball, ROOT, runIn, type InstalledProject, type RunResult } from "./installedProject.ts";
 
 // One installed project for the whole file, in order: init, test, tsc, then the move.
 let installing: Promise<InstalledProject> | undefined;
@@ -94,6 +98,89 @@ test("the installed package's own names resolve: turnlens/testing's types from t
   const node = await run("node", ["--input-type=module", "-e", 'const w = await import("turnlens/workflow"); const t = await import("turnlens/testing"); console.log(typeof w.defineWorkflow, typeof t.testWorkflow)']);
   expect(node.stdout).toBe("function function\n");
 }, INSTALL_TIMEOUT);
+
+// ---------------------------------------------------------------------------------------------
+// Editors: the project's own language server, `npx turnlens lsp --stdio`, started as
+// docs/language-server.md configures each editor.
+
+const EDITOR_TEST_FILE = join("workflows", "hello", "editor.test.ts");
+const EDITOR_TEST = `// Two mistakes for an editor to show: a misspelled option, and an answer no turn reaches.
+import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import hello, { GREETING } from "./workflow";
+
+test("a misspelled option", async () => {
+  await testWorkflow(hello, {
+    args: { name: "Ada" },
+    // @ts-expect-error -- tsc refuses the name too
+    agnets: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },
+  });
+});
+
+test("a second answer no turn reaches", async () => {
+  await testWorkflow(hello, {
+    args: { name: "Ada" },
+    agents: { greeter: [answer(GREETING, { greeting: "Hello, Ada!" }), answer(GREETING, { greeting: "Hello again" })] },
+  });
+});
+`;
+const EDITORS = fileURLToPath(new URL("./editors/", import.meta.url));
+const inCi = Boolean(process.env.CI);
+const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error === undefined;
+const EGLOT = `(progn (setq package-directory-list '("/usr/share/emacs/site-lisp/elpa")) (package-initialize) (require 'eglot))`;
+const hasEglot = spawnSync("emacs", ["--batch", "-Q", "--eval", EGLOT], { stdio: "ignore", env: { ...process.env, HOME: tmpdir() } }).status === 0;
+
+/** Runs an editor's check on the editor test file in the installed project, with its home and XDG dirs in a temp folder. */
+async function editorCheck(command: string, args: (scratch: string) => string[]): Promise<RunResult & { line(pattern: RegExp): string }> {
+  const { dir } = await project();
+  writeFileSync(join(dir, EDITOR_TEST_FILE), EDITOR_TEST);
+  const scratch = mkdtempSync(join(tmpdir(), "turnlens-editor-"));
+  try {
+    const env = { HOME: scratch, XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch, TURNLENS_PROJECT: dir, TURNLENS_FILE: join(dir, EDITOR_TEST_FILE) };
+    const result = await runIn(dir, command, args(scratch), { env });
+    const context = `${command} exited ${result.code}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
+    const lines = result.stdout.split("\n");
+    return { ...result, line: (pattern) => lines.find((l) => pattern.test(l)) ?? `(no line matching ${pattern} in:\n${context})` };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(join(dir, EDITOR_TEST_FILE), { force: true });
+  }
+}
+
+const NEOVIM = "headless Neovim, its built-in client on `npx turnlens lsp --stdio` in the project, shows the file's diagnostics and applies the quick fix";
+const EMACS = "batch Emacs with eglot on `npx turnlens lsp --stdio` in the project shows the file's diagnostics and applies the quick fix";
+const missing = (name: string, install: string) => () => {
+  throw new Error(`${name} is not installed, and CI must run this test: .ci/run installs it with \`apt-get install -y ${install}\``);
+};
+
+if (!hasNvim && !inCi) test.skip(`${NEOVIM} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
+else
+  test(NEOVIM, async () => {
+    if (!hasNvim) missing("nvim", "neovim")();
+    const { code, line, stdout } = await editorCheck("nvim", () => ["--headless", "-n", "-i", "NONE", "-u", join(EDITORS, "neovim.lua")]);
+    expect(line(/^DIAG 10:/)).toBe('DIAG 10:5 [turnlens unknown-option] testWorkflow takes no option "agnets"; did you mean "agents"?');
+    // Only a run in the installed package's worker finds this one.
+    expect(line(/^DIAG 17:/)).toBe('DIAG 17:72 [turnlens entry-never-reached] agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
+    expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents" (quickfix, preferred)');
+    expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
+    expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
+    expect(line(/^RESULT:/)).toBe("RESULT: OK");
+    expect({ code, stdout }).toEqual({ code: 0, stdout });
+  }, INSTALL_TIMEOUT);
+
+if (!hasEglot && !inCi) test.skip(`${EMACS} (skipped: emacs or eglot is not installed; \`apt-get install -y emacs-nox elpa-eglot\` to run it)`, () => {});
+else
+  test(EMACS, async () => {
+    if (!hasEglot) missing("emacs with eglot", "emacs-nox elpa-eglot")();
+    const { code, line, stdout } = await editorCheck("emacs", () => ["--batch", "-Q", "-l", join(EDITORS, "eglot.el")]);
+    expect(line(/^DIAG line 10:/)).toBe('DIAG line 10: turnlens [unknown-option]: testWorkflow takes no option "agnets"; did you mean "agents"?');
+    expect(line(/^DIAG line 17:/)).toBe('DIAG line 17: turnlens [entry-never-reached]: agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
+    expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents"');
+    expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
+    expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
+    expect(line(/^RESULT:/)).toBe("RESULT: OK");
+    expect({ code, stdout }).toEqual({ code: 0, stdout });
+  }, INSTALL_TIMEOUT);
 
 test("the project copied to a second path, the first one gone, still passes turnlens test and tsc", async () => {
   const first = await project();

@@ -1,0 +1,78 @@
+-- Headless Neovim 0.7+ as a user's editor in a project with turnlens installed: the configuration of
+-- docs/language-server.md (0.7's vim.lsp.start_client, started as `npx turnlens lsp --stdio` in the
+-- project), then a test file's diagnostics and the misspelled-option quick fix applied.
+-- Run by test/package/package.test.ts with TURNLENS_PROJECT and TURNLENS_FILE set.
+local out = function(s) io.stdout:write(s .. '\n') end
+local project = assert(os.getenv('TURNLENS_PROJECT'), 'TURNLENS_PROJECT is not set')
+local file = assert(os.getenv('TURNLENS_FILE'), 'TURNLENS_FILE is not set')
+-- Waits on events; the bound only ends a hung check, so it is minutes on a loaded machine.
+local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '240000')
+local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
+
+local published = {}
+local ok, err = pcall(function()
+  -- docs/language-server.md, Neovim 0.7: one client per project, attached to each test file.
+  local client_id = vim.lsp.start_client({
+    name = 'turnlens',
+    cmd = { 'npx', 'turnlens', 'lsp', '--stdio' },
+    cmd_cwd = project,
+    root_dir = project,
+    handlers = {
+      ['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
+        published[result.uri] = result
+        return vim.lsp.handlers['textDocument/publishDiagnostics'](e, result, ctx, config)
+      end,
+    },
+  })
+  assert(client_id, 'start_client failed')
+  local client = vim.lsp.get_client_by_id(client_id)
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf, client_id)
+  assert(vim.wait(timeout, function() return client.initialized end, 50), 'server did not initialize')
+
+  local codes = function()
+    local found = {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do found[tostring(d.code)] = d end
+    return found
+  end
+  -- the static diagnostic, and the one only a run in a worker gives
+  assert(vim.wait(timeout, function() local c = codes() return c['unknown-option'] ~= nil and c['entry-never-reached'] ~= nil end, 50),
+    'no unknown-option and entry-never-reached diagnostics within ' .. timeout .. ' ms')
+  local diags = vim.diagnostic.get(buf)
+  table.sort(diags, function(a, b) return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col) end)
+  for _, d in ipairs(diags) do
+    out(('DIAG %d:%d [%s %s] %s'):format(d.lnum + 1, d.col + 1, d.source or '?', tostring(d.code), one_line(d.message)))
+  end
+
+  local raw
+  for _, d in ipairs((published[vim.uri_from_bufnr(buf)] or {}).diagnostics or {}) do
+    if d.code == 'unknown-option' then raw = d end
+  end
+  assert(raw, 'unknown-option missing from the raw publishDiagnostics')
+  local res = client.request_sync('textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = raw.range,
+    context = { diagnostics = { raw }, only = { 'quickfix' } },
+  }, timeout, buf)
+  assert(res and not res.err, 'codeAction failed: ' .. vim.inspect(res and res.err))
+  local rename
+  for _, a in ipairs(res.result or {}) do
+    out(('ACTION %s (%s%s)'):format(a.title, a.kind or '?', a.isPreferred and ', preferred' or ''))
+    if not rename and a.edit and a.title:find('agents', 1, true) then rename = a end
+  end
+  assert(rename, 'no quick fix renaming the option to agents')
+  vim.lsp.util.apply_workspace_edit(rename.edit, client.offset_encoding)
+  local line = vim.api.nvim_buf_get_lines(buf, raw.range.start.line, raw.range.start.line + 1, true)[1]
+  out(('AFTER FIX line %d: %s'):format(raw.range.start.line + 1, vim.trim(line)))
+  -- the edit reached the server: the new version's diagnostics no longer name the option
+  assert(vim.wait(timeout, function() return codes()['unknown-option'] == nil end, 50), 'unknown-option still reported after the fix')
+  out('AFTER FIX unknown-option gone')
+end)
+
+if ok then out('RESULT: OK') else out('RESULT: FAIL ' .. tostring(err)) end
+for _, client in pairs(vim.lsp.get_active_clients()) do
+  client.stop()
+  vim.wait(5000, function() return client.is_stopped() end, 50)
+end
+vim.cmd(ok and 'qall!' or 'cquit 1')
