@@ -147,6 +147,21 @@ async function editorCheck(command: string, args: (scratch: string) => string[])
   }
 }
 
+/** The lines between a driver's `>>> docs` and `<<< docs` markers: the configuration it runs. */
+function documentedBlock(driver: string): string {
+  const text = readFileSync(join(EDITORS, driver), "utf8");
+  const start = text.indexOf("\n", text.indexOf(">>> docs/language-server.md")) + 1;
+  const end = text.lastIndexOf("\n", text.indexOf("<<< docs")) + 1;
+  return text.slice(start, end);
+}
+
+test("docs/language-server.md holds the Neovim 0.7 and eglot configurations the editor checks run", () => {
+  const docs = readFileSync(join(ROOT, "docs", "language-server.md"), "utf8");
+  expect(docs).toContain(`\`\`\`lua\n${documentedBlock("neovim.lua")}\`\`\`\n`);
+  // Emacs 28 has no TypeScript mode, so the check derives the test mode from js-mode.
+  expect(docs).toContain(`\`\`\`elisp\n${documentedBlock("eglot.el").replace("turnlens-test-mode js-mode", "turnlens-test-mode typescript-ts-mode")}\`\`\`\n`);
+});
+
 const NEOVIM = "headless Neovim, its built-in client on `npx turnlens lsp --stdio` in the project, shows the file's diagnostics and applies the quick fix";
 const EMACS = "batch Emacs with eglot on `npx turnlens lsp --stdio` in the project shows the file's diagnostics and applies the quick fix";
 const missing = (name: string, install: string) => () => {

@@ -1,18 +1,19 @@
 ;;; eglot.el --- batch Emacs 28 + Debian's elpa-eglot as a user's editor in a project with turnlens installed
 ;; The configuration of docs/language-server.md (a turnlens-test-mode for test files, served by
-;; `npx turnlens lsp --stdio`), then a test file's diagnostics and the misspelled-option quick fix
-;; applied. Run by test/package/package.test.ts: emacs --batch -Q -l eglot.el, env TURNLENS_FILE.
+;; `npx turnlens lsp --stdio`; the test checks the doc holds it), then a test file's diagnostics and
+;; the misspelled-option quick fix applied. Run by test/package/package.test.ts: emacs --batch -Q -l eglot.el, env TURNLENS_FILE.
 (setq package-directory-list '("/usr/share/emacs/site-lisp/elpa")) ; -Q skips Debian's site-lisp
 (package-initialize)
 (require 'eglot)
 
-;; --- docs/language-server.md, Emacs (eglot); js-mode stands in for typescript-mode here
+;; >>> docs/language-server.md, Emacs (eglot), with js-mode for typescript-ts-mode (Emacs 28 has none)
 (define-derived-mode turnlens-test-mode js-mode "Turnlens test"
   "TypeScript test files, served by the project's own Turnlens language server.")
 (add-to-list 'auto-mode-alist '("\\.\\(test\\|spec\\)\\.[cm]?[jt]sx?\\'" . turnlens-test-mode))
-(add-to-list 'eglot-server-programs '(turnlens-test-mode . ("npx" "turnlens" "lsp" "--stdio")))
+(with-eval-after-load 'eglot
+  (add-to-list 'eglot-server-programs '(turnlens-test-mode . ("npx" "turnlens" "lsp" "--stdio"))))
 (add-hook 'turnlens-test-mode-hook #'eglot-ensure)
-;; ---
+;; <<< docs
 
 (defun out (fmt &rest args) (princ (concat (apply #'format fmt args) "\n")))
 ;; Waits on events; the bound only ends a hung check, so it is minutes on a loaded machine.

@@ -1,6 +1,7 @@
 -- Headless Neovim 0.7+ as a user's editor in a project with turnlens installed: the configuration of
--- docs/language-server.md (0.7's vim.lsp.start_client, started as `npx turnlens lsp --stdio` in the
--- project), then a test file's diagnostics and the misspelled-option quick fix applied.
+-- docs/language-server.md for 0.7 (a FileType autocmd starting `npx turnlens lsp --stdio` in the
+-- project; the test checks the doc holds it verbatim), then a test file's diagnostics and the
+-- misspelled-option quick fix applied.
 -- Run by test/package/package.test.ts with TURNLENS_PROJECT and TURNLENS_FILE set.
 local out = function(s) io.stdout:write(s .. '\n') end
 local project = assert(os.getenv('TURNLENS_PROJECT'), 'TURNLENS_PROJECT is not set')
@@ -9,26 +10,41 @@ local file = assert(os.getenv('TURNLENS_FILE'), 'TURNLENS_FILE is not set')
 local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '240000')
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
 
+-- Neovim turns filetype detection on after the init file; this one does its work inside it.
+vim.cmd('filetype on')
+
+-- The raw publishDiagnostics params as the server sent them, for the code-action request.
 local published = {}
+local show = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
+  published[result.uri] = result
+  return show(e, result, ctx, config)
+end
+
+-- >>> docs/language-server.md, Neovim 0.7
+local turnlens_clients = {}
+vim.api.nvim_create_autocmd('FileType', {
+  pattern = { 'typescript', 'typescriptreact', 'javascript', 'javascriptreact' },
+  callback = function(args)
+    local name = vim.api.nvim_buf_get_name(args.buf)
+    if not (name:match('%.test%.[cm]?[jt]sx?$') or name:match('%.spec%.[cm]?[jt]sx?$')) then return end
+    local found = vim.fn.findfile('package.json', vim.fn.fnamemodify(name, ':h') .. ';')
+    local root = vim.fn.fnamemodify(found ~= '' and found or name, ':p:h')
+    turnlens_clients[root] = turnlens_clients[root] or vim.lsp.start_client({
+      name = 'turnlens', cmd = { 'npx', 'turnlens', 'lsp', '--stdio' }, cmd_cwd = root, root_dir = root,
+    })
+    vim.lsp.buf_attach_client(args.buf, turnlens_clients[root])
+  end,
+})
+-- <<< docs
+
 local ok, err = pcall(function()
-  -- docs/language-server.md, Neovim 0.7: one client per project, attached to each test file.
-  local client_id = vim.lsp.start_client({
-    name = 'turnlens',
-    cmd = { 'npx', 'turnlens', 'lsp', '--stdio' },
-    cmd_cwd = project,
-    root_dir = project,
-    handlers = {
-      ['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
-        published[result.uri] = result
-        return vim.lsp.handlers['textDocument/publishDiagnostics'](e, result, ctx, config)
-      end,
-    },
-  })
-  assert(client_id, 'start_client failed')
-  local client = vim.lsp.get_client_by_id(client_id)
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
   local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id)
+  out('FILETYPE ' .. vim.bo[buf].filetype)
+  local client_id = turnlens_clients[project]
+  assert(client_id, 'the FileType autocmd started no client for ' .. project)
+  local client = vim.lsp.get_client_by_id(client_id)
   assert(vim.wait(timeout, function() return client.initialized end, 50), 'server did not initialize')
 
   local codes = function()
