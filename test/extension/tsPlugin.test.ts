@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { servedPaths } from "../../core/runner/init.ts";
 import { servedNames } from "../../core/runner/served.ts";
 import { declarationFor } from "../../tsPlugin/index.ts";
 
@@ -187,6 +188,17 @@ describe("with the plugin", () => {
     const ls = languageService(dir);
     withPlugin(ls, dir);
     expect(messages(ls.diagnostics(join(dir, "check.test.ts")))).toEqual([]);
+  }, SLOW);
+
+  test("paths turnlens init wrote before turnlens is installed (into a missing ./node_modules/turnlens) leave the plugin to resolve", () => {
+    const dir = summarizeProject();
+    const paths = servedPaths(join(dir, "node_modules", "turnlens", "dist", "types"), dir);
+    expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "preserve", moduleResolution: "bundler", strict: true, noEmit: true, paths } }));
+    const ls = languageService(dir);
+    withPlugin(ls, dir);
+    expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
+    expect(ls.service.getProgram()!.getSourceFiles().map((f) => f.fileName)).toContain(join(TYPES, "agentswf", "testing.d.ts"));
   }, SLOW);
 
   test("a module the project installs itself wins over Turnlens's", () => {
