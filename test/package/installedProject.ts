@@ -20,6 +20,8 @@
 //   `.copyTo(): InstalledProject` (symlinks such as node_modules/.bin copied as they are, so the copy
 //   points into itself), `.remove()`.
 // - `runIn(cwd, command, args, options?)`: the same as `run`, in any folder.
+// - `removeTarball()`: removes the tarball's temp folder (call it in afterAll: a worker that is
+//   killed rather than exiting never runs the exit handler that does it otherwise).
 // Installing takes seconds when idle and minutes on a loaded machine: give tests that call these a
 // timeout of minutes (INSTALL_TIMEOUT).
 import { spawn } from "node:child_process";
@@ -100,11 +102,20 @@ function mustSucceed(what: string, result: RunResult): RunResult {
 }
 
 let packed: Promise<Tarball> | undefined;
+let packedInto: string | undefined;
+
+/** Removes the packed tarball's folder (also done when the process exits normally); the next packedTarball() packs again. */
+export function removeTarball(): void {
+  if (packedInto) rmSync(packedInto, { recursive: true, force: true });
+  packedInto = undefined;
+  packed = undefined;
+}
 
 /** The repository packed as npm would publish it; once per process. */
 export function packedTarball(): Promise<Tarball> {
   packed ??= (async () => {
     const destination = mkdtempSync(join(tmpdir(), "turnlens-tarball-"));
+    packedInto = destination;
     process.once("exit", () => rmSync(destination, { recursive: true, force: true }));
     const result = mustSucceed(
       "npm pack",

@@ -3,17 +3,23 @@
 // --example`, `npx turnlens test`, `npx tsc --noEmit`; Neovim and Emacs/eglot served by
 // `npx turnlens lsp --stdio` there (editors/); and the same project moved to another path.
 // The editors are skipped only when missing outside CI; in CI (`CI` set) a missing one fails.
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { INSTALL_TIMEOUT, installedProject, packedTarball, ROOT, runIn, type InstalledProject, type RunResult } from "./installedProject.ts";
+import { INSTALL_TIMEOUT, installedProject, packedTarball, removeTarball, ROOT, runIn, type InstalledProject, type RunResult } from "./installedProject.ts";
 
 // One installed project for the whole file, in order: init, test, tsc, then the move.
 let installing: Promise<InstalledProject> | undefined;
 const project = (): Promise<InstalledProject> => (installing ??= installedProject());
+afterAll(async () => {
+  // The move test removes the project; this is for a run that stopped earlier (or ran a few tests with -t).
+  const made = await installing?.catch(() => undefined);
+  made?.remove();
+  removeTarball();
+});
 
 const TEST_FILE = join("workflows", "hello", "workflow.test.ts");
 const RIGHT_ANSWER = 'answer(GREETING, { greeting: "Hello, Ada!" })';
