@@ -12,6 +12,9 @@ const entryPoints = {
   testing: "core/testing/index.ts",
   client: "core/client/index.ts",
   trace: "core/testing/trace.ts",
+  // The Vitest plugin (docs/vitest.md) and the `bun:test` it serves, which imports Vitest's API.
+  vitest: "core/vitest/plugin.ts",
+  "vitest-bun-test": "core/vitest/bunTest.ts",
 };
 
 rmSync("dist", { recursive: true, force: true });
@@ -26,8 +29,9 @@ await build({
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",
   sourcemap: "linked",
-  // esbuild runs its own native binary, so it stays a package import.
-  external: ["esbuild"],
+  // esbuild runs its own native binary, so it stays a package import; vitest (and the vite it
+  // runs on) are the user's own, a peer of the plugin, never bundled.
+  external: ["esbuild", "vitest", "vite"],
   // Some dependencies (expect, jest-mock) are CommonJS: they require node builtins and read __dirname.
   banner: {
     js: [
