@@ -23,7 +23,15 @@ const SERVED_FILES: Readonly<Record<string, string>> = {
   "turnlens/client": "client.mjs",
   "turnlens/trace": "trace.mjs",
   "bun:test": "vitest-bun-test.mjs",
+  // The engine's own TypeBox (build.mjs), so a test needs none of its own, as under `turnlens test`.
+  typebox: "served/typebox.mjs",
+  ...Object.fromEntries(
+    ["value", "compile", "type", "schema", "guard", "format", "system", "error"].map((sub) => [`typebox/${sub}`, `served/typebox-${sub}.mjs`]),
+  ),
 };
+
+/** The names the plugin serves: those of `turnlens test` but `vitest`, which is Vitest itself. */
+export const vitestServedNames: readonly string[] = Object.keys(SERVED_FILES);
 
 /** Turnlens's own source files: a test that imports one by path gets the served instance. */
 const SERVED_SOURCES: Readonly<Record<string, string>> = {
@@ -34,17 +42,13 @@ const SERVED_SOURCES: Readonly<Record<string, string>> = {
   "core/runner/testApi.ts": "bun:test",
 };
 
-function isTypebox(id: string): boolean {
-  return id === "typebox" || id.startsWith("typebox/");
-}
-
 /** The Vite plugin to put in a vitest.config's `plugins`. */
 export function turnlens(options: TurnlensVitestOptions = {}): Plugin {
   const root = turnlensRoot();
   const dist = join(root, "dist");
   const servedFile = (name: string) => join(dist, SERVED_FILES[name]!);
   const sources = new Map(Object.entries(SERVED_SOURCES).map(([file, name]) => [resolvePath(root, file), name]));
-  const served = (name: string) => name in SERVED_FILES && (name !== "bun:test" || options.bunTest !== false);
+  const served = (name: string) => Object.hasOwn(SERVED_FILES, name) && (name !== "bun:test" || options.bunTest !== false);
 
   return {
     name: "turnlens",
@@ -58,7 +62,8 @@ export function turnlens(options: TurnlensVitestOptions = {}): Plugin {
               // Node loads the served files itself, as it does the packages a test imports: they
               // are plain ES modules already, and Vitest's worker per test file (its default
               // `isolate: true`) gives each file its own engine.
-              external: [`${dist}${sep}`],
+              // (A string here would name a package; the pattern names this folder.)
+              external: [new RegExp(`^${escapeRegExp(dist + sep)}`)],
             },
           },
         },
@@ -66,17 +71,16 @@ export function turnlens(options: TurnlensVitestOptions = {}): Plugin {
     },
     async resolveId(id, importer, resolveOptions) {
       if (served(id)) return servedFile(id);
-      // Test files get Turnlens's own TypeBox, as under `turnlens test`.
-      if (isTypebox(id)) {
-        const found = await this.resolve(id, join(root, "package.json"), { ...resolveOptions, skipSelf: true });
-        if (found) return found;
-      }
       if (!importer || !(id.startsWith(".") || id.startsWith("/"))) return null;
       const found = await this.resolve(id, importer, { ...resolveOptions, skipSelf: true });
       const name = found && sources.get(found.id.split("?")[0]!);
       return name && served(name) ? servedFile(name) : found;
     },
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 export default turnlens;

@@ -2,11 +2,13 @@
 // the examples, the mistakes of examples/mistakes, and bun:test's API, copied into a project
 // folder outside the repository whose node_modules links this build and its Vitest.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { servedNames } from "../../core/runner/served.ts";
+import { vitestServedNames } from "../../core/vitest/plugin.ts";
 import { type ParityResult, vitestParity } from "../package/vitestParity.ts";
-import { FIXTURES, ROOT } from "./harness.ts";
+import { FIXTURES, ROOT, runNode } from "./harness.ts";
 
 // Two full runs of every example on a loaded machine: minutes, never a wall-clock assertion.
 const MINUTES = 20 * 60_000;
@@ -98,7 +100,39 @@ describe("vitest run with the turnlens plugin", () => {
     expect(result.vitest["bun-api/vitest/focused.test.ts > is not focused"]).toBe("skipped");
   });
 
+  test("every name a test file imports the engine by is one instance of it", () => {
+    expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
+  });
+
   test("the trace the editor reads holds under Vitest: runs are published with the sites of their entries", () => {
     expect(result.vitest["bun-api/vitest/trace.test.ts > a run's trace names the lines of this file that scripted it"]).toBe("passed");
   });
 });
+
+test("the plugin serves every name turnlens test serves, but vitest, which is Vitest's own", () => {
+  expect([...vitestServedNames].sort()).toEqual(servedNames.filter((name) => name !== "vitest").sort());
+});
+
+test("a vitest.config.ts that adds the plugin type-checks against its declarations, and a wrong option does not", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "turnlens-vitest-types-"));
+  try {
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ROOT, join(dir, "node_modules", "turnlens"), "dir");
+    symlinkSync(join(ROOT, "node_modules", "vitest"), join(dir, "node_modules", "vitest"), "dir");
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    const options = { module: "nodenext", moduleResolution: "nodenext", strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["vitest.config.ts"] }));
+    const config = (option: string) =>
+      `import turnlens from "turnlens/vitest";\nimport { defineConfig } from "vitest/config";\n\nexport default defineConfig({ plugins: [turnlens({ bunTest: ${option} })] });\n`;
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    writeFileSync(join(dir, "vitest.config.ts"), config("true"));
+    const good = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
+    expect({ code: good.code, stdout: good.stdout }).toEqual({ code: 0, stdout: "" });
+    writeFileSync(join(dir, "vitest.config.ts"), config("1"));
+    const bad = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout.trim()).toBe("vitest.config.ts(4,52): error TS2322: Type 'number' is not assignable to type 'boolean | undefined'.");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, MINUTES);
