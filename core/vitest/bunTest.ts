@@ -1,7 +1,8 @@
 // `bun:test` under Vitest (served by plugin.ts): bun's names mapped onto Vitest's own test API, so
 // the tests are Vitest tests in its reports, with the same meaning as core/runner/testApi.ts gives
 // them under `turnlens test` (done callbacks, test.failing, test.if, row names, bun's matchers).
-import * as vitestModule from "vitest";
+// The plugin hands it the project's own `vitest` module (`bunTestOn`), so it never resolves a
+// Vitest of its own (a linked Turnlens clone has one in its node_modules).
 import { argsOfRow, formatEachName, rowsOf } from "../runner/eachTable.ts";
 import { bunOnlyMatchers } from "../runner/bunOnlyMatchers.ts";
 
@@ -17,12 +18,11 @@ interface VitestExpect {
 }
 
 /**
- * Vitest's runtime API as far as this file uses it. This repository's tsconfig maps "vitest" onto
- * the API `turnlens test` serves under that name (for test files), so the real module's types are
- * not the ones TypeScript sees here; the build keeps `vitest` external, so at run time it is
- * the user's own Vitest.
+ * Vitest's runtime API as far as this file uses it (the `vitest` module the plugin passes in).
+ * This file does not import Vitest's types: this repository's tsconfig maps "vitest" onto the API
+ * `turnlens test` serves under that name, for test files.
  */
-interface VitestRuntime {
+export interface VitestRuntime {
   test: VitestChain;
   describe: VitestChain;
   beforeAll: VitestHook;
@@ -44,12 +44,12 @@ interface VitestRuntime {
   };
 }
 
-const vitest = vitestModule as unknown as VitestRuntime;
-const { vi } = vitest;
-const vitestExpect = vitest.expect;
-const vitestOnTestFinished = vitest.onTestFinished;
-const vitestTests = vitest.test;
-const vitestSuites = vitest.describe;
+// Set once by bunTestOn, before a test file can declare anything.
+let vi: VitestRuntime["vi"];
+let vitestExpect: VitestExpect;
+let vitestOnTestFinished: VitestRuntime["onTestFinished"];
+let vitestTests: VitestChain;
+let vitestSuites: VitestChain;
 
 interface TestOptions {
   timeout?: number;
@@ -260,50 +260,10 @@ function hook(kind: string, vitestHook: VitestHook, passesContext: boolean): (fn
   };
 }
 
-export const test = makeTest(noFlags);
-export const it = test;
-export const describe = makeDescribe(noFlags);
-export const suite = describe;
-// beforeAll and afterAll get Vitest's suite, not a test's context.
-export const beforeAll = hook("beforeAll", vitest.beforeAll, false);
-export const afterAll = hook("afterAll", vitest.afterAll, false);
-export const beforeEach = hook("beforeEach", vitest.beforeEach, true);
-export const afterEach = hook("afterEach", vitest.afterEach, true);
-
-export const onTestFinished = vitestOnTestFinished;
-
 /** bun's `setDefaultTimeout`: the default timeout of the tests in this file. */
-export function setDefaultTimeout(ms: number): void {
+function setDefaultTimeout(ms: number): void {
   vi.setConfig({ testTimeout: ms });
 }
-
-// ---------------------------------------------------------------------------------------------
-// expect: Vitest's, plus bun's matchers that Vitest lacks. Where Vitest has a matcher of the same
-// name (toSatisfy, toBeOneOf, toBeTypeOf, toHaveBeenCalledOnce) its own stays, so an assertion in
-// a file means the same whether it came from "vitest" or from "bun:test".
-
-const vitestMatchers = vitest.chai.Assertion.prototype;
-const missing = Object.fromEntries(Object.entries(bunOnlyMatchers).filter(([name]) => !(name in vitestMatchers)));
-vitestExpect.extend(missing as unknown as Record<string, AnyFn>);
-
-export const expect = vitestExpect;
-
-// ---------------------------------------------------------------------------------------------
-// Mocks: Vitest's own (`vi`), under bun's and jest's names.
-
-export const fn = vi.fn;
-export const spyOn = vi.spyOn;
-
-/** bun's `mock(fn)`. */
-export const mock = Object.assign((implementation?: AnyFn) => vi.fn(implementation), {
-  restore: () => vi.restoreAllMocks(),
-  clearAllMocks: () => vi.clearAllMocks(),
-  module(name: string): never {
-    throw new Error(
-      `mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn() (under Vitest, vi.mock from "vitest" also works)`,
-    );
-  },
-});
 
 interface Replaced<T> {
   restore(): void;
@@ -334,19 +294,89 @@ function restoreAllMocks(): void {
   for (const handle of replaced.splice(0).reverse()) handle.restore();
 }
 
-/** jest's `jest` object as far as mocks go. */
-export const jest = {
-  fn: vi.fn,
-  spyOn: vi.spyOn,
-  mocked: vi.mocked,
-  isMockFunction: vi.isMockFunction,
-  replaceProperty,
-  clearAllMocks: () => vi.clearAllMocks(),
-  resetAllMocks: () => vi.resetAllMocks(),
-  restoreAllMocks,
-  setTimeout: (ms: number) => setDefaultTimeout(ms),
-};
+/** The names `bun:test` has under Vitest: the plugin's virtual module re-exports each. */
+export const bunTestNames = [
+  "test",
+  "it",
+  "describe",
+  "suite",
+  "beforeAll",
+  "afterAll",
+  "beforeEach",
+  "afterEach",
+  "onTestFinished",
+  "setDefaultTimeout",
+  "expect",
+  "fn",
+  "spyOn",
+  "mock",
+  "jest",
+  "vi",
+  "formatEachName",
+] as const;
 
-export { vi };
+export type BunTestOnVitest = Record<(typeof bunTestNames)[number], unknown>;
 
-export { formatEachName };
+let built: { runtime: VitestRuntime; api: BunTestOnVitest } | undefined;
+
+/** `bun:test` on the given Vitest: the project's own `vitest` module, as the test file sees it. */
+export function bunTestOn(runtime: VitestRuntime): BunTestOnVitest {
+  if (built?.runtime === runtime) return built.api;
+  vi = runtime.vi;
+  vitestExpect = runtime.expect;
+  vitestOnTestFinished = runtime.onTestFinished;
+  vitestTests = runtime.test;
+  vitestSuites = runtime.describe;
+
+  // expect: Vitest's, plus bun's matchers that Vitest lacks. Where Vitest has a matcher of the
+  // same name (toSatisfy, toBeOneOf, toBeTypeOf, toHaveBeenCalledOnce) its own stays, so an
+  // assertion means the same whether the file took `expect` from "vitest" or from "bun:test".
+  const vitestMatchers = runtime.chai.Assertion.prototype;
+  const missing = Object.fromEntries(Object.entries(bunOnlyMatchers).filter(([name]) => !(name in vitestMatchers)));
+  runtime.expect.extend(missing as unknown as Record<string, AnyFn>);
+
+  const test = makeTest(noFlags);
+  const describe = makeDescribe(noFlags);
+  const api: BunTestOnVitest = {
+    test,
+    it: test,
+    describe,
+    suite: describe,
+    // beforeAll and afterAll get Vitest's suite, not a test's context.
+    beforeAll: hook("beforeAll", runtime.beforeAll, false),
+    afterAll: hook("afterAll", runtime.afterAll, false),
+    beforeEach: hook("beforeEach", runtime.beforeEach, true),
+    afterEach: hook("afterEach", runtime.afterEach, true),
+    onTestFinished: runtime.onTestFinished,
+    setDefaultTimeout,
+    expect: runtime.expect,
+    // Mocks: Vitest's own (`vi`), under bun's and jest's names.
+    fn: vi.fn,
+    spyOn: vi.spyOn,
+    mock: Object.assign((implementation?: AnyFn) => vi.fn(implementation), {
+      restore: () => vi.restoreAllMocks(),
+      clearAllMocks: () => vi.clearAllMocks(),
+      module(name: string): never {
+        throw new Error(
+          `mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn() (under Vitest, vi.mock from "vitest" also works)`,
+        );
+      },
+    }),
+    // jest's `jest` object as far as mocks go.
+    jest: {
+      fn: vi.fn,
+      spyOn: vi.spyOn,
+      mocked: vi.mocked,
+      isMockFunction: vi.isMockFunction,
+      replaceProperty,
+      clearAllMocks: () => vi.clearAllMocks(),
+      resetAllMocks: () => vi.resetAllMocks(),
+      restoreAllMocks,
+      setTimeout: (ms: number) => setDefaultTimeout(ms),
+    },
+    vi,
+    formatEachName,
+  };
+  built = { runtime, api };
+  return api;
+}

@@ -4,6 +4,7 @@
 import { join, resolve as resolvePath, sep } from "node:path";
 import type { Plugin } from "vite";
 import { turnlensRoot } from "../runner/paths.ts";
+import { bunTestNames } from "./bunTest.ts";
 
 export interface TurnlensVitestOptions {
   /**
@@ -13,7 +14,7 @@ export interface TurnlensVitestOptions {
   bunTest?: boolean;
 }
 
-/** Each served name and the dist/ file that is its one instance in a test file. */
+/** Each served name but `bun:test` and the dist/ file that is its one instance in a test file. */
 const SERVED_FILES: Readonly<Record<string, string>> = {
   "agentswf/workflow": "workflow.mjs",
   "turnlens/workflow": "workflow.mjs",
@@ -22,7 +23,6 @@ const SERVED_FILES: Readonly<Record<string, string>> = {
   "agentswf/client": "client.mjs",
   "turnlens/client": "client.mjs",
   "turnlens/trace": "trace.mjs",
-  "bun:test": "vitest-bun-test.mjs",
   // The engine's own TypeBox (build.mjs), so a test needs none of its own, as under `turnlens test`.
   typebox: "served/typebox.mjs",
   ...Object.fromEntries(
@@ -31,7 +31,24 @@ const SERVED_FILES: Readonly<Record<string, string>> = {
 };
 
 /** The names the plugin serves: those of `turnlens test` but `vitest`, which is Vitest itself. */
-export const vitestServedNames: readonly string[] = Object.keys(SERVED_FILES);
+export const vitestServedNames: readonly string[] = [...Object.keys(SERVED_FILES), "bun:test"];
+
+/**
+ * `bun:test` is a virtual module: it hands the project's own `vitest` (resolved as the test file
+ * resolves it) to dist/vitest-bun-test.mjs, which never imports a Vitest itself.
+ */
+const BUN_TEST_ID = "\0turnlens:bun:test";
+
+function bunTestSource(dist: string): string {
+  const lines = [
+    `import * as vitest from "vitest";`,
+    `import { bunTestOn } from ${JSON.stringify(join(dist, "vitest-bun-test.mjs"))};`,
+    `const api = bunTestOn(vitest);`,
+    ...bunTestNames.map((name) => `export const ${name} = api.${name};`),
+    `export default api;`,
+  ];
+  return lines.join("\n");
+}
 
 /** Turnlens's own source files: a test that imports one by path gets the served instance. */
 const SERVED_SOURCES: Readonly<Record<string, string>> = {
@@ -46,9 +63,9 @@ const SERVED_SOURCES: Readonly<Record<string, string>> = {
 export function turnlens(options: TurnlensVitestOptions = {}): Plugin {
   const root = turnlensRoot();
   const dist = join(root, "dist");
-  const servedFile = (name: string) => join(dist, SERVED_FILES[name]!);
+  const servedFile = (name: string) => (name === "bun:test" ? BUN_TEST_ID : join(dist, SERVED_FILES[name]!));
   const sources = new Map(Object.entries(SERVED_SOURCES).map(([file, name]) => [resolvePath(root, file), name]));
-  const served = (name: string) => Object.hasOwn(SERVED_FILES, name) && (name !== "bun:test" || options.bunTest !== false);
+  const served = (name: string) => (name === "bun:test" ? options.bunTest !== false : Object.hasOwn(SERVED_FILES, name));
 
   return {
     name: "turnlens",
@@ -75,6 +92,9 @@ export function turnlens(options: TurnlensVitestOptions = {}): Plugin {
       const found = await this.resolve(id, importer, { ...resolveOptions, skipSelf: true });
       const name = found && sources.get(found.id.split("?")[0]!);
       return name && served(name) ? servedFile(name) : found;
+    },
+    load(id) {
+      return id === BUN_TEST_ID ? bunTestSource(dist) : null;
     },
   };
 }

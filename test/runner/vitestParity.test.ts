@@ -102,6 +102,7 @@ describe("vitest run with the turnlens plugin", () => {
 
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
+    expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
   });
 
   test("the trace the editor reads holds under Vitest: runs are published with the sites of their entries", () => {
