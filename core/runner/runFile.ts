@@ -246,6 +246,8 @@ class FileRun {
   constructor(
     private readonly options: RunFileOptions,
     private readonly planned: Map<TestNode, Planned>,
+    /** What the file's top-level `setDefaultTimeout` set while it loaded. */
+    private readonly declaredTimeout?: number,
   ) {}
 
   setHookFlavour(flavour: Flavour): void {
@@ -276,7 +278,7 @@ class FileRun {
   }
 
   private defaultTimeout(): number {
-    return fileDefaultTimeout() ?? this.options.timeoutMs;
+    return fileDefaultTimeout() ?? this.declaredTimeout ?? this.options.timeoutMs;
   }
 
   private context(name: string, controller: AbortController, finishers: AnyFn[], done: (e?: unknown) => void): TestContext {
@@ -581,7 +583,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   // 3. Run.
   const planned = plan(state.root, options);
   emit({ type: "collected", tests: [...planned.values()].filter((p) => p.selection !== "omit").map((p) => p.info) });
-  const run = new FileRun(options, planned);
+  const run = new FileRun(options, planned, state.defaultTimeout);
   run.setHookFlavour(served.has("vitest") && !served.has("bun:test") ? "vitest" : "bun");
   routeStrayErrors((error) => run.interrupt.fail(error));
   const unsubscribe = subscribeToRuns((trace) => run.onRun(trace));
