@@ -1,8 +1,9 @@
 // Which files `turnlens test` runs: the paths given (files or folders searched recursively), else
 // the `turnlens.include` list of the nearest package.json with a `turnlens` field, else the cwd.
 // That package.json's `turnlens.exclude` globs are skipped while searching folders, except inside
-// a path named on the command line.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// a path named on the command line. A folder search stays inside the project and finds each real
+// file once: symlinks are followed only to where they really lead, and only inside the project.
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { glob } from "tinyglobby";
 
@@ -125,30 +126,64 @@ export async function discoverTests(paths: string[], cwd: string): Promise<Disco
   else targets = [cwd];
 
   const excludes = (config?.exclude ?? []).map((g) => globToRegExp(g));
-  const files = new Set<string>();
+  // Real path → the path the file is reported under: each real file runs once.
+  const files = new Map<string, string>();
   const dirs: string[] = [];
   for (const target of targets) {
     if (!existsSync(target)) throw new UsageError(`no such file or directory: ${paths[targets.indexOf(target)] ?? target}`);
     if (statSync(target).isFile()) {
-      files.add(target); // named files always run
+      const real = realPathOf(target) ?? target;
+      if (!files.has(real)) files.set(real, target); // named files always run
       continue;
     }
     dirs.push(target);
     // A path named on the command line is searched even when an exclude glob covers it.
     const relTarget = config ? toPosix(relative(config.root, target)) : "";
-    const inside = config && relTarget !== "" && !relTarget.startsWith("..") && !isAbsolute(relTarget);
-    const active = excludes.filter((re) => !(explicit && inside && excludedBy(re, relTarget)));
+    const inside = config && !escapes(relTarget);
+    const active = excludes.filter((re) => !(explicit && inside && relTarget !== "" && excludedBy(re, relTarget)));
+    // What the search may reach: the project (or, for a folder outside it, that folder).
+    const project = inside ? config.root : target;
+    const realProject = realPathOf(project) ?? project;
+    const realTarget = realPathOf(target) ?? target;
     const found = await glob(TEST_FILE_GLOB, { cwd: target, absolute: true, ignore: ALWAYS_SKIPPED, dot: false });
     for (const file of found) {
-      const abs = resolve(file);
+      const real = realPathOf(resolve(file));
+      if (!real || files.has(real)) continue;
+      // Where the file really is, as a path under the project: a symlink out of it is not followed,
+      // and one into node_modules, dist, a dot-folder or an excluded folder finds nothing.
+      const relReal = toPosix(relative(realProject, real));
+      if (escapes(relReal)) continue;
+      const relToTarget = toPosix(relative(realTarget, real));
+      if (skippedAlways(escapes(relToTarget) ? relReal : relToTarget)) continue;
+      const reported = join(project, relReal);
       if (config && active.length > 0) {
-        const rel = toPosix(relative(config.root, abs));
-        if (!rel.startsWith("..") && active.some((re) => excludedBy(re, rel))) continue;
+        const rel = toPosix(relative(config.root, reported));
+        if (!escapes(rel) && active.some((re) => excludedBy(re, rel))) continue;
       }
-      files.add(abs);
+      files.set(real, reported);
     }
   }
-  return { files: [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), dirs, ...(config ? { config } : {}) };
+  return { files: [...files.values()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), dirs, ...(config ? { config } : {}) };
+}
+
+/** The file's real path (symlinks resolved); undefined for a broken link or a file gone meanwhile. */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a relative path leads out of the folder it is relative to. */
+function escapes(relPath: string): boolean {
+  return relPath === ".." || relPath.startsWith("../") || isAbsolute(relPath);
+}
+
+/** The folders a search never enters (node_modules, dist, dot-folders), for a path reached through a symlink. */
+function skippedAlways(relPath: string): boolean {
+  const folders = relPath.split("/").slice(0, -1);
+  return folders.some((folder) => folder === "node_modules" || folder === "dist" || folder.startsWith("."));
 }
 
 /** The i-th (1-based) of n shares of `files`: every n-th file of the sorted list. */
