@@ -157,7 +157,52 @@ describe("a timer callback that throws", () => {
   }, SLOW);
 });
 
+/** The bundled server over stdio, initialized; `logs` collects its window/logMessage lines. */
+async function stdioServer(): Promise<{ child: ReturnType<typeof spawn>; connection: ReturnType<typeof createMessageConnection>; logs: string[]; logged: (matches: (line: string) => boolean) => Promise<void>; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const logs: string[] = [];
+  const waiting: Array<() => void> = [];
+  connection.onNotification(LogMessageNotification.type, (params) => {
+    logs.push(params.message);
+    for (const wake of waiting.splice(0)) wake();
+  });
+  connection.listen();
+  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: { settings: { runMode: "manual" } } });
+  await connection.sendNotification(InitializedNotification.type, {});
+  const logged = async (matches: (line: string) => boolean) => {
+    while (!logs.some(matches)) await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const stop = async () => {
+    await connection.sendRequest(ShutdownRequest.type);
+    await connection.sendNotification(ExitNotification.type);
+    const code = await exited;
+    connection.dispose();
+    return code;
+  };
+  return { child, connection, logs, logged, stop };
+}
+
 describe("over the bundle's stdio", () => {
+  test("frames without a Content-Length or with 5.5 are skipped, and a 2 MB message split across pipe writes arrives whole", async () => {
+    const { child, connection, logs, logged, stop } = await stdioServer();
+    child.stdin!.write(`Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"jsonrpc":"2.0","method":"nothing"}`);
+    child.stdin!.write(`Content-Length: 5.5\r\n\r\n{"jsonrpc":"2.0","method":"nothing"}`);
+    const path = join(MISTAKES, "virtual-big.test.ts");
+    const uri = pathToFileURL(path).href;
+    const text = `${HEADER}${"// padding\n".repeat(200_000)}test("after the padding", () => {});\n`;
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text } });
+    const lenses = await connection.sendRequest<Array<{ range: { start: { line: number } } }>>("textDocument/codeLens", { textDocument: { uri } });
+    expect(lenses.map((lens) => lens.range.start.line)).toEqual([0, 200_001]);
+    await logged((line) => line.includes('"5.5"'));
+    expect(logs.filter((line) => line.startsWith("skipped"))).toEqual([
+      'skipped a message frame without a Content-Length header ("Content-Type: application/vscode-jsonrpc; charset=utf-8"); reading on from the next header',
+      'skipped a message frame whose Content-Length is "5.5", not a byte count up to 536870912; reading on from the next header',
+    ]);
+    expect(await stop()).toBe(0);
+  }, SLOW);
+
   test("a frame with a negative Content-Length is skipped, said in the log, and the next request is answered", async () => {
     const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
