@@ -18,7 +18,8 @@ import {
   StreamMessageWriter,
   type LogMessageParams,
 } from "vscode-languageserver-protocol/node";
-import { DEPTH_LIMIT, TOO_DEEP_MESSAGE } from "../../server/analysis/tooDeep.ts";
+import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
+import { DEPTH_LIMIT, FILE_TOO_DEEP_MESSAGE, TOO_DEEP_MESSAGE } from "../../server/analysis/tooDeep.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { MISTAKES, rangeOf, ROOT, SLOW, TestServer } from "./harness.ts";
 
@@ -118,6 +119,34 @@ describe("code nested too deep to analyse", () => {
     ]);
     expect(published.diagnostics[0]!.range).toEqual(rangeOf(text, "agnets"));
   }, SLOW);
+});
+
+describe("the depth limit", () => {
+  const nested = (brackets: number) => `${HEADER}const deep = ${"[".repeat(brackets)}${"]".repeat(brackets)};\ntest("t", () => {});\n`;
+
+  test("code nested exactly to the limit is analysed whole, one level more gets the notice", () => {
+    // `const deep = [` puts the first bracket at depth 4, so 297 brackets reach depth 300.
+    const atLimit = analyzeTestFile("deep.test.ts", nested(DEPTH_LIMIT - 3));
+    expect(atLimit.problems).toEqual([]);
+    expect(atLimit.tests.map((test) => test.name)).toEqual(["t"]);
+    const past = analyzeTestFile("deep.test.ts", nested(DEPTH_LIMIT - 2));
+    expect(past.problems.map((problem) => [problem.code, problem.message])).toEqual([["too-deep", TOO_DEEP_MESSAGE]]);
+    expect(past.tests.map((test) => test.name)).toEqual(["t"]);
+  });
+
+  test("a file TypeScript's parser cannot read even with its brackets blanked gets one notice on line 1 and no tests", () => {
+    const model = analyzeTestFile("arrows.test.ts", `${HEADER}const f = ${"a => ".repeat(5000)}1;\ntest("t", () => {});\n`);
+    expect(model.problems).toEqual([{ code: "too-deep", message: FILE_TOO_DEEP_MESSAGE, range: { start: { line: 0, character: 0 }, end: { line: 0, character: HEADER.length - 1 } } }]);
+    expect(model.tests).toEqual([]);
+  });
+
+  test("brackets inside strings, comments, templates and regular expressions are not counted", () => {
+    const noise = `const s = "${"[".repeat(400)}"; // ${"(".repeat(400)}\nconst t = \`${"{".repeat(400)}\${1}${"[".repeat(400)}\`;\nconst r = /${"\\[".repeat(400)}/;\n`;
+    const text = `${HEADER}${noise}const deep = ${"[".repeat(2000)}${"]".repeat(2000)};\ntest("t", () => {});\n`;
+    const model = analyzeTestFile("noise.test.ts", text);
+    expect(model.problems.map((problem) => [problem.code, problem.range.start.line])).toEqual([["too-deep", 4]]);
+    expect(model.tests.map((test) => test.name)).toEqual(["t"]);
+  });
 });
 
 describe("a second didOpen of an open document", () => {
