@@ -1,6 +1,8 @@
 // Every handler the server registers goes through `guard`: a thrown error becomes an LSP error
-// (for a request) and a log line, never a crash of the server.
+// (for a request) and a log line, never a crash of the server. So do its timers' callbacks and the
+// promises it starts without awaiting (a notification sent to a client that is gone).
 import { ErrorCodes, ResponseError } from "vscode-languageserver";
+import type { Timer } from "./scheduler.ts";
 import type { Logger } from "./state.ts";
 
 function describe(error: unknown): string {
@@ -29,4 +31,17 @@ export function guardNotification<P extends unknown[]>(log: Logger, name: string
       log.error(`${name} failed: ${describe(error)}`);
     }
   };
+}
+
+/** The timer every part of the server uses: a callback that throws is logged, not fatal. */
+export function guardTimer(log: Logger, timer: Timer): Timer {
+  return {
+    setTimeout: (callback, ms) => timer.setTimeout(guardNotification(log, "timer", callback), ms),
+    clearTimeout: (handle) => timer.clearTimeout(handle),
+  };
+}
+
+/** A promise nobody awaits (a notification sent, a refresh asked): its rejection is logged, never unhandled. */
+export function forget(log: Logger, name: string, promise: Promise<unknown>): void {
+  promise.catch((error: unknown) => log.debug(`${name} failed: ${describe(error)}`));
 }

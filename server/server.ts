@@ -2,7 +2,8 @@
 // The connection and the edges (timer, clock, worker processes) come from the caller, so tests
 // drive it over in-memory streams with a manual timer.
 import type { Connection, InitializeParams, InitializeResult } from "vscode-languageserver";
-import { guardNotification, guardRequest } from "./handlers.ts";
+import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
+import { forget, guardNotification, guardRequest, guardTimer } from "./handlers.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "./workers.ts";
@@ -42,10 +43,14 @@ export interface Server {
   onInitialize(contribute: (params: InitializeParams, result: InitializeResult) => void): void;
   guardRequest: <P, R, T extends unknown[]>(name: string, handler: (params: P, ...rest: T) => R | Promise<R>) => ReturnType<typeof guardRequest<P, R, T>>;
   guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
+  /** For a promise nobody awaits (a notification sent): a rejection is logged, never unhandled. */
+  forget: (name: string, promise: Promise<unknown>) => void;
 }
 
-export function startServer(connection: Connection, env: ServerEnv): Server {
+export function startServer(connection: Connection, given: ServerEnv): Server {
   const log = configuration.logger(connection, () => state.globalSettings.logLevel);
+  // Timer callbacks (the debounces, the progress delay) run outside any handler: guarded here.
+  const env: ServerEnv = { ...given, timer: guardTimer(log, given.timer) };
   const state = new ServerState(log);
   const workers = new WorkerPool(env.createWorker, { size: () => state.globalSettings.workers, log: (message) => log.info(message), ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}) });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
@@ -60,6 +65,7 @@ export function startServer(connection: Connection, env: ServerEnv): Server {
     onInitialize: (contribute) => initializers.push(contribute),
     guardRequest: (name, handler) => guardRequest(log, name, handler),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
+    forget: (name, promise) => forget(log, name, promise),
   };
 
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
@@ -77,6 +83,9 @@ export function startServer(connection: Connection, env: ServerEnv): Server {
   );
   connection.onShutdown(guardRequest(log, "shutdown", () => scheduler.stopAll()));
   state.documents.listen(connection);
+  // A malformed frame from the client is skipped and said, never the end of reading.
+  checkIncomingFrames();
+  skippedFrames.event((why) => log.warn(why));
   connection.listen();
   return server;
 }

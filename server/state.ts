@@ -68,6 +68,12 @@ export class ServerState {
   /** A document's run results changed, so the views built on them refresh. */
   readonly onDidChangeResults = new Emitter<string>();
   private readonly byUri = new Map<string, DocumentState>();
+  /**
+   * The TextDocument each analysis and each run's results were made from. A version number alone
+   * does not name a text: a second didOpen of an open document may reuse the version with other
+   * text (a new TextDocument), and what was made from the old one must not be served for it.
+   */
+  private readonly madeFrom = new WeakMap<Analysis | RunResults, TextDocument>();
 
   constructor(readonly log: Logger) {}
 
@@ -93,38 +99,69 @@ export class ServerState {
     this.byUri.delete(uri);
   }
 
-  /** The static pass of the document's current text. */
+  /** The static pass of the document's current text; never throws (a failure is logged, the model empty). */
   analysis(uri: string): Analysis | undefined {
     const state = this.byUri.get(uri);
     const document = this.documents.get(uri);
     if (!state || !document) return undefined;
-    if (state.analysis?.version !== document.version) {
+    if (state.analysis?.version !== document.version || this.madeFrom.get(state.analysis) !== document) {
       const text = document.getText();
-      state.analysis = { version: document.version, text, model: analyzeTestFile(state.file, text) };
+      state.analysis = { version: document.version, text, model: this.analyze(state.file, text) };
+      this.madeFrom.set(state.analysis, document);
     }
     return state.analysis;
   }
 
-  /** Results only while their version is the document's. */
+  /** analyzeTestFile is stack-safe; anything else it throws is a bug, logged rather than fatal. */
+  private analyze(file: string, text: string): StaticTestFile {
+    try {
+      return analyzeTestFile(file, text);
+    } catch (error) {
+      this.log.error(`the static pass of ${file} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return { tests: [], calls: [], problems: [], imports: {}, looseEntries: [] };
+    }
+  }
+
+  /** Results only while they are of the document's current text (its version, and its open). */
   currentResults(uri: string): RunResults | undefined {
     const results = this.byUri.get(uri)?.results;
-    return results && results.version === this.documents.get(uri)?.version ? results : undefined;
+    const document = this.documents.get(uri);
+    return results && results.version === document?.version && this.madeFrom.get(results) === document ? results : undefined;
   }
 
   /** Stores a run's results (merging a partial run into the same version's earlier results). */
   setResults(uri: string, analysis: Analysis, report: FileReport, schemas: SchemaName[], partial: boolean): void {
     const state = this.byUri.get(uri);
     if (!state) return;
+    const document = this.madeFrom.get(analysis);
+    if (!document || document !== this.documents.get(uri)) {
+      // The document was opened again (same version, new text) while this run went: its results are stale.
+      this.log.debug(`results of ${uri} dropped: the document was reopened during the run`);
+      return;
+    }
     let merged = report;
-    if (partial && state.results?.version === analysis.version) {
+    const earlier = state.results;
+    if (partial && earlier?.version === analysis.version && this.madeFrom.get(earlier) === document) {
       const ran = new Set(report.tests.map((test) => test.id));
-      merged = { ...report, tests: [...state.results.report.tests.filter((test) => !ran.has(test.id)), ...report.tests] };
-      schemas = [...state.results.schemas, ...schemas];
+      merged = { ...report, tests: [...earlier.report.tests.filter((test) => !ran.has(test.id)), ...report.tests] };
+      schemas = [...earlier.schemas, ...schemas];
     }
     for (const test of report.tests) state.lastReports.set(test.id, test);
-    const view = toRunView({ file: state.file, text: analysis.text, model: analysis.model, report: merged, schemas, settings: state.settings });
+    const view = this.viewOf(state, analysis, merged, schemas);
+    if (!view) return;
     state.results = { version: analysis.version, text: analysis.text, model: analysis.model, report: merged, schemas, view };
+    this.madeFrom.set(state.results, document);
     this.onDidChangeResults.fire(uri);
+  }
+
+  /** The editor's view of a run; undefined (logged) if converting throws, which is a bug, never fatal. */
+  private viewOf(state: DocumentState, source: { text: string; model: StaticTestFile }, report: FileReport, schemas: SchemaName[]): RunView | undefined {
+    try {
+      return toRunView({ file: state.file, text: source.text, model: source.model, report, schemas, settings: state.settings });
+    } catch (error) {
+      this.log.error(`the results of ${state.file} could not be shown: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return undefined;
+    }
   }
 
   /** Reconverts every document's results, after a settings change. */
@@ -132,7 +169,9 @@ export class ServerState {
     for (const state of this.byUri.values()) {
       const results = state.results;
       if (!results) continue;
-      results.view = toRunView({ file: state.file, text: results.text, model: results.model, report: results.report, schemas: results.schemas, settings: state.settings });
+      const view = this.viewOf(state, results, results.report, results.schemas);
+      if (!view) continue;
+      results.view = view;
       this.onDidChangeResults.fire(state.uri);
     }
   }

@@ -82,7 +82,9 @@ function diagnostic(range: Range, code: string, message: string, fixes: Fix[] = 
 export function staticDiagnostics(model: StaticTestFile): TurnlensDiagnostic[] {
   return model.problems.map((problem: StaticProblem) => {
     const fixes = problem.code === "unknown-option" && problem.option && problem.suggestion ? [renameOption(problem.range, problem.option, problem.suggestion)] : [];
-    return diagnostic(problem.range, problem.code, problem.message, fixes);
+    // Code too deep to analyse is not a mistake: the user is told, not warned.
+    const severity = problem.code === "too-deep" ? DiagnosticSeverity.Information : DiagnosticSeverity.Error;
+    return diagnostic(problem.range, problem.code, problem.message, fixes, severity);
   });
 }
 

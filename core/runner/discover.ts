@@ -1,14 +1,13 @@
 // Which files `turnlens test` runs: the paths given (files or folders searched recursively), else
 // the `turnlens.include` list of the nearest package.json with a `turnlens` field, else the cwd.
 // That package.json's `turnlens.exclude` globs are skipped while searching folders, except inside
-// a path named on the command line.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// a path named on the command line. A folder search stays inside the project and finds each real
+// file once: symlinks are followed only to where they really lead, and only inside the project.
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { glob } from "tinyglobby";
 
 export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
 const TEST_FILE = /\.(test|spec)\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
-const ALWAYS_SKIPPED = ["**/node_modules/**", "**/dist/**", "**/.*/**"];
 
 export function isTestFile(file: string): boolean {
   return TEST_FILE.test(file);
@@ -125,30 +124,102 @@ export async function discoverTests(paths: string[], cwd: string): Promise<Disco
   else targets = [cwd];
 
   const excludes = (config?.exclude ?? []).map((g) => globToRegExp(g));
-  const files = new Set<string>();
+  // Real path → the path the file is reported under: each real file runs once.
+  const files = new Map<string, string>();
   const dirs: string[] = [];
   for (const target of targets) {
     if (!existsSync(target)) throw new UsageError(`no such file or directory: ${paths[targets.indexOf(target)] ?? target}`);
     if (statSync(target).isFile()) {
-      files.add(target); // named files always run
+      const real = realPathOf(target) ?? target;
+      if (!files.has(real)) files.set(real, target); // named files always run
       continue;
     }
     dirs.push(target);
     // A path named on the command line is searched even when an exclude glob covers it.
     const relTarget = config ? toPosix(relative(config.root, target)) : "";
-    const inside = config && relTarget !== "" && !relTarget.startsWith("..") && !isAbsolute(relTarget);
-    const active = excludes.filter((re) => !(explicit && inside && excludedBy(re, relTarget)));
-    const found = await glob(TEST_FILE_GLOB, { cwd: target, absolute: true, ignore: ALWAYS_SKIPPED, dot: false });
-    for (const file of found) {
-      const abs = resolve(file);
-      if (config && active.length > 0) {
-        const rel = toPosix(relative(config.root, abs));
-        if (!rel.startsWith("..") && active.some((re) => excludedBy(re, rel))) continue;
-      }
-      files.add(abs);
+    const inside = config && !escapes(relTarget);
+    const active = excludes.filter((re) => !(explicit && inside && relTarget !== "" && excludedBy(re, relTarget)));
+    // What the search may reach: the project (or, for a folder outside it, that folder).
+    const project = inside ? config.root : target;
+    const excluded = (reported: string) => {
+      if (!config || active.length === 0) return false;
+      const rel = toPosix(relative(config.root, reported));
+      return !escapes(rel) && active.some((re) => excludedBy(re, rel));
+    };
+    for (const { real, reported } of searchFolder(target, project, excluded)) {
+      if (!files.has(real)) files.set(real, reported);
     }
   }
-  return { files: [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), dirs, ...(config ? { config } : {}) };
+  return { files: [...files.values()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), dirs, ...(config ? { config } : {}) };
+}
+
+/**
+ * The test files under `folder`, walked with an explicit stack: node_modules, dist and dot-folders
+ * skipped, `excluded` paths pruned. A symlink is followed only when it really leads inside
+ * `project` (so the walk never reads outside it), and each real folder is entered once (so a loop
+ * or an alias finds its files once). Files are reported under their real path in the project.
+ */
+function searchFolder(folder: string, project: string, excluded: (reported: string) => boolean): Array<{ real: string; reported: string }> {
+  const realProject = realPathOf(project) ?? project;
+  const realFolder = realPathOf(folder) ?? folder;
+  const reportedOf = (real: string) => join(project, relative(realProject, real));
+  const found: Array<{ real: string; reported: string }> = [];
+  const entered = new Set<string>([realFolder]);
+  const pending = [realFolder];
+  while (pending.length > 0) {
+    const real = pending.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(real, { withFileTypes: true });
+    } catch {
+      continue; // gone or unreadable meanwhile
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      let childReal = join(real, entry.name);
+      let isFolder = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const resolved = realPathOf(childReal);
+        if (!resolved || escapes(toPosix(relative(realProject, resolved)))) continue;
+        // Where it leads must be searchable too: not inside node_modules, dist or a dot-folder.
+        const fromFolder = toPosix(relative(realFolder, resolved));
+        if (skippedAlways(`${escapes(fromFolder) ? toPosix(relative(realProject, resolved)) : fromFolder}/x`)) continue;
+        childReal = resolved;
+        const stats = statSync(resolved, { throwIfNoEntry: false });
+        isFolder = stats?.isDirectory() ?? false;
+        isFile = stats?.isFile() ?? false;
+      }
+      if (isFolder) {
+        if (entry.name === "node_modules" || entry.name === "dist" || entered.has(childReal) || excluded(reportedOf(childReal))) continue;
+        entered.add(childReal);
+        pending.push(childReal);
+      } else if (isFile && isTestFile(entry.name) && !excluded(reportedOf(childReal))) {
+        found.push({ real: childReal, reported: reportedOf(childReal) });
+      }
+    }
+  }
+  return found;
+}
+
+/** The file's real path (symlinks resolved); undefined for a broken link or a file gone meanwhile. */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a relative path leads out of the folder it is relative to. */
+function escapes(relPath: string): boolean {
+  return relPath === ".." || relPath.startsWith("../") || isAbsolute(relPath);
+}
+
+/** The folders a search never enters (node_modules, dist, dot-folders), for a path reached through a symlink. */
+function skippedAlways(relPath: string): boolean {
+  const folders = relPath.split("/").slice(0, -1);
+  return folders.some((folder) => folder === "node_modules" || folder === "dist" || folder.startsWith("."));
 }
 
 /** The i-th (1-based) of n shares of `files`: every n-th file of the sorted list. */

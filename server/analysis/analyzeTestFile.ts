@@ -11,12 +11,34 @@ import { entryCallOf, looseEntryOf, type AnalysisContext, type EntryCall } from 
 import { addProblems, problemsOfOptions, problemsOfOptionsAfterWalk } from "./staticProblems.ts";
 import { readTestDeclaration, testNameOf, type TestDeclaration } from "./testDeclarations.ts";
 import { readTestWorkflowCall, testWorkflowCalleeOf } from "./testWorkflowCalls.ts";
+import { DEPTH_LIMIT, fileTooDeepNotice, flattenTooDeep, isTooDeep, tooDeepNotices, TooDeepError } from "./tooDeep.ts";
 
 export { callAtSite, entriesAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./siteLookup.ts";
 export type { EntryAtSite } from "./siteLookup.ts";
 
+/**
+ * Never overflows the stack: code nested past DEPTH_LIMIT (or too deep for TypeScript's parser) is
+ * blanked out and the rest analysed, with a `too-deep` notice where it was (tooDeep.ts).
+ */
 export function analyzeTestFile(fileName: string, text: string): StaticTestFile {
-  return analyzeSourceFile(parseTestFile(fileName, text));
+  try {
+    return analyzeSourceFile(parseTestFile(fileName, text));
+  } catch (error) {
+    if (!isTooDeep(error)) throw error;
+  }
+  const parse = (flattened: string) => parseTestFile(fileName, flattened);
+  const flattened = flattenTooDeep(text, parse);
+  if (flattened) {
+    try {
+      const sourceFile = parse(flattened.text);
+      const model = analyzeSourceFile(sourceFile);
+      model.problems.push(...tooDeepNotices(sourceFile, flattened.regions));
+      return model;
+    } catch (error) {
+      if (!isTooDeep(error)) throw error;
+    }
+  }
+  return { tests: [], calls: [], problems: [fileTooDeepNotice(text)], imports: {}, looseEntries: [] };
 }
 
 /**
@@ -28,7 +50,10 @@ export function parseTestFile(fileName: string, text: string): ts.SourceFile {
   return ts.createSourceFile(fileName, text, options, false, scriptKindOf(fileName));
 }
 
-/** The static pass over a file already parsed, with or without parent pointers. */
+/**
+ * The static pass over a file already parsed, with or without parent pointers. Throws
+ * TooDeepError on a node deeper than DEPTH_LIMIT (analyzeTestFile handles that).
+ */
 export function analyzeSourceFile(sourceFile: ts.SourceFile): StaticTestFile {
   const bindings = readImportBindings(sourceFile);
   const context: AnalysisContext = {
@@ -48,17 +73,22 @@ export function analyzeSourceFile(sourceFile: ts.SourceFile): StaticTestFile {
   let parent: ts.Node = sourceFile;
   let describeIndex: number | undefined;
   let testIndex: number | undefined;
+  // The depth of the node visited (the file is 0): the walk recurses, so it stops at the limit.
+  let depth = 0;
 
   const visitChildren = (node: ts.Node): void => {
     const outerParent = parent;
     parent = node;
+    depth++;
     ts.forEachChild(node, visit);
+    depth--;
     parent = outerParent;
   };
 
   const visit = (node: ts.Node): void => {
     // Types hold no calls.
     if (ts.isTypeNode(node)) return;
+    if (depth > DEPTH_LIMIT) throw new TooDeepError();
     if (ts.isVariableStatement(node)) context.constants.add(node, parent);
     if (ts.isCallExpression(node)) {
       const declaration = readTestDeclaration(sourceFile, node, bindings);
@@ -99,11 +129,13 @@ export function analyzeSourceFile(sourceFile: ts.SourceFile): StaticTestFile {
     const index = tests.push(test) - 1;
     const outer = { parent, describeIndex, testIndex };
     parent = node;
+    depth++;
     // The callee holds `.each` tables and `.if` conditions: they run outside the test.
     visit(node.expression);
     if (declaration.kind === "describe") describeIndex = index;
     testIndex = index;
     for (const argument of node.arguments) visit(argument);
+    depth--;
     ({ parent, describeIndex, testIndex } = outer);
   };
 

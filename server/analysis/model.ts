@@ -161,7 +161,8 @@ export interface StaticTest {
   parent?: number;
 }
 
-export type StaticProblemCode = "unknown-option" | "script-invalid" | "script-empty-list" | "option-invalid" | "event-id-reused";
+/** `too-deep` is a notice, not a mistake: code nested past the walk's depth limit (tooDeep.ts). */
+export type StaticProblemCode = "unknown-option" | "script-invalid" | "script-empty-list" | "option-invalid" | "event-id-reused" | "too-deep";
 
 /** A mistake visible without running anything. */
 export interface StaticProblem {

@@ -24,12 +24,12 @@ export function register(server: Server): void {
   const publish = (uri: string) => {
     const document = state.documents.get(uri);
     if (!document || !state.get(uri)) return;
-    void connection.sendDiagnostics({ uri, version: document.version, diagnostics: currentDiagnostics(state, uri).map(wireDiagnostic) });
+    server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, version: document.version, diagnostics: currentDiagnostics(state, uri).map(wireDiagnostic) }));
   };
   state.onDidOpen.event(server.guardNotification("publish static diagnostics", publish));
   scheduler.onDidSettle.event(server.guardNotification("publish static diagnostics", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
     if (!willRun) publish(uri);
   }));
   state.onDidChangeResults.event(server.guardNotification("publish run diagnostics", publish));
-  state.onDidClose.event(server.guardNotification("clear diagnostics", (uri: string) => void connection.sendDiagnostics({ uri, diagnostics: [] })));
+  state.onDidClose.event(server.guardNotification("clear diagnostics", (uri: string) => server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }))));
 }

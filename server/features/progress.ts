@@ -16,7 +16,7 @@ export function register(server: Server): void {
       const entry: { timer: unknown; reporter?: WorkDoneProgressServerReporter; ended: boolean } = { timer: undefined, ended: false };
       shown.set(run, entry);
       entry.timer = env.timer.setTimeout(() => {
-        void connection.window.createWorkDoneProgress().then(
+        server.forget("progress", connection.window.createWorkDoneProgress().then(
           (reporter) => {
             if (entry.ended) return reporter.done();
             entry.reporter = reporter;
@@ -24,7 +24,7 @@ export function register(server: Server): void {
             reporter.token.onCancellationRequested(() => scheduler.cancel(run.uri));
           },
           (error: unknown) => server.log.debug(`no progress: ${error instanceof Error ? error.message : String(error)}`),
-        );
+        ));
       }, PROGRESS_DELAY_MS);
     }),
   );

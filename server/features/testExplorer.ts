@@ -53,7 +53,7 @@ export function register(server: Server): void {
   });
 
   const progress = (runId: string, message: TestRunProgressMessage, background?: string) =>
-    void connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message });
+    server.forget("testRunProgress", connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message }));
 
   const discover = (uri: string) => {
     if (!enabled) return;
@@ -63,7 +63,7 @@ export function register(server: Server): void {
     const json = JSON.stringify(tests);
     if (lastSent.get(uri) === json) return;
     lastSent.set(uri, json);
-    void connection.sendNotification(TestsDiscoveredNotification.type, { textDocument: { uri }, tests });
+    server.forget("testsDiscovered", connection.sendNotification(TestsDiscoveredNotification.type, { textDocument: { uri }, tests }));
   };
   state.onDidOpen.event(server.guardNotification("discover tests", discover));
   scheduler.onDidSettle.event(server.guardNotification("discover tests", ({ uri }: { uri: string }) => discover(uri)));

@@ -4,6 +4,7 @@
 import { test, expect } from "bun:test";
 import { execFile, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { HANG_GUARD_MS } from "../hangGuard.ts";
 
 const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error === undefined;
 const inCi = Boolean(process.env.CI);
@@ -26,7 +27,7 @@ function runCheck(): Promise<Ran> {
 function runDriver(): Promise<Ran> {
   const driver = fileURLToPath(new URL("./neovim/check.mjs", import.meta.url));
   return new Promise((resolve) => {
-    execFile(process.execPath, [driver], { timeout: 80_000, encoding: "utf8" }, (error, stdout, stderr) => {
+    execFile(process.execPath, [driver], { timeout: HANG_GUARD_MS - 30_000, encoding: "utf8" }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -64,7 +65,7 @@ if (!hasNvim && !inCi) {
       expect(line(/^RESULT:/)).toBe("RESULT: OK");
       if (code !== 0) throw new Error(context);
     },
-    90_000,
+    HANG_GUARD_MS,
   );
   test(
     OPERATIONS_NAME,
@@ -83,6 +84,6 @@ if (!hasNvim && !inCi) {
       expect(line(/^RESULT:/)).toBe("RESULT: OK");
       if (code !== 0) throw new Error(context);
     },
-    90_000,
+    HANG_GUARD_MS,
   );
 }

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HANG_GUARD_MS } from "../hangGuard.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const FIXTURES = join(ROOT, "test", "runner", "fixtures");
@@ -59,5 +60,5 @@ export function tempProject(files: Record<string, string>): { dir: string; remov
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Spawning the CLI takes a moment; the tests that do get this timeout. */
-export const SLOW = 30_000;
+/** Tests that spawn the CLI wait for it to exit: only a true hang ends them. */
+export const SLOW = HANG_GUARD_MS;

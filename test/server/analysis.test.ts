@@ -18,7 +18,7 @@ import {
   testAtSite,
 } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticTestFile } from "../../server/analysis/model.ts";
-import { ROOT, turnlens } from "../runner/harness.ts";
+import { ROOT, SLOW, turnlens } from "../runner/harness.ts";
 import { positionAt, rangeOf, siteOf, textIn } from "./textRanges.ts";
 
 const HEADER = `import { describe, expect, it, test } from "bun:test";
@@ -194,7 +194,7 @@ expect(1).toBe(1);
       expect({ path: each.path, found: found?.kind }).toEqual({ path: each.path, found: "test" });
       expect(testAtSite(model, each.location.line, each.location.column)).toBe(found);
     }
-  }, 30_000);
+  }, SLOW);
 });
 
 describe("testWorkflow calls and their options", () => {

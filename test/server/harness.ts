@@ -28,13 +28,14 @@ import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
 import { startServer, type Server } from "../../server/server.ts";
 import type { Timer } from "../../server/scheduler.ts";
+import { HANG_GUARD_MS } from "../hangGuard.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const MISTAKES = join(ROOT, "examples", "mistakes");
 const WORKER = join(ROOT, "dist", "worker.mjs");
 
-/** Protocol tests start worker processes and wait for real runs: they get this timeout. */
-export const SLOW = 30_000;
+/** Protocol tests start worker processes and wait for real runs: only a true hang ends them. */
+export const SLOW = HANG_GUARD_MS;
 
 /** A timer that only moves when a test says so. */
 export class ManualTimer implements Timer {
@@ -210,22 +211,17 @@ export class TestServer {
     this.timer.advance(ms);
   }
 
-  /** The first notification from `from` on (an index into `received`) that matches, waiting for it. */
-  async waitFor<P>(method: string, matches: (params: P) => boolean = () => true, from = 0, timeoutMs = 20_000): Promise<P> {
-    const deadline = Date.now() + timeoutMs;
+  /**
+   * The first notification from `from` on (an index into `received`) that matches, waiting for it
+   * as long as it takes: a loaded machine is slow, and only the test's hang guard ends a true hang.
+   */
+  async waitFor<P>(method: string, matches: (params: P) => boolean = () => true, from = 0): Promise<P> {
     for (let index = from; ; ) {
       for (; index < this.received.length; index++) {
         const message = this.received[index]!;
         if (message.method === method && matches(message.params as P)) return message.params as P;
       }
-      if (Date.now() > deadline) throw new Error(`no ${method} arrived within ${timeoutMs}ms`);
-      await new Promise<void>((resolve) => {
-        const timeout = setTimeout(resolve, Math.max(0, deadline - Date.now()) + 1);
-        this.listeners.push(() => {
-          clearTimeout(timeout);
-          resolve();
-        });
-      });
+      await new Promise<void>((resolve) => this.listeners.push(resolve));
     }
   }
 

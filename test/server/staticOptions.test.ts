@@ -307,7 +307,7 @@ const SAME_WORDS: Array<[string, "plain" | "events", string]> = [
 ];
 
 /** What the two share: an events element's problem names its index; a script list's static problem adds the first bad one, the run's names none. */
-const comparable = (problem: Pick<ProblemTrace, "code" | "message" | "option" | "key" | "index">) => ({
+const comparable = (problem: Pick<ProblemTrace, "message" | "option" | "key" | "index"> & { code: string }) => ({
   code: problem.code,
   message: problem.message,
   option: problem.option,

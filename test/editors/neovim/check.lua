@@ -8,7 +8,8 @@ local server = assert(os.getenv('TURNLENS_SERVER'), 'TURNLENS_SERVER is not set'
 local ws = assert(os.getenv('TURNLENS_WS'), 'TURNLENS_WS is not set')
 local passing = assert(os.getenv('TURNLENS_PASSING'), 'TURNLENS_PASSING is not set')
 local node = os.getenv('TURNLENS_NODE') or 'node'
-local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '20000')
+-- How long each wait may take: a guard against a true hang, not a budget (a loaded machine is slow).
+local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '120000')
 
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
 
@@ -37,7 +38,7 @@ local ok, err = pcall(function()
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
   local buf = vim.api.nvim_get_current_buf()
   vim.lsp.buf_attach_client(buf, client_id) -- 0.7 has no vim.lsp.start()
-  assert(vim.wait(10000, function() return client.initialized end, 20), 'server did not initialize')
+  assert(vim.wait(timeout, function() return client.initialized end, 20), 'server did not initialize')
   out('SERVER ' .. ((client.server_capabilities or {}).hoverProvider and 'initialized, hover provider' or 'initialized'))
 
   local unknown
