@@ -9,6 +9,7 @@ import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
 import { stageLine } from "./runLog.ts";
 import type { StageOptions } from "./types.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -22,6 +23,7 @@ export async function stage(
   const options = typeof optionsOrWork === "function" ? undefined : optionsOrWork;
   const work = typeof optionsOrWork === "function" ? optionsOrWork : maybeWork;
   if (typeof work !== "function") throw new TypeError(`stage ${name} needs a function to run`);
+  refuseUnknownOptions(`stage ${name}`, options, ["result", "summary"]);
   if (typeof name !== "string" || !STAGE_NAME.test(name)) {
     throw attempt.violate(`stage ${JSON.stringify(name)} is not a stage's name: lowercase letters, digits and '-'`);
   }
