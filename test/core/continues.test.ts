@@ -276,6 +276,36 @@ describe("waits on a continue", () => {
     expect(run.events.map((event) => event.eventId)).toEqual(["awf.test.1", "merge-1"]);
   });
 
+  test("a parked test continues as the page shows, with no ids given: the defaults skip the ids the earlier attempt holds", async () => {
+    const started = defineWorkflow({
+      name: "started",
+      description: "Started by a request; waits for its approval, then for its merge.",
+      events: { requested: Type.Object({}), approved: APPROVAL, merged: Type.Object({}) },
+      starts: ["requested"],
+      async run(wf) {
+        const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+        await writer.run({ prompt: "Draft the change." });
+        const approved = await wf.events.wait("approved", { label: "waiting for the approval" });
+        const merged = await wf.events.wait("merged", { label: "waiting for the merge" });
+        return { started: wf.event?.eventId, approved: approved.kind === "event" ? approved.eventId : null, merged: merged.kind === "event" ? merged.eventId : null };
+      },
+    });
+    const first = await testWorkflow(started, {
+      event: { name: "requested", data: {} },
+      agents: { writer: answer("drafted") },
+      events: [{ during: "writer#1", name: "approved", data: { by: "ann" } }],
+    });
+    expect(first.ending).toMatchObject({ kind: "parked", label: "waiting for the merge" });
+    const run = await testWorkflow(started, {
+      earlier: { events: first.events, run: first.run },
+      event: { name: "merged", data: {} },
+      agents: { writer: answer("drafted again") },
+      events: [{ during: "writer#1", name: "approved", data: { by: "bob" } }],
+    });
+    expect(run.value).toEqual({ started: "awf.start.2", approved: "awf.test.1", merged: "awf.start.2" });
+    expect(run.events.map((event) => event.eventId)).toEqual(["awf.start", "awf.test.1", "awf.start.2", "awf.test.1.2"]);
+  });
+
   test("a workflow whose waits no longer match the lines fails the attempt", async () => {
     const renamed = defineWorkflow({
       name: "renamed",
