@@ -31,7 +31,8 @@ export interface AgentRecord {
   key: string;
   execution: OpenedAgent["execution"];
   instructions?: string;
-  skills?: OpenedAgent["skills"];
+  /** The skills' names, as upstream records them (a `{ path }` skill's from its SKILL.md). */
+  skills?: string[];
   /** Its pane as the host was given it: a `tab` or a split `beside` another agent, and `front`. */
   pane?: PanePlacement;
   /** The run's `panes` as applied to it: the workspace its tab opens in, and `keep`. */
@@ -92,7 +93,7 @@ export class ScriptedHost implements AgentHost {
       key: agent.key,
       execution: { ...agent.execution },
       ...(agent.instructions !== undefined ? { instructions: agent.instructions } : {}),
-      ...(agent.skills !== undefined ? { skills: agent.skills } : {}),
+      ...(agent.skillNames !== undefined ? { skills: [...agent.skillNames] } : {}),
       ...(agent.pane !== undefined ? { pane: { ...agent.pane } } : {}),
       ...(agent.panes !== undefined ? { panes: { ...agent.panes } } : {}),
       ...(agent.paneFallback !== undefined ? { paneFallback: agent.paneFallback } : {}),

@@ -10,6 +10,7 @@ import { CancelReason, scopeOr, type Scope } from "./scope.ts";
 import type { AgentRef, AgentSpec, Agents, Execution, ForkSpec, Outcome, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { skillNames } from "./skills.ts";
 import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
 import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { harnessFacts } from "./harnesses.ts";
@@ -113,13 +114,14 @@ export class AgentRegistry implements Agents {
     const placed = extra.isCaller
       ? {}
       : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
+    const names = spec.skills !== undefined ? skillNames(spec.key, spec.skills, extra.cwd) : undefined;
     const sandbox = extra.sandbox ? attempt.sandboxes.enter(spec.key, extra.sandbox, execution) : undefined;
     const opened: OpenedAgent = {
       key: spec.key,
       execution,
       cwd: extra.cwd,
       ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
-      ...(spec.skills !== undefined ? { skills: spec.skills } : {}),
+      ...(spec.skills !== undefined ? { skills: spec.skills, skillNames: names! } : {}),
       ...(spec.labels !== undefined ? { labels: spec.labels } : {}),
       ...placed,
       ...(extra.forkedFrom ? { forkedFrom: extra.forkedFrom } : {}),
