@@ -174,6 +174,15 @@ describe("fromStage and values", () => {
     const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } } });
     expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stage plan's value in values does not fit its result: /steps must be array" });
   });
+
+  test("a value that does not fit a declared stage's result fails the attempt too, in the same words, as the stage is entered", async () => {
+    const { workflow, calls } = counted(true);
+    const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } as never } });
+    const reason = "stage plan's value in values does not fit its result: /steps must be array";
+    expect(run.ending).toEqual({ kind: "failed", stage: "plan", reason, stages: [], continue: "awf run counted --continue test" });
+    expect(() => run.value).toThrow(`the workflow threw: ${reason}`);
+    expect(calls).toEqual([]);
+  });
 });
 
 describe("what a continue refuses", () => {
@@ -194,7 +203,7 @@ describe("what a continue refuses", () => {
     expect(error.message).toStartWith(`testWorkflow takes no option "values"; it takes "args", "id", `);
   });
 
-  test("values for fromStage itself, or for a declared stage after it, and a value that does not fit a declared result", async () => {
+  test("values for fromStage itself, or for a declared stage after it (a value that does not fit is the attempt's to fail)", async () => {
     const { workflow } = counted(true);
     const error = await mistake(
       testWorkflow(workflow, { fromStage: "build", values: { build: { branch: "b" }, ship: undefined, plan: { steps: 1 } } as never }),
@@ -203,7 +212,6 @@ describe("what a continue refuses", () => {
       [
         `values["build"]: stage build is fromStage, which the attempt runs; values give the stages before it`,
         `values["ship"]: stage ship comes after fromStage "build"; values give the stages before it`,
-        `values["plan"] does not fit stage plan's result: /steps must be array`,
       ].join("\n"),
     );
   });
