@@ -1,7 +1,7 @@
 // Names for the schemas a test's turns asked for: the exports of the modules a test file imports
 // whose canonical JSON equals a turn's schema, with a skeleton value TypeBox builds from the
 // export. The language server's "add the missing entry" quick fix writes `answer(NAME, skeleton)`.
-import { writeFile, unlink } from "node:fs/promises";
+import { readFile, writeFile, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Value } from "typebox/value";
@@ -81,4 +81,25 @@ export async function findSchemaNames(testFile: string, modules: readonly string
     await unlink(outfile).catch(() => {});
   }
   return found;
+}
+
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.\.?\/[^"'\n]+)["']/g;
+
+/** The relative modules a test file's source imports or re-exports, in order, each once. */
+export function importedModules(source: string): string[] {
+  return [...new Set([...source.matchAll(RELATIVE_IMPORT)].map((match) => match[1]!))];
+}
+
+/**
+ * What names the schemas of a schema mismatch while `testFile` runs (core/testing/schemaNaming.ts):
+ * the exports of the modules it imports, the workflow's among them. `source` is the text run, when
+ * it is an editor's unsaved buffer rather than the file on disk.
+ */
+export function schemaNamerFor(testFile: string, source?: string): (schemas: readonly unknown[]) => Promise<ReadonlyMap<string, string>> {
+  return async (schemas) => {
+    const text = source ?? (await readFile(testFile, "utf8").catch(() => ""));
+    const wanted = new Set(schemas.map((schema) => canonicalJson(schema)));
+    const found = await findSchemaNames(testFile, importedModules(text), wanted);
+    return new Map(found.map((match) => [match.schema, match.name]));
+  };
 }

@@ -1,6 +1,7 @@
 // The agent host of a test: each turn the engine asks is met by the script's entry, and
 // answers go through the engine's real result path, so its real validator judges them.
 
+import { schemaMismatchWhy } from "./schemaDifference.ts";
 import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
@@ -57,13 +58,6 @@ export interface SetRecord {
 }
 
 const never = new Promise<never>(() => {});
-const SCHEMA_TEXT_LIMIT = 80;
-
-function renderSchema(schema: unknown): string {
-  if (schema === undefined) return "text";
-  const json = canonicalJson(schema);
-  return json.length > SCHEMA_TEXT_LIMIT ? `${json.slice(0, SCHEMA_TEXT_LIMIT)}…` : json;
-}
 
 const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
 
@@ -196,7 +190,7 @@ export class ScriptedHost implements AgentHost {
         turnProblem(
           "schema-mismatch",
           operation,
-          `it asks for ${renderSchema(operation.schema)}; its script answers ${renderSchema(entry.schema)}`,
+          schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }),
           { ...at, expectedSchema: operation.schema ?? "text", actualSchema: entry.schema ?? "text" },
         ),
       );
