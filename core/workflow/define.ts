@@ -3,6 +3,10 @@
 import { WORKFLOW_KIND, type PreparedSpec, type PreparedWorkflow, type PrepareInput, type Workflow, type WorkflowSpec } from "./types.ts";
 import type { EventSchemas } from "./eventTypes.ts";
 import { checkToolDeclarations } from "./tools.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
+
+/** What a workflow file's definition takes (WorkflowSpec); anything else is refused by name as the file loads. */
+const SPEC_FIELDS = ["name", "description", "whenToUse", "version", "prepare", "run", "id", "events", "starts", "tools", "stages", "present", "report"] as const;
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -16,6 +20,7 @@ export function defineWorkflow<Args, Result, Events extends EventSchemas>(spec: 
   if (typeof spec.name !== "string" || !WORKFLOW_NAME.test(spec.name)) {
     throw new TypeError(`a workflow's name is letters, digits, '.', '_' and '-', not ${JSON.stringify(spec.name)}`);
   }
+  refuseUnknownOptions(`workflow ${spec.name}`, spec, SPEC_FIELDS);
   if (typeof spec.description !== "string" || spec.description.trim() === "") {
     throw new TypeError(`workflow ${spec.name} needs a description`);
   }

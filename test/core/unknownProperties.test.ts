@@ -76,6 +76,24 @@ describe("a workflow call given a property it doesn't take refuses it by name, w
       expect(await refusal(call)).toBe(`TypeError: ${message}`);
     });
   }
+
+  test("wf.agents.open's layout, a split's sid", async () => {
+    // @ts-expect-error sid is no split property
+    const call = (wf: WorkflowContext) => wf.agents.open({ key: "b", runtime: "claude", layout: { beside: "a", sid: "right" } });
+    expect(await refusal(call)).toBe(`TypeError: agent "b": layout takes no option "sid"; did you mean "side"?`);
+  });
+});
+
+describe("a workflow's definition given a property it doesn't take refuses it by name as the file loads", () => {
+  test("defineWorkflow, stage for stages", () => {
+    // @ts-expect-error stage is no WorkflowSpec property
+    expect(() => defineWorkflow({ name: "w", description: "d", stage: {}, run: async () => null })).toThrow(`workflow w takes no option "stage"; did you mean "stages"?`);
+  });
+
+  test("a tool, handler for run", () => {
+    const tools = { lookup: { description: "Looks up.", input: NOTE, handler: async () => "x" } };
+    expect(() => defineWorkflow({ name: "w", description: "d", tools: tools as never, run: async () => null })).toThrow(`workflow w: tool "lookup" takes no option "handler"; it takes "description", "input", "run"`);
+  });
 });
 
 test("a turn given timeoutMs fails the run, naming timeout, rather than running unbounded", async () => {
