@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type, type AgentRef, type WorkflowContext } from "agentswf/workflow";
+import { mistake } from "./workflows";
 
 const NOTE = Type.Object({ text: Type.String() });
 
@@ -110,4 +111,29 @@ test("a turn given timeoutMs fails the run, naming timeout, rather than running 
   const run = await testWorkflow(ported, { agents: { a: answer("done") } });
   expect(run.ending).toMatchObject({ kind: "failed", reason: `agent "a": run takes no option "timeoutMs"; did you mean "timeout"?` });
   expect(run.turns).toEqual([]);
+});
+
+test("a script's turn.send given an option wfa send doesn't take fails the test, naming the nearest", async () => {
+  const chatty = defineWorkflow({
+    name: "chatty",
+    description: "Lets a ask b.",
+    async run(wf) {
+      const a = await wf.agents.open({ key: "a", runtime: "claude" });
+      await wf.agents.open({ key: "b", runtime: "claude" });
+      await wf.messages.allow({ from: "a", to: "b", purpose: "questions" });
+      return (await a.run({ prompt: "Ask b." })).outcome.kind;
+    },
+  });
+  const error = await mistake(
+    testWorkflow(chatty, {
+      agents: {
+        a: answer(async (turn) => {
+          // @ts-expect-error awaitreply is no send option
+          await turn.send("b", "Which first?", { awaitreply: true });
+          return "asked";
+        }),
+      },
+    }),
+  );
+  expect(error.message).toBe(`agent "a" turn 1: its script threw: turn.send takes no option "awaitreply"; did you mean "awaitReply"?. It was asked: Ask b.`);
 });
