@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { Value } from "typebox/value";
 import { canonicalJson } from "../workflow/json.ts";
 import type { FileReport } from "./report.ts";
+import type { SchemaNamer } from "../testing/schemaNaming.ts";
 import { bundlePathFor, bundleTestFile } from "./transform.ts";
 
 /** An exported schema that equals a turn's schema. */
@@ -95,11 +96,23 @@ export function importedModules(source: string): string[] {
  * the exports of the modules it imports, the workflow's among them. `source` is the text run, when
  * it is an editor's unsaved buffer rather than the file on disk.
  */
-export function schemaNamerFor(testFile: string, source?: string): (schemas: readonly unknown[]) => Promise<ReadonlyMap<string, string>> {
-  return async (schemas) => {
-    const text = source ?? (await readFile(testFile, "utf8").catch(() => ""));
-    const wanted = new Set(schemas.map((schema) => canonicalJson(schema)));
-    const found = await findSchemaNames(testFile, importedModules(text), wanted);
-    return new Map(found.map((match) => [match.schema, match.name]));
+export function schemaNamerFor(testFile: string, source?: string): SchemaNamer {
+  const textOf = async (file: string) => (file === testFile && source !== undefined ? source : await readFile(file, "utf8").catch(() => ""));
+  return {
+    async exports(schemas) {
+      const wanted = new Set(schemas.map((schema) => canonicalJson(schema)));
+      const found = await findSchemaNames(testFile, importedModules(await textOf(testFile)), wanted);
+      return new Map(found.map((match) => [match.schema, match.name]));
+    },
+    async argumentAt(site) {
+      const text = await textOf(site.file);
+      const line = text.split("\n")[site.line - 1] ?? "";
+      const name = SCHEMA_ARGUMENT.exec(line.slice(Math.max(0, site.column - 1)))?.[1];
+      // A helper's parameter (`answer(schema, …)`) names no schema: only a const the file declares does.
+      return name && new RegExp(`^(?:export\\s+)?const\\s+${name.replace(/\$/g, "\\$")}\\s*=`, "m").test(text) ? name : undefined;
+    },
   };
 }
+
+/** `answer(NOTE, …)` at the start of the text: the schema argument, when it is a name. */
+const SCHEMA_ARGUMENT = /^answer\s*\(\s*([A-Za-z_$][\w$]*)\s*,/;

@@ -5,10 +5,14 @@
 import { canonicalJson } from "../workflow/json.ts";
 import { schemaMismatchWhy } from "./schemaDifference.ts";
 import { turnProblem } from "./problems.ts";
-import type { ProblemTrace } from "./trace.ts";
+import type { ProblemTrace, SourceSite } from "./trace.ts";
 
-/** Maps each schema's canonical JSON to the name an export gives it; never throws. */
-export type SchemaNamer = (schemas: readonly unknown[]) => Promise<ReadonlyMap<string, string>>;
+export interface SchemaNamer {
+  /** Maps each schema's canonical JSON to the name an export gives it. */
+  exports(schemas: readonly unknown[]): Promise<ReadonlyMap<string, string>>;
+  /** The schema argument an `answer(...)` at `site` was written with (`answer(NOTE, …)` → `NOTE`), where its file declares that const at its top level. */
+  argumentAt(site: SourceSite): Promise<string | undefined>;
+}
 
 let installed: SchemaNamer | undefined;
 
@@ -27,16 +31,21 @@ export async function nameSchemaMismatches(problems: ProblemTrace[]): Promise<vo
   const mismatches = problems.filter((problem) => problem.code === "schema-mismatch");
   if (!installed || mismatches.length === 0) return;
   const schemas = mismatches.flatMap((problem) => [problem.expectedSchema, problem.actualSchema]).filter(isSchema);
+  const namer = installed;
   let names: ReadonlyMap<string, string>;
   try {
-    names = await installed(schemas);
+    names = await namer.exports(schemas);
   } catch {
     return;
   }
   const nameOf = (schema: unknown) => (isSchema(schema) ? names.get(canonicalJson(schema)) : undefined);
   for (const problem of mismatches) {
+    // Each schema as a module the test imports exports it (the workflow's, usually); a script's
+    // schema no module exports, as the test file declares it where its answer(...) names it.
     const expectedName = nameOf(problem.expectedSchema);
-    const actualName = nameOf(problem.actualSchema);
+    const exported = nameOf(problem.actualSchema);
+    const actualName =
+      exported ?? (isSchema(problem.actualSchema) && problem.site ? await namer.argumentAt(problem.site).catch(() => undefined) : undefined);
     if (expectedName === undefined && actualName === undefined) continue;
     const named = { ...(expectedName !== undefined ? { expectedName } : {}), ...(actualName !== undefined ? { actualName } : {}) };
     const turn = { agent: problem.agent!, n: problem.turn!, nudge: problem.nudge ?? false, prompt: problem.prompt ?? "" };

@@ -8,6 +8,9 @@ import { problemsOf } from "turnlens/trace";
 import Type, { type TSchema } from "typebox";
 import { askOnce, mistake, SUMMARY, VERDICT } from "./workflows";
 
+/** The test file's own schema, which no module it imports exports. */
+const TITLE = Type.Object({ title: Type.String() });
+
 async function mismatch(asked: TSchema, answered: TSchema, value: unknown) {
   const error = await mistake(testWorkflow(askOnce({ prompt: "Check it.", schema: asked as never }), { agents: { a: answer(answered as never, value as never) } }));
   return { message: error.message, problem: problemsOf(error)?.[0] };
@@ -20,6 +23,14 @@ describe("a schema mismatch", () => {
       `agent "a" turn 1: it asks for VERDICT; its script answers SUMMARY; they differ at /properties: VERDICT has {"note":…,"ok":…}, SUMMARY has {"summary":…}. It was asked: Check it.`,
     );
     expect(problem).toMatchObject({ code: "schema-mismatch", expectedSchema: VERDICT, actualSchema: SUMMARY, expectedName: "VERDICT", actualName: "SUMMARY" });
+  });
+
+  test("names the script's schema as the test file declares it, where no imported module exports it", async () => {
+    const error = await mistake(testWorkflow(askOnce({ prompt: "Title it.", schema: SUMMARY }), { agents: { a: answer(TITLE, { title: "v2" }) } }));
+    expect(error.message).toBe(
+      `agent "a" turn 1: it asks for SUMMARY; its script answers TITLE; they differ at /properties: SUMMARY has {"summary":…}, TITLE has {"title":…}. It was asked: Title it.`,
+    );
+    expect(problemsOf(error)?.[0]).toMatchObject({ expectedName: "SUMMARY", actualName: "TITLE" });
   });
 
   test("compares shared keys first, so a differing type shows before the keys around it", async () => {
