@@ -9,7 +9,7 @@ import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
 import { parallel } from "./parallel.ts";
-import { CancelReason, inScope } from "./scope.ts";
+import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
 import { ATTEMPT_ENDED, stage, stop } from "./stages.ts";
 import type { Delivery, EventSender, EventToSend } from "./events.ts";
