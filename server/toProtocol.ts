@@ -2,6 +2,7 @@
 // model (StaticTestFile) to what the editor shows: diagnostics with fixes, the turns each entry met
 // (and the compactions, wakes, events, participant calls and decisions each script met, through
 // OperationViews), each test's result. Runtime sites become ranges through the model; the rest goes on the test.
+import { schemaMismatchWhy } from "../core/testing/schemaDifference.ts";
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { SchemaName } from "../core/runner/schemaNames.ts";
@@ -319,14 +320,18 @@ class Converter {
         return;
       }
       case "schema-mismatch": {
-        const message = `${turnName(problem)}: it asks for ${describeSchema(problem.expectedSchema)}; its script answers ${describeSchema(problem.actualSchema)}`;
+        const message = `${turnName(problem)}: ${schemaMismatchWhy(problem)}`;
         const named = this.namedFor(problem.expectedSchema);
         const range = at?.entry.schemaRange ?? at?.entry.range ?? fallback;
         const fixes: Fix[] =
           named && at?.entry.schemaRange
             ? [{ title: `Answer with ${named.name}`, edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }], preferred: true }]
             : [];
-        push(range, message, fixes);
+        // The message names the schemas and where they first differ; the hover's detail has them whole.
+        push(range, message, fixes).relatedInformation = [
+          { location: { uri: this.document.uri, range }, message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${describeSchema(problem.expectedSchema)}` },
+          { location: { uri: this.document.uri, range }, message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${describeSchema(problem.actualSchema)}` },
+        ];
         return;
       }
       case "answer-refused":

@@ -2,6 +2,7 @@
 import { relative } from "node:path";
 import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "./report.ts";
 import { userStack } from "./stack.ts";
+import { canonicalJson } from "../workflow/json.ts";
 
 export type ReporterName = "pretty" | "json" | "junit";
 
@@ -155,6 +156,7 @@ export class PrettyReporter implements Reporter {
         const at = site(this.out, f.error.location) ?? site(this.out, f.test?.location) ?? rel(this.out, f.file);
         w(`  ${this.c.dim("at")} ${at}`);
         w(this.formatMessage(f.error));
+        for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(line)}`);
         if (f.error.codeFrame) w(f.error.codeFrame.split("\n").map((l) => `    ${this.c.dim(l)}`).join("\n"));
         const isAssertion = f.error.expected !== undefined || f.error.actual !== undefined || /expect\(/.test(f.error.message);
         if (!isAssertion && f.error.stack) {
@@ -173,6 +175,17 @@ export class PrettyReporter implements Reporter {
     const line = countLine(summary);
     w(summary.failed > 0 ? this.c.red(line) : note ? line : this.c.green(line));
   }
+}
+
+/** The full schemas of each schema mismatch, which its message names and compares only where they first differ. */
+function schemaDetail(error: ErrorReport): string[] {
+  const schema = (value: unknown) => (value === undefined || value === "text" ? "text" : canonicalJson(value));
+  return (error.problems ?? [])
+    .filter((problem) => problem.code === "schema-mismatch")
+    .flatMap((problem) => [
+      `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${schema(problem.expectedSchema)}`,
+      `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${schema(problem.actualSchema)}`,
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 import { unlink, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
+import { nameSchemasWith } from "../testing/schemaNaming.ts";
+import { schemaNamerFor } from "./schemaNames.ts";
 import {
   type AnyFn,
   type Flavour,
@@ -587,6 +589,8 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   run.setHookFlavour(served.has("vitest") && !served.has("bun:test") ? "vitest" : "bun");
   routeStrayErrors((error) => run.interrupt.fail(error));
   const unsubscribe = subscribeToRuns((trace) => run.onRun(trace));
+  // A schema mismatch names each schema as the source does: the exports of the modules the file imports.
+  const stopNaming = nameSchemasWith(schemaNamerFor(file, options.source));
   const onAbort = () => run.cancel();
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) run.cancel();
@@ -598,6 +602,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     return finish(run.reports, errorReport(error, file));
   } finally {
     unsubscribe();
+    stopNaming();
     options.signal?.removeEventListener("abort", onAbort);
     setRunning(null);
     routeStrayErrors(null);

@@ -1,12 +1,13 @@
 // Names for the schemas a test's turns asked for: the exports of the modules a test file imports
 // whose canonical JSON equals a turn's schema, with a skeleton value TypeBox builds from the
 // export. The language server's "add the missing entry" quick fix writes `answer(NAME, skeleton)`.
-import { writeFile, unlink } from "node:fs/promises";
+import { readFile, writeFile, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Value } from "typebox/value";
 import { canonicalJson } from "../workflow/json.ts";
 import type { FileReport } from "./report.ts";
+import type { SchemaNamer } from "../testing/schemaNaming.ts";
 import { bundlePathFor, bundleTestFile } from "./transform.ts";
 
 /** An exported schema that equals a turn's schema. */
@@ -82,3 +83,36 @@ export async function findSchemaNames(testFile: string, modules: readonly string
   }
   return found;
 }
+
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.\.?\/[^"'\n]+)["']/g;
+
+/** The relative modules a test file's source imports or re-exports, in order, each once. */
+export function importedModules(source: string): string[] {
+  return [...new Set([...source.matchAll(RELATIVE_IMPORT)].map((match) => match[1]!))];
+}
+
+/**
+ * What names the schemas of a schema mismatch while `testFile` runs (core/testing/schemaNaming.ts):
+ * the exports of the modules it imports, the workflow's among them. `source` is the text run, when
+ * it is an editor's unsaved buffer rather than the file on disk.
+ */
+export function schemaNamerFor(testFile: string, source?: string): SchemaNamer {
+  const textOf = async (file: string) => (file === testFile && source !== undefined ? source : await readFile(file, "utf8").catch(() => ""));
+  return {
+    async exports(schemas) {
+      const wanted = new Set(schemas.map((schema) => canonicalJson(schema)));
+      const found = await findSchemaNames(testFile, importedModules(await textOf(testFile)), wanted);
+      return new Map(found.map((match) => [match.schema, match.name]));
+    },
+    async argumentAt(site) {
+      const text = await textOf(site.file);
+      const line = text.split("\n")[site.line - 1] ?? "";
+      const name = SCHEMA_ARGUMENT.exec(line.slice(Math.max(0, site.column - 1)))?.[1];
+      // A helper's parameter (`answer(schema, …)`) names no schema: only a const the file declares does.
+      return name && new RegExp(`^(?:export\\s+)?const\\s+${name.replace(/\$/g, "\\$")}\\s*=`, "m").test(text) ? name : undefined;
+    },
+  };
+}
+
+/** `answer(NOTE, …)` at the start of the text: the schema argument, when it is a name. */
+const SCHEMA_ARGUMENT = /^answer\s*\(\s*([A-Za-z_$][\w$]*)\s*,/;

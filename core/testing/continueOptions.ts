@@ -70,7 +70,10 @@ export function readContinueOptions(workflow: Workflow<unknown, unknown>, given:
         problems.push(invalid(option, `${where} is not JSON: ${why.replace(/^\$/, "the value")}`));
         continue;
       }
-      const schema: TSchema | null | undefined = declared?.[name];
+      // A value given for a stage (`values`, as `--values`) is the run's to check, as the stage is
+      // entered: one that doesn't fit fails the attempt, declared stages or not (the page lists no
+      // such value among what fails the test). An earlier record is the test's own history.
+      const schema: TSchema | null | undefined = option === "values" ? undefined : declared?.[name];
       if (schema === null && stageValue !== undefined) {
         problems.push(invalid(option, `${where}: stage ${name} returns nothing, so its value is undefined`));
         continue;

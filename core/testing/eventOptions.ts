@@ -55,6 +55,15 @@ export function readEventOptions(
       problems.push({ code: "event-id-reused", option: "events", message: eventIdGivenTwice(id, earlier, where), ...(index !== undefined ? { index } : {}) });
     } else ids.set(id, where);
   };
+  // A default is the test's, not the user's: on a continue it skips the ids the earlier attempt
+  // holds (a parked test's own awf.start), taking `<default>.2`, `.3`, … instead.
+  const earlierIds = new Set(context.earlierIds);
+  const defaultId = (base: string): string => {
+    if (!earlierIds.has(base)) return base;
+    let next = 2;
+    while (earlierIds.has(`${base}.${next}`)) next++;
+    return `${base}.${next}`;
+  };
   if (event !== undefined) {
     const given = event as { name?: unknown; data?: unknown; eventId?: unknown };
     if (typeof given !== "object" || given === null || typeof given.name !== "string") {
@@ -74,7 +83,7 @@ export function readEventOptions(
       else if (verdict && !verdict.accepted) {
         problems.push({ code: "event-refused", option: "event", message: `event "${given.name}"'s data does not fit its schema: ${verdict.error}` });
       } else {
-        const eventId = (given.eventId as string | undefined) ?? START_EVENT_ID;
+        const eventId = (given.eventId as string | undefined) ?? defaultId(START_EVENT_ID);
         claim(eventId, "event");
         read.startEvent = { name: given.name, data: given.data, eventId };
       }
@@ -104,7 +113,7 @@ export function readEventOptions(
     if (given.eventId !== undefined && typeof given.eventId !== "string") {
       return problems.push(invalid("events", `${where}'s eventId must be a string, not ${describe(given.eventId)}`, position));
     }
-    const eventId = (given.eventId as string | undefined) ?? testEventId(index);
+    const eventId = (given.eventId as string | undefined) ?? defaultId(testEventId(index));
     claim(eventId, where, position);
     read.events.push({ index, when, agent: match[1]!, n: Number(match[2]), name: given.name, data: given.data, eventId });
   });

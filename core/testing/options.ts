@@ -1,11 +1,10 @@
 // testWorkflow's options: every name checked before anything runs (a misspelling is refused with
 // the nearest name), each value checked for its kind, and the page's defaults applied.
 
-import { closest, distance } from "fastest-levenshtein";
 import { parseDuration } from "../workflow/durations.ts";
 import type { RuntimeAlias, Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
-import { quoted } from "./problems.ts";
+import { noSuchOption, suggestName } from "../workflow/unknownOptions.ts";
 import { readDecisionScripts } from "./scriptedDecisions.ts";
 import { readEventOptions, type EventOptions } from "./eventOptions.ts";
 import { readScripts, ScriptError, type ScriptSlot } from "./scripts.ts";
@@ -80,21 +79,11 @@ export class OptionsError extends Error {
   }
 }
 
-/** The nearest known name to a misspelt one, when it is near enough to be what was meant. */
-export function suggestName(name: string, known: readonly string[]): string | undefined {
-  if (known.length === 0) return undefined;
-  const nearest = closest(name, known as string[]);
-  const lowered = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  if (lowered) return lowered;
-  return distance(name, nearest) <= Math.max(2, Math.floor(name.length / 3)) ? nearest : undefined;
-}
+export { suggestName };
 
 /** The words for an option testWorkflow doesn't take, with the name it probably meant; the editor's static pass says the same. */
 export function unknownOption(name: string, known: readonly string[]): { message: string; suggestion?: string } {
-  const suggestion = suggestName(name, known);
-  return suggestion
-    ? { message: `testWorkflow takes no option "${name}"; did you mean "${suggestion}"?`, suggestion }
-    : { message: `testWorkflow takes no option "${name}"; it takes ${quoted(known)}` };
+  return noSuchOption("testWorkflow", name, known);
 }
 
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });

@@ -32,7 +32,7 @@ export function turnProblem(
 }
 
 export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
-export const quoted = (names: Iterable<string>) => [...names].map((name) => `"${name}"`).join(", ");
+export { quoted } from "../workflow/unknownOptions.ts";
 
 /** What testWorkflow rejects with: every problem, one per line. */
 export class TestWorkflowError extends Error {

@@ -1,6 +1,7 @@
 // The agent host of a test: each turn the engine asks is met by the script's entry, and
 // answers go through the engine's real result path, so its real validator judges them.
 
+import { schemaMismatchWhy } from "./schemaDifference.ts";
 import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
@@ -31,7 +32,8 @@ export interface AgentRecord {
   key: string;
   execution: OpenedAgent["execution"];
   instructions?: string;
-  skills?: OpenedAgent["skills"];
+  /** The skills' names, as upstream records them (a `{ path }` skill's from its SKILL.md). */
+  skills?: string[];
   /** Its pane as the host was given it: a `tab` or a split `beside` another agent, and `front`. */
   pane?: PanePlacement;
   /** The run's `panes` as applied to it: the workspace its tab opens in, and `keep`. */
@@ -56,13 +58,6 @@ export interface SetRecord {
 }
 
 const never = new Promise<never>(() => {});
-const SCHEMA_TEXT_LIMIT = 80;
-
-function renderSchema(schema: unknown): string {
-  if (schema === undefined) return "text";
-  const json = canonicalJson(schema);
-  return json.length > SCHEMA_TEXT_LIMIT ? `${json.slice(0, SCHEMA_TEXT_LIMIT)}…` : json;
-}
 
 const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
 
@@ -92,7 +87,7 @@ export class ScriptedHost implements AgentHost {
       key: agent.key,
       execution: { ...agent.execution },
       ...(agent.instructions !== undefined ? { instructions: agent.instructions } : {}),
-      ...(agent.skills !== undefined ? { skills: agent.skills } : {}),
+      ...(agent.skillNames !== undefined ? { skills: [...agent.skillNames] } : {}),
       ...(agent.pane !== undefined ? { pane: { ...agent.pane } } : {}),
       ...(agent.panes !== undefined ? { panes: { ...agent.panes } } : {}),
       ...(agent.paneFallback !== undefined ? { paneFallback: agent.paneFallback } : {}),
@@ -195,7 +190,7 @@ export class ScriptedHost implements AgentHost {
         turnProblem(
           "schema-mismatch",
           operation,
-          `it asks for ${renderSchema(operation.schema)}; its script answers ${renderSchema(entry.schema)}`,
+          schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }),
           { ...at, expectedSchema: operation.schema ?? "text", actualSchema: entry.schema ?? "text" },
         ),
       );

@@ -2,6 +2,7 @@
 // (`(message) => …`, or a list, one per message), walked like `agents`; and the `wfa` calls a
 // script makes (`turn.send`, `reply`, `tool`), a turn reading `awaiting-reply` while one waits.
 
+import { refuseUnknownOptions } from "../workflow/unknownOptions.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
@@ -127,11 +128,20 @@ export function agentCalls(operation: TurnOperation, record: AwaitingRecord | un
     }
   };
   return {
-    send: (peer, text, options) => awaiting(() => operation.send(peer, text, options), options?.awaitReply),
-    reply: (peer, text, options) => awaiting(() => operation.reply(peer, text, options), options?.awaitReply),
+    // `wfa send` refuses a flag it doesn't know; a script's misspelt option is its mistake, by name.
+    send: async (peer, text, options) => {
+      refuseUnknownOptions("turn.send", options, SEND_OPTIONS);
+      return awaiting(() => operation.send(peer, text, options), options?.awaitReply);
+    },
+    reply: async (peer, text, options) => {
+      refuseUnknownOptions("turn.reply", options, SEND_OPTIONS);
+      return awaiting(() => operation.reply(peer, text, options), options?.awaitReply);
+    },
     tool: (name, input) => operation.tool(name, input).finally(activity),
   };
 }
+
+const SEND_OPTIONS = ["awaitReply", "timeout"] as const;
 
 export class ScriptedMessages {
   /** The messages entry that met each message's wake, by message id. */

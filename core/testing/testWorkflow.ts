@@ -1,6 +1,7 @@
 // testWorkflow: runs a workflow through the real engine with every agent replaced by its script,
 // resolving to the run, or rejecting with every mistake of the test itself.
 
+import { nameSchemaMismatches } from "./schemaNaming.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -253,7 +254,10 @@ async function runScripted<Args, Result>(
       }
     }
   }
-  if (problems.length) return reject(problems);
+  if (problems.length) {
+    await nameSchemaMismatches(problems);
+    return reject(problems);
+  }
   const run = new TestRun<Result>({
     ending: result.ending,
     ...(result.error !== undefined ? { error: result.error } : {}),

@@ -181,8 +181,12 @@ export interface ProblemTrace {
   thrownAt?: SourceSite;
   /** Every entry site involved, for problems about a whole list. */
   sites?: SourceSite[];
+  /** For `schema-mismatch`: the turn's schema in full ("text" for a text turn), and the script's. */
   expectedSchema?: unknown;
   actualSchema?: unknown;
+  /** For `schema-mismatch`: each schema's name in the source (the export, such as `NOTE`), where the runner could tell. */
+  expectedName?: string;
+  actualName?: string;
   /** The validator's instance path of a refused answer, such as `/summary`. */
   path?: string;
   option?: string;

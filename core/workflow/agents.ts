@@ -9,6 +9,8 @@ import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
 import type { AgentRef, AgentSpec, Agents, Execution, ForkSpec, Outcome, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { skillNames } from "./skills.ts";
 import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
 import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { harnessFacts } from "./harnesses.ts";
@@ -61,6 +63,11 @@ function whenAborted(signal: AbortSignal): Promise<unknown> {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** What `wf.agents.open` and `agent.run` take (AgentSpec, TurnSpec); anything else is refused by name. */
+export const AGENT_SPEC_FIELDS = ["key", "runtime", "instructions", "skills", "labels", "cwd", "layout", "keepPane", "tools", "sandbox"] as const;
+export const TURN_SPEC_FIELDS = ["prompt", "schema", "label", "nudge", "timeout"] as const;
+const RUNTIME_FIELDS = ["alias", "harness", "model", "effort", "placement", "metered"] as const;
+
 export class AgentRegistry implements Agents {
   private readonly agents = new Map<string, AgentState>();
   /** @internal The calling session, once `wf.agents.caller` handed it to the run. */
@@ -72,7 +79,9 @@ export class AgentRegistry implements Agents {
   async open(spec: AgentSpec): Promise<AgentRef> {
     const attempt = this.attempt;
     await attempt.unlessAbandoned();
+    refuseUnknownOptions("wf.agents.open", spec, AGENT_SPEC_FIELDS);
     if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.open needs a key");
+    refuseUnknownOptions(`agent "${spec.key}": runtime`, spec.runtime, RUNTIME_FIELDS);
     if (this.callerState?.opened.key === spec.key) {
       throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
     }
@@ -105,13 +114,14 @@ export class AgentRegistry implements Agents {
     const placed = extra.isCaller
       ? {}
       : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
+    const names = spec.skills !== undefined ? skillNames(spec.key, spec.skills, extra.cwd) : undefined;
     const sandbox = extra.sandbox ? attempt.sandboxes.enter(spec.key, extra.sandbox, execution) : undefined;
     const opened: OpenedAgent = {
       key: spec.key,
       execution,
       cwd: extra.cwd,
       ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
-      ...(spec.skills !== undefined ? { skills: spec.skills } : {}),
+      ...(spec.skills !== undefined ? { skills: spec.skills, skillNames: names! } : {}),
       ...(spec.labels !== undefined ? { labels: spec.labels } : {}),
       ...placed,
       ...(extra.forkedFrom ? { forkedFrom: extra.forkedFrom } : {}),
@@ -236,7 +246,9 @@ export class AgentRegistry implements Agents {
 
   private async runTurn(state: AgentState, spec: TurnSpec): Promise<TurnResult<never>> {
     const attempt = this.attempt;
+    refuseUnknownOptions(`agent "${state.opened.key}": run`, spec, TURN_SPEC_FIELDS);
     if (typeof spec?.prompt !== "string") throw new TypeError(`agent "${state.opened.key}": run needs a prompt`);
+    if (typeof spec.nudge === "object" && spec.nudge !== null) refuseUnknownOptions(`agent "${state.opened.key}": run's nudge`, spec.nudge, ["prompt"]);
     const timeoutMs = spec.timeout === undefined ? undefined : durationToMilliseconds(spec.timeout, "a turn's timeout");
     const scope = scopeOr(attempt.root);
     const previous = state.queue;

@@ -89,6 +89,8 @@ export class Attempt {
   readonly stages: StageRecord[] = [];
   readonly enteredStages = new Set<string>();
   openStage: string | undefined;
+  /** Records the open stage as the attempt ends around it (stages.ts installs it while one is open). */
+  closeOpenStage: ((outcome: "stopped" | "failed", reason?: string) => void) | undefined;
   /** The first workflow-API rule the workflow broke; it fails the attempt even if caught. */
   ruleViolation: WorkflowRuleError | undefined;
   /** Set by wf.stop, so a caught stop still fails the attempt. */

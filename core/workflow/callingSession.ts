@@ -4,11 +4,13 @@
 import type { AgentRegistry } from "./agents.ts";
 import { checkForkSpec, forkExecution, openFork } from "./agentOperations.ts";
 import { WorkflowRuleError } from "./errors.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { AgentRef, Execution, ForkSpec } from "./types.ts";
 
 export async function callerAgent(registry: AgentRegistry, spec: { key: string }): Promise<AgentRef | null> {
   const attempt = registry.attempt;
   await attempt.unlessAbandoned();
+  refuseUnknownOptions("wf.agents.caller", spec, ["key"]);
   if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.caller needs the key to drive it under");
   const setting = attempt.settings.caller;
   if (!setting || setting.here === false) return null;

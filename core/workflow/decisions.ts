@@ -1,6 +1,7 @@
 // wf.decide and its question builders: a decision asks a model for a probability per option,
 // level or yes, and the engine checks the distribution before turning it into answers.
 
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
@@ -87,6 +88,7 @@ export async function decide<Questions extends Record<string, Question>>(
   onRequest: (request: DecisionRequest) => void,
 ): Promise<Decision<Questions>> {
   await attempt.unlessAbandoned();
+  refuseUnknownOptions("wf.decide", spec, ["key", "questions", "state", "model", "deadline"]);
   if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.decide needs a key");
   const questions = spec.questions ?? ({} as Questions);
   if (Object.keys(questions).length === 0) throw new DecisionError(`decision "${spec.key}" asks no questions`);

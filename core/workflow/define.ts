@@ -1,19 +1,26 @@
 // defineWorkflow: checks a workflow file's definition once, when the file loads.
 
-import { WORKFLOW_KIND, type Workflow, type WorkflowSpec } from "./types.ts";
+import { WORKFLOW_KIND, type PreparedSpec, type PreparedWorkflow, type PrepareInput, type Workflow, type WorkflowSpec } from "./types.ts";
 import type { EventSchemas } from "./eventTypes.ts";
 import { checkToolDeclarations } from "./tools.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
+
+/** What a workflow file's definition takes (WorkflowSpec); anything else is refused by name as the file loads. */
+const SPEC_FIELDS = ["name", "description", "whenToUse", "version", "prepare", "run", "id", "events", "starts", "tools", "stages", "present", "report"] as const;
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]+$/;
 
-/** Args are inferred from `prepare` or `run`, and the events' types from `events` ({} without them). */
-export function defineWorkflow<Args = null, Result = unknown, Events extends EventSchemas = {}>(
-  spec: WorkflowSpec<Args, Result, Events>,
-): Workflow<Args, Result, Events> {
+/** Args are inferred from `prepare` (which keeps the type it was written with) or `run`, and the events' types from `events` ({} without them). */
+export function defineWorkflow<Returned, Result = unknown, Events extends EventSchemas = {}>(
+  spec: PreparedSpec<Returned, Result, Events>,
+): PreparedWorkflow<Returned, Result, Events>;
+export function defineWorkflow<Args = null, Result = unknown, Events extends EventSchemas = {}>(spec: WorkflowSpec<Args, Result, Events>): Workflow<Args, Result, Events>;
+export function defineWorkflow<Args, Result, Events extends EventSchemas>(spec: WorkflowSpec<Args, Result, Events>): Workflow<Args, Result, Events> {
   if (typeof spec !== "object" || spec === null) throw new TypeError("defineWorkflow takes { name, description, run }");
   if (typeof spec.name !== "string" || !WORKFLOW_NAME.test(spec.name)) {
     throw new TypeError(`a workflow's name is letters, digits, '.', '_' and '-', not ${JSON.stringify(spec.name)}`);
   }
+  refuseUnknownOptions(`workflow ${spec.name}`, spec, SPEC_FIELDS);
   if (typeof spec.description !== "string" || spec.description.trim() === "") {
     throw new TypeError(`workflow ${spec.name} needs a description`);
   }
@@ -35,7 +42,10 @@ export function defineWorkflow<Args = null, Result = unknown, Events extends Eve
     }
   }
   checkToolDeclarations(spec.name, spec.tools);
-  return Object.freeze({ ...spec, kind: WORKFLOW_KIND });
+  const written = spec.prepare;
+  // A test calls prepare as the page shows, `prepare({ argv: [] })`: cwd is the process's unless given.
+  const prepare = written && ((input: Partial<PrepareInput>) => written({ ...input, argv: input?.argv ?? [], cwd: input?.cwd ?? process.cwd() }));
+  return Object.freeze({ ...spec, ...(prepare ? { prepare } : {}), kind: WORKFLOW_KIND });
 }
 
 export function isWorkflow(value: unknown): value is Workflow<unknown, unknown> {

@@ -9,9 +9,9 @@ import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
 import { parallel } from "./parallel.ts";
-import { CancelReason, inScope } from "./scope.ts";
+import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
-import { stage, stop } from "./stages.ts";
+import { ATTEMPT_ENDED, stage, stop } from "./stages.ts";
 import type { Delivery, EventSender, EventToSend } from "./events.ts";
 import { installIdleHandling, type IdlePolicy } from "./idle.ts";
 import { MessageBus } from "./messages.ts";
@@ -62,6 +62,8 @@ function createContext(
     agents: registry,
     now: () => new Date(settings.clocks.run.now()),
     log(message, fields) {
+      // A line from work still running after the attempt ended (a stage cut short) is no line of the attempt's.
+      if (attempt.isAbandoned) return;
       settings.onLog?.({ message: String(message), ...(fields !== undefined ? { fields } : {}) });
     },
     parallel: (items, work, options) => parallel(attempt, items, work, options),
@@ -169,17 +171,25 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
   const settled = await Promise.race([ran, abandoned, parked]);
   attempt.activity.stop();
   attempt.messages.attemptEnded();
-  if (settled.kind !== "abandoned" && settled.kind !== "parked") attempt.root.cancel(new CancelReason("cancelled", "the attempt ended"));
+  // A stage still open as the attempt ends (a parallel sibling threw, stopped or broke a rule) is
+  // the stage it ended in, and is recorded so; a parked attempt leaves it for the continue to redo.
+  const openAtEnd = settled.kind === "parked" ? undefined : attempt.openStage;
+  // Whatever the workflow still has pending never settles, so none of its code runs after the end.
+  if (settled.kind !== "abandoned" && settled.kind !== "parked") attempt.abandon(ATTEMPT_ENDED);
   const stages = attempt.stages;
-  const summaries = stageSummaries(stages, attempt.continuation.reused);
+  const summaries = () => stageSummaries(stages, attempt.continuation.reused);
   const continueCommand = `awf run ${workflow.name} --continue ${options.runId}`;
-  const unsuccessful = (kind: "stopped" | "failed" | "timed-out" | "cancelled", reason: string, stageName?: string): Ending<Result> => ({
-    kind,
-    ...(stageName !== undefined ? { stage: stageName } : {}),
-    reason,
-    stages: summaries,
-    continue: continueCommand,
-  });
+  const unsuccessful = (kind: "stopped" | "failed" | "timed-out" | "cancelled", reason: string, stageName?: string): Ending<Result> => {
+    if (openAtEnd !== undefined) attempt.closeOpenStage?.(kind === "stopped" ? "stopped" : "failed", reason);
+    const ended = stageName ?? openAtEnd;
+    return {
+      kind,
+      ...(ended !== undefined ? { stage: ended } : {}),
+      reason,
+      stages: summaries(),
+      continue: continueCommand,
+    };
+  };
   const finish = (ending: Ending<Result>, error?: unknown): RunResult<Result> => {
     // Every agent still open ends with the attempt; its pane stays or goes by how the attempt ended.
     registry.endAll(ending.kind);
@@ -197,11 +207,11 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
       label: settled.label,
       ...(settled.until !== undefined ? { until: settled.until } : {}),
       reason: `the run parked ${settled.label}${settled.until !== undefined ? ` until ${settled.until}` : ""}`,
-      stages: summaries,
+      stages: summaries(),
       continue: continueCommand,
     });
   }
-  if (settled.kind === "abandoned") return finish(unsuccessful("cancelled", settled.reason, attempt.openStage));
+  if (settled.kind === "abandoned") return finish(unsuccessful("cancelled", settled.reason));
   if (settled.kind === "returned") {
     if (attempt.ruleViolation) {
       return finish(unsuccessful("failed", attempt.ruleViolation.message, attempt.failedStage), attempt.ruleViolation);
@@ -215,7 +225,8 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
       const error = new Error(`the workflow's result is not JSON: ${why}`);
       return finish(unsuccessful("failed", error.message), error);
     }
-    return finish({ kind: "completed", value: settled.value as Result, stages: summaries });
+    if (openAtEnd !== undefined) attempt.closeOpenStage?.("failed");
+    return finish({ kind: "completed", value: settled.value as Result, stages: summaries() });
   }
   const error = settled.error;
   if (attempt.ruleViolation) return finish(unsuccessful("failed", attempt.ruleViolation.message, attempt.failedStage), error);

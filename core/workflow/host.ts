@@ -11,7 +11,10 @@ export interface OpenedAgent {
   key: string;
   execution: Execution;
   instructions?: string;
+  /** The skills as given, for the host to install. */
   skills?: Skill[];
+  /** Their names (a `{ path }` skill's from its SKILL.md), as the run records them. */
+  skillNames?: string[];
   labels?: Record<string, JsonValue>;
   cwd: string;
   /** Where a pane agent's pane goes, as the engine placed it; absent for a headless agent and the calling session. */

@@ -2,6 +2,7 @@
 // participants, the questions they ask (a reply owed, awaited, expired), waking an idle agent
 // for a message, and how every message ended (`run.messagesOf` in a test).
 
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { AgentRegistry, AgentState, OperationResult } from "./agents.ts";
 import type { Attempt } from "./attempt.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -93,6 +94,7 @@ export class MessageBus {
     if (typeof route !== "object" || route === null) {
       throw new TypeError("wf.messages.allow takes { from, to, purpose } or { between: [a, b], purpose }");
     }
+    refuseUnknownOptions("wf.messages.allow", route, "between" in route ? ["between", "purpose"] : ["from", "to", "purpose"]);
     if (typeof route.purpose !== "string" || route.purpose.trim() === "") {
       throw new TypeError("wf.messages.allow needs a purpose: what the ends message each other about");
     }

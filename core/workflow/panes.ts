@@ -1,6 +1,7 @@
 // Where a pane agent's pane goes: its `layout` (a tab, or a split beside another agent) and
 // `keepPane` checked, placed against the run's panes setting, falling back to a tab, never failing.
 
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { PanePlacement } from "./host.ts";
 import type { Execution, KeepPane, PaneLayout, PanesSetting, PaneWorkspace } from "./types.ts";
 
@@ -39,6 +40,7 @@ export function checkLayout(key: string, layout: unknown, keepPane: unknown): vo
   const shape = `layout is a tab { session?, workspace?, tab? } or a split { beside, side, share? }, not ${describeValue(layout)}`;
   if (typeof layout !== "object" || layout === null || Array.isArray(layout)) throw new TypeError(`agent "${key}": ${shape}`);
   const fields = layout as Record<string, unknown>;
+  refuseUnknownOptions(`agent "${key}": layout`, fields, "beside" in fields ? ["beside", "side", "share"] : ["session", "workspace", "tab"]);
   if ("beside" in fields) {
     const extra = Object.keys(fields).filter((name) => !["beside", "side", "share"].includes(name));
     if (typeof fields.beside !== "string" || !SIDES.includes(fields.side as "right") || extra.length) {

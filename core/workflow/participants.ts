@@ -1,6 +1,7 @@
 // wf.participants.connect: sessions the engine did not start (a coordinator, a person) that
 // agents message and that answer through `awf reply` — the `{key}:reply` event — and `awf send`.
 
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { whyNotJson } from "./json.ts";
@@ -55,6 +56,7 @@ export class Participants {
 
   async connect(spec: ParticipantSpec): Promise<ParticipantRef> {
     await this.attempt.unlessAbandoned();
+    refuseUnknownOptions("wf.participants.connect", spec, ["key", "labels"]);
     if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.participants.connect needs a key");
     const { key, labels } = spec;
     if (labels !== undefined) {

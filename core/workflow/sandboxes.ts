@@ -2,6 +2,7 @@
 // wf.cwd, opens each sandbox once through the run's SandboxProvider, and gives each agent in one
 // the domains it reaches, its harness's model API included (harnesses.ts).
 
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 import { resolve } from "node:path";
 import type { Attempt } from "./attempt.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -68,11 +69,7 @@ function domains(label: string, value: unknown): string[] {
 /** Checks a sandbox's rules (`extra` names the other fields its caller takes) and resolves them against `cwd`. */
 function resolveRules(label: string, given: object, cwd: string, extra: readonly string[]): ResolvedRules {
   const fields = given as Partial<Record<Rule, unknown>>;
-  for (const field of Object.keys(given)) {
-    if (!(RULES as readonly string[]).includes(field) && !extra.includes(field)) {
-      throw new TypeError(`${label}: no rule "${field}"; a sandbox takes ${[...extra, ...RULES].join(", ")}`);
-    }
-  }
+  refuseUnknownOptions(label, given, [...extra, ...RULES]);
   const named = RULES.filter((rule) => fields[rule] !== undefined);
   if (fields.srt !== undefined && fields.srt !== true) throw new TypeError(`${label}: srt is true (it takes no options), not ${shown(fields.srt)}`);
   const docker = fields.docker as { image?: unknown } | undefined;

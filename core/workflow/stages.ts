@@ -9,8 +9,12 @@ import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
 import { stageLine } from "./runLog.ts";
 import type { StageOptions } from "./types.ts";
+import { refuseUnknownOptions } from "./unknownOptions.ts";
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
+const never = new Promise<never>(() => {});
+/** The reason every scope is cancelled with as an attempt ends (engine.ts). */
+export const ATTEMPT_ENDED = "the attempt ended";
 
 export async function stage(
   attempt: Attempt,
@@ -22,6 +26,7 @@ export async function stage(
   const options = typeof optionsOrWork === "function" ? undefined : optionsOrWork;
   const work = typeof optionsOrWork === "function" ? optionsOrWork : maybeWork;
   if (typeof work !== "function") throw new TypeError(`stage ${name} needs a function to run`);
+  refuseUnknownOptions(`stage ${name}`, options, ["result", "summary"]);
   if (typeof name !== "string" || !STAGE_NAME.test(name)) {
     throw attempt.violate(`stage ${JSON.stringify(name)} is not a stage's name: lowercase letters, digits and '-'`);
   }
@@ -43,10 +48,23 @@ export async function stage(
     return entry;
   };
   const scope = scopeOr(attempt.root).child({ stage: name });
+  // The attempt may end while this stage is open (a parallel sibling threw, stopped or broke a
+  // rule): the engine records it then, and its work, should it finish, goes no further.
+  let closedByEnd = false;
+  attempt.closeOpenStage = (outcome, reason) => {
+    closedByEnd = true;
+    attempt.closeOpenStage = undefined;
+    attempt.openStage = undefined;
+    const cutShort = scope.cancelReason?.reason;
+    scope.dispose();
+    // A completed attempt gives no reason: the stage's is what cancelled it (a parallel item failing).
+    record({ outcome, reason: reason ?? (cutShort && cutShort !== ATTEMPT_ENDED ? cutShort : `the attempt ended while stage ${name} was open`) });
+  };
   let value: unknown;
   try {
     value = await inScope(scope, work);
   } catch (error) {
+    if (closedByEnd) return never;
     if (error instanceof StopSignal) {
       record({ outcome: "stopped", reason: error.reason });
     } else {
@@ -56,9 +74,13 @@ export async function stage(
     }
     throw error;
   } finally {
-    scope.dispose();
-    attempt.openStage = undefined;
+    if (!closedByEnd) {
+      scope.dispose();
+      attempt.openStage = undefined;
+      attempt.closeOpenStage = undefined;
+    }
   }
+  if (closedByEnd) return never;
   const fail = (message: string) => {
     attempt.failedStage ??= name;
     record({ outcome: "failed", reason: message });

@@ -407,6 +407,25 @@ export interface PrepareInput {
   cwd: string;
 }
 
+/** What a workflow's `prepare` is: the command line after `--` to args, or a throw that refuses it. */
+export type PrepareFunction<Args> = (input: PrepareInput) => Args | Promise<Args>;
+
+/** A defined workflow's `prepare`, as a test calls it: `cwd` may be left out (the process's), and it returns what the written one does. */
+export type PrepareCall<Returned> = (input: { argv: string[]; cwd?: string }) => Returned;
+
+/** A workflow spec with a `prepare`, which returns `Returned` (its args, or a promise of them). */
+export type PreparedSpec<Returned, Result, Events extends EventSchemas> = Omit<WorkflowSpec<Awaited<Returned>, Result, Events>, "prepare"> & {
+  prepare: (input: PrepareInput) => Returned;
+};
+
+/**
+ * What defineWorkflow returns for a spec with a `prepare`: a `Workflow` whose `prepare` is typed as
+ * written (a synchronous one returns its args, not a promise), so a test calls it as the page does.
+ */
+export type PreparedWorkflow<Returned, Result, Events extends EventSchemas> = Omit<Workflow<Awaited<Returned>, Result, Events>, "prepare"> & {
+  readonly prepare: PrepareCall<Returned>;
+};
+
 /** `Events` is what `events` declares, inferred by defineWorkflow; `any` where it isn't known. */
 export interface WorkflowSpec<Args, Result, Events extends EventSchemas = any> {
   /** Letters, digits, `.`, `_` and `-`; it names the run's folder. */

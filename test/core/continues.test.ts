@@ -174,6 +174,15 @@ describe("fromStage and values", () => {
     const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } } });
     expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stage plan's value in values does not fit its result: /steps must be array" });
   });
+
+  test("a value that does not fit a declared stage's result fails the attempt too, in the same words, as the stage is entered", async () => {
+    const { workflow, calls } = counted(true);
+    const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } as never } });
+    const reason = "stage plan's value in values does not fit its result: /steps must be array";
+    expect(run.ending).toEqual({ kind: "failed", stage: "plan", reason, stages: [], continue: "awf run counted --continue test" });
+    expect(() => run.value).toThrow(`the workflow threw: ${reason}`);
+    expect(calls).toEqual([]);
+  });
 });
 
 describe("what a continue refuses", () => {
@@ -194,7 +203,7 @@ describe("what a continue refuses", () => {
     expect(error.message).toStartWith(`testWorkflow takes no option "values"; it takes "args", "id", `);
   });
 
-  test("values for fromStage itself, or for a declared stage after it, and a value that does not fit a declared result", async () => {
+  test("values for fromStage itself, or for a declared stage after it (a value that does not fit is the attempt's to fail)", async () => {
     const { workflow } = counted(true);
     const error = await mistake(
       testWorkflow(workflow, { fromStage: "build", values: { build: { branch: "b" }, ship: undefined, plan: { steps: 1 } } as never }),
@@ -203,7 +212,6 @@ describe("what a continue refuses", () => {
       [
         `values["build"]: stage build is fromStage, which the attempt runs; values give the stages before it`,
         `values["ship"]: stage ship comes after fromStage "build"; values give the stages before it`,
-        `values["plan"] does not fit stage plan's result: /steps must be array`,
       ].join("\n"),
     );
   });
@@ -274,6 +282,36 @@ describe("waits on a continue", () => {
     expect(run.turns).toEqual([]);
     expect(run.timers).toEqual([{ label: "a day for objections", due: first.timers[0]!.due, state: "fired", kind: "timer" }]);
     expect(run.events.map((event) => event.eventId)).toEqual(["awf.test.1", "merge-1"]);
+  });
+
+  test("a parked test continues as the page shows, with no ids given: the defaults skip the ids the earlier attempt holds", async () => {
+    const started = defineWorkflow({
+      name: "started",
+      description: "Started by a request; waits for its approval, then for its merge.",
+      events: { requested: Type.Object({}), approved: APPROVAL, merged: Type.Object({}) },
+      starts: ["requested"],
+      async run(wf) {
+        const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
+        await writer.run({ prompt: "Draft the change." });
+        const approved = await wf.events.wait("approved", { label: "waiting for the approval" });
+        const merged = await wf.events.wait("merged", { label: "waiting for the merge" });
+        return { started: wf.event?.eventId, approved: approved.kind === "event" ? approved.eventId : null, merged: merged.kind === "event" ? merged.eventId : null };
+      },
+    });
+    const first = await testWorkflow(started, {
+      event: { name: "requested", data: {} },
+      agents: { writer: answer("drafted") },
+      events: [{ during: "writer#1", name: "approved", data: { by: "ann" } }],
+    });
+    expect(first.ending).toMatchObject({ kind: "parked", label: "waiting for the merge" });
+    const run = await testWorkflow(started, {
+      earlier: { events: first.events, run: first.run },
+      event: { name: "merged", data: {} },
+      agents: { writer: answer("drafted again") },
+      events: [{ during: "writer#1", name: "approved", data: { by: "bob" } }],
+    });
+    expect(run.value).toEqual({ started: "awf.start.2", approved: "awf.test.1", merged: "awf.start.2" });
+    expect(run.events.map((event) => event.eventId)).toEqual(["awf.start", "awf.test.1", "awf.start.2", "awf.test.1.2"]);
   });
 
   test("a workflow whose waits no longer match the lines fails the attempt", async () => {

@@ -38,3 +38,50 @@ test("isAnswered is true for answered outcomes only", () => {
   expect(isAnswered({ kind: "answered", value: 1 })).toBe(true);
   expect(isAnswered({ kind: "unanswered", reason: "x" })).toBe(false);
 });
+
+describe("a workflow's prepare, as a test calls it", () => {
+  // The type annotations are the test as much as the assertions: npm run typecheck fails if a
+  // synchronous prepare were typed optional or as returning a promise.
+  test("a synchronous prepare is exactly the function written: called with only argv, it returns the args", () => {
+    const summarize = defineWorkflow({
+      name: "summarize",
+      description: "Summarizes a file.",
+      prepare: ({ argv }) => ({ file: argv[0] ?? "README.md" }),
+      run: async (_wf, { file }) => file,
+    });
+    const file: string = summarize.prepare({ argv: [] }).file;
+    expect(file).toBe("README.md");
+    expect(summarize.prepare({ argv: ["NOTES.md"], cwd: "/tmp" })).toEqual({ file: "NOTES.md" });
+  });
+
+  test("an async prepare returns its promise, and cwd left out is the process's", async () => {
+    const located = defineWorkflow({
+      name: "located",
+      description: "Works where it is run.",
+      prepare: async ({ argv, cwd }) => ({ where: cwd, first: argv[0] ?? null }),
+      run: async (_wf, { where }) => where,
+    });
+    const prepared: Promise<{ where: string; first: string | null }> = located.prepare({ argv: [] });
+    expect(await prepared).toEqual({ where: process.cwd(), first: null });
+  });
+
+  test("a prepare that refuses throws to the test that calls it", () => {
+    const strict = defineWorkflow({
+      name: "strict",
+      description: "Needs a ticket.",
+      prepare: ({ argv }) => {
+        if (!argv[0]) throw new Error("usage: strict <ticket>");
+        return { ticket: argv[0] };
+      },
+      run: async (_wf, { ticket }) => ticket,
+    });
+    expect(() => strict.prepare({ argv: [] })).toThrow("usage: strict <ticket>");
+    expect(strict.prepare({ argv: ["PAY-1"] }).ticket).toBe("PAY-1");
+  });
+
+  test("a workflow without prepare has none to call", () => {
+    const plain = defineWorkflow({ name: "plain", description: "Takes no args.", run });
+    // @ts-expect-error prepare is optional on a workflow defined without one
+    expect(() => plain.prepare({ argv: [] })).toThrow(TypeError);
+  });
+});

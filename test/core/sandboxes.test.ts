@@ -141,7 +141,7 @@ describe("refusals", () => {
     ["no key", { read: ["."] }, "TypeError: wf.sandboxes.open needs a key"],
     ["an agent's private key", { key: "agent:fixer" }, 'WorkflowRuleError: sandbox key "agent:fixer" is taken: "agent:<key>" is the private sandbox of an agent given an inline spec'],
     ["a key with a space", { key: "my box" }, "TypeError: sandbox key \"my box\" is letters, digits, '.', '_' and '-'"],
-    ["a misspelt rule", { key: "box", reads: ["."] }, 'TypeError: sandbox "box": no rule "reads"; a sandbox takes key, read, write, network, srt, docker'],
+    ["a misspelt rule", { key: "box", reads: ["."] }, 'TypeError: sandbox "box" takes no option "reads"; did you mean "read"?'],
     ["paths that are no list", { key: "box", read: "src" }, 'TypeError: sandbox "box": read is a list of paths, not "src"'],
     ["an empty path", { key: "box", write: [""] }, 'TypeError: sandbox "box": write lists paths; "" is not one'],
     ["a path from home", { key: "box", read: ["~/.ssh"] }, 'TypeError: sandbox "box": read: "~/.ssh" starts with ~, which is not expanded; give an absolute path or one relative to wf.cwd'],

@@ -95,7 +95,7 @@ describe("a stage rule broken", () => {
     ["a name starting with a digit", (wf) => wf.stage("1st", async () => undefined), `stage "1st" is not a stage's name: lowercase letters, digits and '-'`, undefined],
     ["entered twice", async (wf) => { await wf.stage("qa", async () => undefined); await wf.stage("qa", async () => undefined); }, "stage qa was entered twice; a loop goes inside one stage", undefined],
     ["nested", (wf) => wf.stage("outer", () => wf.stage("inner", async () => undefined)), "stage inner was entered while stage outer is open", "outer"],
-    ["run at once", (wf) => wf.parallel(["one", "two"], (name) => wf.stage(name, async () => { await new Promise((done) => setImmediate(done)); })), "stage two was entered while stage one is open", undefined],
+    ["run at once", (wf) => wf.parallel(["one", "two"], (name) => wf.stage(name, async () => { await new Promise((done) => setImmediate(done)); })), "stage two was entered while stage one is open", "one"],
     ["a value that doesn't fit its result", (wf) => wf.stage("doc-review", { result: PLAN }, async () => ({ steps: "all" }) as never), "stage doc-review's value does not fit its result: /steps must be array", "doc-review"],
     ["a value that isn't JSON", (wf) => wf.stage("dated", { result: Type.Any() }, async () => ({ when: new Date(0) })), "stage dated's value is not JSON: $.when is a Date, not a plain object", "dated"],
     ["a value with no result schema", (wf) => wf.stage("notify", async () => "sent"), "stage notify has no result schema, so it returns nothing", "notify"],
@@ -172,5 +172,106 @@ describe("stop", () => {
     const run = await testWorkflow(catches);
     expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stop was caught: needs a human" });
     expect(() => run.value).toThrow("the workflow threw: stop was caught: needs a human");
+  });
+});
+
+describe("a stage still open when the attempt ends", () => {
+  const settleTimers = () => new Promise((resolve) => setTimeout(resolve, 40));
+  const openRecord = (name: string, outcome: string, reason: string) => ({
+    name,
+    outcome,
+    attempt: 1,
+    started: expect.stringMatching(ISO),
+    at: expect.stringMatching(ISO),
+    reason,
+  });
+
+  test("because a parallel sibling entered another stage is recorded failed, and is the ending's stage", async () => {
+    const staged = flow(async (wf) => {
+      await wf.parallel(["a", "b"], (name) => wf.stage(name, () => new Promise<void>((resolve) => setTimeout(resolve, 20))));
+      return null;
+    }, "staged");
+    const run = await testWorkflow(staged, { args: null });
+    const reason = "stage b was entered while stage a is open";
+    expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
+    expect(run.ending).toEqual({
+      kind: "failed",
+      stage: "a",
+      reason,
+      stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason }],
+      continue: "awf run staged --continue test",
+    });
+    // a's work finishes after the attempt ended: it records nothing more.
+    await settleTimers();
+    expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
+  });
+
+  test("because a sibling outside any stage stopped is recorded stopped, and is the ending's stage", async () => {
+    const stopping = flow(async (wf) => {
+      await wf.parallel([0, 1], async (index) => {
+        if (index === 0) return wf.stage("a", () => new Promise<void>((resolve) => setTimeout(resolve, 20)));
+        await Promise.resolve();
+        wf.stop("nothing to do");
+      });
+      return null;
+    });
+    const run = await testWorkflow(stopping);
+    expect(run.ending).toMatchObject({ kind: "stopped", stage: "a", reason: "nothing to do", stages: [{ name: "a", outcome: "stopped", reason: "nothing to do" }] });
+    await settleTimers();
+    expect(run.stages).toEqual([openRecord("a", "stopped", "nothing to do")]);
+  });
+
+  test("because a sibling threw while it waits on a turn is recorded failed, and its work goes no further", async () => {
+    const throwing = flow(async (wf) => {
+      const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+      await wf.parallel([0, 1], async (index) => {
+        if (index === 0) {
+          return wf.stage("a", async () => {
+            const { outcome } = await agent.run({ prompt: "Work." });
+            wf.log(`after the turn: ${outcome.kind}`);
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new Error("the sibling broke");
+      });
+      return null;
+    });
+    const run = await testWorkflow(throwing, { agents: { a: noAnswer.hang() } });
+    const reason = "the sibling broke";
+    expect(run.ending).toEqual({
+      kind: "failed",
+      stage: "a",
+      reason,
+      stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason }],
+      continue: "awf run flow --continue test",
+    });
+    await settleTimers();
+    expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
+    expect(run.logs).toEqual([]);
+  });
+
+  test("that the workflow returned past (it caught its parallel's failure) is recorded failed with what cancelled it", async () => {
+    const catching = flow(async (wf) => {
+      const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+      try {
+        await wf.parallel([0, 1], async (index) => {
+          if (index === 0) return wf.stage("a", async () => void (await agent.run({ prompt: "Work." })));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error("the sibling broke");
+        });
+      } catch {
+        return "partial";
+      }
+      return "whole";
+    });
+    const run = await testWorkflow(catching, { agents: { a: noAnswer.hang() } });
+    expect(run.value).toBe("partial");
+    await settleTimers();
+    expect(run.stages).toEqual([openRecord("a", "failed", "a parallel item failed: the sibling broke")]);
+    expect(run.ending).toEqual({
+      kind: "completed",
+      value: "partial",
+      stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason: "a parallel item failed: the sibling broke" }],
+    });
   });
 });

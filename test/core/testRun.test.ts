@@ -22,6 +22,7 @@ const review = flow(async (wf) => {
 
 const scripted = {
   agents: { writer: answer(SUMMARY, { summary: "a draft" }), reviewer: [noAnswer.silent()] },
+  files: { skills: { style: { "SKILL.md": "---\nname: house-style\ndescription: How we write.\n---\nWrite plainly.\n" } } },
 };
 
 describe("a TestRun", () => {
@@ -58,7 +59,7 @@ describe("a TestRun", () => {
         key: "writer",
         execution: { harness: "claude", model: "sonnet", placement: "pane", alias: "claude" },
         instructions: "Write plainly.",
-        skills: [{ path: "skills/style" }],
+        skills: ["house-style"],
         pane: { tab: "writer", front: true },
         panes: { workspace: "run", keep: "never" },
       },

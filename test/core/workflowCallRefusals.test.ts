@@ -48,7 +48,7 @@ describe("a workflow call given what it can't take throws into the workflow", ()
     [
       "wf.agents.open, a layout that is none",
       (wf) => wf.agents.open({ key: "l", runtime: "claude", layout: { nowhere: 1 } as never }),
-      `agent "l": layout is a tab { session?, workspace?, tab? } or a split { beside, side, share? }, not {"nowhere":1}`,
+      `agent "l": layout takes no option "nowhere"; it takes "session", "workspace", "tab"`,
     ],
     ["wf.agents.open, a split's share past 1", (wf) => wf.agents.open({ key: "m", runtime: "claude", layout: { beside: "a", side: "right", share: 2 } }), `agent "m": a split's share is a fraction between 0 and 1, not 2`],
     ["agent.compact, no prompt", (_wf, a) => a.compact({} as never), `agent "a": compact needs a prompt, its focus`],

@@ -111,15 +111,21 @@ describe("a mistake file opened in the editor", () => {
     await server.close(opened.uri);
   }, SLOW);
 
-  test("a schema mismatch is an error on the schema argument with both schemas, and the quick fix names the turn's schema", async () => {
+  test("a schema mismatch is an error on the schema argument naming both schemas and where they differ, with both whole in its detail, and the quick fix names the turn's schema", async () => {
     const opened = await openMistake("schema-mismatch");
     const schemaArgument = rangeOf(opened.text, "STEP", 2);
     expect(opened.diagnostics).toEqual([
-      expected(
-        schemaArgument,
-        "schema-mismatch",
-        'agent "writer" turn 1: it asks for {"properties":{"title":{"minLength":3,"type":"string"}},"required":["title"],"type":"object"}; its script answers {"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}',
-      ),
+      {
+        ...expected(
+          schemaArgument,
+          "schema-mismatch",
+          'agent "writer" turn 1: it asks for NOTE; its script answers STEP; they differ at /properties: NOTE has {"title":…}, STEP has {"done":…}',
+        ),
+        relatedInformation: [
+          { location: { uri: opened.uri, range: schemaArgument }, message: `the turn's schema (NOTE): {"properties":{"title":{"minLength":3,"type":"string"}},"required":["title"],"type":"object"}` },
+          { location: { uri: opened.uri, range: schemaArgument }, message: `the script's schema (STEP): {"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}` },
+        ],
+      },
     ]);
     expect(await actions(opened)).toEqual([
       { title: "Answer with NOTE", preferred: true, edits: [insertion(opened.text, "import { note, STEP", ", NOTE"), { range: schemaArgument, newText: "NOTE" }] },
