@@ -22,7 +22,8 @@ const setup = spawnSync("sh", [join(root, "test/e2e/setup.sh"), cache], { stdio:
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const vsix = join(root, `${manifest.name}-${manifest.version}.vsix`);
+// This machine's .vsix (scripts/package-vsix.mjs names each by its target).
+const vsix = join(root, `${manifest.name}-${process.platform}-${process.arch}-${manifest.version}.vsix`);
 if (!skip.has("package")) {
   say("npm run package");
   execFileSync("npm", ["run", "-s", "package"], { cwd: root, stdio: "inherit" });
