@@ -76,7 +76,8 @@ export class TurnlensClient implements vscode.Disposable {
     private readonly status: Status,
   ) {
     this.bundled = readTurnlensPackage(context.extensionPath) ?? { root: context.extensionPath, version: String(context.extension.packageJSON.version) };
-    this.choice = this.choose();
+    // Said on the status and the output at the first start (a workspace that never starts the server hears nothing).
+    this.choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
     const options: LanguageClientOptions = {
       documentSelector: [{ scheme: "file", pattern: TEST_FILE_GLOB }],
       outputChannel: status.log,
@@ -149,10 +150,9 @@ export class TurnlensClient implements vscode.Disposable {
 
   /** Picks the workspace's Turnlens or the bundled one for the next start, and says which on the status and the output. */
   private choose(): ServerChoice {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
-    let choice = chooseServer({ folders, bundled: this.bundled, trusted: vscode.workspace.isTrusted });
+    let choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
     if (choice.source === "workspace" && this.workspaceRefused) choice = { source: "bundled", module: join(this.bundled.root, this.bundled.server?.main ?? "dist/server.js"), version: this.bundled.version, root: this.bundled.root, refusal: this.workspaceRefused };
-    const changed = this.choice?.module !== choice.module || this.choice?.refusal !== choice.refusal;
+    const changed = this.choice.module !== choice.module || this.choice.refusal !== choice.refusal;
     this.choice = choice;
     this.serverModule.module = choice.module;
     if (changed || !this.status.engine) {
@@ -165,6 +165,10 @@ export class TurnlensClient implements vscode.Disposable {
       }
     }
     return choice;
+  }
+
+  private workspaceFolders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
   }
 
   /** A workspace server that reports another protocol than its package.json declared is dropped for the bundled one. */
@@ -202,8 +206,7 @@ export class TurnlensClient implements vscode.Disposable {
   /** Tells the server the workspace became trusted (VS Code never takes trust back without a reload); a workspace Turnlens left aside while untrusted is started instead. */
   trustGranted(): void {
     if (this.client.state !== State.Running) return;
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
-    if (chooseServer({ folders, bundled: this.bundled, trusted: true }).source === "workspace" && this.choice.source === "bundled" && !this.workspaceRefused) {
+    if (chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: true }).source === "workspace" && this.choice.source === "bundled" && !this.workspaceRefused) {
       void this.restart();
       return;
     }
