@@ -1,6 +1,8 @@
-// The language client: dist/server.js over node IPC, the capability that turns on the test explorer
-// messages, trust in the initialization options, session-only settings (the run mode) layered over
-// `turnlens.*`, and an error handler that restarts a crashed server and says so on the status item.
+// The language client: the workspace's own Turnlens server (node_modules/turnlens) or the bundled
+// dist/server.js, over node IPC (serverChoice.ts picks, at each start); the capability that turns on
+// the test explorer messages, trust in the initialization options, session-only settings (the run
+// mode) layered over `turnlens.*`, and an error handler that restarts a crashed server and says so.
+import { join } from "node:path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -14,9 +16,11 @@ import {
   type ErrorHandler,
   type ErrorHandlerResult,
   type LanguageClientOptions,
+  type NodeModule,
   type StaticFeature,
 } from "vscode-languageclient/node";
-import { EXPERIMENTAL_CAPABILITY, WorkspaceTrustNotification, type InitializationOptions } from "../server/protocol.ts";
+import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, WorkspaceTrustNotification, type InitializationOptions, type TurnlensServerCapabilities } from "../server/protocol.ts";
+import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./serverChoice.ts";
 import type { Status } from "./status.ts";
 import { TEST_FILE_GLOB } from "./testFiles.ts";
 
@@ -34,6 +38,16 @@ const testExplorerCapability: StaticFeature = {
   clear() {},
 };
 
+/** Which Turnlens is in use, for the extension's API (the e2e suite). */
+export interface EngineReport {
+  source: ServerChoice["source"];
+  version: string;
+  /** The server entry started. */
+  module: string;
+  /** What the output channel was told. */
+  line: string;
+}
+
 export class TurnlensClient implements vscode.Disposable {
   readonly client: LanguageClient;
   /** Settings chosen for this session only; they win over `turnlens.*` in what the server reads. */
@@ -44,6 +58,16 @@ export class TurnlensClient implements vscode.Disposable {
   private lastExit: string | undefined;
   private stopping = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The extension's own Turnlens (its folder holds dist/server.js). */
+  private readonly bundled: TurnlensPackage;
+  /** The server the client starts: `module` is set at each start from `choose()`, and read by the client's every (re)start. */
+  private readonly serverModule: NodeModule = { module: "", transport: TransportKind.ipc };
+  /** The Turnlens in use (or to be used at the next start). */
+  private choice: ServerChoice;
+  /** Why the workspace's Turnlens was dropped after it started (it reported another protocol); kept until the window reloads. */
+  private workspaceRefused: string | undefined;
+  /** Refusals already shown as a notification, so each is shown once. */
+  private readonly shownRefusals = new Set<string>();
   /** Called when the server went away on its own, before it is restarted (or not). */
   onCrash: (description: string, restarting: boolean) => void = () => {};
 
@@ -51,7 +75,9 @@ export class TurnlensClient implements vscode.Disposable {
     context: vscode.ExtensionContext,
     private readonly status: Status,
   ) {
-    const module = context.asAbsolutePath("dist/server.js");
+    this.bundled = readTurnlensPackage(context.extensionPath) ?? { root: context.extensionPath, version: String(context.extension.packageJSON.version) };
+    // Said on the status and the output at the first start (a workspace that never starts the server hears nothing).
+    this.choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
     const options: LanguageClientOptions = {
       documentSelector: [{ scheme: "file", pattern: TEST_FILE_GLOB }],
       outputChannel: status.log,
@@ -71,7 +97,7 @@ export class TurnlensClient implements vscode.Disposable {
         },
       },
     };
-    this.client = new LanguageClient("turnlens", "Turnlens", { run: { module, transport: TransportKind.ipc }, debug: { module, transport: TransportKind.ipc } }, options);
+    this.client = new LanguageClient("turnlens", "Turnlens", { run: this.serverModule, debug: this.serverModule }, options);
     this.client.registerFeature(testExplorerCapability);
     this.status.setRunMode(this.runModeSetting(), false);
     this.disposables.push(
@@ -99,14 +125,66 @@ export class TurnlensClient implements vscode.Disposable {
       });
       return;
     }
+    this.choose();
     await this.client.start();
+    await this.checkProtocol();
   }
 
   async restart(): Promise<void> {
     this.crashes = [];
     this.status.clearIncident();
+    this.choose();
     if (this.client.isRunning()) await this.client.restart();
     else await this.client.start();
+    await this.checkProtocol();
+  }
+
+  engineReport(): EngineReport {
+    return { source: this.choice.source, version: this.choice.version, module: this.choice.module, line: describeChoice(this.choice) };
+  }
+
+  /** The folder of the Turnlens in use (the workspace's package or the extension), for the CLI the debugger runs. */
+  get packageRoot(): string {
+    return this.choice.root;
+  }
+
+  /** Picks the workspace's Turnlens or the bundled one for the next start, and says which on the status and the output. */
+  private choose(): ServerChoice {
+    let choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
+    if (choice.source === "workspace" && this.workspaceRefused) choice = { source: "bundled", module: join(this.bundled.root, this.bundled.server?.main ?? "dist/server.js"), version: this.bundled.version, root: this.bundled.root, refusal: this.workspaceRefused };
+    const changed = this.choice.module !== choice.module || this.choice.refusal !== choice.refusal;
+    this.choice = choice;
+    this.serverModule.module = choice.module;
+    if (changed || !this.status.engine) {
+      this.status.setEngine({ source: choice.source, version: choice.version, ...(choice.refusal ? { refusal: choice.refusal } : {}) });
+      this.status.log[choice.refusal && vscode.workspace.isTrusted ? "warn" : "info"](describeChoice(choice));
+      // A package the extension cannot speak to is worth a notification (once); an untrusted workspace is not.
+      if (choice.refusal && vscode.workspace.isTrusted && !this.shownRefusals.has(choice.refusal)) {
+        this.shownRefusals.add(choice.refusal);
+        void vscode.window.showWarningMessage(`Turnlens: ${choice.refusal}. Using the bundled Turnlens ${this.bundled.version} instead.`);
+      }
+    }
+    return choice;
+  }
+
+  private workspaceFolders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
+  }
+
+  /** A workspace server that reports another protocol than its package.json declared is dropped for the bundled one. */
+  private async checkProtocol(): Promise<void> {
+    if (this.choice.source !== "workspace" || this.client.state !== State.Running) return;
+    const experimental = this.client.initializeResult?.capabilities.experimental as Record<string, TurnlensServerCapabilities | undefined> | undefined;
+    const reported = experimental?.[EXPERIMENTAL_CAPABILITY]?.protocol;
+    const version = this.client.initializeResult?.serverInfo?.version;
+    if (reported === PROTOCOL_VERSION) {
+      this.status.log.info(`the server ${version ?? "(no version)"} speaks protocol ${reported}`);
+      return;
+    }
+    this.workspaceRefused = `the workspace's Turnlens ${this.choice.version} (${this.choice.root}) reported protocol ${reported ?? "(none)"} at start, not this extension's (Turnlens ${this.bundled.version}, protocol ${PROTOCOL_VERSION})`;
+    await this.client.stop();
+    this.choose();
+    await this.client.start();
   }
 
   /** The server process id, while it runs. */
@@ -125,9 +203,14 @@ export class TurnlensClient implements vscode.Disposable {
     return this.sessionSettings.get(name);
   }
 
-  /** Tells the server the workspace became trusted (VS Code never takes trust back without a reload). */
+  /** Tells the server the workspace became trusted (VS Code never takes trust back without a reload); a workspace Turnlens left aside while untrusted is started instead. */
   trustGranted(): void {
-    if (this.client.state === State.Running) void this.client.sendNotification(WorkspaceTrustNotification.type, { trusted: true });
+    if (this.client.state !== State.Running) return;
+    if (chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: true }).source === "workspace" && this.choice.source === "bundled" && !this.workspaceRefused) {
+      void this.restart();
+      return;
+    }
+    void this.client.sendNotification(WorkspaceTrustNotification.type, { trusted: true });
   }
 
   /** Flips `turnlens.inlayHints` where it is set: the folder's, the workspace's, else the user's settings. */

@@ -1,7 +1,7 @@
-// The Debug profile's launcher: `turnlens test <file> -t <pattern> --reporter json` (the CLI this
-// extension ships in dist/) under the Node debugger, which attaches to the worker process the
+// The Debug profile's launcher: `turnlens test <file> -t <pattern> --reporter json` (the CLI of the
+// Turnlens in use: the workspace's package or the extension's own dist/) under the Node debugger, which attaches to the worker process the
 // runner forks, where the test runs; the report comes back from the session's stdout.
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { progressOfCliReport, testNamePattern } from "./testTree.ts";
 
@@ -11,7 +11,11 @@ export class DebugLauncher implements vscode.Disposable {
   private counter = 0;
   private readonly tracker: vscode.Disposable;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The folder of the Turnlens in use (its dist/cli.mjs is what runs). */
+    private readonly packageRoot: () => string = () => context.extensionPath,
+  ) {
     this.tracker = vscode.debug.registerDebugAdapterTrackerFactory("*", { createDebugAdapterTracker: (session) => this.trackerFor(session) });
   }
 
@@ -26,7 +30,7 @@ export class DebugLauncher implements vscode.Disposable {
       type: "node",
       request: "launch",
       name: `Turnlens: debug ${paths ? paths.map((path) => path.join(" › ")).join(", ") : vscode.workspace.asRelativePath(file)}`,
-      program: this.context.asAbsolutePath("dist/cli.mjs"),
+      program: join(this.packageRoot(), "dist/cli.mjs"),
       args,
       cwd: folder?.uri.fsPath ?? dirname(file.fsPath),
       // The runner forks a worker per file: that is the process the breakpoints are in.
@@ -37,7 +41,7 @@ export class DebugLauncher implements vscode.Disposable {
       resolveSourceMapLocations: null,
       // The bundle runs as soon as it loads: its breakpoints must be bound from its source map first.
       pauseForSourceMap: true,
-      skipFiles: ["<node_internals>/**", `${this.context.asAbsolutePath("dist")}/**`],
+      skipFiles: ["<node_internals>/**", `${join(this.packageRoot(), "dist")}/**`],
       __turnlensDebugId: launchId,
     };
     const outputs = new Map<string, string>();

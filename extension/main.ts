@@ -3,7 +3,7 @@
 // command runs); deactivate stops the server.
 import * as vscode from "vscode";
 import { State } from "vscode-languageclient/node";
-import { TurnlensClient } from "./client.ts";
+import { TurnlensClient, type EngineReport } from "./client.ts";
 import { registerCommands, type CommandTargets } from "./commands.ts";
 import { gettingStarted } from "./gettingStarted.ts";
 import { Status } from "./status.ts";
@@ -21,6 +21,8 @@ export interface TurnlensApi {
   status(): string;
   /** The Testing view's tree. */
   testItems(): ItemSnapshot[];
+  /** The Turnlens the server comes from, and the line the output channel got about it. */
+  engine(): EngineReport;
 }
 
 let active: TurnlensClient | undefined;
@@ -89,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     serverPid: () => client.serverPid,
     status: () => status.text,
     testItems: () => explorer.snapshot(),
+    engine: () => client.engineReport(),
   };
 }
 

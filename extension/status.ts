@@ -2,7 +2,7 @@
 // a warning past 4 s, what happened to the server) and the output channel, whose levels the user
 // sets with the channel's own log-level menu.
 import * as vscode from "vscode";
-import { SLOW_RUN_MS, statusView, type LastRun, type StatusState } from "./statusView.ts";
+import { SLOW_RUN_MS, statusView, type EngineInUse, type LastRun, type StatusState } from "./statusView.ts";
 import { TEST_FILE_GLOB } from "./testFiles.ts";
 
 export class Status implements vscode.Disposable {
@@ -52,6 +52,16 @@ export class Status implements vscode.Disposable {
   clearIncident(): void {
     delete this.state.incident;
     this.render();
+  }
+
+  /** Which Turnlens the server comes from (the workspace's or the bundled one) and its version. */
+  setEngine(engine: EngineInUse): void {
+    this.state.engine = engine;
+    this.render();
+  }
+
+  get engine(): EngineInUse | undefined {
+    return this.state.engine;
   }
 
   setTrusted(trusted: boolean): void {

@@ -11,6 +11,14 @@ export interface LastRun {
   skipped: number;
 }
 
+/** The Turnlens the server comes from: the workspace's installed package or the extension's own copy. */
+export interface EngineInUse {
+  source: "workspace" | "bundled";
+  version: string;
+  /** Why the workspace's package was passed over (too old, too new, untrusted workspace…). */
+  refusal?: string;
+}
+
 export interface StatusState {
   /** The server process as the client sees it; `failed` means it will not be restarted. */
   server: "starting" | "ready" | "stopped" | "failed";
@@ -25,6 +33,7 @@ export interface StatusState {
   runMode: string;
   /** The run mode was chosen for this session only (not the setting). */
   sessionRunMode: boolean;
+  engine?: EngineInUse;
 }
 
 export interface StatusView {
@@ -35,6 +44,20 @@ export interface StatusView {
 }
 
 export function statusView(state: StatusState, now: number): StatusView {
+  const view = statusOfRuns(state, now);
+  const engine = state.engine;
+  if (!engine) return view;
+  const which = `${engine.source === "workspace" ? "the workspace's" : "bundled"} Turnlens ${engine.version}`;
+  // An untrusted workspace already says so; a package the extension cannot speak to is a warning.
+  const refused = engine.refusal !== undefined && state.trusted;
+  return {
+    ...view,
+    detail: [view.detail, refused ? `${which}: ${engine.refusal}` : which].filter(Boolean).join(" · "),
+    severity: refused && view.severity === "information" ? "warning" : view.severity,
+  };
+}
+
+function statusOfRuns(state: StatusState, now: number): StatusView {
   const mode = `runs ${state.runMode}${state.sessionRunMode ? " (this session)" : ""}`;
   if (state.server === "failed") return { text: "Turnlens stopped", detail: state.incident ?? "the server stopped and will not restart; run Turnlens: Restart the Server", severity: "error", busy: false };
   if (state.server === "stopped") return { text: "Turnlens stopped", detail: state.incident ?? "the server is stopped", severity: "information", busy: false };

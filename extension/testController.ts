@@ -96,7 +96,7 @@ export class TestExplorer implements vscode.Disposable {
     this.disposables.push(
       controller,
       watcher,
-      (this.debugLauncher = new DebugLauncher(this.context)),
+      (this.debugLauncher = new DebugLauncher(this.context, () => this.client.packageRoot)),
     );
     for (const uri of this.tree.fileUris()) this.syncFile(uri);
   }

@@ -6,6 +6,34 @@ import { NotificationType, RequestType, type Range } from "vscode-languageserver
 /** The name under `experimental` in both the client's and the server's capabilities. */
 export const EXPERIMENTAL_CAPABILITY = "turnlens";
 
+/**
+ * The version of the wire this file describes (the custom messages and the initialization options).
+ * An editor only starts a workspace's own Turnlens when it speaks the same number: a package declares
+ * it in its package.json (`turnlensServer.protocol`, read before the server starts) and its server
+ * reports it at initialize (`capabilities.experimental.turnlens.protocol`). Bumped only when a change
+ * breaks a client of the previous number; a change a client can ignore (a new message, a new optional
+ * field) keeps it. docs/vscode-extension.md, "The workspace's own Turnlens".
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** The package.json field by which a `turnlens` package says where its language server is and what it speaks. */
+export const PACKAGE_SERVER_FIELD = "turnlensServer";
+
+/** The value of `turnlensServer` in a package.json. */
+export interface PackageServerDeclaration {
+  /** The `PROTOCOL_VERSION` its server speaks. */
+  protocol: number;
+  /** The server's entry, relative to the package's folder (`dist/server.js`). */
+  main: string;
+}
+
+/** What a server puts under `capabilities.experimental.turnlens` in its initialize result. */
+export interface TurnlensServerCapabilities {
+  testExplorer?: boolean;
+  /** The `PROTOCOL_VERSION` it speaks. */
+  protocol?: number;
+}
+
 /** What a client puts under `capabilities.experimental.turnlens`. */
 export interface TurnlensClientCapabilities {
   /** The client shows a test tree: the server sends `turnlens/testsDiscovered` and `turnlens/testRunProgress`. */

@@ -4,6 +4,7 @@
 import type { Connection, InitializeParams, InitializeResult } from "vscode-languageserver";
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./handlers.ts";
+import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "./workers.ts";
@@ -29,6 +30,8 @@ export interface ServerEnv {
   createWorker: WorkerFactory;
   /** Time a blocked worker gets past a test's timeout before it is killed. */
   workerGraceMs?: number;
+  /** The package's version (its package.json), reported as `serverInfo.version`. */
+  version?: string;
 }
 
 /** What every feature's `register` receives. */
@@ -76,8 +79,11 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   connection.onInitialize(
     guardRequest(log, "initialize", (params: InitializeParams) => {
       state.clientCapabilities = params.capabilities;
-      const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens" } };
+      const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens", ...(env.version !== undefined ? { version: env.version } : {}) } };
       for (const contribute of initializers) contribute(params, result);
+      // Every server says which protocol it speaks, so a client can refuse one it does not know.
+      const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
+      result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };
       return result;
     }),
   );

@@ -22,6 +22,7 @@ import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport } from "./stack.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
+import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile } from "./transform.ts";
 
@@ -527,6 +528,7 @@ class FileRun {
 /** Runs one test file and reports every test it declares. Never throws for a bad test file. */
 export async function runTestFile(options: RunFileOptions): Promise<FileReport> {
   guardProcess();
+  installTestGlobals();
   const started = performance.now();
   const file = options.file;
   const finish = (tests: TestReport[], error?: ErrorReport): FileReport => {

@@ -2,7 +2,7 @@
 // .vsix (`npm run package`), starts code-server on 127.0.0.1, installs the .vsix, runs the extension
 // tests (test/e2e/suite/) in its extension host, and takes the README's screenshots (docs/images/).
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startCodeServer } from "./codeServer.mjs";
@@ -11,7 +11,7 @@ import { takeScreenshots } from "./screenshots.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -22,7 +22,8 @@ const setup = spawnSync("sh", [join(root, "test/e2e/setup.sh"), cache], { stdio:
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const vsix = join(root, `${manifest.name}-${manifest.version}.vsix`);
+// This machine's .vsix (scripts/package-vsix.mjs names each by its target).
+const vsix = join(root, `${manifest.name}-${process.platform}-${process.arch}-${manifest.version}.vsix`);
 if (!skip.has("package")) {
   say("npm run package");
   execFileSync("npm", ["run", "-s", "package"], { cwd: root, stdio: "inherit" });
@@ -41,12 +42,51 @@ const workspace = (name, from) => {
   if (from) cpSync(from, path, { recursive: true });
   return path;
 };
+/**
+ * A workspace with its own installed Turnlens of another version than the extension's, as `npm
+ * install -D turnlens` would leave it: node_modules/turnlens is this repo's built dist/ and bin/ with
+ * the manifest's version changed to `<version>-workspace`, and its one run-time import (esbuild and
+ * this machine's binary) sits beside it. e2e.json tells the suite which server and worker to expect.
+ */
+const workspaceWithOwnTurnlens = () => {
+  const path = workspace("own-turnlens", join(root, "examples/summarize"));
+  const own = join(path, "node_modules/turnlens");
+  for (const part of ["dist", "bin"]) cpSync(join(root, part), join(own, part), { recursive: true, dereference: true });
+  const version = `${manifest.version}-workspace`;
+  writeFileSync(join(own, "package.json"), `${JSON.stringify({ ...manifest, version }, null, 2)}\n`);
+  for (const dependency of ["esbuild", `@esbuild/${process.platform}-${process.arch}`])
+    cpSync(join(root, "node_modules", dependency), join(path, "node_modules", dependency), { recursive: true, dereference: true });
+  const real = realpathSync(own);
+  const expected = { version, server: join(real, "dist/server.js"), worker: join(real, "dist/worker.mjs") };
+  writeFileSync(join(path, "e2e.json"), `${JSON.stringify(expected, null, 2)}\n`);
+  // Passes only in the workspace's own worker process: the mark only it can give is its script path.
+  writeFileSync(
+    join(path, "own.test.ts"),
+    [
+      'import { expect, test } from "bun:test";',
+      'import { answer, testWorkflow } from "agentswf/testing";',
+      'import summarize, { SUMMARY } from "./summarize";',
+      "",
+      'test("runs in the worker of the workspace\'s own Turnlens", () => {',
+      `  expect(process.argv[1]).toBe(${JSON.stringify(expected.worker)});`,
+      "});",
+      "",
+      'test("runs a workflow through the workspace\'s own engine", async () => {',
+      '  const run = await testWorkflow(summarize, { args: { file: "README.md" }, agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) } });',
+      '  expect(run.value).toEqual({ summary: "Two sentences." });',
+      "});",
+      "",
+    ].join("\n"),
+  );
+  return path;
+};
 const results = [];
 let server;
 try {
   server = await startCodeServer({ cache, dir: join(dir, "cs"), vsix: [vsix] });
   say(`code-server on ${server.url}`);
   const suite = async (name, folder) => {
+    if (skip.has(name)) return;
     say(`suite ${name} on ${folder}`);
     const lines = [];
     const code = await runExtensionTests({
@@ -64,6 +104,7 @@ try {
   if (!skip.has("tests")) {
     await suite("examples", workspace("examples", join(root, "examples")));
     await suite("gettingStarted", workspace("empty"));
+    if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
   }
   if (!skip.has("screenshots")) {
     say("screenshots");

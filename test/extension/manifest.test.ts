@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATEGORY, COMMANDS } from "../../extension/commands.ts";
-import { Commands } from "../../server/protocol.ts";
+import { Commands, PACKAGE_SERVER_FIELD, PROTOCOL_VERSION } from "../../server/protocol.ts";
 import { SettingsSchema } from "../../server/settings.ts";
 import { withClientManifest } from "../../scripts/manifest.ts";
 
@@ -15,6 +15,10 @@ const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const contributes = manifest.contributes;
 
 describe("the extension manifest", () => {
+  test("declares the protocol its language server speaks and where that server is, for editors that start the workspace's own Turnlens", () => {
+    expect(manifest[PACKAGE_SERVER_FIELD]).toEqual({ protocol: PROTOCOL_VERSION, main: "dist/server.js" });
+  });
+
   test("holds what scripts/genManifest.mjs writes (run it after changing settings or commands)", () => {
     expect(manifest).toEqual(withClientManifest(manifest));
   });

@@ -32,6 +32,18 @@ describe("the status item", () => {
     expect(statusView({ ...ready, server: "failed", incident: "it crashed 5 times" }, 0)).toMatchObject({ text: "Turnlens stopped", severity: "error" });
   });
 
+  test("names the Turnlens in use and its version: the workspace's or the bundled one", () => {
+    expect(statusView({ ...ready, engine: { source: "workspace", version: "0.2.0" } }, 0)).toMatchObject({ detail: "runs onType · the workspace's Turnlens 0.2.0", severity: "information" });
+    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0" } }, 0)).toMatchObject({ detail: "runs onType · bundled Turnlens 0.1.0", severity: "information" });
+  });
+
+  test("warns, with the reason, when the workspace's Turnlens was passed over for the bundled one", () => {
+    const refusal = "the workspace's Turnlens 0.0.9 (/w/node_modules/turnlens) is too old for this extension (Turnlens 0.1.0, protocol 1)";
+    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0", refusal } }, 0)).toMatchObject({ detail: `runs onType · bundled Turnlens 0.1.0: ${refusal}`, severity: "warning" });
+    // Untrusted: the item already says so, and the bundled copy is simply what runs.
+    expect(statusView({ ...ready, trusted: false, engine: { source: "bundled", version: "0.1.0", refusal: "not trusted" } }, 0)).toMatchObject({ text: "Turnlens restricted", detail: "this workspace is not trusted: no test runs; static checks still show · bundled Turnlens 0.1.0" });
+  });
+
   test("says no tests run in an untrusted workspace", () => {
     expect(statusView({ ...ready, trusted: false }, 0)).toMatchObject({ text: "Turnlens restricted", severity: "warning" });
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestItem, TestRunProgressParams, TestsDiscoveredParams } from "../../server/protocol.ts";
+import { PROTOCOL_VERSION } from "../../server/protocol.ts";
 import { EDITOR_CAPABILITIES, MISTAKES, rangeOf, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -35,7 +36,7 @@ describe("the test explorer", () => {
   test("gets the tree of each opened document, with self-describing ids", async () => {
     server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
     const initialized = await server.initialize();
-    expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true } });
+    expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true, protocol: PROTOCOL_VERSION } });
     const uri = await server.open(PATH, TEXT);
     const discovered = await server.waitFor<TestsDiscoveredParams>("turnlens/testsDiscovered", (params) => params.textDocument.uri === uri);
     expect(strip(discovered.tests)).toEqual([

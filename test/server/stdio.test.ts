@@ -21,6 +21,7 @@ import {
   StreamMessageWriter,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
+import { PROTOCOL_VERSION } from "../../server/protocol.ts";
 import { MISTAKES, ROOT, SLOW } from "./harness.ts";
 
 const BIN = join(ROOT, "bin", "turnlens.mjs");
@@ -42,7 +43,8 @@ async function runsAFileThenExits(child: ChildProcess, connection: MessageConnec
     capabilities: {},
     initializationOptions: { settings: { debounceMs: 0 } },
   });
-  expect(initialized.serverInfo?.name).toBe("turnlens");
+  expect(initialized.serverInfo).toEqual({ name: "turnlens", version: JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version });
+  expect((initialized.capabilities.experimental as { turnlens?: { protocol?: number } } | undefined)?.turnlens?.protocol).toBe(PROTOCOL_VERSION);
   await connection.sendNotification(InitializedNotification.type, {});
   await connection.sendNotification(DidOpenTextDocumentNotification.type, {
     textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },

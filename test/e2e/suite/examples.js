@@ -27,6 +27,17 @@ exports.run = async () => {
       log(`server pid ${api.serverPid()}; status: ${api.status()}`);
     }],
 
+    ["a workspace without its own node_modules/turnlens runs the bundled copy, and the status and output say so", async () => {
+      const engine = api.engine();
+      const bundled = require("path").join(extension.extensionPath, "dist", "server.js");
+      log(`engine: ${JSON.stringify(engine)}`);
+      assert.deepStrictEqual({ source: engine.source, version: engine.version, module: engine.module }, { source: "bundled", version: extension.packageJSON.version, module: bundled });
+      assert.strictEqual(engine.line, `using the bundled Turnlens ${extension.packageJSON.version} (${bundled}): the workspace has no node_modules/turnlens`);
+      const commandLine = require("fs").readFileSync(`/proc/${api.serverPid()}/cmdline`, "utf8").split("\0");
+      assert.ok(commandLine.includes(bundled), `the server runs ${bundled}: ${commandLine.join(" ")}`);
+      assert.ok(api.status().includes(`bundled Turnlens ${extension.packageJSON.version}`), api.status());
+    }],
+
     ["the test tree lists the workspace's test files, and a file's tests once it is open", async () => {
       const files = await waitFor("the test files in the tree", () => {
         const labels = api.testItems().map((item) => item.label);
