@@ -5,7 +5,7 @@ import type { Connection, InitializeParams, InitializeResult } from "vscode-lang
 import { guardNotification, guardRequest } from "./handlers.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ServerState, type Logger } from "./state.ts";
-import { WorkerPool, type WorkerFactory } from "./workers.ts";
+import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as codeLens from "./features/codeLens.ts";
 import * as commands from "./features/commands.ts";
@@ -47,7 +47,12 @@ export interface Server {
 export function startServer(connection: Connection, env: ServerEnv): Server {
   const log = configuration.logger(connection, () => state.globalSettings.logLevel);
   const state = new ServerState(log);
-  const workers = new WorkerPool(env.createWorker, { size: () => state.globalSettings.workers, log: (message) => log.info(message), ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}) });
+  const workers = new WorkerPool({
+    factory: env.createWorker,
+    size: () => state.globalSettings.workers,
+    log: (message) => log.info(message),
+    ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
+  });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const server: Server = {

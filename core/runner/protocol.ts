@@ -1,5 +1,5 @@
-// Messages between `turnlens test` and its worker processes.
-import type { FileReport } from "./report.ts";
+// Messages between the worker pool (core/runner/pool.ts) and its worker processes.
+import type { ErrorReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 
@@ -23,4 +23,8 @@ export type ParentMessage =
 export type WorkerMessage =
   | { type: "ready" }
   | { type: "event"; file: string; event: RunEvent }
-  | { type: "file"; report: FileReport; schemas?: SchemaName[] };
+  /**
+   * The file is done. Its tests crossed the channel once each, as `test` events; this carries
+   * only what the file itself ended with.
+   */
+  | { type: "done"; file: string; durationMs: number; error?: ErrorReport; schemas?: SchemaName[] };

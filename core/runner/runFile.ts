@@ -601,12 +601,11 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     routeStrayErrors(null);
     process.exitCode = undefined;
   }
-  const reports = run.reports;
   for (const error of run.interrupt.stray) {
     const info: TestInfo = { id: "uncaught error outside a test", name: "uncaught error outside a test", path: ["uncaught error outside a test"] };
-    reports.push(jsonSafe(failedReport(info, errorReport(error, file))));
+    run.record(failedReport(info, errorReport(error, file)));
   }
-  return finish(reports);
+  return finish(run.reports);
 }
 
 function loadError(error: unknown, file: string, outfile: string): ErrorReport {

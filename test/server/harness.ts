@@ -1,7 +1,7 @@
 // Drives startServer over a real JSON-RPC connection made of crossed in-memory streams, with a
 // manual timer for the debounces (no sleeps: tests wait on the messages the server sends) and
 // real worker processes forked from dist/worker.mjs.
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -26,6 +26,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
+import { forkWorker } from "../../core/runner/workerProcess.ts";
 import { startServer, type Server } from "../../server/server.ts";
 import type { Timer } from "../../server/scheduler.ts";
 
@@ -121,7 +122,7 @@ export class TestServer {
       now: () => 0,
       workerGraceMs: 300,
       createWorker: () => {
-        const child = fork(WORKER, [], { stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json", execArgv: options.workerExecArgv ?? [] });
+        const child = forkWorker({ entry: WORKER, execArgv: options.workerExecArgv ?? [] });
         this.workers.push(child);
         return child;
       },
