@@ -2,8 +2,15 @@
 // client starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
 import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
 import { forkWorker } from "../core/runner/workerProcess.ts";
 import { startServer } from "./server.ts";
+
+// Nothing outlives the server: its workers and what their tests spawned are killed when it exits
+// (an `exit` notification with or without `shutdown`, stdin closing, an uncaught error) or is
+// sent SIGTERM, SIGINT or SIGHUP; a SIGKILL is noticed by each worker's parent watch.
+ownProcessTree();
+endOnSignals();
 
 const connection = createConnection(ProposedFeatures.all);
 startServer(connection, {

@@ -3,6 +3,7 @@
 // its running test reported and the rest of its file resumed in a fresh worker, a cancelled run
 // kills its worker, and workers stay warm between runs until the pool closes.
 import type { ChildProcess } from "node:child_process";
+import { killWorkerTree } from "./processTree.ts";
 import { forkWorker } from "./workerProcess.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
@@ -163,13 +164,11 @@ export class WorkerPool {
     pending.resolve(result);
   }
 
+  /** Kills the worker, its process group and every process carrying its tag. */
   private kill(slot: Slot): void {
     clearTimeout(slot.watchdog);
-    try {
-      slot.child.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
+    if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
+    else slot.child.kill("SIGKILL");
   }
 
   /** Asks an idle worker to exit once its output is flushed. */
@@ -308,6 +307,8 @@ export class WorkerPool {
     if (slot.dead) return;
     slot.dead = true;
     clearTimeout(slot.watchdog);
+    // What its tests spawned dies with it, whatever way it died.
+    if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
     this.slots.delete(slot);
     const active = slot.active;
     slot.active = undefined;

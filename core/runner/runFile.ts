@@ -19,6 +19,7 @@ import {
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport } from "./stack.ts";
+import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile } from "./transform.ts";
@@ -551,7 +552,24 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     return finish([], errorReport(error, file));
   }
 
-  // 2. Import: the file declares its tests.
+  // 2. Import: the file declares its tests. From here on, what the file starts is its own, and is
+  // reaped when the file ends (leftovers.ts).
+  beginFileScope();
+  try {
+    return await loadAndRun(options, outfile, served, finish, emit);
+  } finally {
+    endFileScope();
+  }
+}
+
+async function loadAndRun(
+  options: RunFileOptions,
+  outfile: string,
+  served: Set<string>,
+  finish: (tests: TestReport[], error?: ErrorReport) => FileReport,
+  emit: (event: RunEvent) => void,
+): Promise<FileReport> {
+  const file = options.file;
   const interrupt = new Interrupt();
   const state = beginCollect(file);
   routeStrayErrors((error) => interrupt.fail(error));

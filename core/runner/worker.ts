@@ -1,21 +1,57 @@
 // A child process of the worker pool (`turnlens test` and the language server): runs the files the
 // parent sends (from disk, or an editor's unsaved text), one at a time, and reports progress over
-// IPC so the parent can kill it when a test blocks the event loop.
+// IPC so the parent can kill it when a test blocks the event loop. It dies with its parent.
 import { exitProcess, guardProcess } from "./processGuard.ts";
+import { watchParent } from "./parentWatch.ts";
+import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 
+const tag = workerTag(process.pid);
+// Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
+tagDescendants(tag);
+watchParent(process.ppid, tag);
 process.setSourceMapsEnabled(true);
+
+// The channel is the runner's: tests get no process.send to write to it with.
+const channel = process.send?.bind(process);
+process.send = undefined;
 guardProcess();
 
+/** The parent is gone: kill what this worker started, and the worker, at once. */
+function dieWithTree(): never {
+  killTagged(tag);
+  killGroup(process.pid);
+  return exitProcess(1);
+}
+
+// Writing to a parent that is gone must end the worker, not spin on EPIPE.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => dieWithTree());
+
+let inFlight = 0;
+const drained: Array<() => void> = [];
 function send(message: WorkerMessage): void {
+  if (!channel) return;
+  inFlight++;
   try {
-    process.send?.(message);
+    channel(message, undefined, undefined, (error: Error | null) => {
+      inFlight--;
+      if (error) dieWithTree();
+      if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
+    });
   } catch {
-    // the parent is gone
+    dieWithTree();
   }
+}
+
+/** Exits once every message and every byte of output has left. */
+async function exitWhenFlushed(): Promise<never> {
+  if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+  killTagged(tag);
+  return exitProcess(0);
 }
 
 async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
@@ -40,7 +76,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
 
 process.on("message", (raw) => {
   const message = raw as ParentMessage;
-  if (message.type === "exit") exitProcess(0);
+  if (message.type === "exit") void exitWhenFlushed();
   if (message.type === "run") void runOne(message);
 });
 
@@ -54,5 +90,7 @@ async function schemasFor(file: string, modules: string[] | undefined, report: F
   }
 }
 
-process.on("disconnect", () => exitProcess(0));
+process.on("disconnect", () => dieWithTree());
+// The parent may have gone before this listener existed.
+if (!process.connected) dieWithTree();
 send({ type: "ready" });
