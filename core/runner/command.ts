@@ -5,6 +5,7 @@ import { basename, join, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { initCommand } from "./init.ts";
 import { availableParallelism } from "node:os";
+import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool } from "./pool.ts";
 import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
@@ -100,6 +101,7 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         const v = value();
         const ms = v === undefined ? undefined : parseDuration(v);
         if (ms === undefined) throw new CliUsageError("--timeout needs a duration such as 10s");
+        if (ms > MAX_TIMER_MS) throw new CliUsageError(`--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
         options.timeoutMs = ms;
         break;
       }

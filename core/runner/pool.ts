@@ -5,7 +5,8 @@
 import type { ChildProcess } from "node:child_process";
 import { killWorkerTree } from "./processTree.ts";
 import { forkWorker } from "./workerProcess.ts";
-import type { ParentMessage, WorkerMessage } from "./protocol.ts";
+import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
+import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./protocol.ts";
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
 import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
@@ -53,6 +54,8 @@ export interface WorkerPoolOptions {
   graceMs?: number;
   /** Where the pool says what went wrong with a worker, and output no run owns. */
   log?: (message: string) => void;
+  /** When a warm worker is replaced by a fresh one (limits.ts has the defaults). */
+  recycle?: { afterRuns: number; aboveRssBytes: number };
 }
 
 interface Pending {
@@ -76,6 +79,8 @@ interface Active {
   collected: TestInfo[];
   reported: TestReport[];
   killedByWatchdog: boolean;
+  /** Why the pool killed the worker for a message it does not accept. */
+  refused?: string;
   cancelled: boolean;
 }
 
@@ -87,6 +92,10 @@ interface Slot {
   active?: Active;
   watchdog?: ReturnType<typeof setTimeout>;
   startupErr: string;
+  /** The end of what it wrote to stderr, to tell an out-of-memory death. */
+  stderrTail: string;
+  /** Files it has run. */
+  runs: number;
   exited: Promise<void>;
 }
 
@@ -97,11 +106,15 @@ export class WorkerPool {
   private readonly graceMs: number;
   private readonly factory: WorkerFactory;
   private readonly log: (message: string) => void;
+  private readonly recycle: { afterRuns: number; aboveRssBytes: number };
+  /** Set by warm(): a recycled worker is replaced at once, so the next run finds one ready. */
+  private keepWarm = false;
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.graceMs = options.graceMs ?? GRACE_MS;
     this.factory = options.factory ?? (() => forkWorker());
     this.log = options.log ?? ((message) => process.stderr.write(`turnlens: ${message}\n`));
+    this.recycle = options.recycle ?? { afterRuns: RECYCLE_AFTER_RUNS, aboveRssBytes: RECYCLE_ABOVE_RSS_BYTES };
   }
 
   /** The pids of the live workers. */
@@ -111,7 +124,8 @@ export class WorkerPool {
 
   /** Starts a worker ahead of the first run, so that run finds the engine loaded. */
   warm(): void {
-    if (this.slots.size === 0) this.spawn();
+    this.keepWarm = true;
+    if (![...this.slots].some((slot) => !slot.dead && !slot.exiting)) this.spawn();
   }
 
   /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
@@ -228,7 +242,7 @@ export class WorkerPool {
     slot.watchdog = setTimeout(() => {
       if (slot.active) slot.active.killedByWatchdog = true;
       this.kill(slot);
-    }, deadlineMs + this.graceMs);
+    }, timerDelay(deadlineMs + this.graceMs));
   }
 
   private spawn(): void {
@@ -241,16 +255,27 @@ export class WorkerPool {
       return;
     }
     let resolveExit!: () => void;
-    const slot: Slot = { child, ready: false, dead: false, exiting: false, startupErr: "", exited: new Promise((resolve) => (resolveExit = resolve)) };
+    const slot: Slot = { child, ready: false, dead: false, exiting: false, startupErr: "", stderrTail: "", runs: 0, exited: new Promise((resolve) => (resolveExit = resolve)) };
     this.slots.add(slot);
     child.stdout?.on("data", (chunk: Buffer) => this.output(slot, chunk.toString(), "stdout"));
     child.stderr?.on("data", (chunk: Buffer) => {
       if (!slot.ready) slot.startupErr = (slot.startupErr + chunk.toString()).slice(-4000);
+      slot.stderrTail = (slot.stderrTail + chunk.toString()).slice(-2000);
       this.output(slot, chunk.toString(), "stderr");
     });
+    // The death is handled once its pipes closed, so the last output (V8's out-of-memory words
+    // included) is in; a pipe some stray process still holds open gets a second to let go.
     child.on("exit", (code, signal) => {
-      resolveExit();
-      this.onExit(slot, code, signal);
+      if (child.pid !== undefined) killWorkerTree(child.pid);
+      const late = setTimeout(() => {
+        resolveExit();
+        this.onExit(slot, code, signal);
+      }, 1000);
+      child.once("close", () => {
+        clearTimeout(late);
+        resolveExit();
+        this.onExit(slot, code, signal);
+      });
     });
     child.on("error", (error) => {
       this.log(`worker error: ${error.message}`);
@@ -259,7 +284,11 @@ export class WorkerPool {
         this.onExit(slot, child.exitCode, child.signalCode);
       }
     });
-    child.on("message", (raw) => this.onMessage(slot, raw as WorkerMessage));
+    child.on("message", (raw) => {
+      const read = readWorkerMessage(raw);
+      if ("refused" in read) this.refuse(slot, read.refused);
+      else this.onMessage(slot, read.message);
+    });
   }
 
   private output(slot: Slot, text: string, stream: "stdout" | "stderr"): void {
@@ -268,8 +297,16 @@ export class WorkerPool {
     else if (slot.ready) this.log(`worker output: ${text.trimEnd()}`);
   }
 
+  /** A message no worker sends: the test behind it fails and the worker is killed. */
+  private refuse(slot: Slot, why: string): void {
+    this.log(`worker ${slot.child.pid} sent ${why}; it was killed`);
+    if (slot.active) slot.active.refused ??= why;
+    this.kill(slot);
+  }
+
   private onMessage(slot: Slot, message: WorkerMessage): void {
     if (message.type === "ready") {
+      if (slot.ready) return this.refuse(slot, "a second \"ready\" message");
       slot.ready = true;
       this.startupFailures = 0;
       this.pump();
@@ -277,7 +314,10 @@ export class WorkerPool {
     }
     const active = slot.active;
     if (!active || active.cancelled) return;
-    if (message.type === "event") {
+    if (message.file !== active.job.file) return this.refuse(slot, `a "${message.type}" message for ${message.file}, which it was not running`);
+    if (message.type === "output") {
+      active.pending.listener.onOutput?.(message.text, message.stream);
+    } else if (message.type === "event") {
       const event = message.event;
       if (event.type === "phase") {
         active.phase = event.phase;
@@ -299,6 +339,13 @@ export class WorkerPool {
       };
       if (message.error) report.error = message.error;
       this.settle(pending, { report, schemas: message.schemas ?? [] });
+      // Bounded memory: a worker that ran enough files, or holds too much, leaves for a fresh one.
+      slot.runs++;
+      if (slot.runs >= this.recycle.afterRuns || message.rss > this.recycle.aboveRssBytes) {
+        this.log(`worker ${slot.child.pid} recycled after ${slot.runs} files at ${Math.round(message.rss / 1048576)} MB`);
+        this.retire(slot);
+        if (this.keepWarm && this.queue.length === 0) this.spawn();
+      }
       this.pump();
     }
   }
@@ -312,7 +359,7 @@ export class WorkerPool {
     this.slots.delete(slot);
     const active = slot.active;
     slot.active = undefined;
-    if (active && !active.cancelled && !active.pending.settled) this.reportDeath(active, code, signal);
+    if (active && !active.cancelled && !active.pending.settled) this.reportDeath(slot, active, code, signal);
     if (!slot.ready && !active) {
       this.startupFailures++;
       if (this.startupFailures >= 2) {
@@ -326,11 +373,15 @@ export class WorkerPool {
   }
 
   /** A worker died mid-run: report what it was doing, and resume the file's other tests. */
-  private reportDeath(active: Active, code: number | null, signal: NodeJS.Signals | null): void {
+  private reportDeath(slot: Slot, active: Active, code: number | null, signal: NodeJS.Signals | null): void {
     const pending = active.pending;
     const elapsed = performance.now() - active.started;
-    const why = active.killedByWatchdog
+    const why = active.refused
+      ? `sent turnlens's worker channel ${active.refused} (the channel is the runner's, not the test's); the worker was killed`
+      : active.killedByWatchdog
       ? `did not finish within its ${active.deadlineMs}ms timeout (plus ${this.graceMs}ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed`
+      : outOfMemory(slot.stderrTail)
+      ? `ran its worker process out of memory (the JavaScript heap limit was reached) running ${pending.job.file} and ended it (${signal ? `killed by signal ${signal}` : `exit code ${code}`})`
       : `ended its worker process (${signal ? `killed by signal ${signal}` : `exit code ${code}`}); did it call process.kill, run out of memory or crash node?`;
     pending.carried.push(...active.reported);
     pending.carriedMs += elapsed;
@@ -365,6 +416,11 @@ export class WorkerPool {
     report.durationMs = Math.round(pending.carriedMs);
     ended(report);
   }
+}
+
+/** V8's last words when a heap is exhausted. */
+function outOfMemory(stderr: string): boolean {
+  return /JavaScript heap out of memory|Reached heap limit|Allocation failed/.test(stderr);
 }
 
 function fileError(file: string, message: string): FileReport {

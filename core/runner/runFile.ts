@@ -20,6 +20,7 @@ import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport } from "./stack.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile } from "./transform.ts";
@@ -113,10 +114,11 @@ function call(fn: AnyFn, options: CallOptions): Promise<unknown> {
       if (ok) resolvePromise(value);
       else rejectPromise(value);
     };
+    // Clamped: a timer given 2^31 ms or more would fire at once.
     const timer = setTimeout(() => {
       options.controller.abort();
       finish(false, new TimeoutError(`${options.what} timed out after ${options.timeoutMs}ms`));
-    }, options.timeoutMs);
+    }, timerDelay(options.timeoutMs));
     options.interrupt.listen((error) => finish(false, error));
     const done = (error?: unknown) => {
       if (error === undefined || error === null) finish(true, undefined);

@@ -1,10 +1,12 @@
 // A child process of the worker pool (`turnlens test` and the language server): runs the files the
 // parent sends (from disk, or an editor's unsaved text), one at a time, and reports progress over
 // IPC so the parent can kill it when a test blocks the event loop. It dies with its parent.
+import { timerDelay } from "./limits.ts";
 import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { captureOutput, endOutputOfTest, flushOutput } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
@@ -15,9 +17,19 @@ tagDescendants(tag);
 watchParent(process.ppid, tag);
 process.setSourceMapsEnabled(true);
 
-// The channel is the runner's: tests get no process.send to write to it with.
+// The channel is the runner's: tests get no process.send to write to it with, and Node's
+// underlying process._send refuses any message but this module's.
 const channel = process.send?.bind(process);
 process.send = undefined;
+let sending = false;
+const internals = process as unknown as { _send?: (...args: unknown[]) => unknown };
+const underlyingSend = internals._send;
+if (underlyingSend) {
+  internals._send = function (this: unknown, ...args: unknown[]) {
+    if (!sending) throw new Error("the worker's IPC channel is turnlens's own; a test cannot send on it");
+    return underlyingSend.apply(this, args);
+  };
+}
 guardProcess();
 
 /** The parent is gone: kill what this worker started, and the worker, at once. */
@@ -32,9 +44,16 @@ for (const stream of [process.stdout, process.stderr]) stream.on("error", () => 
 
 let inFlight = 0;
 const drained: Array<() => void> = [];
+/** Sends after the output written so far, so the two keep their order. */
 function send(message: WorkerMessage): void {
+  flushOutput();
+  sendNow(message);
+}
+
+function sendNow(message: WorkerMessage): void {
   if (!channel) return;
   inFlight++;
+  sending = true;
   try {
     channel(message, undefined, undefined, (error: Error | null) => {
       inFlight--;
@@ -43,6 +62,8 @@ function send(message: WorkerMessage): void {
     });
   } catch {
     dieWithTree();
+  } finally {
+    sending = false;
   }
 }
 
@@ -57,6 +78,7 @@ async function exitWhenFlushed(): Promise<never> {
 async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
+  captureOutput((stream, text) => sendNow({ type: "output", file: message.file, stream, text }));
   try {
     report = await runTestFile({
       file: message.file,
@@ -64,14 +86,20 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       ...(pattern ? { testNamePattern: pattern } : {}),
       ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
       ...(message.source !== undefined ? { source: message.source } : {}),
-      onEvent: (event) => send({ type: "event", file: message.file, event }),
+      // A deadline past what a timer holds (Infinity included) is sent as the longest one.
+      onEvent: (event) => {
+        // A test's output (and the note of what was cut) reaches the pool before its report.
+        if (event.type === "test") endOutputOfTest();
+        send({ type: "event", file: message.file, event: event.type === "phase" ? { ...event, deadlineMs: timerDelay(event.deadlineMs) } : event });
+      },
     });
   } catch (error) {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     report = { file: message.file, tests: [], durationMs: 0, error: { message: `turnlens failed to run the file: ${text}` } };
   }
+  captureOutput(null);
   const schemas = await schemasFor(message.file, message.schemaModules, report);
-  send({ type: "done", file: message.file, durationMs: report.durationMs, ...(report.error ? { error: report.error } : {}), ...(schemas.length > 0 ? { schemas } : {}) });
+  send({ type: "done", file: message.file, durationMs: report.durationMs, rss: process.memoryUsage.rss(), ...(report.error ? { error: report.error } : {}), ...(schemas.length > 0 ? { schemas } : {}) });
 }
 
 process.on("message", (raw) => {

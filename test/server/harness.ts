@@ -86,6 +86,8 @@ export interface StartOptions {
   configuration?: (section: string | undefined, scopeUri: string | undefined) => unknown;
   /** Node options of the worker processes. */
   workerExecArgv?: string[];
+  /** Another worker script than dist/worker.mjs (a misbehaving one). */
+  workerEntry?: string;
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
@@ -122,7 +124,7 @@ export class TestServer {
       now: () => 0,
       workerGraceMs: 300,
       createWorker: () => {
-        const child = forkWorker({ entry: WORKER, execArgv: options.workerExecArgv ?? [] });
+        const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [] });
         this.workers.push(child);
         return child;
       },

@@ -4,13 +4,22 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
-import { MISTAKES, rangeOf, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import type { ChildProcess } from "node:child_process";
+import type { TestRunProgressParams } from "../../server/protocol.ts";
+import { MISTAKES, rangeOf, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
+
+const PROGRESS = "turnlens/testRunProgress";
 
 let server: TestServer;
 async function start(options: StartOptions = {}): Promise<TestServer> {
   return (server = await TestServer.started(options));
 }
 afterEach(() => server.dispose());
+
+function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode);
+  return new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+}
 
 function lines(...text: string[]): string {
   return [...text, ""].join("\n");
@@ -38,5 +47,61 @@ describe("a test cannot take the runner down", () => {
     const second = await server.openAndRun(join(MISTAKES, "virtual-timer-b.test.ts"), b);
     expect(second.diagnostics.diagnostics).toEqual([]);
     expect(server.workers).toHaveLength(1);
+  }, SLOW);
+});
+
+describe("the channel is the runner's", () => {
+  test("a worker that sends a message no worker sends fails its running test clearly, and the server answers the next hover", async () => {
+    await start({ workerEntry: join(ROOT, "test", "server", "fixtures", "forgingWorker.mjs") });
+    const text = lines('import { test } from "bun:test";', "", 'test("forged", () => {});');
+    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-forged.test.ts"), text);
+    expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      `the test sent turnlens's worker channel a message of type "file", which is none a worker sends (the channel is the runner's, not the test's); the worker was killed`,
+    ]);
+    expect(await exited(server.workers[0]!)).toBe("SIGKILL");
+    const hover = await server.request<unknown>("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
+    expect(hover).toBeNull();
+  }, SLOW);
+
+  test("a test cannot send on its worker's channel, and the file's other tests still run", async () => {
+    await start();
+    const text = lines(
+      'import { expect, test } from "bun:test";',
+      "",
+      'test("forges a report", () => {',
+      "  expect(process.send).toBeUndefined();",
+      '  (process as unknown as { _send(message: unknown): void })._send({ type: "file" });',
+      "});",
+      "",
+      'test("runs after", () => {});',
+    );
+    const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-send.test.ts"), text);
+    expect(diagnostics.diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.message])).toEqual([[4, "the worker's IPC channel is turnlens's own; a test cannot send on it"]]);
+    expect(server.workers.every((child) => child.exitCode === null && child.signalCode === null)).toBe(true);
+  }, SLOW);
+});
+
+describe("no output lost, no timeout overflows", () => {
+  test("20,000 log lines of an explorer run all reach the editor, the last one included", async () => {
+    await start({ initializationOptions: { settings: { runMode: "manual" } } });
+    const text = lines('import { test } from "bun:test";', "", 'test("logs", () => {', "  for (let line = 1; line <= 20_000; line++) console.log(`line ${line}`);", "});");
+    const uri = await server.open(join(MISTAKES, "virtual-lines.test.ts"), text);
+    await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
+    await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "end");
+    const output = server
+      .all<TestRunProgressParams>(PROGRESS)
+      .flatMap((params) => (params.runId === "r1" && params.message.type === "output" ? [params.message.text] : []))
+      .join("");
+    const printed = output.split("\n").filter((line) => line.startsWith("line "));
+    expect(printed).toHaveLength(20_000);
+    expect(printed.at(-1)).toBe("line 20000");
+  }, SLOW);
+
+  test("a testTimeout setting past what a timer holds is refused for the default, so tests do not time out at once", async () => {
+    await start({ initializationOptions: { settings: { testTimeout: 2 ** 31 } } });
+    const text = lines('import { test } from "bun:test";', "", 'test("waits a moment", async () => {', "  await new Promise((resolve) => setTimeout(resolve, 50));", "});");
+    const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-timeout.test.ts"), text);
+    expect(diagnostics.diagnostics).toEqual([]);
+    expect(server.server.state.globalSettings.testTimeout).toBe(5000);
   }, SLOW);
 });
