@@ -28,6 +28,8 @@ export interface ServerEnv {
   createWorker: WorkerFactory;
   /** Time a blocked worker gets past a test's timeout before it is killed. */
   workerGraceMs?: number;
+  /** When a warm worker is replaced (core/runner/limits.ts has the defaults). */
+  workerRecycle?: { afterRuns: number; aboveRssBytes: number };
 }
 
 /** What every feature's `register` receives. */
@@ -52,6 +54,7 @@ export function startServer(connection: Connection, env: ServerEnv): Server {
     size: () => state.globalSettings.workers,
     log: (message) => log.info(message),
     ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
+    ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
   });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];

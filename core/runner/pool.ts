@@ -4,6 +4,7 @@
 // kills its worker, and workers stay warm between runs until the pool closes.
 import type { ChildProcess } from "node:child_process";
 import { killWorkerTree } from "./processTree.ts";
+import { removeTempFilesOf } from "./tempFiles.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
 import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./protocol.ts";
@@ -354,8 +355,11 @@ export class WorkerPool {
     if (slot.dead) return;
     slot.dead = true;
     clearTimeout(slot.watchdog);
-    // What its tests spawned dies with it, whatever way it died.
-    if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
+    // What its tests spawned dies with it, and its temporary files go, whatever way it died.
+    if (slot.child.pid !== undefined) {
+      killWorkerTree(slot.child.pid);
+      removeTempFilesOf(slot.child.pid);
+    }
     this.slots.delete(slot);
     const active = slot.active;
     slot.active = undefined;

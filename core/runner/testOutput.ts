@@ -1,19 +1,13 @@
 // What a file's code writes to process.stdout and process.stderr, taken in the worker and sent to
 // the pool on the runner's channel, in order with the test events, so none of it is lost when the
-// worker exits and each piece is charged to the test that wrote it. Each test keeps up to
+// worker exits (or is killed) and each piece is charged to the test that wrote it. Each test keeps up to
 // OUTPUT_CAP_BYTES; past that the rest is counted, and a line says how much was cut.
 import { OUTPUT_CAP_BYTES } from "./limits.ts";
 
 type Stream = "stdout" | "stderr";
 type Sink = (stream: Stream, text: string) => void;
 
-/** A batch is sent once it is this large, or at the next turn of the event loop. */
-const BATCH_BYTES = 64 * 1024;
-
 let sink: Sink | null = null;
-let batch: Array<{ stream: Stream; text: string }> = [];
-let batchBytes = 0;
-let scheduled = false;
 let keptBytes = 0;
 let cutBytes = 0;
 let installed = false;
@@ -35,26 +29,10 @@ function take(stream: Stream, chunk: unknown, encoding?: unknown): void {
   push(stream, text);
 }
 
+// Each write is sent at once, not batched: a test that prints and then blocks its worker for good
+// (a synchronous loop the watchdog kills) still has its last line in the report.
 function push(stream: Stream, text: string): void {
-  const last = batch.at(-1);
-  if (last && last.stream === stream) last.text += text;
-  else batch.push({ stream, text });
-  batchBytes += text.length;
-  if (batchBytes >= BATCH_BYTES) flushOutput();
-  else if (!scheduled) {
-    scheduled = true;
-    setImmediate(flushOutput).unref();
-  }
-}
-
-/** Sends what was written so far; called before every event so output and events keep their order. */
-export function flushOutput(): void {
-  scheduled = false;
-  if (batch.length === 0 || !sink) return;
-  const sending = batch;
-  batch = [];
-  batchBytes = 0;
-  for (const { stream, text } of sending) sink(stream, text);
+  sink?.(stream, text);
 }
 
 /** A test is over (or starts): says how much of its output was cut, and opens a fresh allowance. */
@@ -63,7 +41,6 @@ export function endOutputOfTest(): void {
     const note = `[turnlens: ${cutBytes} more bytes of this test's output were cut; a test keeps ${OUTPUT_CAP_BYTES} bytes]\n`;
     push("stderr", note);
   }
-  flushOutput();
   keptBytes = 0;
   cutBytes = 0;
 }

@@ -6,7 +6,8 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
-import { captureOutput, endOutputOfTest, flushOutput } from "./testOutput.ts";
+import { removeStaleTempFiles } from "./tempFiles.ts";
+import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
@@ -44,13 +45,7 @@ for (const stream of [process.stdout, process.stderr]) stream.on("error", () => 
 
 let inFlight = 0;
 const drained: Array<() => void> = [];
-/** Sends after the output written so far, so the two keep their order. */
 function send(message: WorkerMessage): void {
-  flushOutput();
-  sendNow(message);
-}
-
-function sendNow(message: WorkerMessage): void {
   if (!channel) return;
   inFlight++;
   sending = true;
@@ -78,7 +73,7 @@ async function exitWhenFlushed(): Promise<never> {
 async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
-  captureOutput((stream, text) => sendNow({ type: "output", file: message.file, stream, text }));
+  captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
   try {
     report = await runTestFile({
       file: message.file,
@@ -118,6 +113,8 @@ async function schemasFor(file: string, modules: string[] | undefined, report: F
   }
 }
 
+// Temporary files of workers killed earlier (the pool that owned them killed too) go now.
+removeStaleTempFiles();
 process.on("disconnect", () => dieWithTree());
 // The parent may have gone before this listener existed.
 if (!process.connected) dieWithTree();

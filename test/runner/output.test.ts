@@ -16,6 +16,13 @@ describe("no output lost", () => {
     expect(new Set(lines).size).toBe(20_000);
   }, SLOW);
 
+  test("the lines a test printed before it blocked its worker arrive, though the watchdog killed it", async () => {
+    const result = await turnlens([fixture("output/printsThenSpins.test.ts"), "--timeout", "300ms"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("before the loop"))).toEqual(["before the loop 1", "before the loop 2", "before the loop 3"]);
+    expect(result.stdout).toContain("did not finish within its 300ms timeout");
+  }, SLOW);
+
   test("a 100 MiB flood keeps the cap's worth and says how much was cut, and the next test's output still arrives", async () => {
     const result = await turnlens([fixture("output/flood.test.ts"), "--reporter", "json"]);
     expect(result.code).toBe(0);

@@ -88,6 +88,8 @@ export interface StartOptions {
   workerExecArgv?: string[];
   /** Another worker script than dist/worker.mjs (a misbehaving one). */
   workerEntry?: string;
+  /** When a warm worker is replaced. */
+  workerRecycle?: { afterRuns: number; aboveRssBytes: number };
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
@@ -123,6 +125,7 @@ export class TestServer {
       timer: this.timer,
       now: () => 0,
       workerGraceMs: 300,
+      ...(options.workerRecycle ? { workerRecycle: options.workerRecycle } : {}),
       createWorker: () => {
         const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [] });
         this.workers.push(child);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
 import type { ChildProcess } from "node:child_process";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { MISTAKES, rangeOf, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { MISTAKES, mistake, rangeOf, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
 
@@ -19,6 +19,11 @@ afterEach(() => server.dispose());
 function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode);
   return new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
 function lines(...text: string[]): string {
@@ -103,5 +108,36 @@ describe("no output lost, no timeout overflows", () => {
     const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-timeout.test.ts"), text);
     expect(diagnostics.diagnostics).toEqual([]);
     expect(server.server.state.globalSettings.testTimeout).toBe(5000);
+  }, SLOW);
+});
+
+describe("bounded memory", () => {
+  test("a warm worker is recycled after its run limit, quietly: the next runs get the same results from a fresh worker", async () => {
+    await start({ workerRecycle: { afterRuns: 2, aboveRssBytes: Number.MAX_SAFE_INTEGER } });
+    const { path, text } = mistake("turn-past-list");
+    const { uri, diagnostics } = await server.openAndRun(path, text);
+    const codes = [diagnostics.diagnostics.map((diagnostic) => diagnostic.code)];
+    for (let edit = 1; edit <= 2; edit++) {
+      const from = server.received.length;
+      await server.change(uri, `${text}// edit ${edit}\n`);
+      await server.advance(300);
+      codes.push((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code));
+    }
+    expect(codes).toEqual([["list-exhausted"], ["list-exhausted"], ["list-exhausted"]]);
+    expect(server.workers.length).toBe(2);
+    // The first left on its own, its output flushed: asked to exit, not killed.
+    expect(await exitCode(server.workers[0]!)).toBe(0);
+  }, SLOW);
+
+  test("a worker over its memory limit is recycled after the file that grew it", async () => {
+    await start({ workerRecycle: { afterRuns: 1000, aboveRssBytes: 1 } });
+    const { path, text } = mistake("turn-past-list");
+    const { uri } = await server.openAndRun(path, text);
+    const from = server.received.length;
+    await server.change(uri, `${text}// edit\n`);
+    await server.advance(300);
+    expect((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+    expect(server.workers.length).toBeGreaterThanOrEqual(2);
+    expect(await exitCode(server.workers[0]!)).toBe(0);
   }, SLOW);
 });
