@@ -50,50 +50,38 @@ async function openSpinning(server: Started, name: string): Promise<void> {
 const spinning = (tag: string) => taggedCommands(tag).some((command) => command.startsWith("sleep 305"));
 const workers = (tag: string) => taggedCommands(tag).filter((command) => command.includes("worker.mjs")).length;
 
+interface Ending {
+  name: string;
+  /** When to end it: once the looping test's child is up, or once a worker started. */
+  when: (tag: string) => boolean;
+  end: (server: Started) => void | Promise<void>;
+  exit: NodeJS.Signals | number;
+}
+
+const endings: Ending[] = [
+  { name: "killing the server mid-loop leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGKILL"), exit: "SIGKILL" },
+  { name: "SIGTERM to the server mid-loop ends it with 143 and leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGTERM"), exit: 143 },
+  {
+    name: "`exit` without `shutdown` a moment after a worker started leaves no process of its tree",
+    when: (tag) => workers(tag) > 0,
+    end: (server) => server.connection.sendNotification(ExitNotification.type),
+    exit: 1,
+  },
+  { name: "closing the server's stdin a moment after a worker started leaves no process of its tree", when: (tag) => workers(tag) > 0, end: (server) => void server.child.stdin!.end(), exit: 1 },
+];
+
 describe("nothing outlives the language server", () => {
-  test("killing the server mid-loop leaves no process of its tree", async () => {
-    const tag = freshTag();
-    const server = await startServer(tag);
-    await openSpinning(server, "sigkill");
-    await until(() => spinning(tag));
-    server.child.kill("SIGKILL");
-    expect(await server.exited).toBe("SIGKILL");
-    await until(() => taggedCommands(tag).length === 0);
-    expect(taggedCommands(tag)).toEqual([]);
-  }, SLOW);
-
-  test("SIGTERM to the server mid-loop ends it with 143 and leaves no process of its tree", async () => {
-    const tag = freshTag();
-    const server = await startServer(tag);
-    await openSpinning(server, "sigterm");
-    await until(() => spinning(tag));
-    server.child.kill("SIGTERM");
-    expect(await server.exited).toBe(143);
-    await until(() => taggedCommands(tag).length === 0);
-    expect(taggedCommands(tag)).toEqual([]);
-  }, SLOW);
-
-  test("`exit` without `shutdown` a moment after a worker started leaves no process of its tree", async () => {
-    const tag = freshTag();
-    const server = await startServer(tag);
-    await openSpinning(server, "exit");
-    await until(() => workers(tag) > 0);
-    await server.connection.sendNotification(ExitNotification.type);
-    expect(await server.exited).toBe(1);
-    await until(() => taggedCommands(tag).length === 0);
-    expect(taggedCommands(tag)).toEqual([]);
-    server.connection.dispose();
-  }, SLOW);
-
-  test("closing the server's stdin a moment after a worker started leaves no process of its tree", async () => {
-    const tag = freshTag();
-    const server = await startServer(tag);
-    await openSpinning(server, "stdin");
-    await until(() => workers(tag) > 0);
-    server.child.stdin!.end();
-    expect(await server.exited).toBe(1);
-    await until(() => taggedCommands(tag).length === 0);
-    expect(taggedCommands(tag)).toEqual([]);
-    server.connection.dispose();
-  }, SLOW);
+  for (const ending of endings) {
+    test(ending.name, async () => {
+      const tag = freshTag();
+      const server = await startServer(tag);
+      await openSpinning(server, ending.name.split(" ")[0]!.replace(/\W/g, ""));
+      await until(() => ending.when(tag));
+      await ending.end(server);
+      expect(await server.exited).toBe(ending.exit);
+      await until(() => taggedCommands(tag).length === 0);
+      expect(taggedCommands(tag)).toEqual([]);
+      server.connection.dispose();
+    }, SLOW);
+  }
 });
