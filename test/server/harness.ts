@@ -88,6 +88,8 @@ export interface StartOptions {
   workerExecArgv?: string[];
   /** Another worker script than dist/worker.mjs (a misbehaving one). */
   workerEntry?: string;
+  /** Added to the workers' environment (a tag to count their processes by). */
+  workerEnv?: Record<string, string>;
   /** When a warm worker is replaced. */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
 }
@@ -127,7 +129,7 @@ export class TestServer {
       workerGraceMs: 300,
       ...(options.workerRecycle ? { workerRecycle: options.workerRecycle } : {}),
       createWorker: () => {
-        const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [] });
+        const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [], ...(options.workerEnv ? { env: options.workerEnv } : {}) });
         this.workers.push(child);
         return child;
       },

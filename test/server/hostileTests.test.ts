@@ -5,7 +5,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
 import type { ChildProcess } from "node:child_process";
+import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
+import { freshTag, taggedCommands, until } from "../runner/harness.ts";
 import { MISTAKES, mistake, rangeOf, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
@@ -51,6 +53,34 @@ describe("a test cannot take the runner down", () => {
     expect(first.diagnostics.diagnostics).toEqual([]);
     const second = await server.openAndRun(join(MISTAKES, "virtual-timer-b.test.ts"), b);
     expect(second.diagnostics.diagnostics).toEqual([]);
+    expect(server.workers).toHaveLength(1);
+  }, SLOW);
+});
+
+describe("a warm worker keeps nothing a file left", () => {
+  test("the processes a file spawned (detached too) and its intervals are gone when its run ends, so nothing piles up run after run", async () => {
+    const tag = freshTag();
+    await start({ workerEnv: { [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) } });
+    const text = lines(
+      'import { test } from "bun:test";',
+      'import { spawn } from "node:child_process";',
+      "",
+      'test("leaves a child and an interval", () => {',
+      '  spawn("sleep", ["306"], { detached: true, stdio: "ignore" }).unref();',
+      '  spawn("sleep", ["307"], { stdio: "ignore" });',
+      "  setInterval(() => {}, 10);",
+      "});",
+    );
+    const { uri } = await server.openAndRun(join(MISTAKES, "virtual-leaves.test.ts"), text);
+    for (let edit = 1; edit <= 2; edit++) {
+      const from = server.received.length;
+      await server.change(uri, `${text}// edit ${edit}\n`);
+      await server.advance(300);
+      await server.runEnded(uri, from);
+    }
+    await until(() => !taggedCommands(tag).some((command) => command.startsWith("sleep")));
+    // What is left is the warm worker and its esbuild service.
+    expect(taggedCommands(tag).filter((command) => !command.includes("esbuild"))).toEqual([`${process.execPath} ${join(ROOT, "dist", "worker.mjs")}`]);
     expect(server.workers).toHaveLength(1);
   }, SLOW);
 });
