@@ -142,19 +142,26 @@ async function soak(label, path, text, cycles, code) {
   await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version, text } });
   await opened;
   const seen = new Set();
+  let peakWorkerRssMb = 0;
+  let peakServerRssMb = 0;
   // Ten cycles first, so the start is a warm server with its workers up.
   for (let warm = 0; warm < 10; warm++) await cycle();
   const start = snapshot(server.pid);
   const started = performance.now();
   for (let n = 0; n < cycles; n++) {
     await cycle();
-    if (n % 50 === 0) for (const pid of snapshot(server.pid).workers) seen.add(pid);
+    if (n % 20 === 0) {
+      const now = snapshot(server.pid);
+      for (const pid of now.workers) seen.add(pid);
+      peakWorkerRssMb = Math.max(peakWorkerRssMb, ...now.workerRssMb);
+      peakServerRssMb = Math.max(peakServerRssMb, now.serverRssMb);
+    }
   }
   const seconds = (performance.now() - started) / 1000;
   const end = snapshot(server.pid);
   for (const pid of [...start.workers, ...end.workers]) seen.add(pid);
   await connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
-  return { label, cycles, seconds: Math.round(seconds * 10) / 10, start, end, workersSeen: seen.size };
+  return { label, cycles, seconds: Math.round(seconds * 10) / 10, start, end, workersSeen: seen.size, peakWorkerRssMb, peakServerRssMb };
 
   async function cycle() {
     version++;
@@ -194,6 +201,7 @@ for (const result of results) {
   console.log(`\n${result.label}: ${result.cycles} cycles in ${result.seconds} s (${Math.round((result.seconds * 1000) / result.cycles)} ms a cycle), ${result.workersSeen} worker processes seen`);
   console.log(`  start: ${show(result.start)}`);
   console.log(`  end:   ${show(result.end)}`);
+  console.log(`  peak (sampled every 20 cycles): server ${result.peakServerRssMb} MB, a worker ${result.peakWorkerRssMb} MB`);
 }
 console.log(`\nworkers recycled: ${recycled}`);
 console.log(`after shutdown + exit: exit code ${after.exitCode}, ${after.processesLeft} processes left, ${after.tempEntriesLeft} temp entries left`);

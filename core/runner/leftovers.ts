@@ -3,6 +3,7 @@
 // file's tag in their environment, detached or re-parented ones too). So a timer left by file A
 // never fires, or throws, while file B runs.
 import { createRequire, syncBuiltinESMExports } from "node:module";
+import { promisify } from "node:util";
 import { killTagged, tagDescendants, untagDescendants } from "./processTree.ts";
 
 type Kind = "timeout" | "interval" | "immediate";
@@ -44,8 +45,10 @@ function install(): void {
       return handle;
     };
   const timers = globalThis as unknown as Record<string, unknown>;
-  timers.setTimeout = Object.assign(wrapOnce("timeout", (callback, ...rest) => real.setTimeout(callback, ...(rest as [number])) as unknown), { __promisify__: (real.setTimeout as unknown as { __promisify__: unknown }).__promisify__ });
-  timers.setImmediate = Object.assign(wrapOnce("immediate", (callback, ...rest) => real.setImmediate(callback, ...rest)), { __promisify__: (real.setImmediate as unknown as { __promisify__: unknown }).__promisify__ });
+  // util.promisify(setTimeout) keeps working: the wrappers carry the originals' custom promisified forms.
+  const withPromisified = (wrapped: object, original: object) => Object.defineProperty(wrapped, promisify.custom, { value: (original as Record<symbol, unknown>)[promisify.custom] });
+  timers.setTimeout = withPromisified(wrapOnce("timeout", (callback, ...rest) => real.setTimeout(callback, ...(rest as [number])) as unknown), real.setTimeout);
+  timers.setImmediate = withPromisified(wrapOnce("immediate", (callback, ...rest) => real.setImmediate(callback, ...rest)), real.setImmediate);
   timers.setInterval = function (callback: (...args: unknown[]) => void, ...rest: unknown[]) {
     const handle = real.setInterval(callback, ...(rest as [number]));
     scope?.timers.set(handle, "interval");

@@ -309,6 +309,8 @@ export class WorkerPool {
     if (message.type === "ready") {
       if (slot.ready) return this.refuse(slot, "a second \"ready\" message");
       slot.ready = true;
+      // Retired while it started: the exit sent then may have come before it listened.
+      if (slot.exiting) return this.send(slot, { type: "exit" });
       this.startupFailures = 0;
       this.pump();
       return;
