@@ -62,6 +62,9 @@ await build({
   platform: "node",
   target: "node20",
   format: "cjs",
+  // core's worker pool finds Turnlens's install from its own file, in this bundle too.
+  define: { "import.meta.url": "__turnlensModuleUrl" },
+  banner: { js: 'const __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   sourcemap: "linked",
   logLevel: "warning",
 });

@@ -1,13 +1,17 @@
 // The language server process: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code
 // client starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
-import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
+import { forkWorker } from "../core/runner/workerProcess.ts";
 import { startServer } from "./server.ts";
 
-/** The worker entry next to this bundle (dist/server.js → dist/worker.mjs). */
-const workerEntry = join(__dirname, "worker.mjs");
+// Nothing outlives the server: its workers and what their tests spawned are killed when it exits
+// (an `exit` notification with or without `shutdown`, stdin closing, an uncaught error) or is
+// sent SIGTERM, SIGINT or SIGHUP; a SIGKILL is noticed by each worker's parent watch.
+ownProcessTree();
+endOnSignals();
 
 /** The package this bundle belongs to (dist/server.js → package.json): its version is the server's. */
 function packageVersion(): string | undefined {
@@ -26,11 +30,10 @@ startServer(connection, {
   timer: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
   now: () => performance.now(),
   createWorker: () =>
-    fork(workerEntry, [], {
-      // stdout must be a pipe: over --stdio the server's own stdout is the protocol.
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      serialization: "json",
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    forkWorker({
+      // The worker entry next to this bundle (dist/server.js → dist/worker.mjs).
+      entry: join(__dirname, "worker.mjs"),
+      env: { NO_COLOR: "1" },
       // A test that exhausts memory crashes its worker (reported, respawned), not the machine.
       execArgv: ["--max-old-space-size=2048", "--enable-source-maps"],
     }),

@@ -8,7 +8,7 @@ import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { Analysis, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
-import type { JobResult, WorkerPool } from "./workers.ts";
+import type { JobResult, WorkerPool } from "../core/runner/pool.ts";
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;

@@ -7,7 +7,7 @@ import { forget, guardNotification, guardRequest, guardTimer } from "./handlers.
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ServerState, type Logger } from "./state.ts";
-import { WorkerPool, type WorkerFactory } from "./workers.ts";
+import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as codeLens from "./features/codeLens.ts";
 import * as commands from "./features/commands.ts";
@@ -32,6 +32,8 @@ export interface ServerEnv {
   workerGraceMs?: number;
   /** The package's version (its package.json), reported as `serverInfo.version`. */
   version?: string;
+  /** When a warm worker is replaced (core/runner/limits.ts has the defaults). */
+  workerRecycle?: { afterRuns: number; aboveRssBytes: number };
 }
 
 /** What every feature's `register` receives. */
@@ -55,7 +57,13 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   // Timer callbacks (the debounces, the progress delay) run outside any handler: guarded here.
   const env: ServerEnv = { ...given, timer: guardTimer(log, given.timer) };
   const state = new ServerState(log);
-  const workers = new WorkerPool(env.createWorker, { size: () => state.globalSettings.workers, log: (message) => log.info(message), ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}) });
+  const workers = new WorkerPool({
+    factory: env.createWorker,
+    size: () => state.globalSettings.workers,
+    log: (message) => log.info(message),
+    ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
+    ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
+  });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const server: Server = {

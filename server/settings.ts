@@ -2,6 +2,7 @@
 // description. The VS Code extension generates `contributes.configuration` from it.
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
+import { MAX_TIMER_MS } from "../core/runner/limits.ts";
 
 /** The configuration section: settings are read as `turnlens.<name>`. */
 export const SETTINGS_SECTION = "turnlens";
@@ -14,6 +15,7 @@ export const SettingsSchema = Type.Object({
   }),
   debounceMs: Type.Integer({
     minimum: 0,
+    maximum: 60_000,
     default: 300,
     description: "How long typing must pause before the file's tests run (and its static diagnostics refresh), in milliseconds.",
   }),
@@ -33,6 +35,8 @@ export const SettingsSchema = Type.Object({
   }),
   testTimeout: Type.Integer({
     minimum: 1,
+    // What a timer can hold: a longer timeout would fire at once.
+    maximum: MAX_TIMER_MS,
     default: 5000,
     description: "The default per-test timeout, in milliseconds. A test that blocks its worker longer is killed.",
   }),

@@ -42,3 +42,42 @@ test("the check sees imports at all, so an empty answer means something", () => 
   expect(importsOf("server/server.ts").length).toBeGreaterThan(3);
   expect(importsOf("extension/main.ts").some(({ target }) => target === "extension/commands.ts")).toBe(true);
 });
+
+// The runner's invariants (ARCHITECTURE.md, "The runner"), as far as they can be read from the code.
+
+function filesContaining(folders: string[], pattern: RegExp): string[] {
+  return folders.flatMap(sourceFiles).filter((file) => pattern.test(readFileSync(join(ROOT, file), "utf8")));
+}
+
+test("only core's worker pool starts worker processes: nothing else in core, server or the extension forks one", () => {
+  expect(filesContaining(["core", "server"], /from "node:child_process"/)).toEqual(["core/runner/pool.ts", "core/runner/workerProcess.ts"]);
+  const forking = filesContaining(["core", "server", "extension"], /from "node:child_process"/).filter((file) => /\bfork\(/.test(readFileSync(join(ROOT, file), "utf8")));
+  expect(forking).toEqual(["core/runner/workerProcess.ts"]);
+});
+
+test("one pool: the watchdog, the crash report and the resume rule are written once, in core/runner/pool.ts", () => {
+  expect(filesContaining(["core", "server"], /class WorkerPool\b/)).toEqual(["core/runner/pool.ts"]);
+  expect(filesContaining(["core", "server"], /did not finish within its/)).toEqual(["core/runner/pool.ts"]);
+  expect(filesContaining(["core", "server"], /ended its worker process/)).toEqual(["core/runner/pool.ts"]);
+  expect(offending("server", (target) => target === "server/workers.ts")).toEqual([]);
+});
+
+test("what a worker sends is read in one place, through the message check, and only the worker writes to the channel", () => {
+  expect(filesContaining(["core", "server"], /\.on\("message"/)).toEqual(["core/runner/pool.ts", "core/runner/worker.ts"]);
+  expect(filesContaining(["core", "server"], /readWorkerMessage\(/)).toEqual(["core/runner/pool.ts", "core/runner/protocol.ts"]);
+  expect(filesContaining(["core", "server"], /process\.send\b/)).toEqual(["core/runner/worker.ts"]);
+});
+
+test("every worker is forked detached, as the leader of its own process group", () => {
+  const text = readFileSync(join(ROOT, "core/runner/workerProcess.ts"), "utf8");
+  expect(text).toMatch(/detached: process\.platform !== "win32"/);
+});
+
+test("the runner's limits (timer maximum, output cap, recycle rule) are numbers in core/runner/limits.ts only", () => {
+  expect(filesContaining(["core", "server"], /2 \*\* 31|2147483647|4 \* 1024 \* 1024/)).toEqual(["core/runner/limits.ts"]);
+});
+
+test("the CLI and the server own their process trees, and every worker watches its parent", () => {
+  for (const entry of ["core/runner/cli.ts", "server/main.ts"]) expect(readFileSync(join(ROOT, entry), "utf8")).toMatch(/ownProcessTree\(\);/);
+  expect(readFileSync(join(ROOT, "core/runner/worker.ts"), "utf8")).toMatch(/watchParent\(process\.ppid, tag\);/);
+});

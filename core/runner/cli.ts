@@ -1,5 +1,17 @@
 // Entry of the `turnlens` command (bin/turnlens.mjs imports the built dist/cli.mjs).
 import { main } from "./command.ts";
+import { endOnSignals, ownProcessTree } from "./processTree.ts";
+
+// Every process a run starts dies with the command, however it ends (SIGINT is the run's own:
+// it stops the workers, reports and exits 130).
+ownProcessTree();
+endOnSignals(["SIGTERM", "SIGHUP"]);
+const crash = (error: unknown) => {
+  process.stderr.write(`turnlens: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(2);
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
 
 // `turnlens test | head` closes stdout early: that is not an error of the run.
 for (const stream of [process.stdout, process.stderr]) {
@@ -8,12 +20,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`turnlens: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, crash);

@@ -4,8 +4,10 @@ import { existsSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { initCommand } from "./init.ts";
-import { runFiles } from "./pool.ts";
-import { summarize, type RunSummary } from "./report.ts";
+import { availableParallelism } from "node:os";
+import { MAX_TIMER_MS } from "./limits.ts";
+import { WorkerPool } from "./pool.ts";
+import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
@@ -102,6 +104,7 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         const v = value();
         const ms = v === undefined ? undefined : parseDuration(v);
         if (ms === undefined) throw new CliUsageError("--timeout needs a duration such as 10s");
+        if (ms > MAX_TIMER_MS) throw new CliUsageError(`--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
         options.timeoutMs = ms;
         break;
       }
@@ -148,21 +151,39 @@ async function selectFiles(options: CliOptions): Promise<Discovery & { note?: st
   return { ...discovery, files };
 }
 
+/** Every file through one worker pool, in order; the pool's workers exit (output flushed) before it resolves. */
+async function runFiles(files: string[], options: CliOptions, reporter: ReturnType<typeof makeReporter>, signal?: AbortSignal): Promise<FileReport[]> {
+  const size = Math.max(1, Math.min(availableParallelism(), files.length));
+  const pool = new WorkerPool({ size: () => size });
+  const onAbort = () => pool.stop();
+  signal?.addEventListener("abort", onAbort);
+  if (signal?.aborted) pool.stop();
+  const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
+  const reports = await Promise.all(
+    files.map(async (file): Promise<FileReport> => {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...pattern }, undefined, {
+        onStart: () => reporter.fileStart(file),
+        onEvent: (event) => {
+          if (event.type === "test") reporter.testEnd(file, event.report);
+        },
+        onOutput: (text, stream) => reporter.output(text, stream),
+      });
+      const report = result?.report ?? { file, tests: [], durationMs: 0 };
+      if (result) reporter.fileEnd(report);
+      return report;
+    }),
+  );
+  await pool.close();
+  signal?.removeEventListener("abort", onAbort);
+  return reports;
+}
+
 /** Runs the files once and reports; resolves to the summary. */
 async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal): Promise<RunSummary> {
   const started = performance.now();
   const reporter = makeReporter(options.reporter, outputs());
   reporter.start(files.length);
-  const reports = await runFiles({
-    files,
-    timeoutMs: options.timeoutMs,
-    ...(options.pattern ? { testNamePattern: options.pattern } : {}),
-    onFileStart: (file) => reporter.fileStart(file),
-    onTestEnd: (file, test) => reporter.testEnd(file, test),
-    onFileEnd: (report) => reporter.fileEnd(report),
-    onOutput: (chunk, stream) => reporter.output(chunk, stream),
-    ...(signal ? { signal } : {}),
-  });
+  const reports = await runFiles(files, options, reporter, signal);
   const summary = summarize(reports);
   let note: string | undefined;
   if (summary.passed + summary.failed === 0) {

@@ -1,279 +1,434 @@
-// Runs test files in a pool of worker processes and watches them: a test that blocks its worker
-// past its timeout (plus a grace) gets the worker killed; a worker that dies has its running test
-// reported failed, and the rest of its file resumes in a fresh worker.
-import { fork, type ChildProcess } from "node:child_process";
-import { availableParallelism } from "node:os";
-import { workerEntry } from "./paths.ts";
-import type { ParentMessage, WorkerMessage } from "./protocol.ts";
+// The one pool of worker processes that run test files, for `turnlens test` and the language server
+// alike: a watchdog kills a worker whose phase overruns its deadline plus a grace, a dead worker has
+// its running test reported and the rest of its file resumed in a fresh worker, a cancelled run
+// kills its worker, and workers stay warm between runs until the pool closes.
+import type { ChildProcess } from "node:child_process";
+import { killWorkerTree } from "./processTree.ts";
+import { removeTempFilesOf } from "./tempFiles.ts";
+import { forkWorker } from "./workerProcess.ts";
+import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
+import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./protocol.ts";
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
-import type { Phase, TestInfo } from "./runFile.ts";
+import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
+import type { SchemaName } from "./schemaNames.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
 
-export interface PoolOptions {
-  files: string[];
-  timeoutMs: number;
-  testNamePattern?: RegExp;
-  /** Defaults to min(files, available parallelism). */
-  workers?: number;
-  onFileStart?(file: string): void;
-  onTestEnd?(file: string, report: TestReport): void;
-  onFileEnd?(report: FileReport): void;
-  /** Output the tests wrote to stdout or stderr. */
-  onOutput?(chunk: Buffer, stream: "stdout" | "stderr"): void;
-  signal?: AbortSignal;
-}
+/** Starts one worker process (dist/worker.mjs with an IPC channel). */
+export type WorkerFactory = () => ChildProcess;
 
-interface Job {
+export interface FileJob {
+  /** Absolute path of the test file. */
   file: string;
+  /** The editor's text of the file; absent runs what is on disk. */
+  source?: string;
+  timeoutMs: number;
+  /** Only tests whose full name matches run (`-t`). */
+  pattern?: { source: string; flags: string };
+  /** Runner test ids (path joined by " › ") to run; absent runs the whole file. */
   onlyIds?: string[];
+  /** Modules whose exported schemas the worker names for new script entries. */
+  schemaModules?: string[];
 }
 
-interface FileState {
-  tests: TestReport[];
-  error?: ErrorReport;
-  durationMs: number;
-  pendingJobs: number;
+export interface JobResult {
+  report: FileReport;
+  schemas: SchemaName[];
+}
+
+export interface JobListener {
+  /** The file's first dispatch to a worker (not its resumptions). */
+  onStart?(): void;
+  /** Progress, including the report of a test its worker's death ended. */
+  onEvent?(event: RunEvent): void;
+  /** What the file's tests wrote to stdout or stderr. */
+  onOutput?(text: string, stream: "stdout" | "stderr"): void;
+}
+
+export interface WorkerPoolOptions {
+  /** How many workers may run at once; read at each dispatch so a settings change applies. */
+  size: () => number;
+  /** Starts a worker; defaults to forking dist/worker.mjs. */
+  factory?: WorkerFactory;
+  /** Time a blocked worker gets past its deadline before it is killed. */
+  graceMs?: number;
+  /** Where the pool says what went wrong with a worker, and output no run owns. */
+  log?: (message: string) => void;
+  /** When a warm worker is replaced by a fresh one (limits.ts has the defaults). */
+  recycle?: { afterRuns: number; aboveRssBytes: number };
+}
+
+interface Pending {
+  job: FileJob;
+  listener: JobListener;
+  resolve: (result: JobResult | undefined) => void;
+  /** Tests reported by workers that died earlier in this job. */
+  carried: TestReport[];
+  carriedMs: number;
   started: boolean;
+  settled: boolean;
+}
+
+interface Active {
+  pending: Pending;
+  /** The job as sent, which for a resumed file lists the remaining ids. */
+  job: FileJob;
+  started: number;
+  phase?: Phase;
+  deadlineMs: number;
+  collected: TestInfo[];
+  reported: TestReport[];
+  killedByWatchdog: boolean;
+  /** Why the pool killed the worker for a message it does not accept. */
+  refused?: string;
+  cancelled: boolean;
 }
 
 interface Slot {
   child: ChildProcess;
-  job?: Job;
-  jobStarted: number;
-  phase?: Phase;
-  deadlineMs: number;
-  timer?: NodeJS.Timeout;
-  killedByWatchdog: boolean;
   ready: boolean;
-  /** What the worker wrote to stderr before it was ready, for a worker that cannot start. */
+  dead: boolean;
+  exiting: boolean;
+  active?: Active;
+  watchdog?: ReturnType<typeof setTimeout>;
   startupErr: string;
-  collected: TestInfo[];
-  reported: TestReport[];
+  /** The end of what it wrote to stderr, to tell an out-of-memory death. */
+  stderrTail: string;
+  /** Files it has run. */
+  runs: number;
   exited: Promise<void>;
 }
 
-export async function runFiles(options: PoolOptions): Promise<FileReport[]> {
-  const queue: Job[] = options.files.map((file) => ({ file }));
-  const states = new Map<string, FileState>();
-  for (const file of options.files) states.set(file, { tests: [], durationMs: 0, pendingJobs: 1, started: false });
-  const size = Math.max(1, Math.min(options.workers ?? availableParallelism(), options.files.length));
-  const slots = new Set<Slot>();
-  const exits: Promise<void>[] = [];
-  let finished!: () => void;
-  const allDone = new Promise<void>((r) => (finished = r));
-  let aborted = false;
-  let startupFailures = 0;
+export class WorkerPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Pending[] = [];
+  private startupFailures = 0;
+  private readonly graceMs: number;
+  private readonly factory: WorkerFactory;
+  private readonly log: (message: string) => void;
+  private readonly recycle: { afterRuns: number; aboveRssBytes: number };
+  /** Set by warm(): a recycled worker is replaced at once, so the next run finds one ready. */
+  private keepWarm = false;
 
-  const state = (file: string) => states.get(file)!;
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.graceMs = options.graceMs ?? GRACE_MS;
+    this.factory = options.factory ?? (() => forkWorker());
+    this.log = options.log ?? ((message) => process.stderr.write(`turnlens: ${message}\n`));
+    this.recycle = options.recycle ?? { afterRuns: RECYCLE_AFTER_RUNS, aboveRssBytes: RECYCLE_ABOVE_RSS_BYTES };
+  }
 
-  const fileDone = (file: string) => {
-    const s = state(file);
-    s.pendingJobs--;
-    if (s.pendingJobs > 0) return;
-    const report: FileReport = { file, tests: s.tests, durationMs: Math.round(s.durationMs * 100) / 100 };
-    if (s.error) report.error = s.error;
-    options.onFileEnd?.(report);
-  };
+  /** The pids of the live workers. */
+  get pids(): number[] {
+    return [...this.slots].flatMap((slot) => (slot.child.pid ? [slot.child.pid] : []));
+  }
 
-  const checkDone = () => {
-    if ((queue.length === 0 || aborted) && [...slots].every((slot) => !slot.job)) finished();
-  };
+  /** Starts a worker ahead of the first run, so that run finds the engine loaded. */
+  warm(): void {
+    this.keepWarm = true;
+    if (![...this.slots].some((slot) => !slot.dead && !slot.exiting)) this.spawn();
+  }
 
-  const send = (slot: Slot, message: ParentMessage) => {
+  /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
+  run(job: FileJob, signal?: AbortSignal, listener: JobListener = {}): Promise<JobResult | undefined> {
+    return new Promise((resolve) => {
+      const pending: Pending = { job, listener, resolve, carried: [], carriedMs: 0, started: false, settled: false };
+      if (signal?.aborted) return resolve(undefined);
+      signal?.addEventListener("abort", () => this.cancel(pending), { once: true });
+      this.queue.push(pending);
+      this.pump();
+    });
+  }
+
+  /** Kills every worker and ends every run as cancelled. */
+  stop(): void {
+    for (const pending of this.queue.splice(0)) this.settle(pending, undefined);
+    for (const slot of this.slots) {
+      if (slot.active) {
+        slot.active.cancelled = true;
+        this.settle(slot.active.pending, undefined);
+      }
+      this.kill(slot);
+    }
+  }
+
+  /** Lets idle workers exit (their output flushed) and resolves once every worker is gone. */
+  async close(): Promise<void> {
+    for (const slot of this.slots) {
+      if (!slot.active) this.retire(slot);
+    }
+    await Promise.all([...this.slots].map((slot) => slot.exited));
+  }
+
+  private cancel(pending: Pending): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    for (const slot of this.slots) {
+      if (slot.active?.pending === pending) {
+        // The test may be stuck in a synchronous loop: only killing the process stops it for sure.
+        slot.active.cancelled = true;
+        this.kill(slot);
+      }
+    }
+    this.settle(pending, undefined);
+  }
+
+  private settle(pending: Pending, result: JobResult | undefined): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    pending.resolve(result);
+  }
+
+  /** Kills the worker, its process group and every process carrying its tag. */
+  private kill(slot: Slot): void {
+    clearTimeout(slot.watchdog);
+    if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
+    else slot.child.kill("SIGKILL");
+  }
+
+  /** Asks an idle worker to exit once its output is flushed. */
+  private retire(slot: Slot): void {
+    if (slot.exiting || slot.dead) return;
+    slot.exiting = true;
+    this.send(slot, { type: "exit" });
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
+      if (idle) {
+        this.dispatch(idle, this.queue.shift()!);
+        continue;
+      }
+      const live = [...this.slots].filter((slot) => !slot.dead && !slot.exiting);
+      const starting = live.filter((slot) => !slot.ready).length;
+      if (live.length < this.options.size() && starting < this.queue.length) {
+        this.spawn();
+        continue;
+      }
+      return;
+    }
+    // Workers beyond the size (the setting went down) leave once idle.
+    const idle = [...this.slots].filter((slot) => slot.ready && !slot.active && !slot.dead && !slot.exiting);
+    const live = [...this.slots].filter((slot) => !slot.dead && !slot.exiting).length;
+    for (const slot of idle.slice(0, Math.max(0, live - this.options.size()))) this.retire(slot);
+  }
+
+  private dispatch(slot: Slot, pending: Pending): void {
+    const job = pending.job;
+    slot.active = { pending, job, started: performance.now(), deadlineMs: 0, collected: [], reported: [], killedByWatchdog: false, cancelled: false };
+    if (!pending.started) {
+      pending.started = true;
+      pending.listener.onStart?.();
+    }
+    const message: ParentMessage = { type: "run", file: job.file, timeoutMs: job.timeoutMs };
+    if (job.source !== undefined) message.source = job.source;
+    if (job.pattern) message.pattern = job.pattern;
+    if (job.onlyIds) message.onlyIds = job.onlyIds;
+    if (job.schemaModules) message.schemaModules = job.schemaModules;
+    this.send(slot, message);
+  }
+
+  private send(slot: Slot, message: ParentMessage): void {
     try {
       slot.child.send(message);
     } catch {
-      // it died; the exit handler deals with it
+      // It died; the exit handler reports the job.
     }
-  };
+  }
 
-  const next = (slot: Slot) => {
-    clearTimeout(slot.timer);
-    slot.job = undefined;
-    slot.phase = undefined;
-    if (aborted || queue.length === 0) {
-      send(slot, { type: "exit" });
-      checkDone();
+  private arm(slot: Slot, deadlineMs: number): void {
+    clearTimeout(slot.watchdog);
+    if (slot.active) slot.active.deadlineMs = deadlineMs;
+    slot.watchdog = setTimeout(() => {
+      if (slot.active) slot.active.killedByWatchdog = true;
+      this.kill(slot);
+    }, timerDelay(deadlineMs + this.graceMs));
+  }
+
+  private spawn(): void {
+    let child: ChildProcess;
+    try {
+      child = this.factory();
+    } catch (error) {
+      this.log(`could not start a worker: ${error instanceof Error ? error.message : String(error)}`);
+      for (const pending of this.queue.splice(0)) this.settle(pending, { report: fileError(pending.job.file, "turnlens could not start a worker process"), schemas: [] });
       return;
     }
-    const job = queue.shift()!;
-    slot.job = job;
-    slot.jobStarted = performance.now();
-    slot.collected = [];
-    slot.reported = [];
-    const s = state(job.file);
-    if (!s.started) {
-      s.started = true;
-      options.onFileStart?.(job.file);
-    }
-    const message: ParentMessage = { type: "run", file: job.file, timeoutMs: options.timeoutMs };
-    if (options.testNamePattern) message.pattern = { source: options.testNamePattern.source, flags: options.testNamePattern.flags };
-    if (job.onlyIds) message.onlyIds = job.onlyIds;
-    send(slot, message);
-  };
-
-  const arm = (slot: Slot, deadlineMs: number) => {
-    clearTimeout(slot.timer);
-    slot.deadlineMs = deadlineMs;
-    slot.timer = setTimeout(() => {
-      slot.killedByWatchdog = true;
-      slot.child.kill("SIGKILL");
-    }, deadlineMs + GRACE_MS);
-  };
-
-  const onDeath = (slot: Slot, code: number | null, signal: NodeJS.Signals | null) => {
-    clearTimeout(slot.timer);
-    slots.delete(slot);
-    const job = slot.job;
-    slot.job = undefined;
-    if (job) {
-      const s = state(job.file);
-      s.durationMs += performance.now() - slot.jobStarted;
-      s.tests.push(...slot.reported);
-      const why = slot.killedByWatchdog
-        ? `did not finish within its ${slot.deadlineMs}ms timeout (plus ${GRACE_MS}ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed`
-        : `ended its worker process (${signal ? `killed by signal ${signal}` : `exit code ${code}`}); did it call process.kill or crash node?`;
-      const phase = slot.phase;
-      if (phase?.kind === "test") {
-        const error: ErrorReport = { message: `the test ${why}` };
-        if (phase.test.location) error.location = phase.test.location;
-        const report: TestReport = {
-          id: phase.test.id,
-          name: phase.test.name,
-          path: phase.test.path,
-          status: "failed",
-          durationMs: Math.round(performance.now() - slot.jobStarted),
-          error,
-          runs: [],
-        };
-        if (phase.test.location) report.location = phase.test.location;
-        s.tests.push(report);
-        options.onTestEnd?.(job.file, report);
-        const done = new Set([...slot.reported.map((t) => t.id), phase.test.id]);
-        const remaining = slot.collected.map((t) => t.id).filter((id) => !done.has(id));
-        if (remaining.length > 0 && !aborted) {
-          s.pendingJobs++;
-          queue.unshift({ file: job.file, onlyIds: remaining });
-        }
-      } else if (phase?.kind === "beforeAll" || phase?.kind === "afterAll") {
-        const report = hookFailureReport(phase.kind, phase.suite, why);
-        s.tests.push(report);
-        options.onTestEnd?.(job.file, report);
-      } else {
-        const what = phase?.kind === "load" ? "the file's top-level code" : "loading the file";
-        s.error = { message: `${what} ${why}` };
-      }
-      fileDone(job.file);
-    }
-    if (!slot.ready && !job) {
-      // The worker could not even start: fail what is left rather than respawn forever.
-      startupFailures++;
-      if (startupFailures >= 2) {
-        const why = `turnlens could not start a worker process (${signal ? `signal ${signal}` : `exit code ${code}`})`;
-        for (const queued of queue.splice(0)) {
-          const s = state(queued.file);
-          s.error = { message: slot.startupErr.trim() ? `${why}:\n${slot.startupErr.trim()}` : why };
-          fileDone(queued.file);
-        }
-      }
-    }
-    if (!aborted && queue.length > 0) start();
-    checkDone();
-  };
-
-  const start = () => {
-    const child = fork(workerEntry(), [], {
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      env: { ...process.env, FORCE_COLOR: "0" },
-      serialization: "json",
-    });
     let resolveExit!: () => void;
-    const slot: Slot = {
-      child,
-      jobStarted: 0,
-      deadlineMs: 0,
-      killedByWatchdog: false,
-      ready: false,
-      startupErr: "",
-      collected: [],
-      reported: [],
-      exited: new Promise<void>((r) => (resolveExit = r)),
-    };
-    slots.add(slot);
-    exits.push(slot.exited);
-    child.stdout?.on("data", (chunk: Buffer) => options.onOutput?.(chunk, "stdout"));
+    const slot: Slot = { child, ready: false, dead: false, exiting: false, startupErr: "", stderrTail: "", runs: 0, exited: new Promise((resolve) => (resolveExit = resolve)) };
+    this.slots.add(slot);
+    child.stdout?.on("data", (chunk: Buffer) => this.output(slot, chunk.toString(), "stdout"));
     child.stderr?.on("data", (chunk: Buffer) => {
       if (!slot.ready) slot.startupErr = (slot.startupErr + chunk.toString()).slice(-4000);
-      else options.onOutput?.(chunk, "stderr");
+      slot.stderrTail = (slot.stderrTail + chunk.toString()).slice(-2000);
+      this.output(slot, chunk.toString(), "stderr");
     });
-    let dead = false;
-    const die = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (dead) return;
-      dead = true;
-      resolveExit();
-      onDeath(slot, code, signal);
-    };
-    child.on("exit", (code, signal) => die(code, signal));
-    child.on("error", () => {
-      if (child.exitCode !== null || child.signalCode !== null) die(child.exitCode, child.signalCode);
+    // The death is handled once its pipes closed, so the last output (V8's out-of-memory words
+    // included) is in; a pipe some stray process still holds open gets a second to let go.
+    child.on("exit", (code, signal) => {
+      if (child.pid !== undefined) killWorkerTree(child.pid);
+      const late = setTimeout(() => {
+        resolveExit();
+        this.onExit(slot, code, signal);
+      }, 1000);
+      child.once("close", () => {
+        clearTimeout(late);
+        resolveExit();
+        this.onExit(slot, code, signal);
+      });
     });
-    child.on("message", (raw) => {
-      const message = raw as WorkerMessage;
-      if (message.type === "ready") {
-        slot.ready = true;
-        next(slot);
-      } else if (message.type === "event") {
-        const event = message.event;
-        if (event.type === "phase") {
-          slot.phase = event.phase;
-          arm(slot, event.deadlineMs);
-        } else if (event.type === "collected") {
-          slot.collected = event.tests;
-        } else if (event.type === "test") {
-          slot.reported.push(event.report);
-          options.onTestEnd?.(message.file, event.report);
-        }
-      } else if (message.type === "file") {
-        const job = slot.job;
-        clearTimeout(slot.timer);
-        if (!job) return;
-        const s = state(job.file);
-        s.durationMs += performance.now() - slot.jobStarted;
-        s.tests.push(...message.report.tests);
-        if (message.report.error) s.error = message.report.error;
-        slot.job = undefined;
-        fileDone(job.file);
-        next(slot);
+    child.on("error", (error) => {
+      this.log(`worker error: ${error.message}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        resolveExit();
+        this.onExit(slot, child.exitCode, child.signalCode);
       }
     });
-  };
+    child.on("message", (raw) => {
+      const read = readWorkerMessage(raw);
+      if ("refused" in read) this.refuse(slot, read.refused);
+      else this.onMessage(slot, read.message);
+    });
+  }
 
-  const onAbort = () => {
-    aborted = true;
-    queue.length = 0;
-    for (const slot of slots) slot.child.kill("SIGKILL");
-  };
-  options.signal?.addEventListener("abort", onAbort);
-  if (options.signal?.aborted) onAbort();
+  private output(slot: Slot, text: string, stream: "stdout" | "stderr"): void {
+    const listener = slot.active?.pending.listener;
+    if (listener?.onOutput) listener.onOutput(text, stream);
+    else if (slot.ready) this.log(`worker output: ${text.trimEnd()}`);
+  }
 
-  if (options.files.length === 0) finished();
-  else for (let i = 0; i < size && !aborted; i++) start();
+  /** A message no worker sends: the test behind it fails and the worker is killed. */
+  private refuse(slot: Slot, why: string): void {
+    this.log(`worker ${slot.child.pid} sent ${why}; it was killed`);
+    if (slot.active) slot.active.refused ??= why;
+    this.kill(slot);
+  }
 
-  await allDone;
-  // Let every worker exit (so all its output is flushed) before the caller prints its summary.
-  const fallback = setTimeout(() => {
-    for (const slot of slots) slot.child.kill("SIGKILL");
-  }, 3000);
-  await Promise.all(exits);
-  clearTimeout(fallback);
-  options.signal?.removeEventListener("abort", onAbort);
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (message.type === "ready") {
+      if (slot.ready) return this.refuse(slot, "a second \"ready\" message");
+      slot.ready = true;
+      // Retired while it started: the exit sent then may have come before it listened.
+      if (slot.exiting) return this.send(slot, { type: "exit" });
+      this.startupFailures = 0;
+      this.pump();
+      return;
+    }
+    const active = slot.active;
+    if (!active || active.cancelled) return;
+    if (message.file !== active.job.file) return this.refuse(slot, `a "${message.type}" message for ${message.file}, which it was not running`);
+    if (message.type === "output") {
+      active.pending.listener.onOutput?.(message.text, message.stream);
+    } else if (message.type === "event") {
+      const event = message.event;
+      if (event.type === "phase") {
+        active.phase = event.phase;
+        this.arm(slot, event.deadlineMs);
+      } else if (event.type === "collected") {
+        active.collected = event.tests;
+      } else if (event.type === "test") {
+        active.reported.push(event.report);
+      }
+      active.pending.listener.onEvent?.(event);
+    } else if (message.type === "done") {
+      clearTimeout(slot.watchdog);
+      slot.active = undefined;
+      const pending = active.pending;
+      const report: FileReport = {
+        file: pending.job.file,
+        tests: [...pending.carried, ...active.reported],
+        durationMs: Math.round((pending.carriedMs + message.durationMs) * 100) / 100,
+      };
+      if (message.error) report.error = message.error;
+      this.settle(pending, { report, schemas: message.schemas ?? [] });
+      // Bounded memory: a worker that ran enough files, or holds too much, leaves for a fresh one.
+      slot.runs++;
+      if (slot.runs >= this.recycle.afterRuns || message.rss > this.recycle.aboveRssBytes) {
+        this.log(`worker ${slot.child.pid} recycled after ${slot.runs} files at ${Math.round(message.rss / 1048576)} MB`);
+        this.retire(slot);
+        if (this.keepWarm && this.queue.length === 0) this.spawn();
+      }
+      this.pump();
+    }
+  }
 
-  return options.files.map((file) => {
-    const s = state(file);
-    const report: FileReport = { file, tests: s.tests, durationMs: Math.round(s.durationMs * 100) / 100 };
-    if (s.error) report.error = s.error;
-    return report;
-  });
+  private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    clearTimeout(slot.watchdog);
+    // What its tests spawned dies with it, and its temporary files go, whatever way it died.
+    if (slot.child.pid !== undefined) {
+      killWorkerTree(slot.child.pid);
+      removeTempFilesOf(slot.child.pid);
+    }
+    this.slots.delete(slot);
+    const active = slot.active;
+    slot.active = undefined;
+    if (active && !active.cancelled && !active.pending.settled) this.reportDeath(slot, active, code, signal);
+    if (!slot.ready && !active) {
+      this.startupFailures++;
+      if (this.startupFailures >= 2) {
+        const why = `turnlens could not start a worker process (${signal ? `signal ${signal}` : `exit code ${code}`})`;
+        const message = slot.startupErr.trim() ? `${why}:\n${slot.startupErr.trim()}` : why;
+        this.log(message);
+        for (const pending of this.queue.splice(0)) this.settle(pending, { report: fileError(pending.job.file, message), schemas: [] });
+      }
+    }
+    this.pump();
+  }
+
+  /** A worker died mid-run: report what it was doing, and resume the file's other tests. */
+  private reportDeath(slot: Slot, active: Active, code: number | null, signal: NodeJS.Signals | null): void {
+    const pending = active.pending;
+    const elapsed = performance.now() - active.started;
+    const why = active.refused
+      ? `sent turnlens's worker channel ${active.refused} (the channel is the runner's, not the test's); the worker was killed`
+      : active.killedByWatchdog
+      ? `did not finish within its ${active.deadlineMs}ms timeout (plus ${this.graceMs}ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed`
+      : outOfMemory(slot.stderrTail)
+      ? `ran its worker process out of memory (the JavaScript heap limit was reached) running ${pending.job.file} and ended it (${signal ? `killed by signal ${signal}` : `exit code ${code}`})`
+      : `ended its worker process (${signal ? `killed by signal ${signal}` : `exit code ${code}`}); did it call process.kill, run out of memory or crash node?`;
+    pending.carried.push(...active.reported);
+    pending.carriedMs += elapsed;
+    const phase = active.phase;
+    const ended = (report?: FileReport) => this.settle(pending, { report: report ?? { file: pending.job.file, tests: pending.carried, durationMs: Math.round(pending.carriedMs) }, schemas: [] });
+    if (phase?.kind === "test") {
+      const error: ErrorReport = { message: `the test ${why}` };
+      if (phase.test.location) error.location = phase.test.location;
+      const report: TestReport = { id: phase.test.id, name: phase.test.name, path: phase.test.path, status: "failed", durationMs: Math.round(elapsed), error, runs: [] };
+      if (phase.test.location) report.location = phase.test.location;
+      pending.carried.push(report);
+      pending.listener.onEvent?.({ type: "test", report });
+      const done = new Set(pending.carried.map((test) => test.id));
+      const remaining = active.collected.map((test) => test.id).filter((id) => !done.has(id));
+      if (remaining.length > 0) {
+        // The rest of the file goes first, ahead of files not yet started.
+        pending.job = { ...pending.job, onlyIds: remaining };
+        this.queue.unshift(pending);
+        return;
+      }
+      return ended();
+    }
+    if (phase?.kind === "beforeAll" || phase?.kind === "afterAll") {
+      const report = hookFailureReport(phase.kind, phase.suite, why);
+      pending.carried.push(report);
+      pending.listener.onEvent?.({ type: "test", report });
+      return ended();
+    }
+    const what = phase?.kind === "load" ? "the file's top-level code" : "loading the file";
+    const report = fileError(pending.job.file, `${what} ${why}`);
+    report.tests = pending.carried;
+    report.durationMs = Math.round(pending.carriedMs);
+    ended(report);
+  }
+}
+
+/** V8's last words when a heap is exhausted. */
+function outOfMemory(stderr: string): boolean {
+  return /JavaScript heap out of memory|Reached heap limit|Allocation failed/.test(stderr);
+}
+
+function fileError(file: string, message: string): FileReport {
+  return { file, tests: [], durationMs: 0, error: { message } };
 }

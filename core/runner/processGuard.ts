@@ -1,5 +1,7 @@
 // Process-wide guards for a process that runs tests: process.exit throws instead of ending it,
-// and errors no promise awaited go to the test that is running.
+// process.kill refuses to signal the runner above it, and errors no promise awaited go to the
+// test that is running.
+import { readFileSync } from "node:fs";
 
 const realExit = process.exit.bind(process);
 
@@ -13,6 +15,35 @@ export class ProcessExitError extends Error {
     super(`the test called process.exit(${code === undefined ? "" : String(code)}); a test must not end the process`);
     this.name = "ProcessExitError";
   }
+}
+
+export class ProcessKillError extends Error {
+  constructor(pid: number, signal: unknown) {
+    super(`the test called process.kill(${pid}${signal === undefined ? "" : `, ${JSON.stringify(signal)}`}), which would signal the turnlens process that runs it; a test must not signal its runner`);
+    this.name = "ProcessKillError";
+  }
+}
+
+/** The process group of `pid`, read from /proc (Linux); undefined elsewhere. */
+function groupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const group = Number(fields[2]);
+    return Number.isInteger(group) && group > 0 ? group : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pids a test may not signal: the parent (the CLI or the language server), its process
+ * group, and every process at once (-1). Its own worker and what it spawned stay fair game.
+ */
+function refusedTargets(): (pid: number) => boolean {
+  const parent = process.ppid;
+  const parentGroup = groupOf(parent) ?? parent;
+  return (pid) => pid === parent || pid === -1 || pid === -parent || pid === -parentGroup;
 }
 
 type Sink = (error: unknown) => void;
@@ -31,6 +62,13 @@ export function guardProcess(): void {
   process.exit = ((code?: number) => {
     throw new ProcessExitError(code);
   }) as typeof process.exit;
+  const refused = refusedTargets();
+  const realKill = process.kill.bind(process);
+  process.kill = ((pid: number, signal?: string | number) => {
+    // Signal 0 only asks whether the process exists.
+    if (signal !== 0 && refused(Number(pid))) throw new ProcessKillError(Number(pid), signal);
+    return realKill(pid, signal);
+  }) as typeof process.kill;
   const route = (error: unknown) => {
     if (sink) sink(error);
     else {

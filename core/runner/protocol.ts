@@ -1,5 +1,10 @@
-// Messages between `turnlens test` and its worker processes.
-import type { FileReport } from "./report.ts";
+// Messages between the worker pool (core/runner/pool.ts) and its worker processes, and the check
+// every message from a worker passes before the pool believes it: a worker runs user code, so what
+// arrives on its channel is untrusted input (a malformed one fails the file, it never crashes the
+// pool or switches its watchdog off).
+import Type, { type TSchema } from "typebox";
+import { Compile, type Validator } from "typebox/compile";
+import type { ErrorReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 
@@ -23,4 +28,54 @@ export type ParentMessage =
 export type WorkerMessage =
   | { type: "ready" }
   | { type: "event"; file: string; event: RunEvent }
-  | { type: "file"; report: FileReport; schemas?: SchemaName[] };
+  /** What the file's tests wrote to stdout or stderr, in order, for the test that is running. */
+  | { type: "output"; file: string; stream: "stdout" | "stderr"; text: string }
+  /**
+   * The file is done. Its tests crossed the channel once each, as `test` events; this carries
+   * only what the file itself ended with, and the worker's memory after it.
+   */
+  | { type: "done"; file: string; durationMs: number; rss: number; error?: ErrorReport; schemas?: SchemaName[] };
+
+const site = Type.Object({ file: Type.String(), line: Type.Number(), column: Type.Number() });
+const testInfo = Type.Object({ id: Type.String(), name: Type.String(), path: Type.Array(Type.String()), location: Type.Optional(site) });
+const errorReport = Type.Object({ message: Type.String(), location: Type.Optional(site) });
+const testReport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  path: Type.Array(Type.String()),
+  status: Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("todo")]),
+  durationMs: Type.Number(),
+  location: Type.Optional(site),
+  error: Type.Optional(errorReport),
+  runs: Type.Array(Type.Object({})),
+});
+const phase = Type.Union([
+  Type.Object({ kind: Type.Union([Type.Literal("bundle"), Type.Literal("load")]) }),
+  Type.Object({ kind: Type.Union([Type.Literal("beforeAll"), Type.Literal("afterAll")]), suite: Type.Array(Type.String()) }),
+  Type.Object({ kind: Type.Literal("test"), test: testInfo }),
+]);
+const event = Type.Union([
+  Type.Object({ type: Type.Literal("phase"), phase, deadlineMs: Type.Number({ minimum: 0 }) }),
+  Type.Object({ type: Type.Literal("collected"), tests: Type.Array(testInfo) }),
+  Type.Object({ type: Type.Literal("test"), report: testReport }),
+]);
+const schemaName = Type.Object({ schema: Type.String(), name: Type.String(), module: Type.String(), skeleton: Type.Optional(Type.Unknown()) });
+
+const messages: Record<WorkerMessage["type"], TSchema> = {
+  ready: Type.Object({ type: Type.Literal("ready") }),
+  event: Type.Object({ type: Type.Literal("event"), file: Type.String(), event }),
+  output: Type.Object({ type: Type.Literal("output"), file: Type.String(), stream: Type.Union([Type.Literal("stdout"), Type.Literal("stderr")]), text: Type.String() }),
+  done: Type.Object({ type: Type.Literal("done"), file: Type.String(), durationMs: Type.Number(), rss: Type.Number(), error: Type.Optional(errorReport), schemas: Type.Optional(Type.Array(schemaName)) }),
+};
+let validators: Map<string, Validator> | undefined;
+
+/** The message, or why it is not one a worker may send. */
+export function readWorkerMessage(raw: unknown): { message: WorkerMessage } | { refused: string } {
+  validators ??= new Map(Object.entries(messages).map(([type, schema]) => [type, Compile(schema)]));
+  const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  const validator = typeof type === "string" ? validators.get(type) : undefined;
+  if (!validator) return { refused: `a message of type ${JSON.stringify(type ?? null)}, which is none a worker sends` };
+  if (validator.Check(raw)) return { message: raw as WorkerMessage };
+  const [first] = validator.Errors(raw) as Array<{ instancePath: string; message: string }>;
+  return { refused: `a "${type}" message whose ${first?.instancePath || "body"} ${first?.message ?? "is malformed"}` };
+}

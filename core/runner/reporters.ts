@@ -12,7 +12,7 @@ export interface Reporter {
   testEnd(file: string, test: TestReport): void;
   fileEnd(report: FileReport): void;
   /** What tests wrote to stdout/stderr. */
-  output(chunk: Buffer, stream: "stdout" | "stderr"): void;
+  output(chunk: string, stream: "stdout" | "stderr"): void;
   /** Prints the end of the run; `note` (such as `no test ran`) goes just before the count line. */
   finish(summary: RunSummary, durationMs: number, note?: string): void;
 }
@@ -125,7 +125,7 @@ export class PrettyReporter implements Reporter {
     this.progress();
   }
 
-  output(chunk: Buffer, stream: "stdout" | "stderr"): void {
+  output(chunk: string, stream: "stdout" | "stderr"): void {
     this.clearProgress();
     (stream === "stdout" ? this.out.stdout : this.out.stderr).write(chunk);
     this.progress();
@@ -198,7 +198,7 @@ abstract class DocumentReporter implements Reporter {
   fileStart(): void {}
   testEnd(): void {}
   fileEnd(): void {}
-  output(chunk: Buffer): void {
+  output(chunk: string): void {
     this.out.stderr.write(chunk);
   }
   abstract finish(summary: RunSummary, durationMs: number, note?: string): void;

@@ -21,6 +21,8 @@ import {
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport } from "./stack.ts";
+import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
@@ -115,10 +117,11 @@ function call(fn: AnyFn, options: CallOptions): Promise<unknown> {
       if (ok) resolvePromise(value);
       else rejectPromise(value);
     };
+    // Clamped: a timer given 2^31 ms or more would fire at once.
     const timer = setTimeout(() => {
       options.controller.abort();
       finish(false, new TimeoutError(`${options.what} timed out after ${options.timeoutMs}ms`));
-    }, options.timeoutMs);
+    }, timerDelay(options.timeoutMs));
     options.interrupt.listen((error) => finish(false, error));
     const done = (error?: unknown) => {
       if (error === undefined || error === null) finish(true, undefined);
@@ -557,7 +560,24 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     return finish([], errorReport(error, file));
   }
 
-  // 2. Import: the file declares its tests.
+  // 2. Import: the file declares its tests. From here on, what the file starts is its own, and is
+  // reaped when the file ends (leftovers.ts).
+  beginFileScope();
+  try {
+    return await loadAndRun(options, outfile, served, finish, emit);
+  } finally {
+    endFileScope();
+  }
+}
+
+async function loadAndRun(
+  options: RunFileOptions,
+  outfile: string,
+  served: Set<string>,
+  finish: (tests: TestReport[], error?: ErrorReport) => FileReport,
+  emit: (event: RunEvent) => void,
+): Promise<FileReport> {
+  const file = options.file;
   const interrupt = new Interrupt();
   const state = beginCollect(file);
   routeStrayErrors((error) => interrupt.fail(error));
@@ -610,12 +630,11 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     routeStrayErrors(null);
     process.exitCode = undefined;
   }
-  const reports = run.reports;
   for (const error of run.interrupt.stray) {
     const info: TestInfo = { id: "uncaught error outside a test", name: "uncaught error outside a test", path: ["uncaught error outside a test"] };
-    reports.push(jsonSafe(failedReport(info, errorReport(error, file))));
+    run.record(failedReport(info, errorReport(error, file)));
   }
-  return finish(reports);
+  return finish(run.reports);
 }
 
 function loadError(error: unknown, file: string, outfile: string): ErrorReport {

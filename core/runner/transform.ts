@@ -2,16 +2,14 @@
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
 import { build, type Message, type Plugin } from "esbuild";
-import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
-import { tmpdir } from "node:os";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { turnlensRoot } from "./paths.ts";
 import type { ErrorReport } from "./report.ts";
 import { isServed, loadServed, servedSourceFiles } from "./served.ts";
+import { bundleCacheDir } from "./tempFiles.ts";
 
 const SERVED = "turnlens-served";
 
@@ -136,17 +134,6 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
       });
     },
   };
-}
-
-let cacheDir: string | undefined;
-/** Where bundles are written before import: a folder in the OS temp dir, one per Turnlens copy. */
-export function bundleCacheDir(): string {
-  if (!cacheDir) {
-    const hash = createHash("sha1").update(turnlensRoot()).digest("hex").slice(0, 10);
-    cacheDir = join(tmpdir(), `turnlens-${hash}`);
-    mkdirSync(cacheDir, { recursive: true });
-  }
-  return cacheDir;
 }
 
 let counter = 0;

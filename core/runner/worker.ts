@@ -1,62 +1,121 @@
-// A child process of `turnlens test` and of the language server: runs the files the parent sends
-// (from disk, or an editor's unsaved text), one at a time, and reports progress over IPC so the
-// parent can kill it when a test blocks the event loop.
+// A child process of the worker pool (`turnlens test` and the language server): runs the files the
+// parent sends (from disk, or an editor's unsaved text), one at a time, and reports progress over
+// IPC so the parent can kill it when a test blocks the event loop. It dies with its parent.
+import { timerDelay } from "./limits.ts";
 import { exitProcess, guardProcess } from "./processGuard.ts";
+import { watchParent } from "./parentWatch.ts";
+import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { removeStaleTempFiles } from "./tempFiles.ts";
+import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 
+const tag = workerTag(process.pid);
+// Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
+tagDescendants(tag);
+watchParent(process.ppid, tag);
 process.setSourceMapsEnabled(true);
+
+// The channel is the runner's: tests get no process.send to write to it with, and Node's
+// underlying process._send refuses any message but this module's.
+const channel = process.send?.bind(process);
+process.send = undefined;
+let sending = false;
+const internals = process as unknown as { _send?: (...args: unknown[]) => unknown };
+const underlyingSend = internals._send;
+if (underlyingSend) {
+  internals._send = function (this: unknown, ...args: unknown[]) {
+    if (!sending) throw new Error("the worker's IPC channel is turnlens's own; a test cannot send on it");
+    return underlyingSend.apply(this, args);
+  };
+}
 guardProcess();
 
+/** The parent is gone: kill what this worker started, and the worker, at once. */
+function dieWithTree(): never {
+  killTagged(tag);
+  killGroup(process.pid);
+  return exitProcess(1);
+}
+
+// Writing to a parent that is gone must end the worker, not spin on EPIPE.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => dieWithTree());
+
+let inFlight = 0;
+const drained: Array<() => void> = [];
 function send(message: WorkerMessage): void {
+  if (!channel) return;
+  inFlight++;
+  sending = true;
   try {
-    process.send?.(message);
+    channel(message, undefined, undefined, (error: Error | null) => {
+      inFlight--;
+      if (error) dieWithTree();
+      if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
+    });
   } catch {
-    // the parent is gone
+    dieWithTree();
+  } finally {
+    sending = false;
   }
+}
+
+/** Exits once every message and every byte of output has left. */
+async function exitWhenFlushed(): Promise<never> {
+  if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+  killTagged(tag);
+  return exitProcess(0);
+}
+
+async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
+  const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
+  let report: FileReport;
+  captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
+  try {
+    report = await runTestFile({
+      file: message.file,
+      timeoutMs: message.timeoutMs,
+      ...(pattern ? { testNamePattern: pattern } : {}),
+      ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
+      ...(message.source !== undefined ? { source: message.source } : {}),
+      // A deadline past what a timer holds (Infinity included) is sent as the longest one.
+      onEvent: (event) => {
+        // A test's output (and the note of what was cut) reaches the pool before its report.
+        if (event.type === "test") endOutputOfTest();
+        send({ type: "event", file: message.file, event: event.type === "phase" ? { ...event, deadlineMs: timerDelay(event.deadlineMs) } : event });
+      },
+    });
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    report = { file: message.file, tests: [], durationMs: 0, error: { message: `turnlens failed to run the file: ${text}` } };
+  }
+  captureOutput(null);
+  const schemas = await schemasFor(message.file, message.schemaModules, report);
+  send({ type: "done", file: message.file, durationMs: report.durationMs, rss: process.memoryUsage.rss(), ...(report.error ? { error: report.error } : {}), ...(schemas.length > 0 ? { schemas } : {}) });
 }
 
 process.on("message", (raw) => {
   const message = raw as ParentMessage;
-  if (message.type === "exit") {
-    exitProcess(0);
-  }
-  if (message.type !== "run") return;
-  const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
-  void runTestFile({
-    file: message.file,
-    timeoutMs: message.timeoutMs,
-    ...(pattern ? { testNamePattern: pattern } : {}),
-    ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
-    ...(message.source !== undefined ? { source: message.source } : {}),
-    onEvent: (event) => send({ type: "event", file: message.file, event }),
-  }).then(
-    async (report) => send({ type: "file", report, ...(await schemasFor(message.file, message.schemaModules, report)) }),
-    (error) =>
-      send({
-        type: "file",
-        report: {
-          file: message.file,
-          tests: [],
-          durationMs: 0,
-          error: { message: `turnlens failed to run the file: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` },
-        },
-      }),
-  );
+  if (message.type === "exit") void exitWhenFlushed();
+  if (message.type === "run") void runOne(message);
 });
 
 /** The language server asks for the names of the schemas a new script entry would answer. */
-async function schemasFor(file: string, modules: string[] | undefined, report: FileReport): Promise<{ schemas?: SchemaName[] }> {
-  if (!modules) return {};
+async function schemasFor(file: string, modules: string[] | undefined, report: FileReport): Promise<SchemaName[]> {
+  if (!modules) return [];
   try {
-    const schemas = await findSchemaNames(file, modules, wantedSchemas(report));
-    return schemas.length > 0 ? { schemas } : {};
+    return await findSchemaNames(file, modules, wantedSchemas(report));
   } catch {
-    return {};
+    return [];
   }
 }
 
-process.on("disconnect", () => exitProcess(0));
+// Temporary files of workers killed earlier (the pool that owned them killed too) go now.
+removeStaleTempFiles();
+process.on("disconnect", () => dieWithTree());
+// The parent may have gone before this listener existed.
+if (!process.connected) dieWithTree();
 send({ type: "ready" });

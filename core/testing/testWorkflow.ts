@@ -121,7 +121,8 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
   trace.entries = entryTraces(read);
 
   // Synchronous on purpose: the thread-pool round trips of the async calls were most of a one-turn test.
-  const temporary = read.cwd === undefined ? mkdtempSync(join(tmpdir(), "turnlens-run-")) : undefined;
+  // The pid in the name lets the runner remove it even when the process is killed mid-run.
+  const temporary = read.cwd === undefined ? mkdtempSync(join(tmpdir(), `turnlens-run-${process.pid}-`)) : undefined;
   const cwd = read.cwd ?? temporary!;
   try {
     if (read.files) await layOut(read.files, cwd);

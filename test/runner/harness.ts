@@ -1,10 +1,11 @@
 // Runs the built `turnlens` command on fixture folders, for the runner's own tests.
-import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
+import { TREE_VARIABLE, taggedPids, withTag } from "../../core/runner/processTree.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const FIXTURES = join(ROOT, "test", "runner", "fixtures");
@@ -19,8 +20,36 @@ export interface CliResult {
 }
 
 /** `turnlens test ...args`, run in `cwd` (the repo root by default), without colors. */
-export function turnlens(args: string[], cwd = ROOT): Promise<CliResult> {
-  return turnlensCommand(["test", ...args], cwd);
+export function turnlens(args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<CliResult> {
+  return runNode([BIN, "test", ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: "", ...env });
+}
+
+/** `turnlens test ...args` started, not awaited, with every process of its tree tagged `tag`. */
+export function startTurnlens(args: string[], tag: string): ChildProcess {
+  return spawn(process.execPath, [BIN, "test", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** A tag no other run carries, for counting a run's processes by their environment. */
+export function freshTag(): string {
+  return `leak-check-${process.pid}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The command lines of the live processes carrying `tag` (zombies, already dead, are left out). */
+export function taggedCommands(tag: string): string[] {
+  return taggedPids(tag).flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return [];
+      return [readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim()];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Resolves once `condition` holds, looking again every 50 ms (the test's own timeout bounds it). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** `turnlens ...args` (any command), run in `cwd` (the repo root by default), without colors. */

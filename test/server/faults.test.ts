@@ -106,7 +106,7 @@ describe("a test file that misbehaves", () => {
     const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-memory.test.ts"), text);
     expect(diagnostics.diagnostics).toHaveLength(1);
     expect(diagnostics.diagnostics[0]).toMatchObject({ code: "test-failed", range: testFailed(text, 'test("hoards", () => {', "").range });
-    expect(diagnostics.diagnostics[0]!.message).toMatch(/^the test ended its worker process \((killed by signal SIGABRT|exit code \d+|killed by signal SIGTRAP)\)/);
+    expect(diagnostics.diagnostics[0]!.message).toMatch(/^the test ran its worker process out of memory \(the JavaScript heap limit was reached\) running \S+virtual-memory\.test\.ts and ended it \((killed by signal SIGABRT|exit code \d+|killed by signal SIGTRAP)\)$/);
     expect(await answers(uri)).toBe(true);
   }, SLOW);
 

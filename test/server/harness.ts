@@ -1,7 +1,7 @@
 // Drives startServer over a real JSON-RPC connection made of crossed in-memory streams, with a
 // manual timer for the debounces (no sleeps: tests wait on the messages the server sends) and
 // real worker processes forked from dist/worker.mjs.
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -26,6 +26,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
+import { forkWorker } from "../../core/runner/workerProcess.ts";
 import { startServer, type Server } from "../../server/server.ts";
 import type { Timer } from "../../server/scheduler.ts";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
@@ -86,6 +87,12 @@ export interface StartOptions {
   configuration?: (section: string | undefined, scopeUri: string | undefined) => unknown;
   /** Node options of the worker processes. */
   workerExecArgv?: string[];
+  /** Another worker script than dist/worker.mjs (a misbehaving one). */
+  workerEntry?: string;
+  /** Added to the workers' environment (a tag to count their processes by). */
+  workerEnv?: Record<string, string>;
+  /** When a warm worker is replaced. */
+  workerRecycle?: { afterRuns: number; aboveRssBytes: number };
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
@@ -121,8 +128,9 @@ export class TestServer {
       timer: this.timer,
       now: () => 0,
       workerGraceMs: 300,
+      ...(options.workerRecycle ? { workerRecycle: options.workerRecycle } : {}),
       createWorker: () => {
-        const child = fork(WORKER, [], { stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json", execArgv: options.workerExecArgv ?? [] });
+        const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [], ...(options.workerEnv ? { env: options.workerEnv } : {}) });
         this.workers.push(child);
         return child;
       },

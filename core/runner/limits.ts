@@ -1,0 +1,19 @@
+// The runner's documented limits (docs/runner.md), in one place: what timers can hold, how much
+// of a test's output is kept, and when a warm worker is recycled.
+
+/** The longest delay a Node timer holds; a longer one fires at once. Timeouts are clamped to it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay clamped to what a timer can hold (and never negative). */
+export function timerDelay(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), MAX_TIMER_MS) : MAX_TIMER_MS;
+}
+
+/** Output kept per test (stdout and stderr together); past it the report says how much was cut. */
+export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
+
+/** A warm worker is replaced after this many files... */
+export const RECYCLE_AFTER_RUNS = 100;
+
+/** ...or as soon as a file leaves it holding more than this much memory (resident set). */
+export const RECYCLE_ABOVE_RSS_BYTES = 512 * 1024 * 1024;

@@ -1,0 +1,25 @@
+// Starting a worker process: dist/worker.mjs forked with an IPC channel, piped output (over the
+// language server's --stdio its own stdout is the protocol) and plain-text messages, as the
+// leader of a process group of its own, so that killing the group kills what its tests spawned.
+import { fork, type ChildProcess } from "node:child_process";
+import { workerEntry } from "./paths.ts";
+
+export interface WorkerProcessOptions {
+  /** The worker script; defaults to this install's dist/worker.mjs. */
+  entry?: string;
+  /** Node options of the worker, such as a heap limit. */
+  execArgv?: string[];
+  /** Added to the worker's environment. */
+  env?: Record<string, string>;
+}
+
+export function forkWorker(options: WorkerProcessOptions = {}): ChildProcess {
+  return fork(options.entry ?? workerEntry(), [], {
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    serialization: "json",
+    env: { ...process.env, FORCE_COLOR: "0", ...options.env },
+    execArgv: options.execArgv ?? [],
+    // setsid(): the worker leads a new process group (and a terminal's Ctrl-C reaches only its owner).
+    detached: process.platform !== "win32",
+  });
+}

@@ -1,0 +1,87 @@
+// The bundled server (`node dist/server.js --stdio`) takes its whole tree with it however it ends:
+// killed, sent SIGTERM, told `exit` without `shutdown`, or its stdin closed, even a moment after a
+// worker started. Each check counts the processes carrying the server's tag in their environment
+// (inherited by every descendant, detached or re-parented ones too).
+import { describe, expect, test } from "bun:test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createMessageConnection,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from "vscode-languageserver-protocol/node";
+import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
+import { freshTag, taggedCommands, until } from "../runner/harness.ts";
+import { MISTAKES, ROOT, SLOW } from "./harness.ts";
+
+const SPINS = ['import { test } from "bun:test";', 'import { spawn } from "node:child_process";', "", 'test("spawns and spins", () => {', '  spawn("sleep", ["305"], { detached: true, stdio: "ignore" }).unref();', "  for (;;) {}", "});", ""].join("\n");
+
+interface Started {
+  child: ChildProcess;
+  connection: MessageConnection;
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+async function startServer(tag: string): Promise<Started> {
+  const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  connection.onError(() => {});
+  connection.listen();
+  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: { settings: { debounceMs: 0, testTimeout: 600_000 } } });
+  await connection.sendNotification(InitializedNotification.type, {});
+  return { child, connection, exited };
+}
+
+async function openSpinning(server: Started, name: string): Promise<void> {
+  const uri = pathToFileURL(join(MISTAKES, `virtual-${name}.test.ts`)).href;
+  await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
+}
+
+const spinning = (tag: string) => taggedCommands(tag).some((command) => command.startsWith("sleep 305"));
+const workers = (tag: string) => taggedCommands(tag).filter((command) => command.includes("worker.mjs")).length;
+
+interface Ending {
+  name: string;
+  /** When to end it: once the looping test's child is up, or once a worker started. */
+  when: (tag: string) => boolean;
+  end: (server: Started) => void | Promise<void>;
+  exit: NodeJS.Signals | number;
+}
+
+const endings: Ending[] = [
+  { name: "killing the server mid-loop leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGKILL"), exit: "SIGKILL" },
+  { name: "SIGTERM to the server mid-loop ends it with 143 and leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGTERM"), exit: 143 },
+  {
+    name: "`exit` without `shutdown` a moment after a worker started leaves no process of its tree",
+    when: (tag) => workers(tag) > 0,
+    end: (server) => server.connection.sendNotification(ExitNotification.type),
+    exit: 1,
+  },
+  { name: "closing the server's stdin a moment after a worker started leaves no process of its tree", when: (tag) => workers(tag) > 0, end: (server) => void server.child.stdin!.end(), exit: 1 },
+];
+
+describe("nothing outlives the language server", () => {
+  for (const ending of endings) {
+    test(ending.name, async () => {
+      const tag = freshTag();
+      const server = await startServer(tag);
+      await openSpinning(server, ending.name.split(" ")[0]!.replace(/\W/g, ""));
+      await until(() => ending.when(tag));
+      await ending.end(server);
+      expect(await server.exited).toBe(ending.exit);
+      await until(() => taggedCommands(tag).length === 0);
+      expect(taggedCommands(tag)).toEqual([]);
+      server.connection.dispose();
+    }, SLOW);
+  }
+});
