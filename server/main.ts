@@ -8,7 +8,7 @@ import { forkWorker } from "../core/runner/workerProcess.ts";
 import { startServer } from "./server.ts";
 
 // Nothing outlives the server: its workers and what their tests spawned are killed when it exits
-// (an `exit` notification with or without `shutdown`, stdin closing, an uncaught error) or is
+// (an `exit` notification with or without `shutdown`, stdin closing) or is
 // sent SIGTERM, SIGINT or SIGHUP; a SIGKILL is noticed by each worker's parent watch.
 ownProcessTree();
 endOnSignals();
@@ -24,6 +24,24 @@ function packageVersion(): string | undefined {
 }
 
 const connection = createConnection(ProposedFeatures.all);
+
+// An error no handler caught (a library's callback, a timer outside the guarded ones) is logged
+// and survived: one stray throw must not take every open file's diagnostics down. `reporting`
+// keeps a failing log write from reporting itself forever.
+let reporting = false;
+function survive(kind: string, error: unknown): void {
+  if (reporting) return;
+  reporting = true;
+  try {
+    connection.console.error(`${kind} (the server goes on): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  } catch {
+    // The client is gone: stdin closing ends the process anyway.
+  } finally {
+    reporting = false;
+  }
+}
+process.on("uncaughtException", (error) => survive("uncaught error", error));
+process.on("unhandledRejection", (reason) => survive("unhandled rejection", reason));
 const version = packageVersion();
 startServer(connection, {
   ...(version !== undefined ? { version } : {}),

@@ -106,7 +106,7 @@ let owning = false;
 /**
  * Makes this process (the CLI or the language server) the owner of every process it starts from
  * now on: they carry its tag, and whenever it exits (an `exit` notification, stdin closing, an
- * uncaught error, a signal handled by `endOnSignals`) every one of them is killed.
+ * uncaught error that ends it, a signal handled by `endOnSignals`) every one of them is killed.
  */
 export function ownProcessTree(): void {
   if (owning) return;

@@ -13,11 +13,21 @@ export interface WorkerProcessOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The worker's environment: no colour in what it prints. NO_COLOR, where set, already says so, and
+ * FORCE_COLOR beside it makes Node 24 warn on every start, so only one of the two is set.
+ */
+export function workerEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0", ...extra };
+  if (env.NO_COLOR) delete env.FORCE_COLOR;
+  return env;
+}
+
 export function forkWorker(options: WorkerProcessOptions = {}): ChildProcess {
   return fork(options.entry ?? workerEntry(), [], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
-    env: { ...process.env, FORCE_COLOR: "0", ...options.env },
+    env: workerEnvironment(options.env),
     execArgv: options.execArgv ?? [],
     // setsid(): the worker leads a new process group (and a terminal's Ctrl-C reaches only its owner).
     detached: process.platform !== "win32",

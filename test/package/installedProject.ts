@@ -75,7 +75,7 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^npm_/i.test(name) && name !== "INIT_CWD") env[name] = value;
   }
-  return { ...env, NO_COLOR: "1", FORCE_COLOR: "", ...extra };
+  return { ...env, NO_COLOR: "1", FORCE_COLOR: undefined, ...extra };
 }
 
 /** Runs `command args` in `cwd` and collects its output. */

@@ -20,13 +20,13 @@ export interface CliResult {
 }
 
 /** `turnlens test ...args`, run in `cwd` (the repo root by default), without colors. */
-export function turnlens(args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<CliResult> {
-  return runNode([BIN, "test", ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: "", ...env });
+export function turnlens(args: string[], cwd = ROOT, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return runNode([BIN, "test", ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined, ...env });
 }
 
 /** `turnlens test ...args` started, not awaited, with every process of its tree tagged `tag`. */
 export function startTurnlens(args: string[], tag: string): ChildProcess {
-  return spawn(process.execPath, [BIN, "test", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [BIN, "test", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** A tag no other run carries, for counting a run's processes by their environment. */
@@ -54,11 +54,11 @@ export async function until(condition: () => boolean): Promise<void> {
 
 /** `turnlens ...args` (any command), run in `cwd` (the repo root by default), without colors. */
 export function turnlensCommand(args: string[], cwd = ROOT): Promise<CliResult> {
-  return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: "" });
+  return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined });
 }
 
 /** `node ...args` in `cwd`, with its output collected. */
-export function runNode(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+export function runNode(args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
