@@ -3,6 +3,7 @@
 import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
 import { expect, type TurnlensExpect } from "./bunMatchers.ts";
 import { argsOfRow, formatEachName, rowsOf } from "./eachTable.ts";
+import { type ModifierFlags, noModifierFlags, withModifiers } from "./testModifiers.ts";
 import {
   type AnyFn,
   type Flavour,
@@ -99,13 +100,8 @@ type HookFunction = (fn: HookBody, timeout?: number) => void;
 // ---------------------------------------------------------------------------------------------
 // Declaring tests
 
-interface Flags {
-  only: boolean;
-  skip: boolean;
-  todo: boolean;
-  failing: boolean;
-}
-const noFlags: Flags = { only: false, skip: false, todo: false, failing: false };
+type Flags = ModifierFlags;
+const noFlags = noModifierFlags;
 
 function nameOf(name: NameLike): string {
   if (typeof name === "string") return name;
@@ -171,28 +167,9 @@ function declareSuite(flags: Flags, name: NameLike, a?: unknown, b?: unknown): v
 
 function makeTest(flags: Flags, flavour: Flavour): TestFunction {
   const fn = (name: NameLike, a?: unknown, b?: unknown) => declareTest(flags, flavour, name, a, b);
-  const modifiers = {
-    get only() {
-      return makeTest({ ...flags, only: true }, flavour);
-    },
-    get skip() {
-      return makeTest({ ...flags, skip: true }, flavour);
-    },
-    get todo() {
-      return makeTest({ ...flags, todo: true }, flavour);
-    },
-    get failing() {
-      return makeTest({ ...flags, failing: true }, flavour);
-    },
-    get concurrent() {
-      return makeTest(flags, flavour);
-    },
-    get sequential() {
-      return makeTest(flags, flavour);
-    },
-    if: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }, flavour),
-    runIf: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }, flavour),
-    skipIf: (condition: unknown) => makeTest(condition ? { ...flags, skip: true } : flags, flavour),
+  return withModifiers(fn, flags, {
+    make: (changed) => makeTest(changed, flavour),
+    failing: true,
     each: (table: unknown, ...values: unknown[]) => {
       const rows = rowsOf(table, values);
       return (name: string, body?: AnyFn, options?: Options) => {
@@ -202,31 +179,13 @@ function makeTest(flags: Flags, flavour: Flavour): TestFunction {
         });
       };
     },
-  };
-  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(modifiers)) as unknown as TestFunction;
+  }) as unknown as TestFunction;
 }
 
 function makeDescribe(flags: Flags): DescribeFunction {
   const fn = (name: NameLike, a?: unknown, b?: unknown) => declareSuite(flags, name, a, b);
-  const modifiers = {
-    get only() {
-      return makeDescribe({ ...flags, only: true });
-    },
-    get skip() {
-      return makeDescribe({ ...flags, skip: true });
-    },
-    get todo() {
-      return makeDescribe({ ...flags, todo: true });
-    },
-    get concurrent() {
-      return makeDescribe(flags);
-    },
-    get sequential() {
-      return makeDescribe(flags);
-    },
-    if: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
-    runIf: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
-    skipIf: (condition: unknown) => makeDescribe(condition ? { ...flags, skip: true } : flags),
+  return withModifiers(fn, flags, {
+    make: makeDescribe,
     each: (table: unknown, ...values: unknown[]) => {
       const rows = rowsOf(table, values);
       return (name: string, body: AnyFn) => {
@@ -235,8 +194,7 @@ function makeDescribe(flags: Flags): DescribeFunction {
         });
       };
     },
-  };
-  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(modifiers)) as unknown as DescribeFunction;
+  }) as unknown as DescribeFunction;
 }
 
 function hook(kind: keyof Hooks): HookFunction {

@@ -5,6 +5,7 @@
 // Vitest of its own (a linked Turnlens clone has one in its node_modules).
 import { argsOfRow, formatEachName, rowsOf } from "../runner/eachTable.ts";
 import { bunOnlyMatchers } from "../runner/bunOnlyMatchers.ts";
+import { type ModifierFlags, noModifierFlags, withModifiers } from "../runner/testModifiers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFn = (...args: any[]) => unknown;
@@ -59,13 +60,8 @@ interface TestOptions {
   todo?: boolean;
 }
 
-interface Flags {
-  only: boolean;
-  skip: boolean;
-  todo: boolean;
-  failing: boolean;
-}
-const noFlags: Flags = { only: false, skip: false, todo: false, failing: false };
+type Flags = ModifierFlags;
+const noFlags = noModifierFlags;
 
 type NameLike = string | number | AnyFn | { name: string };
 
@@ -186,29 +182,9 @@ function declareSuite(flags: Flags, name: NameLike, a?: unknown, b?: unknown): v
 
 function makeTest(flags: Flags): AnyFn {
   const declare = (name: NameLike, a?: unknown, b?: unknown) => declareTest(flags, name, a, b);
-  const modifiers = {
-    get only() {
-      return makeTest({ ...flags, only: true });
-    },
-    get skip() {
-      return makeTest({ ...flags, skip: true });
-    },
-    get todo() {
-      return makeTest({ ...flags, todo: true });
-    },
-    get failing() {
-      return makeTest({ ...flags, failing: true });
-    },
-    // A file's tests run one at a time, as under `turnlens test`.
-    get concurrent() {
-      return makeTest(flags);
-    },
-    get sequential() {
-      return makeTest(flags);
-    },
-    if: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }),
-    runIf: (condition: unknown) => makeTest(condition ? flags : { ...flags, skip: true }),
-    skipIf: (condition: unknown) => makeTest(condition ? { ...flags, skip: true } : flags),
+  return withModifiers(declare, flags, {
+    make: makeTest,
+    failing: true,
     // Rows are named by Turnlens's rules (eachTable.ts), so a row's test has one name everywhere.
     each: (table: unknown, ...values: unknown[]) => {
       const rows = rowsOf(table, values);
@@ -216,39 +192,20 @@ function makeTest(flags: Flags): AnyFn {
         rows.forEach((row, index) => declareTest(flags, formatEachName(name, row, index), body, options, argsOfRow(row)));
       };
     },
-  };
-  return Object.defineProperties(declare, Object.getOwnPropertyDescriptors(modifiers));
+  });
 }
 
 function makeDescribe(flags: Flags): AnyFn {
   const declare = (name: NameLike, a?: unknown, b?: unknown) => declareSuite(flags, name, a, b);
-  const modifiers = {
-    get only() {
-      return makeDescribe({ ...flags, only: true });
-    },
-    get skip() {
-      return makeDescribe({ ...flags, skip: true });
-    },
-    get todo() {
-      return makeDescribe({ ...flags, todo: true });
-    },
-    get concurrent() {
-      return makeDescribe(flags);
-    },
-    get sequential() {
-      return makeDescribe(flags);
-    },
-    if: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
-    runIf: (condition: unknown) => makeDescribe(condition ? flags : { ...flags, skip: true }),
-    skipIf: (condition: unknown) => makeDescribe(condition ? { ...flags, skip: true } : flags),
+  return withModifiers(declare, flags, {
+    make: makeDescribe,
     each: (table: unknown, ...values: unknown[]) => {
       const rows = rowsOf(table, values);
       return (name: string, body: AnyFn) => {
         rows.forEach((row, index) => declareSuite(flags, formatEachName(name, row, index), () => body(...argsOfRow(row))));
       };
     },
-  };
-  return Object.defineProperties(declare, Object.getOwnPropertyDescriptors(modifiers));
+  });
 }
 
 function hook(kind: string, vitestHook: VitestHook, passesContext: boolean): (fn: AnyFn, timeout?: number) => void {
