@@ -3,6 +3,7 @@
 import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
 import { expect, type TurnlensExpect } from "./bunMatchers.ts";
 import { argsOfRow, formatEachName, rowsOf } from "./eachTable.ts";
+import { type NameLike, nameOf, splitArgs, type TestOptions } from "./testArguments.ts";
 import { type ModifierFlags, noModifierFlags, withModifiers } from "./testModifiers.ts";
 import {
   type AnyFn,
@@ -34,17 +35,8 @@ export interface TestContext {
   onTestFinished(fn: () => unknown): void;
 }
 
-export interface TestOptions {
-  /** Milliseconds before the test fails as timed out. */
-  timeout?: number;
-  /** Reruns a failing test up to this many more times. */
-  retry?: number;
-  skip?: boolean;
-  only?: boolean;
-  todo?: boolean;
-}
+export type { TestOptions } from "./testArguments.ts";
 
-type NameLike = string | number | AnyFn | { name: string };
 type TestBody = (context: TestContext) => unknown;
 type Options = number | TestOptions;
 
@@ -102,24 +94,6 @@ type HookFunction = (fn: HookBody, timeout?: number) => void;
 
 type Flags = ModifierFlags;
 const noFlags = noModifierFlags;
-
-function nameOf(name: NameLike): string {
-  if (typeof name === "string") return name;
-  if (typeof name === "number") return String(name);
-  if (typeof name === "function" || (typeof name === "object" && name !== null)) return name.name;
-  return String(name);
-}
-
-function splitArgs<F>(a: unknown, b: unknown): { fn?: F; options: TestOptions } {
-  let fn: unknown = a;
-  let options: unknown = b;
-  if (typeof a !== "function" && typeof b === "function") {
-    fn = b;
-    options = a;
-  }
-  const opts: TestOptions = typeof options === "number" ? { timeout: options } : ((options as TestOptions) ?? {});
-  return fn === undefined ? { options: opts } : { fn: fn as F, options: opts };
-}
 
 function declareTest(flags: Flags, flavour: Flavour, name: NameLike, a?: unknown, b?: unknown, args?: unknown[]): void {
   const suite = currentSuite("test()");

@@ -5,6 +5,7 @@
 // Vitest of its own (a linked Turnlens clone has one in its node_modules).
 import { argsOfRow, formatEachName, rowsOf } from "../runner/eachTable.ts";
 import { bunOnlyMatchers } from "../runner/bunOnlyMatchers.ts";
+import { type NameLike, nameOf, splitArgs, type TestOptions } from "../runner/testArguments.ts";
 import { type ModifierFlags, noModifierFlags, withModifiers } from "../runner/testModifiers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -52,36 +53,9 @@ let vitestOnTestFinished: VitestRuntime["onTestFinished"];
 let vitestTests: VitestChain;
 let vitestSuites: VitestChain;
 
-interface TestOptions {
-  timeout?: number;
-  retry?: number;
-  skip?: boolean;
-  only?: boolean;
-  todo?: boolean;
-}
-
 type Flags = ModifierFlags;
 const noFlags = noModifierFlags;
 
-type NameLike = string | number | AnyFn | { name: string };
-
-function nameOf(name: NameLike): string {
-  if (typeof name === "string") return name;
-  if (typeof name === "number") return String(name);
-  if (typeof name === "function" || (typeof name === "object" && name !== null)) return name.name;
-  return String(name);
-}
-
-function splitArgs(a: unknown, b: unknown): { fn?: AnyFn; options: TestOptions } {
-  let fn: unknown = a;
-  let options: unknown = b;
-  if (typeof a !== "function" && typeof b === "function") {
-    fn = b;
-    options = a;
-  }
-  const opts: TestOptions = typeof options === "number" ? { timeout: options } : ((options as TestOptions) ?? {});
-  return typeof fn === "function" ? { fn: fn as AnyFn, options: opts } : { options: opts };
-}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
@@ -147,9 +121,9 @@ function contextFree(fn: AnyFn): () => Promise<unknown> {
 // Declaring tests
 
 function declareTest(flags: Flags, name: NameLike, a?: unknown, b?: unknown, args?: unknown[]): void {
-  const { fn, options } = splitArgs(a, b);
+  const { fn, options } = splitArgs<AnyFn>(a, b);
   const title = nameOf(name);
-  if (flags.todo || options.todo === true || fn === undefined) {
+  if (flags.todo || options.todo === true || typeof fn !== "function") {
     vitestTests.todo!(title);
     return;
   }
@@ -164,13 +138,13 @@ function declareTest(flags: Flags, name: NameLike, a?: unknown, b?: unknown, arg
 }
 
 function declareSuite(flags: Flags, name: NameLike, a?: unknown, b?: unknown): void {
-  const { fn, options } = splitArgs(a, b);
+  const { fn, options } = splitArgs<AnyFn>(a, b);
   const title = nameOf(name);
   let chain: VitestChain = vitestSuites;
   if (flags.skip || flags.todo || options.skip === true) chain = chain.skip as VitestChain;
   else if (flags.only || options.only === true) chain = chain.only as VitestChain;
   chain(title, () => {
-    const result = fn?.();
+    const result = typeof fn === "function" ? fn() : undefined;
     if (isThenable(result)) {
       // As under `turnlens test`: Vitest would await it, bun and Turnlens do not.
       throw new Error(
