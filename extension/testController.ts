@@ -379,14 +379,7 @@ export class TestExplorer implements vscode.Disposable {
     await this.start();
     const items = ids.map((id) => this.item(id)).filter((item): item is vscode.TestItem => item !== undefined);
     if (items.length === 0) return;
-    const source = new vscode.CancellationTokenSource();
-    this.commandRuns.add(source);
-    try {
-      await this.runOnce(new vscode.TestRunRequest(items, undefined, this.runProfile), source.token);
-    } finally {
-      this.commandRuns.delete(source);
-      source.dispose();
-    }
+    await this.runFromCommand(items);
   }
 
   async runTestAtCursor(): Promise<void> {
@@ -408,10 +401,15 @@ export class TestExplorer implements vscode.Disposable {
 
   async runAll(): Promise<void> {
     await this.start();
+    await this.runFromCommand(undefined);
+  }
+
+  /** A run a command started (all tests when `items` is undefined), cancelled by the Stop command. */
+  private async runFromCommand(items: vscode.TestItem[] | undefined): Promise<void> {
     const source = new vscode.CancellationTokenSource();
     this.commandRuns.add(source);
     try {
-      await this.runOnce(new vscode.TestRunRequest(undefined, undefined, this.runProfile), source.token);
+      await this.runOnce(new vscode.TestRunRequest(items, undefined, this.runProfile), source.token);
     } finally {
       this.commandRuns.delete(source);
       source.dispose();
