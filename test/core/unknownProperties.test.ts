@@ -5,29 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type, type AgentRef, type WorkflowContext } from "agentswf/workflow";
-import { mistake } from "./workflows";
+import { mistake, refusal } from "./workflows";
 
 const NOTE = Type.Object({ text: Type.String() });
-
-/** Opens "a", asks it one turn, then makes `call`; returns what it threw, or "accepted". */
-async function refusal(call: (wf: WorkflowContext, a: AgentRef) => unknown): Promise<string> {
-  const workflow = defineWorkflow({
-    name: "refusing",
-    description: "Makes one call the engine refuses.",
-    events: { note: NOTE },
-    async run(wf) {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      await a.run({ prompt: "Plan." });
-      try {
-        await call(wf, a);
-        return "accepted";
-      } catch (error) {
-        return `${(error as Error).name}: ${(error as Error).message}`;
-      }
-    },
-  });
-  return (await testWorkflow(workflow, { agents: { a: answer("planned") }, caller: { harness: "claude", model: "opus" } })).value;
-}
 
 describe("a workflow call given a property it doesn't take refuses it by name, with the nearest", () => {
   const refusals: Array<[string, (wf: WorkflowContext, a: AgentRef) => unknown, string]> = [

@@ -3,28 +3,8 @@
 // with its own message, which the workflow may catch, rather than failing the test.
 
 import { describe, expect, test } from "bun:test";
-import { answer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow, Type, type AgentRef, type WorkflowContext } from "agentswf/workflow";
-
-/** Opens "a", asks it one turn (so compact and fork have a session), then makes `call`; returns what it threw. */
-async function refusal(call: (wf: WorkflowContext, a: AgentRef) => unknown): Promise<string> {
-  const workflow = defineWorkflow({
-    name: "refusing",
-    description: "Makes one call the engine refuses.",
-    events: { note: Type.Object({}) },
-    async run(wf) {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      await a.run({ prompt: "Plan." });
-      try {
-        await call(wf, a);
-        return "accepted";
-      } catch (error) {
-        return `${(error as Error).name}: ${(error as Error).message}`;
-      }
-    },
-  });
-  return (await testWorkflow(workflow, { agents: { a: answer("planned") }, caller: { harness: "claude" } })).value;
-}
+import { defineWorkflow, type AgentRef, type WorkflowContext } from "agentswf/workflow";
+import { refusal } from "./workflows";
 
 describe("a workflow call given what it can't take throws into the workflow", () => {
   const refusals: Array<[string, (wf: WorkflowContext, a: AgentRef) => unknown, string]> = [

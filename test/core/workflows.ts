@@ -1,7 +1,8 @@
 // Tiny workflows and helpers the core tests share. Each workflow returns what its test reads back,
 // outcomes included, so a test asserts the engine's own values rather than a summary of them.
 
-import { defineWorkflow, type AgentSpec, type TurnSpec, type WorkflowContext } from "agentswf/workflow";
+import { answer, testWorkflow } from "agentswf/testing";
+import { defineWorkflow, type AgentRef, type AgentSpec, type TurnSpec, type WorkflowContext } from "agentswf/workflow";
 import Type from "typebox";
 
 export const SUMMARY = Type.Object({ summary: Type.String() });
@@ -70,4 +71,27 @@ export function thrown(read: () => unknown): Error {
     return error as Error;
   }
   throw new Error("expected a throw");
+}
+
+/**
+ * Opens "a", asks it one turn (so compact and fork have a session), then makes `call`; returns what
+ * it threw (`Name: message`), or "accepted".
+ */
+export async function refusal(call: (wf: WorkflowContext, a: AgentRef) => unknown): Promise<string> {
+  const workflow = defineWorkflow({
+    name: "refusing",
+    description: "Makes one call the engine refuses.",
+    events: { note: Type.Object({ text: Type.String() }) },
+    async run(wf) {
+      const a = await wf.agents.open({ key: "a", runtime: "claude" });
+      await a.run({ prompt: "Plan." });
+      try {
+        await call(wf, a);
+        return "accepted";
+      } catch (error) {
+        return `${(error as Error).name}: ${(error as Error).message}`;
+      }
+    },
+  });
+  return (await testWorkflow(workflow, { agents: { a: answer("planned") }, caller: { harness: "claude", model: "opus" } })).value;
 }
