@@ -5,11 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import type { AgentRef, WorkflowContext } from "agentswf/workflow";
 import { traceOfRun } from "turnlens/trace";
-import { realClocks } from "../../core/workflow/clock.ts";
-import { runWorkflow } from "../../core/workflow/engine.ts";
 import type { AgentHost } from "../../core/workflow/host.ts";
-import { DEFAULT_RUNTIMES } from "../../core/workflow/runtimes.ts";
 import { flow, mistake, SUMMARY } from "./workflows";
+import { runOnEngine } from "./engineRun";
 
 /** One macrotask hop: every promise callback queued before it has run (the host has the turn). */
 const tick = () => new Promise<void>((done) => setImmediate(done));
@@ -543,17 +541,7 @@ describe("what the engine tells the host and the run", () => {
       await b.set({ model: "opus" });
       wf.agents.stop("a", "done");
     });
-    const result = await runWorkflow(workflow, {
-      args: null,
-      runId: "engine",
-      attempt: 1,
-      cwd: "/tmp",
-      clocks: realClocks,
-      host,
-      decisions: { name: "none", decide: async () => new Error("no decisions") },
-      runtimes: DEFAULT_RUNTIMES,
-      onAgentEnded: (key, reason) => void endedEarly.push(`${key}: ${reason}`),
-    });
+    const result = await runOnEngine(workflow, host, { onAgentEnded: (key, reason) => void endedEarly.push(`${key}: ${reason}`) });
     expect(result.ending.kind).toBe("completed");
     expect(seen).toEqual([
       "turn 1: go",

@@ -2,11 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, type Outcome } from "agentswf/workflow";
 import { traceOfTurn } from "turnlens/trace";
-import { runWorkflow } from "../../core/workflow/engine.ts";
-import { realClocks } from "../../core/workflow/clock.ts";
-import { DEFAULT_RUNTIMES } from "../../core/workflow/runtimes.ts";
 import type { AgentHost, HostEnd, TurnOperation } from "../../core/workflow/host.ts";
 import { askOnce, askTurns, SUMMARY } from "./workflows";
+import { runOnEngine } from "./engineRun";
 
 const shape = (run: { turns: readonly { n: number; nudge: boolean; outcome: string }[] }) =>
   run.turns.map(({ n, nudge, outcome }) => ({ n, nudge, outcome }));
@@ -106,16 +104,7 @@ describe("the nudge the engine hands the host", () => {
         return (await agent.run({ prompt: "go", ...(nudge !== undefined ? { nudge } : {}) })).outcome;
       },
     });
-    const result = await runWorkflow(workflow, {
-      args: null,
-      runId: "engine",
-      attempt: 1,
-      cwd: "/tmp",
-      clocks: realClocks,
-      host,
-      decisions: { name: "none", decide: async () => new Error("no decisions") },
-      runtimes: DEFAULT_RUNTIMES,
-    });
+    const result = await runOnEngine(workflow, host);
     return { seen, settled, ending: result.ending };
   }
 

@@ -2,11 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { answer, testWorkflow } from "agentswf/testing";
 import type { SandboxRules, SandboxSpec, Workflow, WorkflowContext } from "agentswf/workflow";
-import { realClocks } from "../../core/workflow/clock.ts";
-import { runWorkflow } from "../../core/workflow/engine.ts";
 import type { AgentHost, OpenedAgent, SandboxProvider } from "../../core/workflow/host.ts";
-import { DEFAULT_RUNTIMES } from "../../core/workflow/runtimes.ts";
 import { flow } from "./workflows";
+import { runOnEngine } from "./engineRun";
 
 /** What a call rejected with, as `<name>: <message>`, or "opened" when it resolved. */
 const refusal = (call: Promise<unknown>) => call.then(() => "opened", (error: Error) => `${error.name}: ${error.message}`);
@@ -178,17 +176,7 @@ describe("the sandbox provider edge", () => {
     settle: () => {},
   });
   const engine = <Result>(workflow: Workflow<null, Result>, sandboxes?: SandboxProvider, opened: OpenedAgent[] = []) =>
-    runWorkflow(workflow, {
-      args: null,
-      runId: "sandboxes",
-      attempt: 1,
-      cwd: "/work/repo",
-      clocks: realClocks,
-      host: host(opened),
-      decisions: { name: "none", decide: async () => new Error("no decisions") },
-      runtimes: DEFAULT_RUNTIMES,
-      ...(sandboxes ? { sandboxes } : {}),
-    });
+    runOnEngine(workflow, host(opened), { runId: "sandboxes", cwd: "/work/repo", ...(sandboxes ? { sandboxes } : {}) });
 
   test("a run with no sandbox provider refuses a sandbox, since nothing would confine its agents", async () => {
     const workflow = flow(async (wf) => ({
