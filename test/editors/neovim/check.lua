@@ -12,6 +12,8 @@ local node = os.getenv('TURNLENS_NODE') or 'node'
 local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '120000')
 
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local apply_unknown_option_fix = dofile(here .. '/unknownOptionFix.lua')
 
 -- Raw publishDiagnostics params as the server sent them, before Neovim converts them.
 local published = {}
@@ -55,26 +57,7 @@ local ok, err = pcall(function()
   end
 
   -- the code-action request carries the diagnostic exactly as the server published it
-  local raw
-  for _, d in ipairs((published[vim.uri_from_bufnr(buf)] or {}).diagnostics or {}) do
-    if d.code == 'unknown-option' then raw = d end
-  end
-  assert(raw, 'unknown-option missing from the raw publishDiagnostics')
-  local res = client.request_sync('textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    range = raw.range,
-    context = { diagnostics = { raw }, only = { 'quickfix' } },
-  }, 5000, buf)
-  assert(res and not res.err, 'codeAction failed: ' .. vim.inspect(res and res.err))
-  local rename
-  for _, a in ipairs(res.result or {}) do
-    out(('ACTION %s (%s%s)'):format(a.title, a.kind or '?', a.isPreferred and ', preferred' or ''))
-    if not rename and a.edit and a.title:find('agents', 1, true) then rename = a end
-  end
-  assert(rename, 'no quick fix renaming the option to agents')
-  vim.lsp.util.apply_workspace_edit(rename.edit, client.offset_encoding)
-  local line = vim.api.nvim_buf_get_lines(buf, unknown.lnum, unknown.lnum + 1, true)[1]
-  out(('AFTER FIX line %d: %s'):format(unknown.lnum + 1, vim.trim(line)))
+  local _, line = apply_unknown_option_fix({ client = client, buf = buf, published = published, timeout = 5000, out = out })
   assert(line:find('agents:', 1, true) and not line:find('agnets', 1, true), 'the line does not say agents: after the fix')
   -- the edit reached the server: its diagnostics for the new version no longer name the option
   assert(vim.wait(timeout, function() return not find_unknown() end, 20), 'unknown-option still reported after the fix')

@@ -9,6 +9,8 @@ local file = assert(os.getenv('TURNLENS_FILE'), 'TURNLENS_FILE is not set')
 -- Waits on events; the bound only ends a hung check, so it is minutes on a loaded machine.
 local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '240000')
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local apply_unknown_option_fix = dofile(here .. '/../../editors/neovim/unknownOptionFix.lua')
 
 -- Neovim turns filetype detection on after the init file; this one does its work inside it.
 vim.cmd('filetype on')
@@ -61,26 +63,7 @@ local ok, err = pcall(function()
     out(('DIAG %d:%d [%s %s] %s'):format(d.lnum + 1, d.col + 1, d.source or '?', tostring(d.code), one_line(d.message)))
   end
 
-  local raw
-  for _, d in ipairs((published[vim.uri_from_bufnr(buf)] or {}).diagnostics or {}) do
-    if d.code == 'unknown-option' then raw = d end
-  end
-  assert(raw, 'unknown-option missing from the raw publishDiagnostics')
-  local res = client.request_sync('textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    range = raw.range,
-    context = { diagnostics = { raw }, only = { 'quickfix' } },
-  }, timeout, buf)
-  assert(res and not res.err, 'codeAction failed: ' .. vim.inspect(res and res.err))
-  local rename
-  for _, a in ipairs(res.result or {}) do
-    out(('ACTION %s (%s%s)'):format(a.title, a.kind or '?', a.isPreferred and ', preferred' or ''))
-    if not rename and a.edit and a.title:find('agents', 1, true) then rename = a end
-  end
-  assert(rename, 'no quick fix renaming the option to agents')
-  vim.lsp.util.apply_workspace_edit(rename.edit, client.offset_encoding)
-  local line = vim.api.nvim_buf_get_lines(buf, raw.range.start.line, raw.range.start.line + 1, true)[1]
-  out(('AFTER FIX line %d: %s'):format(raw.range.start.line + 1, vim.trim(line)))
+  apply_unknown_option_fix({ client = client, buf = buf, published = published, timeout = timeout, out = out })
   -- the edit reached the server: the new version's diagnostics no longer name the option
   assert(vim.wait(timeout, function() return codes()['unknown-option'] == nil end, 50), 'unknown-option still reported after the fix')
   out('AFTER FIX unknown-option gone')
