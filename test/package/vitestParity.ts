@@ -2,10 +2,10 @@
 // plugin, in a project folder where both are installed, and returns what each said of every test.
 // test/runner/vitestParity.test.ts calls it on the repository's own build; a test of the packed
 // tarball calls it in the folder the tarball is installed into.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
+import { runNode } from "../runner/harness.ts";
 
 export type Outcome = "passed" | "failed" | "skipped" | "todo";
 
@@ -65,7 +65,7 @@ export async function vitestParity(projectDir: string, options: ParityOptions = 
 
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const env = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
-  const turnlens = await runNode([turnlensBin, "test", ...files, "--reporter", "json"], projectDir, env, timeoutMs);
+  const turnlens = await runCommand([turnlensBin, "test", ...files, "--reporter", "json"], projectDir, env, timeoutMs);
   const turnlensOutcomes = turnlensOutcomesOf(turnlens, projectDir);
 
   const out = mkdtempSync(join(tmpdir(), "turnlens-vitest-parity-"));
@@ -74,7 +74,7 @@ export async function vitestParity(projectDir: string, options: ParityOptions = 
     // Vitest's file filters are substrings of the path: each full relative path names one file.
     // `--allowOnly`: Vitest fails a `.only` test when it sees a CI, `turnlens test` runs it.
     const args = [vitestBin, "run", "--allowOnly", "--reporter=json", `--outputFile=${report}`, ...files];
-    const vitest = await runNode(args, projectDir, env, timeoutMs);
+    const vitest = await runCommand(args, projectDir, env, timeoutMs);
     if (!existsSync(report)) throw new Error(`vitestParity: vitest wrote no report\n${describe(vitest)}`);
     const vitestOutcomes = vitestOutcomesOf(JSON.parse(readFileSync(report, "utf8")), projectDir, vitest);
     return { files, turnlens: turnlensOutcomes, vitest: vitestOutcomes, runs: { turnlens, vitest } };
@@ -168,25 +168,7 @@ function describe(run: ProcessResult): string {
   return `$ ${run.command}\nexit code ${run.code}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
 }
 
-function runNode(args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<ProcessResult> {
-  const command = `node ${args.join(" ")}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`vitestParity: \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s\n${stderr.slice(-4000)}`));
-    }, timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ command, code, stdout, stderr });
-    });
-  });
+async function runCommand(args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<ProcessResult> {
+  const { code, stdout, stderr } = await runNode(args, cwd, env, timeoutMs);
+  return { command: `node ${args.join(" ")}`, code, stdout, stderr };
 }

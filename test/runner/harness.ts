@@ -57,16 +57,30 @@ export function turnlensCommand(args: string[], cwd = ROOT): Promise<CliResult> 
   return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined });
 }
 
-/** `node ...args` in `cwd`, with its output collected. */
-export function runNode(args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/**
+ * `node ...args` in `cwd`, with its output collected. With `timeoutMs`, a child still running then is
+ * killed and the promise rejects, naming the command (a guard against a hang, not a budget).
+ */
+export function runNode(args: string[], cwd: string, env: Record<string, string | undefined> = {}, timeoutMs?: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill("SIGKILL");
+            reject(new Error(`\`node ${args.join(" ")}\` did not finish within ${Math.round(timeoutMs / 1000)}s\n${stderr.slice(-4000)}`));
+          }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on("close", (code) => {
+      clearTimeout(timer);
       const lines = stdout.split("\n").filter((line) => line.trim() !== "");
       resolve({ code, stdout, stderr, lastLine: lines.at(-1) ?? "" });
     });
