@@ -4,7 +4,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Range, type TextEdit } from "vscode-languageserver";
 import { combineFixes, type Fix } from "../fixes.ts";
 import type { Server } from "../server.ts";
-import type { TurnlensDiagnostic } from "../toProtocol.ts";
+import type { TurnlensDiagnostic } from "../toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
