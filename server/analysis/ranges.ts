@@ -47,6 +47,11 @@ export function rangeWithin(inner: Range, outer: Range): boolean {
   return rangeContains(outer, inner.start) && rangeContains(outer, inner.end);
 }
 
+/** Whether two ranges overlap or touch: each starts no later than the other ends. */
+export function rangesMeet(left: Range, right: Range): boolean {
+  return comparePositions(left.start, right.end) <= 0 && comparePositions(right.start, left.end) <= 0;
+}
+
 /** Whether `line` is one of the lines `range` touches. */
 export function lineInRange(line: number, range: Range): boolean {
   return line >= range.start.line && line <= range.end.line;
