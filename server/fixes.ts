@@ -1,9 +1,10 @@
 // The text edits behind the quick fixes: rename an option, remove entries no turn reached, add the
 // entry a turn past a list needed, add a script for an unscripted agent, and import what they name.
-// Pure functions over the document text and the static model, so toProtocol can attach them.
+// Pure functions over the document text and the static model, so runView.ts can attach them.
 import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
+import { positionBefore, sameRange } from "./analysis/ranges.ts";
 
 /** One way to fix a diagnostic. */
 export interface Fix {
@@ -211,26 +212,16 @@ export function addScriptFixes(document: TextDocument, model: StaticTestFile, ca
 }
 
 function sameEdit(left: TextEdit, right: TextEdit): boolean {
-  return (
-    left.newText === right.newText &&
-    left.range.start.line === right.range.start.line &&
-    left.range.start.character === right.range.start.character &&
-    left.range.end.line === right.range.end.line &&
-    left.range.end.character === right.range.end.character
-  );
+  return left.newText === right.newText && sameRange(left.range, right.range);
 }
 
 export function dedupe(edits: TextEdit[]): TextEdit[] {
   return edits.filter((edit, index) => edits.findIndex((other) => sameEdit(edit, other)) === index);
 }
 
-function before(left: Position, right: Position): boolean {
-  return left.line < right.line || (left.line === right.line && left.character < right.character);
-}
-
 function overlaps(left: TextEdit, right: TextEdit): boolean {
   // Two insertions at one point are fine (applied in order); a deletion overlapping anything is not.
-  return before(left.range.start, right.range.end) && before(right.range.start, left.range.end);
+  return positionBefore(left.range.start, right.range.end) && positionBefore(right.range.start, left.range.end);
 }
 
 /** Edits of several fixes together, skipping a fix that would overlap an earlier one. */

@@ -3,7 +3,7 @@
 // drive it over in-memory streams with a manual timer.
 import type { Connection, InitializeParams, InitializeResult } from "vscode-languageserver";
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
-import { forget, guardNotification, guardRequest, guardTimer } from "./handlers.ts";
+import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ServerState, type Logger } from "./state.ts";

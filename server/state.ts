@@ -10,7 +10,7 @@ import type { SchemaName } from "../core/runner/schemaNames.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { StaticTestFile } from "./analysis/model.ts";
 import { defaultSettings, type Settings } from "./settings.ts";
-import { toRunView, type RunView } from "./toProtocol.ts";
+import { toRunView, type RunView } from "./runView.ts";
 
 export interface Logger {
   error(message: string): void;

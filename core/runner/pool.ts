@@ -7,7 +7,7 @@ import { killWorkerTree } from "./processTree.ts";
 import { removeTempFilesOf } from "./tempFiles.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
-import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./protocol.ts";
+import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./workerMessages.ts";
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
 import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";

@@ -8,7 +8,7 @@ import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.
 import { runTestFile } from "./runFile.ts";
 import { removeStaleTempFiles } from "./tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
-import type { ParentMessage, WorkerMessage } from "./protocol.ts";
+import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 

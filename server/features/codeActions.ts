@@ -1,18 +1,14 @@
 // Quick fixes from the fixes each diagnostic carries (rename an option, remove entries never
 // reached, add the entry or the script a turn needed), "remove every entry never reached", and a
 // fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Range, type TextEdit } from "vscode-languageserver";
+import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver";
+import { rangesMeet } from "../analysis/ranges.ts";
 import { combineFixes, type Fix } from "../fixes.ts";
 import type { Server } from "../server.ts";
-import type { TurnlensDiagnostic } from "../toProtocol.ts";
+import type { TurnlensDiagnostic } from "../toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
-
-function intersects(left: Range, right: Range): boolean {
-  const before = (a: Range["start"], b: Range["start"]) => a.line < b.line || (a.line === b.line && a.character <= b.character);
-  return before(left.start, right.end) && before(right.start, left.end);
-}
 
 /** The preferred fixes of every diagnostic, removals of unreached entries as one fix. */
 export function fixAll(diagnostics: TurnlensDiagnostic[]): TextEdit[] {
@@ -45,7 +41,7 @@ export function register(server: Server): void {
       }
       if (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
       const actions: CodeAction[] = [];
-      const here = diagnostics.filter((diagnostic) => intersects(diagnostic.range, params.range));
+      const here = diagnostics.filter((diagnostic) => rangesMeet(diagnostic.range, params.range));
       for (const diagnostic of here) {
         for (const fix of diagnostic.data.fixes) {
           actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [wireDiagnostic(diagnostic)], isPreferred: fix.preferred === true, edit: edit(fix.edits) });

@@ -4,7 +4,7 @@
 import type { Diagnostic } from "vscode-languageserver";
 import type { Server } from "../server.ts";
 import type { ServerState } from "../state.ts";
-import { staticDiagnostics, type TurnlensDiagnostic } from "../toProtocol.ts";
+import { staticDiagnostics, type TurnlensDiagnostic } from "../toLsp.ts";
 
 /** The document's current diagnostics, fixes attached: static, plus the run's when they are current. */
 export function currentDiagnostics(state: ServerState, uri: string): TurnlensDiagnostic[] {

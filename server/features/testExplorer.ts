@@ -20,7 +20,7 @@ import {
 } from "../protocol.ts";
 import type { RunInfo } from "../scheduler.ts";
 import type { Server } from "../server.ts";
-import { toRunView, type TestView } from "../toProtocol.ts";
+import { toRunView, type TestView } from "../runView.ts";
 
 /** The tree of a document's tests: what the text declares, plus tests only a run reported. */
 export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = []): TestItem[] {

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { TestReport } from "../../core/runner/report.ts";
 import type { RunTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
+import { positionOfSite } from "../analysis/ranges.ts";
 import { TestId, TranscriptRequest, type TestTranscript, type TranscriptParams, type TranscriptProblem, type TranscriptResult, type WorkflowRun } from "../protocol.ts";
 import type { RunInfo } from "../scheduler.ts";
 import type { Server } from "../server.ts";
@@ -83,7 +84,7 @@ function workflowRun(uri: string, trace: RunTrace): WorkflowRun {
     transcript: renderTranscript(trace, { sites: true }),
   };
   if (trace.site) {
-    const position = { line: Math.max(0, trace.site.line - 1), character: Math.max(0, trace.site.column - 1) };
+    const position = positionOfSite(trace.site.line, trace.site.column);
     const siteUri = trace.site.file === fileOf(uri) ? uri : pathToFileURL(trace.site.file).href;
     run.location = { uri: siteUri, range: { start: position, end: position } };
   }

@@ -1,53 +1,70 @@
-// What a run met besides turns, gathered by the script that met it: each compaction on its
-// `compactions` entry, each wake on its `messages` entry, each scripted event on its `events`
-// element, each participant call on its `participants` key, each decision on its `decisions` key.
+// The one view of what a run met, which the inlay hints and the hovers both read, by the script
+// that met it: turns and compactions on their entries, wakes on their `messages` entry, scripted
+// events on their `events` element, participant calls and decisions on their key.
 
 import type { Range } from "vscode-languageserver";
 import type { Site } from "../core/runner/report.ts";
-import type { CompactionTrace, DecisionTrace, MatchTrace, MessageTrace, ParticipantEventTrace, RunTrace } from "../core/testing/trace.ts";
+import type { CompactionTrace, DecisionTrace, MatchTrace, MessageTrace, ParticipantEventTrace, RunTrace, TurnTrace } from "../core/testing/trace.ts";
 import { entryByKey, scriptsOfOption } from "./analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticTestWorkflowCall } from "./analysis/model.ts";
+import { compareRangeStarts } from "./analysis/ranges.ts";
 
 /** One scripted event of the `events` option, as the run traced it. */
 export type EventTrace = NonNullable<RunTrace["events"]>[number];
 
 /** One thing a script met in one run, with the test that ran it (its path joined by " › "). */
-export type MetOperation =
+export type Met =
+  | { kind: "turn"; turn: TurnTrace; test: string }
   | { kind: "compaction"; compaction: CompactionTrace; test: string }
   | { kind: "wake"; message: MessageTrace; test: string }
   | { kind: "event"; event: EventTrace; refused: boolean; test: string }
   | { kind: "participant"; call: ParticipantEventTrace; test: string }
   | { kind: "decision"; decision: DecisionTrace; test: string };
 
-export type OperationKind = MetOperation["kind"];
+export type MetKind = Met["kind"];
 
-/** Everything one script (entry, events element, participants or decisions key) met. */
-export interface OperationView {
-  kind: OperationKind;
+/** The things of one kind. */
+export type MetOf<Kind extends MetKind> = Extract<Met, { kind: Kind }>;
+
+/** Everything of one kind that one script (an entry, an events element, a participants or decisions key) met. */
+export interface ScriptView {
+  kind: MetKind;
   /** What a hover covers: the entry, the events element, or the whole `key: script` property. */
   range: Range;
   /** The line whose end the hint goes on: the entry's or element's first line, the key's. */
   line: number;
-  met: MetOperation[];
+  met: Met[];
+}
+
+/** The things of `kind` among `met` (a view's, or several views' of one kind joined). */
+export function metOf<Kind extends MetKind>(met: readonly Met[], kind: Kind): Array<MetOf<Kind>> {
+  return met.filter((one): one is MetOf<Kind> => one.kind === kind);
 }
 
 /** The converter's lookup of a runtime site: the entry there, preferring the call of `testIndex`. */
 export type EntryAtSite = (site: Site | undefined, testIndex: number | undefined) => { entry: StaticEntry } | undefined;
 
-export class OperationViews {
-  private readonly byScript = new Map<object, OperationView>();
+export class ScriptViews {
+  /** By script, then kind: a script met by turns and by something else has a view of each. */
+  private readonly byScript = new Map<object, Map<MetKind, ScriptView>>();
 
   constructor(private readonly entryAt: EntryAtSite) {}
 
   /** Adds what one run met; `call` is its testWorkflow call in this file, when the static pass found one. */
   add(run: RunTrace, call: StaticTestWorkflowCall | undefined, testIndex: number | undefined, test: string): void {
+    for (const turn of run.turns) {
+      // A wake is shown on its messages entry with the message that caused it (below), not as a turn.
+      if (turn.match?.option === "messages") continue;
+      const entry = this.entryAt(turn.match?.site, testIndex)?.entry;
+      if (entry) this.meet(entry, entry.range, { kind: "turn", turn, test });
+    }
     for (const compaction of run.compactions ?? []) {
       const entry = this.entryOf(compaction.match, call, testIndex);
-      if (entry) this.meet(entry, "compaction", entry.range, { kind: "compaction", compaction, test });
+      if (entry) this.meet(entry, entry.range, { kind: "compaction", compaction, test });
     }
     for (const message of run.messages ?? []) {
       const entry = this.entryOf(message.match, call, testIndex);
-      if (entry) this.meet(entry, "wake", entry.range, { kind: "wake", message, test });
+      if (entry) this.meet(entry, entry.range, { kind: "wake", message, test });
     }
     const elements = call?.events?.elements ?? [];
     for (const event of run.events ?? []) {
@@ -55,24 +72,25 @@ export class OperationViews {
       const element = elements[event.index - 1];
       if (!element) continue;
       const refused = run.problems.some((problem) => problem.code === "event-refused" && problem.option === "events" && problem.index === event.index - 1);
-      this.meet(element, "event", element.range, { kind: "event", event, refused, test });
+      this.meet(element, element.range, { kind: "event", event, refused, test });
     }
     for (const participant of run.participants ?? []) {
       const script = participant.key !== undefined && call ? scriptsOfOption(call, "participants")?.scripts.find((found) => found.key === participant.key) : undefined;
-      if (script) this.meet(script, "participant", script.propertyRange, { kind: "participant", call: participant, test }, script.keyRange.start.line);
+      if (script) this.meet(script, script.propertyRange, { kind: "participant", call: participant, test }, script.keyRange.start.line);
     }
     for (const decision of run.decisions ?? []) {
       const key = decision.match?.key;
       const script = key !== undefined && call ? scriptsOfOption(call, "decisions")?.scripts.find((found) => found.key === key) : undefined;
-      if (script) this.meet(script, "decision", script.propertyRange, { kind: "decision", decision, test }, script.keyRange.start.line);
+      if (script) this.meet(script, script.propertyRange, { kind: "decision", decision, test }, script.keyRange.start.line);
     }
   }
 
-  /** The views, in the order of the text. */
-  views(): OperationView[] {
-    return [...this.byScript.values()].sort(
-      (left, right) => left.range.start.line - right.range.start.line || left.range.start.character - right.range.start.character,
-    );
+  /** The views in the order of the text; at one place, a script's turns before anything else it met. */
+  views(): ScriptView[] {
+    const turnsFirst = (view: ScriptView) => (view.kind === "turn" ? 0 : 1);
+    return [...this.byScript.values()]
+      .flatMap((kinds) => [...kinds.values()])
+      .sort((left, right) => compareRangeStarts(left.range, right.range) || turnsFirst(left) - turnsFirst(right));
   }
 
   /** The entry a match names: by its site (an answer/noAnswer), else by key and list position (a function). */
@@ -83,9 +101,11 @@ export class OperationViews {
     return call ? entryByKey(call, match.option, match.key, match.index)?.entry : undefined;
   }
 
-  private meet(script: object, kind: OperationKind, range: Range, met: MetOperation, line = range.start.line): void {
-    const view = this.byScript.get(script) ?? { kind, range, line, met: [] };
+  private meet(script: object, range: Range, met: Met, line = range.start.line): void {
+    const kinds = this.byScript.get(script) ?? new Map<MetKind, ScriptView>();
+    const view = kinds.get(met.kind) ?? { kind: met.kind, range, line, met: [] };
     view.met.push(met);
-    this.byScript.set(script, view);
+    kinds.set(met.kind, view);
+    this.byScript.set(script, kinds);
   }
 }

@@ -1,10 +1,50 @@
-// How what a script met besides turns reads in an inlay hint: `writer compaction #1 ✓ "Plan: …"`,
-// `planner woken by reviewer ✓ replied`, `sent during investigator#1` / `never sent`,
+// How what a script met reads in an inlay hint: `reader #1 ✓`, `reader #1 nudged ✗ unanswered`,
+// `writer compaction #1 ✓ "Plan: …"`, `planner woken by reviewer ✓ replied`, `sent during investigator#1`,
 // `coordinator: message from investigator → {"id":"…"}`, `triage-1 → team: payments (0.95) +2`.
 
 import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace } from "../../core/testing/trace.ts";
-import type { EventTrace, MetOperation, OperationKind } from "../operationViews.ts";
+import { metOf, type EventTrace, type Met, type MetKind, type MetOf } from "../scriptViews.ts";
 import { cut } from "./markdownText.ts";
+
+/** One call of `agent.run` as a hint counts it: a nudge belongs to the turn it followed. */
+interface MetCall {
+  agent: string;
+  n: number;
+  outcome: string;
+  nudged: boolean;
+}
+
+function callsOf(turns: Array<MetOf<"turn">>): MetCall[] {
+  const calls: MetCall[] = [];
+  for (const { turn } of turns) {
+    const last = calls.at(-1);
+    if (turn.nudge && last && last.agent === turn.agent && last.n === turn.n) {
+      last.outcome = turn.outcome;
+      last.nudged = true;
+    } else calls.push({ agent: turn.agent, n: turn.n, outcome: turn.outcome, nudged: turn.nudge });
+  }
+  return calls;
+}
+
+const mark = (outcome: string) => (outcome === "answered" ? "✓" : `✗ ${outcome}`);
+
+/** How an entry's turns read in a hint: `reader #1 ✓`, `reader #1 nudged ✗ unanswered`, `worker #1–3 ×3 ✓`. */
+export function turnHint(turns: Array<MetOf<"turn">>): string {
+  const calls = callsOf(turns);
+  const first = calls[0]!;
+  if (calls.length === 1) return `${first.agent} #${first.n}${first.nudged ? " nudged" : ""} ${mark(first.outcome)}`;
+  const agents = [...new Set(calls.map((call) => call.agent))];
+  const numbers = calls.map((call) => call.n);
+  const who =
+    agents.length === 1
+      ? `${agents[0]} #${Math.min(...numbers)}${Math.max(...numbers) > Math.min(...numbers) ? `–${Math.max(...numbers)}` : ""}`
+      : agents.length <= 3
+        ? agents.join(", ")
+        : `${agents.slice(0, 3).join(", ")}, …`;
+  const failed = calls.filter((call) => call.outcome !== "answered");
+  const marks = failed.length === 0 ? "✓" : failed.length === calls.length ? mark(failed.at(-1)!.outcome) : `${calls.length - failed.length} ✓ ${failed.length} ${mark(failed.at(-1)!.outcome)}`;
+  return `${who} ×${calls.length} ${marks}`;
+}
 
 /** At most three names, then `…`. */
 function names(all: string[]): string {
@@ -92,17 +132,19 @@ export function decisionHint(decisions: DecisionTrace[]): string {
 }
 
 /** The hint of everything of one kind met on a line. */
-export function operationHint(kind: OperationKind, met: MetOperation[]): string {
+export function scriptHint(kind: MetKind, met: readonly Met[]): string {
   switch (kind) {
+    case "turn":
+      return turnHint(metOf(met, "turn"));
     case "compaction":
-      return compactionHint(met.flatMap((one) => (one.kind === "compaction" ? [one.compaction] : [])));
+      return compactionHint(metOf(met, "compaction").map((one) => one.compaction));
     case "wake":
-      return wakeHint(met.flatMap((one) => (one.kind === "wake" ? [one.message] : [])));
+      return wakeHint(metOf(met, "wake").map((one) => one.message));
     case "event":
-      return eventHint(met.flatMap((one) => (one.kind === "event" ? [one] : [])));
+      return eventHint(metOf(met, "event"));
     case "participant":
-      return participantHint(met.flatMap((one) => (one.kind === "participant" ? [one.call] : [])));
+      return participantHint(metOf(met, "participant").map((one) => one.call));
     case "decision":
-      return decisionHint(met.flatMap((one) => (one.kind === "decision" ? [one.decision] : [])));
+      return decisionHint(metOf(met, "decision").map((one) => one.decision));
   }
 }

@@ -1,11 +1,45 @@
-// The hover of a script that met something besides turns: each compaction with its focus and
-// summary, each wake with the message that caused it and how it ended, each run's sending of an
-// event, each call of a participant's script and what it returned, each decision's answers.
+// The markdown of a hover: each turn an entry met with its prompt and answer, each compaction with
+// its focus and summary, each wake with its message, each sending of an event, each participant
+// call and what it returned, each decision's answers; and how a test's runs ended.
 
-import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace } from "../../core/testing/trace.ts";
-import type { EventTrace, MetOperation } from "../operationViews.ts";
+import type { TestReport } from "../../core/runner/report.ts";
+import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
+import { metOf, type EventTrace, type MetKind, type MetOf, type ScriptView } from "../scriptViews.ts";
 import { code, cut, plural, quoteLines } from "./markdownText.ts";
-import { endMark } from "./operationHints.ts";
+import { endMark } from "./hintLabels.ts";
+
+/** One turn, as markdown: agent, number, nudge, label, stage, outcome; the prompt; the answer. */
+export function turnMarkdown(turn: TurnTrace): string {
+  const head = [`**${turn.agent}** turn ${turn.n}`];
+  if (turn.nudge) head.push("nudge");
+  if (turn.label) head.push(`label ${code(turn.label)}`);
+  if (turn.stage) head.push(`stage ${code(turn.stage)}`);
+  head.push(turn.outcome === "answered" ? "✓ answered" : `✗ ${turn.outcome}`);
+  const lines = [head.join(" · "), ...quoteLines(turn.prompt)];
+  if (turn.answer !== undefined) lines.push("", `Answer: ${code(cut(typeof turn.answer === "string" ? turn.answer : JSON.stringify(turn.answer), 300))}`);
+  if (turn.reason) lines.push("", `Reason: ${cut(turn.reason, 300)}`);
+  return lines.join("\n");
+}
+
+/** Every turn an entry met, naming the test when several tests met it. */
+export function turnsMarkdown(turns: Array<MetOf<"turn">>): string {
+  const tests = new Set(turns.map((met) => met.test));
+  const header = `Turnlens · met ${turns.length} turn${turns.length === 1 ? "" : "s"}`;
+  const blocks = turns.map((met) => (tests.size > 1 ? `${turnMarkdown(met.turn)}\n\n*in test ${code(met.test)}*` : turnMarkdown(met.turn)));
+  return [header, ...blocks].join("\n\n---\n\n");
+}
+
+export function testMarkdown(report: TestReport): string {
+  const status = report.status === "passed" ? "✓ passed" : report.status === "failed" ? "✗ failed" : `○ ${report.status}`;
+  const turns = report.runs.reduce((sum, run) => sum + run.turns.length, 0);
+  const lines = [`Turnlens · **${status}** · ${turns} turn${turns === 1 ? "" : "s"} · ${Math.round(report.durationMs)} ms`];
+  for (const run of report.runs) {
+    const ending = run.ending ? `${run.ending.kind}${run.ending.reason ? `: ${cut(run.ending.reason, 200)}` : ""}` : "did not start";
+    lines.push(`- ${code(run.workflow)} ${ending} · ${run.turns.length} turn${run.turns.length === 1 ? "" : "s"} · ${Math.round(run.durationMs)} ms`);
+  }
+  if (report.runs.length === 0) lines.push("- no testWorkflow run");
+  return lines.join("\n");
+}
 
 export function compactionMarkdown(compaction: CompactionTrace): string {
   const lines = [`**${compaction.agent}** compaction ${compaction.n} · ${compaction.outcome === "answered" ? "✓ answered" : `✗ ${compaction.outcome}`}`, ...quoteLines(compaction.focus)];
@@ -48,7 +82,10 @@ export function decisionMarkdown(decision: DecisionTrace): string {
   return [`**${decision.key}**${by} · ✓ answered`, ...answers].join("\n");
 }
 
-const NOUN: Record<MetOperation["kind"], string> = {
+type OperationKind = Exclude<MetKind, "turn">;
+type MetOperation = MetOf<OperationKind>;
+
+const NOUN: Record<OperationKind, string> = {
   compaction: "compaction",
   wake: "wake",
   event: "run",
@@ -71,11 +108,17 @@ function operationMarkdown(met: MetOperation): string {
   }
 }
 
-/** Everything one script met, a block each, naming the test when several tests met it. */
-export function operationsMarkdown(met: MetOperation[]): string {
-  const kind = met[0]!.kind;
+/** Everything but turns one script met, a block each, naming the test when several tests met it. */
+function operationsMarkdown(kind: OperationKind, met: MetOperation[]): string {
   const tests = new Set(met.map((one) => one.test));
   const header = kind === "event" ? `Turnlens · scripted event, in ${plural(met.length, NOUN[kind])}` : `Turnlens · ${plural(met.length, NOUN[kind])}`;
   const blocks = met.map((one) => (tests.size > 1 ? `${operationMarkdown(one)}\n\n*in test ${code(one.test)}*` : operationMarkdown(one)));
   return [header, ...blocks].join("\n\n---\n\n");
+}
+
+/** The hover of one script: what it met, of the view's kind. */
+export function scriptMarkdown(view: ScriptView): string {
+  if (view.kind === "turn") return turnsMarkdown(metOf(view.met, "turn"));
+  const kind = view.kind;
+  return operationsMarkdown(kind, view.met.filter((one): one is MetOperation => one.kind === kind));
 }

@@ -1,9 +1,8 @@
-// The one converter from what core reports (FileReport, RunTrace, ProblemTrace) and the static
-// model (StaticTestFile) to what the editor shows: diagnostics with fixes, the turns each entry met
-// (and the compactions, wakes, events, participant calls and decisions each script met, through
-// OperationViews), each test's result. Runtime sites become ranges through the model; the rest goes on the test.
+// Builds the view model of one run of one document version (`RunView`) from core's reports and
+// traces and the static model: diagnostics with fixes, what each script met (scriptViews.ts), each
+// test's result. Runtime sites become ranges through the model; the rest goes on the test.
 import { schemaMismatchWhy } from "../core/testing/schemaDifference.ts";
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from "vscode-languageserver";
+import { DiagnosticTag, type DiagnosticSeverity, type Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { SchemaName } from "../core/runner/schemaNames.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "../core/runner/report.ts";
@@ -11,34 +10,11 @@ import type { ProblemTrace, RunTrace, TurnTrace } from "../core/testing/trace.ts
 import { canonicalJson } from "../core/workflow/json.ts";
 import { callAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
+import { lineRange, rangeWithin, sameRange, siteLineRange, siteRange, throwRange } from "./analysis/ranges.ts";
 import { addEntryFixes, addScriptFixes, ensureImport, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
-import { OperationViews, type OperationView } from "./operationViews.ts";
+import { ScriptViews, type ScriptView } from "./scriptViews.ts";
 import type { Settings } from "./settings.ts";
-
-export const SOURCE = "turnlens";
-
-/** What a Turnlens diagnostic carries besides LSP's fields. */
-export interface DiagnosticData {
-  fixes: Fix[];
-  /** The runner id of the test the diagnostic came from, for run diagnostics. */
-  test?: string;
-  /** The fix removing every entry never reached in the file, on those diagnostics. */
-  removeAll?: Fix;
-}
-
-export type TurnlensDiagnostic = Omit<Diagnostic, "data"> & { data: DiagnosticData };
-
-/** A turn as the editor shows it beside the entry that met it. */
-export interface MetTurn {
-  turn: TurnTrace;
-  /** The test that made the turn (its path joined by " › "). */
-  test: string;
-}
-
-export interface EntryView {
-  entry: StaticEntry;
-  turns: MetTurn[];
-}
+import { diagnostic, severityOf, type TurnlensDiagnostic } from "./toLsp.ts";
 
 export interface TestView {
   report: TestReport;
@@ -51,9 +27,8 @@ export interface TestView {
 /** Everything the editor shows from one run of one document version. */
 export interface RunView {
   diagnostics: TurnlensDiagnostic[];
-  entries: EntryView[];
-  /** What the scripts besides agents' entries met: compactions, wakes, events, participant calls, decisions. */
-  operations: OperationView[];
+  /** What each script met: turns, compactions, wakes, events, participant calls, decisions; in the order of the text. */
+  scripts: ScriptView[];
   tests: TestView[];
 }
 
@@ -66,37 +41,6 @@ export interface ConvertInput {
   report: FileReport;
   schemas: SchemaName[];
   settings: Settings;
-}
-
-const SEVERITY: Record<Settings["entryNeverReachedSeverity"], DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
-};
-
-function diagnostic(range: Range, code: string, message: string, fixes: Fix[] = [], severity: DiagnosticSeverity = DiagnosticSeverity.Error): TurnlensDiagnostic {
-  return { range, severity, source: SOURCE, code, message, data: { fixes } };
-}
-
-/** The diagnostics the static pass alone gives: before any run, and while runs are off. */
-export function staticDiagnostics(model: StaticTestFile): TurnlensDiagnostic[] {
-  return model.problems.map((problem: StaticProblem) => {
-    const fixes = problem.code === "unknown-option" && problem.option && problem.suggestion ? [renameOption(problem.range, problem.option, problem.suggestion)] : [];
-    // Code too deep to analyse is not a mistake: the user is told, not warned.
-    const severity = problem.code === "too-deep" ? DiagnosticSeverity.Information : DiagnosticSeverity.Error;
-    return diagnostic(problem.range, problem.code, problem.message, fixes, severity);
-  });
-}
-
-/** A whole line's text, from `column` (0-based; else its first non-blank) to its last non-blank. */
-export function lineRange(document: TextDocument, line: number, column?: number): Range {
-  const safeLine = Math.max(0, Math.min(line, document.lineCount - 1));
-  const text = document.getText({ start: { line: safeLine, character: 0 }, end: { line: safeLine + 1, character: 0 } }).replace(/\r?\n$/, "");
-  const first = column ?? text.length - text.trimStart().length;
-  const start = Math.min(first, text.length);
-  const end = Math.max(start, text.trimEnd().length);
-  return { start: { line: safeLine, character: start }, end: { line: safeLine, character: end } };
 }
 
 /** The runner's id for a report ends in " (2)" for a second test of the same path. */
@@ -122,11 +66,10 @@ export function toRunView(input: ConvertInput): RunView {
 class Converter {
   private readonly document: TextDocument;
   private readonly diagnostics: TurnlensDiagnostic[] = [];
-  private readonly entryTurns = new Map<StaticEntry, MetTurn[]>();
   private readonly tests: TestView[] = [];
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
-  private readonly operations = new OperationViews((site, testIndex) => this.entryAt(site, testIndex));
+  private readonly scripts = new ScriptViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
     this.document = TextDocument.create("file://" + input.file, "typescript", 0, input.text);
@@ -134,37 +77,22 @@ class Converter {
   }
 
   convert(): RunView {
-    const { report, model } = this.input;
+    const { report } = this.input;
     if (report.error) this.diagnostics.push(this.fileError(report.error));
     for (const test of report.tests) this.convertTest(test);
     if (this.unreached.length > 1) {
       const removeAll: Fix = { title: "Remove every entry never reached in this file", edits: removeUnreached(this.unreached.map((u) => u.item)) };
       for (const { diagnostic } of this.unreached) diagnostic.data.removeAll = removeAll;
     }
-    const entries = [...this.entryTurns].map(([entry, turns]) => ({ entry, turns }));
-    entries.sort((left, right) => left.entry.range.start.line - right.entry.range.start.line || left.entry.range.start.character - right.entry.range.start.character);
-    void model;
-    return { diagnostics: this.diagnostics, entries, operations: this.operations.views(), tests: this.tests };
+    return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests };
   }
 
   private inFile(site: Site | undefined): site is Site {
     return site !== undefined && site.file === this.input.file;
   }
 
-  private siteRange(site: Site): Range {
-    return lineRange(this.document, site.line - 1, site.column - 1);
-  }
-
-  /** V8 places a throw at its `new Error(...)`; the range starts at the `throw` keyword before it. */
-  private throwRange(site: Site): Range {
-    const range = this.siteRange(site);
-    const before = this.document.getText({ start: { line: range.start.line, character: 0 }, end: range.start });
-    const keyword = /\bthrow\s+$/.exec(before);
-    return keyword ? { start: { line: range.start.line, character: keyword.index }, end: range.end } : range;
-  }
-
   private fileError(error: ErrorReport): TurnlensDiagnostic {
-    const range = this.inFile(error.location) ? this.siteRange(error.location) : lineRange(this.document, 0);
+    const range = this.inFile(error.location) ? siteRange(this.document, error.location) : lineRange(this.document, 0);
     return diagnostic(range, "file-failed", error.message);
   }
 
@@ -172,7 +100,7 @@ class Converter {
     const { model } = this.input;
     const test = testAt(model, report.path, occurrenceOf(report)) ?? (this.inFile(report.location) ? testAtSite(model, report.location.line, report.location.column) : undefined);
     const testIndex = test ? model.tests.indexOf(test) : undefined;
-    const range = test?.calleeRange ?? (this.inFile(report.location) ? this.siteRange(report.location) : lineRange(this.document, 0));
+    const range = test?.calleeRange ?? (this.inFile(report.location) ? siteRange(this.document, report.location) : lineRange(this.document, 0));
     const view: TestView = { report, range };
     if (test) view.test = test;
     this.tests.push(view);
@@ -182,16 +110,7 @@ class Converter {
     for (const run of report.runs) {
       const call = this.inFile(run.site) ? callAtSite(model, run.site.line, run.site.column) : undefined;
       const scope: Scope = { run, call, testIndex, testRange: range };
-      for (const turn of run.turns) {
-        // A wake is shown on its messages entry with the message that caused it (OperationViews), not as a turn.
-        if (turn.match?.option === "messages") continue;
-        const entry = this.entryAt(turn.match?.site, testIndex);
-        if (!entry) continue;
-        const met = this.entryTurns.get(entry.entry) ?? [];
-        met.push({ turn, test: testName });
-        this.entryTurns.set(entry.entry, met);
-      }
-      this.operations.add(run, call, testIndex, testName);
+      this.scripts.add(run, call, testIndex, testName);
       // A test that passed caught its runs' problems on purpose (`rejects.toThrow`).
       if (report.status !== "failed") continue;
       for (const problem of run.problems) {
@@ -211,7 +130,7 @@ class Converter {
 
   /** A failing expect or a throw in the test: on its whole line (V8's column is the matcher's, not the statement's). */
   private testError(error: ErrorReport, testRange: Range): TurnlensDiagnostic {
-    const range = this.inFile(error.location) ? lineRange(this.document, error.location.line - 1) : testRange;
+    const range = this.inFile(error.location) ? siteLineRange(this.document, error.location) : testRange;
     const fromExpect = error.expected !== undefined || error.actual !== undefined || /^expect\(/.test(error.message);
     return diagnostic(range, fromExpect ? "expect-failed" : "test-failed", error.message);
   }
@@ -265,7 +184,7 @@ class Converter {
         push(this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, problem.message, problem.suggestion && problem.option && this.optionRange(call, problem.option) ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)] : []);
         return;
       case "entry-never-reached": {
-        const severity = SEVERITY[this.input.settings.entryNeverReachedSeverity];
+        const severity = severityOf(this.input.settings.entryNeverReachedSeverity);
         const sites = problem.sites?.length ? problem.sites : problem.site ? [problem.site] : [];
         let placed = false;
         for (const site of sites) {
@@ -292,7 +211,7 @@ class Converter {
       }
       case "list-never-asked": {
         const script = this.scriptByKey(call, problem.option ?? "agents", problem.key ?? problem.pattern);
-        const made = push(script?.keyRange ?? fallback, problem.message, [], SEVERITY[this.input.settings.entryNeverReachedSeverity]);
+        const made = push(script?.keyRange ?? fallback, problem.message, [], severityOf(this.input.settings.entryNeverReachedSeverity));
         made.tags = [DiagnosticTag.Unnecessary];
         if (script && call) this.addUnreached(made, { scripts: this.scriptsOf(call, script), script });
         return;
@@ -339,11 +258,11 @@ class Converter {
         return;
       case "script-threw":
       case "decision-script-threw":
-        push(this.inFile(problem.thrownAt) ? this.throwRange(problem.thrownAt) : (at?.entry.range ?? fallback));
+        push(this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? fallback));
         return;
       case "message-script-threw":
       case "participant-script-threw":
-        push(this.inFile(problem.thrownAt) ? this.throwRange(problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback));
+        push(this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback));
         return;
       case "message-unscripted":
         push(call?.messages?.objectRange ?? fallback);
@@ -424,11 +343,7 @@ function sameProblem(known: StaticProblem, problem: ProblemTrace): boolean {
 
 /** Whether a static problem is in the call, or on the element of its `events` (which a const outside it may hold). */
 function staticOfCall(known: StaticProblem, call: StaticTestWorkflowCall): boolean {
-  if (comparePosition(call.range.start, known.range.start) <= 0 && comparePosition(known.range.end, call.range.end) <= 0) return true;
+  if (rangeWithin(known.range, call.range)) return true;
   const element = known.option === "events" && known.index !== undefined ? call.events?.elements[known.index] : undefined;
-  return !!element && comparePosition(element.range.start, known.range.start) === 0 && comparePosition(element.range.end, known.range.end) === 0;
-}
-
-function comparePosition(left: { line: number; character: number }, right: { line: number; character: number }): number {
-  return left.line - right.line || left.character - right.character;
+  return !!element && sameRange(element.range, known.range);
 }
