@@ -118,7 +118,9 @@ describe("the channel is the runner's", () => {
 
 describe("no output lost, no timeout overflows", () => {
   test("20,000 log lines of an explorer run all reach the editor, the last one included", async () => {
-    await start({ initializationOptions: { settings: { runMode: "manual" } } });
+    // The test's own timeout is the hang guard: 20,000 writes on a loaded machine can take longer than
+    // the default 5 s, and a test cut short by its timeout would print only part of them.
+    await start({ initializationOptions: { settings: { runMode: "manual", testTimeout: SLOW } } });
     const text = lines('import { test } from "bun:test";', "", 'test("logs", () => {', "  for (let line = 1; line <= 20_000; line++) console.log(`line ${line}`);", "});");
     const uri = await server.open(join(MISTAKES, "virtual-lines.test.ts"), text);
     await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
