@@ -16,16 +16,13 @@ export interface EventOptions {
 
 const TURN_REFERENCE = /^(.+)#([1-9]\d*)$/;
 
-// The words of the refusals the editor's static pass can also see; both say them through these.
 /** `where`: `events[0]`; `name`: the event's name. */
-export const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
+const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
 /** `written`: the value `describe` words. */
-export const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
+const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
   `${where}'s ${when} must name an agent's turn as "agent#n", not ${written}`;
 /** `first`: where the id was given first (`event`, `events[0]`, `earlier.events[0]`); `again`: where it was given again. */
-export const eventIdGivenTwice = (id: string, first: string, again: string): string => `event id "${id}" is given twice: ${first} and ${again}`;
-/** Whether a `during`/`after` value names an agent's turn as "agent#n". */
-export const isTurnReference = (value: unknown): boolean => typeof value === "string" && TURN_REFERENCE.test(value);
+const eventIdGivenTwice = (id: string, first: string, again: string): string => `event id "${id}" is given twice: ${first} and ${again}`;
 
 const invalid = (option: string, message: string, index?: number): ProblemTrace => ({
   code: "option-invalid",

@@ -82,7 +82,7 @@ export class OptionsError extends Error {
 
 export { suggestName };
 
-/** The words for an option testWorkflow doesn't take, with the name it probably meant; the editor's static pass says the same. */
+/** The words for an option testWorkflow doesn't take, with the name it probably meant. */
 export function unknownOption(name: string, known: readonly string[]): { message: string; suggestion?: string } {
   return noSuchOption("testWorkflow", name, known);
 }

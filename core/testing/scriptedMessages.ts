@@ -48,8 +48,8 @@ function scriptError(code: ProblemTrace["code"], message: string, key?: string):
   return new ScriptError({ code, message, option: "messages", ...(key !== undefined ? { key } : {}) });
 }
 
-/** The words for a `messages` script that is not a function or a noAnswer; the editor's static pass says the same. */
-export const notAMessageScript = (label: string, written: string): string =>
+/** The words for a `messages` script that is not a function or a noAnswer. */
+const notAMessageScript = (label: string, written: string): string =>
   `${label} must be (message) => …, noAnswer.…() or a list of them, not ${written}`;
 
 /**

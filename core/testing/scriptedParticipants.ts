@@ -52,8 +52,8 @@ export interface ParticipantSlot {
   glob?: RegExp;
 }
 
-/** The words for a `participants` script that is not a function; the editor's static pass says the same. */
-export const notAParticipantScript = (key: string, written: string): string => `participants[${JSON.stringify(key)}] must be (event) => …, not ${written}`;
+/** The words for a `participants` script that is not a function. */
+const notAParticipantScript = (key: string, written: string): string => `participants[${JSON.stringify(key)}] must be (event) => …, not ${written}`;
 
 /** Every refusal of the `participants` option: the map's, or each key's that is not a function. The run throws the first; the editor shows them all. */
 export function participantScriptRefusals(map: unknown): ScriptRefusal[] {

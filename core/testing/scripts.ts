@@ -29,11 +29,11 @@ export type ScriptUnit = "turn" | "compaction" | "message";
 /** How a problem names one key's script: `agents["writer"]`. */
 export const scriptLabel = (option: string, key: string): string => `${option}[${JSON.stringify(key)}]`;
 
-/** The words for a script given as an empty list; the editor's static pass says the same. */
+/** The words for a script given as an empty list. */
 export const emptyScriptList = (label: string, unit: ScriptUnit): string => `${label} is an empty list; a list has an entry per ${unit}`;
 
 /** The words for an `agents` or `compactions` script that is not an entry (`written`: the value as `describe` words it). */
-export const notAnEntryScript = (label: string, written: string): string =>
+const notAnEntryScript = (label: string, written: string): string =>
   `${label} must be answer(…), noAnswer.…() or a list of them, not ${written}`;
 
 /** A refusal of an option's scripts, with (for a list) the position of its first item that is wrong, where the editor points. */

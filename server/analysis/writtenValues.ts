@@ -87,7 +87,7 @@ function followConst(context: AnalysisContext, value: ts.Expression): ts.Express
 const writtenFunction = (): void => {};
 
 /** What the text makes certain of an expression's value. */
-export function valueOf(context: AnalysisContext, node: ts.Expression): unknown {
+function valueOf(context: AnalysisContext, node: ts.Expression): unknown {
   const expression = unwrapExpression(node);
   if (isFunctionLike(expression)) return writtenFunction;
   if (ts.isArrayLiteralExpression(expression)) return listValue(context, expression, (element) => valueOf(context, element));
