@@ -10,6 +10,7 @@ import { fromInLine, LogLineError, readInLines, readRunLines, type InLine, type 
 import type { Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { quoted } from "./problems.ts";
+import { isCertainlyAbsent, isCertainlyGiven } from "./notKnown.ts";
 import type { ProblemTrace } from "./trace.ts";
 
 /** What a test's `earlier` gives: each value a stage recorded, or undefined for one that returns nothing. */
@@ -27,8 +28,11 @@ export interface ContinueOptions {
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
 
-/** The refusal of `values` without `fromStage`; the editor's static pass says the same. */
-export const VALUES_WITHOUT_FROM_STAGE = "values give the stages before fromStage: give fromStage too";
+/** The refusal of `values` without `fromStage`, when values certainly are given and fromStage certainly is not (notKnown.ts). */
+export function valuesWithoutFromStage(given: Record<string, unknown>): ProblemTrace | undefined {
+  if (!isCertainlyGiven(given, "values") || !isCertainlyAbsent(given, "fromStage")) return undefined;
+  return invalid("values", "values give the stages before fromStage: give fromStage too");
+}
 const EARLIER_FIELDS = ["stages", "events", "run"];
 
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
@@ -120,8 +124,9 @@ export function readContinueOptions(workflow: Workflow<unknown, unknown>, given:
   }
 
   if (given.values !== undefined) {
-    if (given.fromStage === undefined) {
-      problems.push(invalid("values", VALUES_WITHOUT_FROM_STAGE));
+    const alone = valuesWithoutFromStage(given);
+    if (alone) {
+      problems.push(alone);
     } else if (typeof given.fromStage === "string") {
       const fromStage = given.fromStage;
       const order = declared ? Object.keys(declared) : undefined;

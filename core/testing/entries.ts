@@ -4,6 +4,7 @@
 import type { Static, TSchema } from "typebox";
 import type { LoginNeeded } from "../workflow/types.ts";
 import { callSiteOf } from "./callSite.ts";
+import { holdsNotKnown, isNotKnown, WRITTEN } from "./notKnown.ts";
 import type { SourceSite } from "./trace.ts";
 import type { Turn } from "./turn.ts";
 
@@ -129,20 +130,37 @@ export function functionEntry(respond: (value: never) => unknown): Answer<undefi
 /** The entry's name as the test wrote it: `answer`, `noAnswer.silent`, or `function` for a messages function. */
 export function entryKind(entry: Entry): string {
   if (isAnswer(entry)) return entry.isFunction ? "function" : "answer";
-  const names: Record<NoAnswerKind, string> = {
-    silent: "silent",
-    blocked: "blocked",
-    failed: "failed",
-    "timed-out": "timedOut",
-    hang: "hang",
-    interrupted: "interrupted",
-    "needs-login": "needsLogin",
-  };
-  return `noAnswer.${names[(entry as NoAnswer).kind]}`;
+  return `noAnswer.${NO_ANSWER_METHODS[(entry as NoAnswer).kind]}`;
+}
+
+/** Each noAnswer kind's method, as a test calls it. */
+const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
+  silent: "silent",
+  blocked: "blocked",
+  failed: "failed",
+  "timed-out": "timedOut",
+  hang: "hang",
+  interrupted: "interrupted",
+  "needs-login": "needsLogin",
+};
+
+/**
+ * A stand-in for `answer(…)` or `noAnswer.<method>()` as a test file writes it, so the option
+ * readers can check a script before the run (the editor's static pass); undefined for a method
+ * noAnswer lacks. It answers nothing: it is never run.
+ */
+export function entryStandIn(written: "answer" | `noAnswer.${string}`): Entry | undefined {
+  if (written === "answer") return Object.freeze({ [ENTRY]: "answer" as const, schema: undefined });
+  const method = written.slice("noAnswer.".length);
+  const kind = (Object.keys(NO_ANSWER_METHODS) as NoAnswerKind[]).find((candidate) => NO_ANSWER_METHODS[candidate] === method);
+  return kind ? Object.freeze({ [ENTRY]: "no-answer" as const, kind }) : undefined;
 }
 
 export function describe(value: unknown): string {
   if (typeof value === "function") return "a function";
+  // Before the run (notKnown.ts): what the text does not tell is quoted as written.
+  if (isNotKnown(value)) return value.written;
+  if (typeof value === "object" && value !== null && WRITTEN in value && holdsNotKnown(value)) return String((value as { [WRITTEN]: unknown })[WRITTEN]);
   // An entry is shown as written, not as its fields (which hold the site's file path).
   if (isAnswer(value)) return value.isFunction ? "a function" : "answer(…)";
   if (isNoAnswer(value)) return `${entryKind(value)}()`;

@@ -6,6 +6,7 @@ import { startEventRefusal } from "../workflow/engine.ts";
 import type { Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { START_EVENT_ID, testEventId, type ScriptedEvent } from "./scriptedEvents.ts";
+import { isCertainlyAbsent, isCertainlyGiven, isNotKnown, isOpaque } from "./notKnown.ts";
 import type { ProblemTrace } from "./trace.ts";
 
 export interface EventOptions {
@@ -15,16 +16,13 @@ export interface EventOptions {
 
 const TURN_REFERENCE = /^(.+)#([1-9]\d*)$/;
 
-// The words of the refusals the editor's static pass can also see; both say them through these.
 /** `where`: `events[0]`; `name`: the event's name. */
-export const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
+const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
 /** `written`: the value `describe` words. */
-export const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
+const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
   `${where}'s ${when} must name an agent's turn as "agent#n", not ${written}`;
 /** `first`: where the id was given first (`event`, `events[0]`, `earlier.events[0]`); `again`: where it was given again. */
-export const eventIdGivenTwice = (id: string, first: string, again: string): string => `event id "${id}" is given twice: ${first} and ${again}`;
-/** Whether a `during`/`after` value names an agent's turn as "agent#n". */
-export const isTurnReference = (value: unknown): boolean => typeof value === "string" && TURN_REFERENCE.test(value);
+const eventIdGivenTwice = (id: string, first: string, again: string): string => `event id "${id}" is given twice: ${first} and ${again}`;
 
 const invalid = (option: string, message: string, index?: number): ProblemTrace => ({
   code: "option-invalid",
@@ -35,25 +33,74 @@ const invalid = (option: string, message: string, index?: number): ProblemTrace 
 
 /** On a continue: the ids earlier events took (they count as given), and that any event the run takes may wake it. */
 export interface ContinueEventContext {
-  earlierIds: readonly string[];
+  /** Undefined before the run when `earlier` may be given: which ids it took is not known. */
+  earlierIds: readonly string[] | undefined;
   continuing: boolean;
+  /**
+   * Whether an event's shape is refused (not an object, no name, an eventId not a string): the
+   * run says so; the editor leaves it to the run, which words the whole value.
+   */
+  shapes?: boolean;
 }
 
+/** What the text cannot tell before the run (notKnown.ts): a name, a call, an eventId from a spread. */
+const UNTOLD = Symbol("untold");
+
+/** An event as given: its fields, when it is an object naming its event; "refused" when it certainly is not; UNTOLD. */
+function eventShape(value: unknown): { given: Record<string, unknown>; name: string } | "refused" | typeof UNTOLD {
+  if (isOpaque(value)) return UNTOLD;
+  if (typeof value !== "object" || value === null || isNotKnown(value)) return "refused";
+  const given = value as Record<string, unknown>;
+  if (typeof given.name === "string") return { given, name: given.name };
+  // A name not known, or none where a spread may give one.
+  return isNotKnown(given.name) || (given.name === undefined && !isCertainlyAbsent(given, "name")) ? UNTOLD : "refused";
+}
+
+/** The event's eventId: the one given, or `defaultId` when none is; "refused" when it is not a string; UNTOLD. */
+function eventIdOf(given: Record<string, unknown>, defaultId: () => string): string | { refused: unknown } | typeof UNTOLD {
+  if (isCertainlyAbsent(given, "eventId")) return defaultId();
+  const eventId = given.eventId;
+  if (isNotKnown(eventId) || eventId === undefined) return UNTOLD;
+  return typeof eventId === "string" ? eventId : { refused: eventId };
+}
+
+/** Whether `during`/`after` is given, certainly absent, or may be either. */
+function timeOf(given: Record<string, unknown>, name: "during" | "after"): "given" | "absent" | typeof UNTOLD {
+  if (isCertainlyAbsent(given, name)) return "absent";
+  return isCertainlyGiven(given, name) ? "given" : UNTOLD;
+}
+
+/**
+ * Reads `event` and `events`, pushing each refusal. Before the run (the editor's static pass) the
+ * workflow is not known (undefined: the starting event counts as accepted) and values may be
+ * NotKnown: a claim the text cannot read makes the first giver of any later id unknown, and a
+ * spread in `events` ends what can be told (no later element has a known position).
+ */
 export function readEventOptions(
-  workflow: Workflow<unknown, unknown>,
+  workflow: Workflow<unknown, unknown> | undefined,
   event: unknown,
   events: unknown,
   problems: ProblemTrace[],
   context: ContinueEventContext = { earlierIds: [], continuing: false },
 ): EventOptions {
   const read: EventOptions = { events: [] };
-  const ids = new Map<string, string>(context.earlierIds.map((id, index) => [id, `earlier.events[${index}]`]));
+  const shapes = context.shapes ?? true;
+  // Where each id was given first; undefined once a claim the text cannot read came before.
+  const ids = new Map<string, string | undefined>((context.earlierIds ?? []).map((id, index) => [id, `earlier.events[${index}]`]));
+  let untoldBefore = false;
   // `index`: the events element that gave the id again, where the editor shows the problem.
-  const claim = (id: string, where: string, index?: number) => {
-    const earlier = ids.get(id);
-    if (earlier) {
-      problems.push({ code: "event-id-reused", option: "events", message: eventIdGivenTwice(id, earlier, where), ...(index !== undefined ? { index } : {}) });
-    } else ids.set(id, where);
+  const claim = (id: string | typeof UNTOLD, where: string, index?: number) => {
+    if (id === UNTOLD) {
+      untoldBefore = true;
+      return;
+    }
+    if (!ids.has(id)) {
+      ids.set(id, untoldBefore ? undefined : where);
+      return;
+    }
+    const first = ids.get(id);
+    if (first === undefined || context.earlierIds === undefined) return;
+    problems.push({ code: "event-id-reused", option: "events", message: eventIdGivenTwice(id, first, where), ...(index !== undefined ? { index } : {}) });
   };
   // A default is the test's, not the user's: on a continue it skips the ids the earlier attempt
   // holds (a parked test's own awf.start), taking `<default>.2`, `.3`, … instead.
@@ -65,57 +112,84 @@ export function readEventOptions(
     return `${base}.${next}`;
   };
   if (event !== undefined) {
-    const given = event as { name?: unknown; data?: unknown; eventId?: unknown };
-    if (typeof given !== "object" || given === null || typeof given.name !== "string") {
-      problems.push(invalid("event", `testWorkflow's "event" must be { name, data, eventId? }, not ${describe(event)}`));
-    } else if (given.eventId !== undefined && typeof given.eventId !== "string") {
-      problems.push(invalid("event", `event's eventId must be a string, not ${describe(given.eventId)}`));
-    } else {
+    const shape = eventShape(event);
+    const eventId = typeof shape === "object" ? eventIdOf(shape.given, () => defaultId(START_EVENT_ID)) : UNTOLD;
+    if (shape === UNTOLD || (typeof shape === "object" && eventId === UNTOLD)) claim(UNTOLD, "event");
+    else if (shape === "refused") {
+      if (shapes) problems.push(invalid("event", `testWorkflow's "event" must be { name, data, eventId? }, not ${describe(event)}`));
+    } else if (typeof eventId === "object") {
+      if (shapes) problems.push(invalid("event", `event's eventId must be a string, not ${describe(eventId.refused)}`));
+    } else if (eventId !== UNTOLD) {
+      const { given, name } = shape;
       // A continue is woken by any event the workflow declares; only a first attempt's must start it.
-      const refusal = context.continuing
-        ? given.name in (workflow.events ?? {})
-          ? undefined
-          : `event "${given.name}" is no event ${workflow.name} declares; it declares ${Object.keys(workflow.events ?? {}).map((name) => `"${name}"`).join(", ") || "none"}`
-        : startEventRefusal(workflow, { name: given.name, data: given.data });
-      const schema = workflow.events?.[given.name];
+      const refusal = !workflow
+        ? undefined
+        : context.continuing
+          ? name in (workflow.events ?? {})
+            ? undefined
+            : `event "${name}" is no event ${workflow.name} declares; it declares ${Object.keys(workflow.events ?? {}).map((declared) => `"${declared}"`).join(", ") || "none"}`
+          : startEventRefusal(workflow, { name, data: given.data });
+      const schema = workflow?.events?.[name];
       const verdict = schema ? checkAnswer(schema, JSON.stringify(given.data ?? null)) : undefined;
       if (refusal) problems.push({ code: "event-refused", option: "event", message: refusal });
       else if (verdict && !verdict.accepted) {
-        problems.push({ code: "event-refused", option: "event", message: `event "${given.name}"'s data does not fit its schema: ${verdict.error}` });
+        problems.push({ code: "event-refused", option: "event", message: `event "${name}"'s data does not fit its schema: ${verdict.error}` });
       } else {
-        const eventId = (given.eventId as string | undefined) ?? defaultId(START_EVENT_ID);
         claim(eventId, "event");
-        read.startEvent = { name: given.name, data: given.data, eventId };
+        read.startEvent = { name, data: given.data, eventId };
       }
     }
   }
-  if (events === undefined) return read;
+  if (events === undefined || isOpaque(events)) return read;
   if (!Array.isArray(events)) {
-    problems.push(invalid("events", `testWorkflow's "events" must be a list of { during | after, name, data }, not ${describe(events)}`));
+    if (shapes) problems.push(invalid("events", `testWorkflow's "events" must be a list of { during | after, name, data }, not ${describe(events)}`));
     return read;
   }
-  events.forEach((entry: unknown, position) => {
+  for (let position = 0; position < events.length; position++) {
+    // A hole is skipped; after a spread no element's position is known.
+    if (!(position in events)) continue;
+    const entry: unknown = events[position];
+    if (isNotKnown(entry) && entry.certainly === "items") break;
     const index = position + 1;
-    const given = entry as { during?: unknown; after?: unknown; name?: unknown; data?: unknown; eventId?: unknown };
     const where = `events[${position}]`;
-    if (typeof given !== "object" || given === null || typeof given.name !== "string") {
-      return problems.push(invalid("events", `${where} must be { during | after: "agent#n", name, data, eventId? }, not ${describe(entry)}`, position));
+    const shape = eventShape(entry);
+    if (shape === UNTOLD) {
+      claim(UNTOLD, where, position);
+      continue;
     }
-    if ((given.during === undefined) === (given.after === undefined)) {
-      return problems.push(invalid("events", eventNeedsOneTurn(where, given.name), position));
+    if (shape === "refused") {
+      if (shapes) problems.push(invalid("events", `${where} must be { during | after: "agent#n", name, data, eventId? }, not ${describe(entry)}`, position));
+      continue;
     }
-    const when = given.during !== undefined ? "during" : "after";
+    const { given, name } = shape;
+    const during = timeOf(given, "during");
+    const after = timeOf(given, "after");
+    if (during === UNTOLD || after === UNTOLD) {
+      claim(UNTOLD, where, position);
+      continue;
+    }
+    if (during === after) {
+      problems.push(invalid("events", eventNeedsOneTurn(where, name), position));
+      continue;
+    }
+    const when = during === "given" ? "during" : "after";
     const reference = given[when];
+    if (isNotKnown(reference)) {
+      claim(UNTOLD, where, position);
+      continue;
+    }
     const match = typeof reference === "string" ? TURN_REFERENCE.exec(reference) : null;
     if (!match) {
-      return problems.push(invalid("events", notATurnReference(where, when, describe(reference)), position));
+      problems.push(invalid("events", notATurnReference(where, when, describe(reference)), position));
+      continue;
     }
-    if (given.eventId !== undefined && typeof given.eventId !== "string") {
-      return problems.push(invalid("events", `${where}'s eventId must be a string, not ${describe(given.eventId)}`, position));
+    const eventId = eventIdOf(given, () => defaultId(testEventId(index)));
+    if (typeof eventId === "object") {
+      if (shapes) problems.push(invalid("events", `${where}'s eventId must be a string, not ${describe(eventId.refused)}`, position));
+      continue;
     }
-    const eventId = (given.eventId as string | undefined) ?? defaultId(testEventId(index));
     claim(eventId, where, position);
-    read.events.push({ index, when, agent: match[1]!, n: Number(match[2]), name: given.name, data: given.data, eventId });
-  });
+    if (eventId !== UNTOLD) read.events.push({ index, when, agent: match[1]!, n: Number(match[2]), name, data: given.data, eventId });
+  }
   return read;
 }

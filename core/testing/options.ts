@@ -10,6 +10,7 @@ import { readEventOptions, type EventOptions } from "./eventOptions.ts";
 import { readScripts, ScriptError, type ScriptSlot } from "./scripts.ts";
 import { readAgentOptions, type AgentOptions } from "./agentOptions.ts";
 import { readContinueOptions, type ContinueOptions } from "./continueOptions.ts";
+import { isCertainlyGiven } from "./notKnown.ts";
 import type { ProblemTrace } from "./trace.ts";
 import { readMessageScripts } from "./scriptedMessages.ts";
 import { readParticipantScripts, type ParticipantSlot } from "./scriptedParticipants.ts";
@@ -81,15 +82,21 @@ export class OptionsError extends Error {
 
 export { suggestName };
 
-/** The words for an option testWorkflow doesn't take, with the name it probably meant; the editor's static pass says the same. */
+/** The words for an option testWorkflow doesn't take, with the name it probably meant. */
 export function unknownOption(name: string, known: readonly string[]): { message: string; suggestion?: string } {
   return noSuchOption("testWorkflow", name, known);
 }
 
+/** The refusal of an option testWorkflow doesn't take. */
+export const unknownOptionProblem = (name: string, known: readonly string[]): ProblemTrace => ({ code: "unknown-option", option: name, ...unknownOption(name, known) });
+
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
 
-/** The refusal of `files` and `cwd` given together; the editor's static pass says the same. */
-export const FILES_AND_CWD = `testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes`;
+/** The refusal of `files` and `cwd` given together, when both certainly are (notKnown.ts). */
+export function filesWithCwd(given: Record<string, unknown>): ProblemTrace | undefined {
+  if (!isCertainlyGiven(given, "files") || !isCertainlyGiven(given, "cwd")) return undefined;
+  return invalid("files", `testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes`);
+}
 
 export function readOptions(workflow: Workflow<unknown, unknown>, options: unknown): ReadOptions {
   if (options === undefined || options === null) options = {};
@@ -108,7 +115,7 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
       problems.push({ code: "unknown-option", option: name, message: `testWorkflow takes "${name}" only for a workflow with events; ${workflow.name} declares none` });
       continue;
     }
-    problems.push({ code: "unknown-option", option: name, ...unknownOption(name, known) });
+    problems.push(unknownOptionProblem(name, known));
   }
   if (problems.length) throw new OptionsError(problems);
 
@@ -137,9 +144,8 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   if (given.id !== undefined && (typeof given.id !== "string" || given.id === "")) {
     problems.push(invalid("id", `testWorkflow's "id" must be a run id such as "test", not ${describe(given.id)}`));
   }
-  if (given.files !== undefined && given.cwd !== undefined) {
-    problems.push(invalid("files", FILES_AND_CWD));
-  }
+  const both = filesWithCwd(given);
+  if (both) problems.push(both);
   if (given.cwd !== undefined && typeof given.cwd !== "string") {
     problems.push(invalid("cwd", `testWorkflow's "cwd" must be a directory's path, not ${describe(given.cwd)}`));
   }

@@ -5,9 +5,10 @@ import { whyDistributionRefused } from "../workflow/decisions.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { DecisionProvider, DecisionRequest, QuestionDistribution } from "../workflow/host.ts";
 import type { JsonValue, Question } from "../workflow/types.ts";
-import { describe, isEntry } from "./entries.ts";
+import { describe } from "./entries.ts";
 import type { HostSignals } from "./scriptedHost.ts";
-import { findSlot, globToRegExp } from "./scripts.ts";
+import { isObjectValue } from "./notKnown.ts";
+import { findSlot, globToRegExp, isEntryValue } from "./scripts.ts";
 import { decisionReadings } from "./decisionReadings.ts";
 import type { DecisionTrace, ProblemTrace } from "./trace.ts";
 
@@ -29,18 +30,28 @@ interface DecisionSlot {
   glob?: RegExp;
 }
 
-export function readDecisionScripts(map: unknown): DecisionSlot[] {
+/**
+ * Every refusal of the `decisions` option: the map's, or each key's that is not answers by question
+ * id, an Error or a function (by key). The run throws the first; the editor shows them all.
+ */
+export function decisionScriptRefusals(map: unknown): Array<{ message: string; key?: string }> {
   if (map === undefined) return [];
-  if (typeof map !== "object" || map === null || Array.isArray(map)) {
-    throw new TypeError(`decisions must map a decision key to its answers, not ${describe(map)}`);
-  }
-  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
+  const isObject = isObjectValue(map);
+  if (isObject === undefined) return [];
+  if (!isObject) return [{ message: `decisions must map a decision key to its answers, not ${describe(map)}` }];
+  return Object.entries(map as Record<string, unknown>).flatMap(([key, script]) => {
     // An entry is an object too, but it answers an agent's turn, not a decision's questions.
-    if (isEntry(script) || (typeof script !== "function" && !(script instanceof Error) && (typeof script !== "object" || script === null || Array.isArray(script)))) {
-      throw new TypeError(`decisions[${JSON.stringify(key)}] must be answers by question id, an Error or a function, not ${describe(script)}`);
-    }
-    return { key, script: script as DecisionScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };
+    const entry = isEntryValue(script);
+    const refused = entry === true || (entry === false && typeof script !== "function" && !(script instanceof Error) && isObjectValue(script) === false);
+    return refused ? [{ message: `decisions[${JSON.stringify(key)}] must be answers by question id, an Error or a function, not ${describe(script)}`, key }] : [];
   });
+}
+
+export function readDecisionScripts(map: unknown): DecisionSlot[] {
+  const [refused] = decisionScriptRefusals(map);
+  if (refused) throw new TypeError(refused.message);
+  if (map === undefined) return [];
+  return Object.entries(map as Record<string, DecisionScript>).map(([key, script]) => ({ key, script, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) }));
 }
 
 const never = new Promise<never>(() => {});

@@ -10,7 +10,8 @@ import type { SendOptions, SendResult, ToolResult } from "../workflow/messageTyp
 import { firstUserFrame } from "./callSite.ts";
 import { describe, functionEntry, isAnswer, isEntry, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, quoted } from "./problems.ts";
-import { emptyScriptList, globToRegExp, scriptLabel, ScriptError, type ScriptBook, type ScriptSlot } from "./scripts.ts";
+import { isObjectValue, isOpaque, mayHoldMore } from "./notKnown.ts";
+import { emptyScriptList, globToRegExp, scriptLabel, ScriptError, type ScriptBook, type ScriptRefusal, type ScriptSlot } from "./scripts.ts";
 import type { MatchTrace, ProblemTrace, SourceSite, TurnTrace } from "./trace.ts";
 import type { TestTurn, Turn } from "./turn.ts";
 
@@ -47,35 +48,50 @@ function scriptError(code: ProblemTrace["code"], message: string, key?: string):
   return new ScriptError({ code, message, option: "messages", ...(key !== undefined ? { key } : {}) });
 }
 
-/** The words for a `messages` script that is not a function or a noAnswer; the editor's static pass says the same. */
-export const notAMessageScript = (label: string, written: string): string =>
+/** The words for a `messages` script that is not a function or a noAnswer. */
+const notAMessageScript = (label: string, written: string): string =>
   `${label} must be (message) => …, noAnswer.…() or a list of them, not ${written}`;
+
+/**
+ * Every refusal of the `messages` option: the map's, or each key's (a function, a noAnswer, or a
+ * non-empty list of them). The run throws the first; the editor shows them all before the run.
+ */
+export function messageScriptRefusals(map: unknown): ScriptRefusal[] {
+  if (map === undefined) return [];
+  const isObject = isObjectValue(map);
+  if (isObject === undefined) return [];
+  if (!isObject) {
+    return [{ problem: scriptError("script-invalid", `messages must map an agent's key to a script for the messages that wake it, not ${describe(map)}`).problem }];
+  }
+  return Object.entries(map as Record<string, unknown>).flatMap(([key, script]) => {
+    const label = scriptLabel("messages", key);
+    if (Array.isArray(script) && script.length === 0) return [{ problem: scriptError("script-empty-list", emptyScriptList(label, "message"), key).problem }];
+    const given = Array.isArray(script) ? script : [script];
+    // A hole is skipped, as the run's map skips it.
+    const bad = given.findIndex((entry, index) => index in given && isMessageEntry(entry) === false);
+    if (bad < 0) return [];
+    return [{ problem: scriptError("script-invalid", notAMessageScript(label, describe(script)), key).problem, ...(Array.isArray(script) ? { index: bad } : {}) }];
+  });
+}
+
+/** Whether a value is a messages entry (a function or a noAnswer); undefined when the text cannot tell. */
+function isMessageEntry(value: unknown): boolean | undefined {
+  if (typeof value === "function" || isNoAnswer(value)) return true;
+  return isOpaque(value) || (mayHoldMore(value) && !isEntry(value)) ? undefined : false;
+}
 
 /** Checks the `messages` option: each key or glob to a function, a noAnswer, or a non-empty list of them. */
 export function readMessageScripts(map: unknown): ScriptSlot[] {
+  const [refused] = messageScriptRefusals(map);
+  if (refused) throw new ScriptError(refused.problem);
   if (map === undefined) return [];
-  if (typeof map !== "object" || map === null || Array.isArray(map)) {
-    throw scriptError("script-invalid", `messages must map an agent's key to a script for the messages that wake it, not ${describe(map)}`);
-  }
-  const toEntry = (value: unknown): Entry | undefined =>
-    typeof value === "function" ? functionEntry(value as MessageFunction) : isNoAnswer(value) ? value : undefined;
-  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    const label = scriptLabel("messages", key);
-    const given = Array.isArray(script) ? script : [script];
-    if (Array.isArray(script) && script.length === 0) {
-      throw scriptError("script-empty-list", emptyScriptList(label, "message"), key);
-    }
-    const entries = given.map(toEntry);
-    if (entries.some((entry) => entry === undefined)) {
-      throw scriptError("script-invalid", notAMessageScript(label, describe(script)), key);
-    }
-    return {
-      key,
-      entries: entries as Entry[],
-      isList: Array.isArray(script),
-      ...(key.includes("*") ? { glob: globToRegExp(key) } : {}),
-    };
-  });
+  const toEntry = (value: unknown): Entry => (typeof value === "function" ? functionEntry(value as MessageFunction) : (value as NoAnswer));
+  return Object.entries(map as Record<string, unknown>).map(([key, script]) => ({
+    key,
+    entries: (Array.isArray(script) ? script : [script]).map(toEntry),
+    isList: Array.isArray(script),
+    ...(key.includes("*") ? { glob: globToRegExp(key) } : {}),
+  }));
 }
 
 /** `agent "<k>" message <m>[ (reminder)]: <why>. It was sent by "<peer>": <first line>`, with its data. */

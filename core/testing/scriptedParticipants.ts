@@ -10,7 +10,8 @@ import type { RouteDirection } from "../workflow/messageTypes.ts";
 import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/participants.ts";
 import { firstUserFrame } from "./callSite.ts";
 import { describe } from "./entries.ts";
-import { findSlot, globToRegExp, ScriptError } from "./scripts.ts";
+import { isObjectValue, typeOf } from "./notKnown.ts";
+import { findSlot, globToRegExp, ScriptError, type ScriptRefusal } from "./scripts.ts";
 import type { ParticipantEventTrace, ProblemTrace } from "./trace.ts";
 
 /** What a participant's call comes to: the id of the message it sent, or the code it was refused with. */
@@ -51,26 +52,31 @@ export interface ParticipantSlot {
   glob?: RegExp;
 }
 
-/** The words for a `participants` script that is not a function; the editor's static pass says the same. */
-export const notAParticipantScript = (key: string, written: string): string => `participants[${JSON.stringify(key)}] must be (event) => …, not ${written}`;
+/** The words for a `participants` script that is not a function. */
+const notAParticipantScript = (key: string, written: string): string => `participants[${JSON.stringify(key)}] must be (event) => …, not ${written}`;
+
+/** Every refusal of the `participants` option: the map's, or each key's that is not a function. The run throws the first; the editor shows them all. */
+export function participantScriptRefusals(map: unknown): ScriptRefusal[] {
+  if (map === undefined) return [];
+  const isObject = isObjectValue(map);
+  if (isObject === undefined) return [];
+  if (!isObject) {
+    return [{ problem: { code: "script-invalid", option: "participants", message: `participants must map a participant's key to (event) => …, not ${describe(map)}` } }];
+  }
+  return Object.entries(map as Record<string, unknown>).flatMap(([key, script]) =>
+    // A spread copies no function, so an object a spread may fill is still not one.
+    typeOf(script) === undefined || typeof script === "function"
+      ? []
+      : [{ problem: { code: "script-invalid" as const, option: "participants", key, message: notAParticipantScript(key, describe(script)) } }],
+  );
+}
 
 /** Checks the `participants` option: each key to a function. */
 export function readParticipantScripts(map: unknown): ParticipantSlot[] {
+  const [refused] = participantScriptRefusals(map);
+  if (refused) throw new ScriptError(refused.problem);
   if (map === undefined) return [];
-  if (typeof map !== "object" || map === null || Array.isArray(map)) {
-    throw new ScriptError({ code: "script-invalid", option: "participants", message: `participants must map a participant's key to (event) => …, not ${describe(map)}` });
-  }
-  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    if (typeof script !== "function") {
-      throw new ScriptError({
-        code: "script-invalid",
-        option: "participants",
-        key,
-        message: notAParticipantScript(key, describe(script)),
-      });
-    }
-    return { key, script: script as ParticipantScript, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) };
-  });
+  return Object.entries(map as Record<string, ParticipantScript>).map(([key, script]) => ({ key, script, ...(key.includes("*") ? { glob: globToRegExp(key) } : {}) }));
 }
 
 /** `participant "<k>": <why>. <what reached it>`, with its data. */

@@ -2,6 +2,7 @@
 // entry meets every turn, a list meets one turn each and must be walked to its end.
 
 import { describe, isEntry, type Entry, type Script } from "./entries.ts";
+import { isObjectValue, isOpaque, mayHoldMore } from "./notKnown.ts";
 import { plural, quoted } from "./problems.ts";
 import type { ProblemTrace, ScriptOption, SourceSite } from "./trace.ts";
 
@@ -28,37 +29,58 @@ export type ScriptUnit = "turn" | "compaction" | "message";
 /** How a problem names one key's script: `agents["writer"]`. */
 export const scriptLabel = (option: string, key: string): string => `${option}[${JSON.stringify(key)}]`;
 
-/** The words for a script given as an empty list; the editor's static pass says the same. */
+/** The words for a script given as an empty list. */
 export const emptyScriptList = (label: string, unit: ScriptUnit): string => `${label} is an empty list; a list has an entry per ${unit}`;
 
 /** The words for an `agents` or `compactions` script that is not an entry (`written`: the value as `describe` words it). */
-export const notAnEntryScript = (label: string, written: string): string =>
+const notAnEntryScript = (label: string, written: string): string =>
   `${label} must be answer(…), noAnswer.…() or a list of them, not ${written}`;
+
+/** A refusal of an option's scripts, with (for a list) the position of its first item that is wrong, where the editor points. */
+export interface ScriptRefusal {
+  problem: ProblemTrace;
+  index?: number;
+}
+
+/**
+ * Every refusal of one option's scripts (`agents`, `compactions`): the map's, or each key's. The
+ * run throws the first (readScripts); the editor shows them all before the run, the values it
+ * cannot tell being NotKnown (notKnown.ts) and left alone.
+ */
+export function scriptRefusals(option: ScriptOption, map: unknown, unit: ScriptUnit = "turn"): ScriptRefusal[] {
+  if (map === undefined) return [];
+  const isObject = isObjectValue(map);
+  if (isObject === undefined) return [];
+  if (!isObject) return [{ problem: scriptError("script-invalid", `${option} must map a key to a script, not ${describe(map)}`).problem }];
+  return Object.entries(map as Record<string, unknown>).flatMap(([key, script]) => {
+    const label = scriptLabel(option, key);
+    if (Array.isArray(script)) {
+      if (script.length === 0) return [{ problem: scriptError("script-empty-list", emptyScriptList(label, unit), key, option).problem }];
+      // By position, so a hole (read as undefined) is refused too.
+      const bad = script.findIndex((entry) => isEntryValue(entry) === false);
+      return bad >= 0 ? [{ problem: scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option).problem, index: bad }] : [];
+    }
+    return isEntryValue(script) === false ? [{ problem: scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option).problem }] : [];
+  });
+}
+
+/** Whether a value is an entry; undefined when the text cannot tell (a name, a call, an object a spread may give a brand). */
+export function isEntryValue(value: unknown): boolean | undefined {
+  if (isEntry(value)) return true;
+  return isOpaque(value) || mayHoldMore(value) ? undefined : false;
+}
 
 /** Checks one option's scripts (`agents`, `compactions`), throwing the TypeError a bad value deserves. */
 export function readScripts(option: ScriptOption, map: unknown, unit: ScriptUnit = "turn"): ScriptSlot[] {
+  const [refused] = scriptRefusals(option, map, unit);
+  if (refused) throw new ScriptError(refused.problem);
   if (map === undefined) return [];
-  if (typeof map !== "object" || map === null || Array.isArray(map)) {
-    throw scriptError("script-invalid", `${option} must map a key to a script, not ${describe(map)}`);
-  }
-  return Object.entries(map as Record<string, unknown>).map(([key, script]) => {
-    const label = scriptLabel(option, key);
-    if (Array.isArray(script)) {
-      if (script.length === 0) throw scriptError("script-empty-list", emptyScriptList(label, unit), key, option);
-      const bad = script.find((entry) => !isEntry(entry));
-      if (bad !== undefined || script.some((entry) => entry === undefined)) {
-        throw scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option);
-      }
-    } else if (!isEntry(script)) {
-      throw scriptError("script-invalid", notAnEntryScript(label, describe(script)), key, option);
-    }
-    return {
-      key,
-      entries: Array.isArray(script) ? (script as Entry[]) : [script as Entry],
-      isList: Array.isArray(script),
-      ...(key.includes("*") ? { glob: globToRegExp(key) } : {}),
-    };
-  });
+  return Object.entries(map as Record<string, unknown>).map(([key, script]) => ({
+    key,
+    entries: Array.isArray(script) ? (script as Entry[]) : [script as Entry],
+    isList: Array.isArray(script),
+    ...(key.includes("*") ? { glob: globToRegExp(key) } : {}),
+  }));
 }
 
 export class ScriptError extends TypeError {

@@ -8,7 +8,7 @@ import { readImportBindings } from "./importBindings.ts";
 import type { StaticEntry, StaticProblem, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./model.ts";
 import { rangeBetween, rangeOfNode } from "./ranges.ts";
 import { entryCallOf, looseEntryOf, type AnalysisContext, type EntryCall } from "./scriptEntries.ts";
-import { addProblems, problemsOfOptions, problemsOfOptionsAfterWalk } from "./staticProblems.ts";
+import { addProblems, problemsOfOptionsAfterWalk } from "./staticProblems.ts";
 import { readTestDeclaration, testNameOf, type TestDeclaration } from "./testDeclarations.ts";
 import { readTestWorkflowCall, testWorkflowCalleeOf } from "./testWorkflowCalls.ts";
 import { DEPTH_LIMIT, fileTooDeepNotice, flattenTooDeep, isTooDeep, tooDeepNotices, TooDeepError } from "./tooDeep.ts";
@@ -102,7 +102,6 @@ export function analyzeSourceFile(sourceFile: ts.SourceFile): StaticTestFile {
         if (testIndex !== undefined) call.testIndex = testIndex;
         calls.push(call);
         if (optionsObject) {
-          problems.push(...problemsOfOptions(sourceFile, optionsObject));
           context.afterWalk.push(() => addProblems(problems, problemsOfOptionsAfterWalk(context, optionsObject)));
         }
       } else {

@@ -1,8 +1,7 @@
 // What the static pass can know about an expression without running it: the value of a plain
-// literal, the key of an object property, and the words core would use to describe a value.
+// literal, the key of an object property, whether it is a function.
 
 import ts from "typescript";
-import { describe } from "../../core/testing/entries.ts";
 
 /** Strips parentheses, `as`, `satisfies`, `!` and `<T>` assertions, which change no value. */
 export function unwrapExpression(node: ts.Expression): ts.Expression {
@@ -94,47 +93,4 @@ export function propertyKeyOf(name: ts.PropertyName): string | undefined {
 export function isFunctionLike(node: ts.Expression): boolean {
   const expression = unwrapExpression(node);
   return ts.isArrowFunction(expression) || ts.isFunctionExpression(expression) || ts.isClassExpression(expression);
-}
-
-/**
- * How core's `describe` words a value the static pass can see: the JSON of a literal (cut at 80
- * characters), `a function`, or else the source text with its whitespace collapsed.
- */
-export function describeExpression(sourceFile: ts.SourceFile, node: ts.Expression): string {
-  if (isFunctionLike(node)) return "a function";
-  const literal = literalValueOf(node);
-  if (literal) return describe(literal.value);
-  const text = unwrapExpression(node).getText(sourceFile).replace(/\s+/g, " ");
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
-
-/**
- * Whether a value, written where a script entry goes, is certainly not an `answer(…)` or
- * `noAnswer.…()`: a literal, an object or array literal, a template or a function. A name or a
- * call of anything else is not judged: it may hold or return an entry.
- */
-export function isCertainlyNotAnEntry(node: ts.Expression): boolean {
-  const expression = unwrapExpression(node);
-  if (literalValueOf(expression)) return true;
-  if (isFunctionLike(expression) || ts.isTemplateExpression(expression)) return true;
-  if (ts.isArrayLiteralExpression(expression)) return true;
-  // An object literal spreading an entry would copy its brand; without spreads it has none.
-  if (ts.isObjectLiteralExpression(expression)) return !expression.properties.some(ts.isSpreadAssignment);
-  return false;
-}
-
-/**
- * Whether a value is certainly not an object (what `agents`, `decisions` and a decision's
- * answers must be): a string, number, boolean, null, array or template literal, a function unless
- * functions are allowed, and `undefined` unless it is read as absent (core reads an option set to
- * undefined as not given, but a decision key set to undefined as a bad script).
- */
-export function isCertainlyNotAnObject(node: ts.Expression, allowed: { functions: boolean; undefined: boolean }): boolean {
-  const expression = unwrapExpression(node);
-  if (ts.isObjectLiteralExpression(expression)) return false;
-  if (isFunctionLike(expression)) return !allowed.functions;
-  if (ts.isTemplateExpression(expression) || ts.isArrayLiteralExpression(expression)) return true;
-  const literal = literalValueOf(expression);
-  if (literal === undefined) return false;
-  return literal.value !== undefined || !allowed.undefined;
 }

@@ -1,55 +1,23 @@
-// The mistakes in a testWorkflow call that need no run: an option it doesn't take, a script that
-// is plainly not an entry, an empty list, an events element or options the run refuses. Worded
-// exactly as core words them when the test runs.
+// The mistakes in a testWorkflow call that need no run, found by core's own option checks
+// (core/testing/optionsBeforeRun.ts) on what the text makes certain: this file only hands them
+// the written values and shows each problem where it was written.
 
-import ts from "typescript";
-import { COMMON_OPTIONS, EVENT_OPTIONS, unknownOption as unknownOptionWords } from "../../core/testing/options.ts";
-import {
-  describeExpression,
-  isCertainlyNotAnEntry,
-  isCertainlyNotAnObject,
-  propertyKeyOf,
-  unwrapExpression,
-} from "./literalValues.ts";
-import { eventProblems } from "./eventProblems.ts";
-import type { StaticProblem } from "./model.ts";
-import { optionPairProblems } from "./optionPairProblems.ts";
+import type ts from "typescript";
+import { problemsBeforeRun } from "../../core/testing/optionsBeforeRun.ts";
+import type { ProblemTrace } from "../../core/testing/trace.ts";
+import { unwrapExpression } from "./literalValues.ts";
+import type { StaticProblem, StaticProblemCode } from "./model.ts";
 import { rangeOfNode } from "./ranges.ts";
 import type { AnalysisContext } from "./scriptEntries.ts";
-import { emptyScriptList, notAnEntryScript, scriptLabel } from "../../core/testing/scripts.ts";
-import { scriptOptionProblems } from "./scriptOptionProblems.ts";
-import { writtenProperties } from "./writtenProperties.ts";
+import { writtenOptions, type WrittenOptions } from "./writtenValues.ts";
 
-/**
- * The names the static pass takes: every common option, and `event`/`events`, since it cannot
- * tell whether the workflow declares events (core refuses them only for one that declares none).
- */
-export const KNOWN_OPTIONS: readonly string[] = [...COMMON_OPTIONS, ...EVENT_OPTIONS];
-
-export function problemsOfOptions(sourceFile: ts.SourceFile, options: ts.ObjectLiteralExpression): StaticProblem[] {
-  const problems: StaticProblem[] = [];
-  for (const property of options.properties) {
-    if (ts.isSpreadAssignment(property)) continue;
-    const name = propertyKeyOf(property.name);
-    if (name === undefined) continue;
-    if (!KNOWN_OPTIONS.includes(name)) {
-      problems.push(unknownOption(sourceFile, name, property.name));
-      continue;
-    }
-    if (!ts.isPropertyAssignment(property)) continue;
-    if (name === "agents") problems.push(...agentsProblems(sourceFile, property.initializer));
-    if (name === "decisions") problems.push(...decisionsProblems(sourceFile, property.initializer));
-  }
-  return problems;
-}
-
-/**
- * The checks of `compactions`, `messages`, `participants`, `event`/`events`, `values` and `files`,
- * run once the whole file is walked: they follow names to consts declared further down.
- */
+/** Run once the whole file is walked: `event` and `events` follow names to consts declared further down. */
 export function problemsOfOptionsAfterWalk(context: AnalysisContext, options: ts.ObjectLiteralExpression): StaticProblem[] {
-  const given = writtenProperties(options);
-  return [...scriptOptionProblems(context, given), ...eventProblems(context, given), ...optionPairProblems(context, given)];
+  const written = writtenOptions(context, options);
+  return problemsBeforeRun(written.given).flatMap((problem) => {
+    const node = nodeOf(written, problem);
+    return node ? [staticProblem(context, problem, node)] : [];
+  });
 }
 
 /** Adds problems not already there: an events array in a const, given to several calls, is checked once per call. */
@@ -59,70 +27,30 @@ export function addProblems(into: StaticProblem[], found: readonly StaticProblem
   for (const problem of found) if (!known.has(key(problem))) into.push(problem);
 }
 
-function unknownOption(sourceFile: ts.SourceFile, name: string, nameNode: ts.Node): StaticProblem {
-  return { code: "unknown-option", ...unknownOptionWords(name, KNOWN_OPTIONS), range: rangeOfNode(sourceFile, nameNode), option: name };
+/**
+ * Where a problem is shown: a name not taken, and a refusal of two options together, on the
+ * option's name; a script on its value (an empty list on the list itself); a whole option on
+ * its value; an `events` element on the element.
+ */
+function nodeOf(written: WrittenOptions, problem: ProblemTrace): ts.Node | undefined {
+  const option = problem.option ?? "";
+  if (problem.code === "unknown-option") return written.names.get(option);
+  if (option === "events" && typeof problem.index === "number") return written.events.get(problem.index);
+  if (problem.code === "script-invalid" || problem.code === "script-empty-list") {
+    const script = problem.key !== undefined ? written.scripts.get(option)?.get(problem.key) : written.values.get(option);
+    return script && problem.code === "script-empty-list" ? unwrapExpression(script) : script;
+  }
+  return written.names.get(option);
 }
 
-/** core/testing/scripts.ts `readScripts`, for what can be judged without running. */
-function agentsProblems(sourceFile: ts.SourceFile, value: ts.Expression): StaticProblem[] {
-  if (isCertainlyNotAnObject(value, { functions: false, undefined: true })) {
-    return [invalid(sourceFile, value, `agents must map a key to a script, not ${describeExpression(sourceFile, value)}`, "agents")];
-  }
-  const object = unwrapExpression(value);
-  if (!ts.isObjectLiteralExpression(object)) return [];
-  const problems: StaticProblem[] = [];
-  for (const property of object.properties) {
-    if (!ts.isPropertyAssignment(property)) continue;
-    const key = propertyKeyOf(property.name);
-    if (key === undefined) continue;
-    const label = scriptLabel("agents", key);
-    const script = unwrapExpression(property.initializer);
-    if (ts.isArrayLiteralExpression(script)) {
-      if (script.elements.length === 0) {
-        problems.push({
-          code: "script-empty-list",
-          message: emptyScriptList(label, "turn"),
-          range: rangeOfNode(sourceFile, script),
-          option: "agents",
-          key,
-        });
-        continue;
-      }
-      const bad = script.elements.findIndex(
-        (element) => ts.isOmittedExpression(element) || (!ts.isSpreadElement(element) && isCertainlyNotAnEntry(element)),
-      );
-      if (bad >= 0) {
-        const message = notAnEntryScript(label, describeExpression(sourceFile, script));
-        problems.push({ ...invalid(sourceFile, property.initializer, message, "agents"), key, index: bad });
-      }
-    } else if (isCertainlyNotAnEntry(script)) {
-      const message = notAnEntryScript(label, describeExpression(sourceFile, script));
-      problems.push({ ...invalid(sourceFile, property.initializer, message, "agents"), key });
-    }
-  }
-  return problems;
-}
-
-/** core/testing/scriptedDecisions.ts `readDecisionScripts`, for what can be judged without running. */
-function decisionsProblems(sourceFile: ts.SourceFile, value: ts.Expression): StaticProblem[] {
-  if (isCertainlyNotAnObject(value, { functions: false, undefined: true })) {
-    return [
-      invalid(sourceFile, value, `decisions must map a decision key to its answers, not ${describeExpression(sourceFile, value)}`, "decisions"),
-    ];
-  }
-  const object = unwrapExpression(value);
-  if (!ts.isObjectLiteralExpression(object)) return [];
-  const problems: StaticProblem[] = [];
-  for (const property of object.properties) {
-    if (!ts.isPropertyAssignment(property)) continue;
-    const key = propertyKeyOf(property.name);
-    if (key === undefined || !isCertainlyNotAnObject(property.initializer, { functions: true, undefined: false })) continue;
-    const message = `decisions[${JSON.stringify(key)}] must be answers by question id, an Error or a function, not ${describeExpression(sourceFile, property.initializer)}`;
-    problems.push({ ...invalid(sourceFile, property.initializer, message, "decisions"), key });
-  }
-  return problems;
-}
-
-function invalid(sourceFile: ts.SourceFile, value: ts.Expression, message: string, option: string): StaticProblem {
-  return { code: "script-invalid", message, range: rangeOfNode(sourceFile, value), option };
+function staticProblem(context: AnalysisContext, problem: ProblemTrace, node: ts.Node): StaticProblem {
+  return {
+    code: problem.code as StaticProblemCode,
+    message: problem.message,
+    range: rangeOfNode(context.sourceFile, node),
+    ...(problem.option !== undefined ? { option: problem.option } : {}),
+    ...(problem.suggestion !== undefined ? { suggestion: problem.suggestion } : {}),
+    ...(problem.key !== undefined ? { key: problem.key } : {}),
+    ...(typeof problem.index === "number" ? { index: problem.index } : {}),
+  };
 }

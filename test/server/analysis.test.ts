@@ -642,7 +642,7 @@ testWorkflow(summarize, { decisions: 3, agents: undefined });
 `;
     const { problems } = analyze(source);
     expect(problems.map((problem) => [problem.message, textIn(source, problem.range), problem.option, problem.key])).toEqual([
-      ['agents must map a key to a script, not [answer("x")]', '[answer("x")]', "agents", undefined],
+      ['agents must map a key to a script, not [answer(…)]', '[answer("x")]', "agents", undefined],
       [coreMessage(() => readDecisionScripts({ "triage-1": "payments" })), '"payments"', "decisions", "triage-1"],
       [coreMessage(() => readDecisionScripts(3)), "3", "decisions", undefined],
     ]);
