@@ -7,12 +7,10 @@ import type { Attempt } from "./attempt.ts";
 import type { ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
 import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
-import type { AgentRef, AgentSpec, Agents, Execution, ForkSpec, Outcome, TurnResult, TurnSpec } from "./types.ts";
+import type { AgentRef, AgentSpec, Agents, CompactSpec, Execution, ForkSpec, Outcome, SetSpec, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import { skillNames } from "./skills.ts";
-import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
-import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { harnessFacts } from "./harnesses.ts";
 import { checkLayout, keepsPane, placePane } from "./panes.ts";
 import { logOperation, logSession } from "./runLog.ts";
@@ -68,13 +66,28 @@ export const AGENT_SPEC_FIELDS = ["key", "runtime", "instructions", "skills", "l
 export const TURN_SPEC_FIELDS = ["prompt", "schema", "label", "nudge", "timeout"] as const;
 const RUNTIME_FIELDS = ["alias", "harness", "model", "effort", "placement", "metered"] as const;
 
+/**
+ * What an agent does beyond its turns (agentOperations.ts, callingSession.ts). They sit a layer
+ * above the registry and use it, so the engine hands them in rather than the registry importing them.
+ */
+export interface AgentOperations {
+  compact(registry: AgentRegistry, state: AgentState, spec: CompactSpec): Promise<Outcome<string>>;
+  set(registry: AgentRegistry, state: AgentState, spec: SetSpec): Promise<Outcome<Execution>>;
+  fork(registry: AgentRegistry, parent: AgentState, spec: ForkSpec): Promise<AgentRef>;
+  caller(registry: AgentRegistry, spec: { key: string }): Promise<AgentRef | null>;
+  forkCaller(registry: AgentRegistry, spec: ForkSpec): Promise<AgentRef | null>;
+}
+
 export class AgentRegistry implements Agents {
   private readonly agents = new Map<string, AgentState>();
   /** @internal The calling session, once `wf.agents.caller` handed it to the run. */
   callerState: AgentState | undefined;
   private panesOpened = 0;
 
-  constructor(readonly attempt: Attempt) {}
+  constructor(
+    readonly attempt: Attempt,
+    private readonly operations: AgentOperations,
+  ) {}
 
   async open(spec: AgentSpec): Promise<AgentRef> {
     const attempt = this.attempt;
@@ -174,18 +187,18 @@ export class AgentRegistry implements Agents {
   }
 
   caller(spec: { key: string }): Promise<AgentRef | null> {
-    return callerAgent(this, spec);
+    return this.operations.caller(this, spec);
   }
 
   forkCaller(spec: ForkSpec): Promise<AgentRef | null> {
-    return forkCallerAgent(this, spec);
+    return this.operations.forkCaller(this, spec);
   }
 
   /** Compacts an open agent by key, as `agent.compact` does: for engine parts that hold a key, not a ref. */
   compactAgent(key: string, spec: Parameters<AgentRef["compact"]>[0]): Promise<Outcome<string>> {
     const state = this.agents.get(key);
     if (!state) return Promise.reject(new Error(`no agent "${key}" is open to compact`));
-    return compactAgent(this, state, spec);
+    return this.operations.compact(this, state, spec);
   }
 
   /** @internal Tells the host that every agent still open ended with the attempt, and whose pane stays. */
@@ -238,9 +251,9 @@ export class AgentRegistry implements Agents {
       run(spec: TurnSpec) {
         return registry.runTurn(state, spec);
       },
-      compact: (spec) => compactAgent(registry, state, spec),
-      set: (spec) => setAgent(registry, state, spec),
-      fork: (spec) => forkAgent(registry, state, spec),
+      compact: (spec) => registry.operations.compact(registry, state, spec),
+      set: (spec) => registry.operations.set(registry, state, spec),
+      fork: (spec) => registry.operations.fork(registry, state, spec),
     } as AgentRef;
   }
 

@@ -1,7 +1,8 @@
 // runWorkflow: one attempt of a workflow, from args to an Ending. Production and tests share
 // it; only the edges differ (the agent host, the decision provider, the clocks).
 
-import { AgentRegistry } from "./agents.ts";
+import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
+import { AgentRegistry, type AgentOperations } from "./agents.ts";
 import { allowanceOf } from "./allowance.ts";
 import { Attempt, type AttemptSettings, type StageRecord } from "./attempt.ts";
 import { decide } from "./decisions.ts";
@@ -11,6 +12,7 @@ import { whyNotJson } from "./json.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
+import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { ATTEMPT_ENDED, stage, stop } from "./stages.ts";
 import type { Delivery, EventSender, EventToSend } from "./events.ts";
 import { installIdleHandling, type IdlePolicy } from "./idle.ts";
@@ -114,6 +116,9 @@ export function startEventRefusal(workflow: Workflow<unknown, unknown>, event: E
   return undefined;
 }
 
+// The operations sit above the registry and use it; handed in here, the registry imports none of them.
+const AGENT_OPERATIONS: AgentOperations = { compact: compactAgent, set: setAgent, fork: forkAgent, caller: callerAgent, forkCaller: forkCallerAgent };
+
 export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>, options: RunOptions): Promise<RunResult<Result>> {
   if (options.values !== undefined && options.fromStage === undefined) throw new TypeError("values give the stages before fromStage: give fromStage too");
   const attempt = new Attempt({
@@ -128,7 +133,7 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
       options.onAgentEnded?.(key, reason);
     },
   });
-  const registry = new AgentRegistry(attempt);
+  const registry = new AgentRegistry(attempt, AGENT_OPERATIONS);
   attempt.messages = new MessageBus(attempt, registry, workflow.tools);
   installIdleHandling(attempt, options.idlePolicy);
   attempt.continuation.restore();
