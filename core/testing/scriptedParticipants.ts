@@ -7,7 +7,7 @@ import { messageOf } from "../workflow/errors.ts";
 import { firstLine, whyNotJson } from "../workflow/json.ts";
 import type { MessageBus } from "../workflow/messages.ts";
 import type { RouteDirection } from "../workflow/messageTypes.ts";
-import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/participants.ts";
+import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/host.ts";
 import { firstUserFrame } from "./callSite.ts";
 import { describe } from "./entries.ts";
 import { findSlot, globToRegExp, ScriptError } from "./scripts.ts";

@@ -4,31 +4,16 @@
 import { Activity, type IdleState } from "./activity.ts";
 import type { RunClocks } from "./clock.ts";
 import { EventInbox } from "./events.ts";
-import type { AgentHost, DecisionProvider, SandboxProvider } from "./host.ts";
+import type { AgentHost, DecisionProvider, ParticipantHost, SandboxProvider } from "./host.ts";
 import { Sandboxes } from "./sandboxes.ts";
 import type { MessageBus } from "./messages.ts";
-import type { ParticipantHost } from "./participants.ts";
 import { CancelReason, Scope } from "./scope.ts";
 import type { TSchema } from "typebox";
-import type { JsonValue, LogLine, RunLine, RuntimeAlias, StageOutcome, TimerRecord } from "./types.ts";
+import type { RunLine, StageRecord } from "./runLines.ts";
+import type { JsonValue, LogLine, RuntimeAlias, TimerRecord } from "./types.ts";
 import type { HarnessAllowance, PanesSetting } from "./types.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { Continuation, type EarlierAttempt } from "./continues.ts";
-
-export interface StageRecord {
-  name: string;
-  outcome: StageOutcome;
-  attempt: number;
-  /** ISO time on the run's clock. */
-  started: string;
-  /** ISO time it ended. */
-  at: string;
-  summary?: string;
-  reason?: string;
-  value?: JsonValue;
-  /** The value was given (`values`) rather than made by the stage's work. */
-  provided?: true;
-}
 
 export interface AttemptSettings {
   runId: string;

@@ -4,10 +4,11 @@
 
 import type { TSchema } from "typebox";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt, StageRecord } from "./attempt.ts";
+import type { Attempt } from "./attempt.ts";
 import { StopSignal } from "./errors.ts";
 import type { JsonValue } from "./json.ts";
-import { appendRunLine, recordOfStageLine, stageLine, type RunLine, type StageLine } from "./runLog.ts";
+import { appendRunLine, recordOfStageLine, stageLine } from "./runLog.ts";
+import type { RunLine, StageRecord } from "./runLines.ts";
 import type { ReceivedEvent } from "./types.ts";
 import type { WaitSpec } from "./waits.ts";
 

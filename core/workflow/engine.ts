@@ -4,7 +4,8 @@
 import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
 import { AgentRegistry, type AgentOperations } from "./agents.ts";
 import { allowanceOf } from "./allowance.ts";
-import { Attempt, type AttemptSettings, type StageRecord } from "./attempt.ts";
+import { Attempt, type AttemptSettings } from "./attempt.ts";
+import type { StageRecord } from "./runLines.ts";
 import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";

@@ -2,7 +2,8 @@
 // runs, and the keep-alive window a run stays live in for events before it parks.
 
 import { refuseUnknownOptions } from "./unknownOptions.ts";
-import { Type, type TSchema } from "typebox";
+import type { TSchema } from "typebox";
+import { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
 import { checkAnswer } from "./answerCheck.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
@@ -10,11 +11,6 @@ import { whyNotJson, type JsonValue } from "./json.ts";
 import { appendRunLine } from "./runLog.ts";
 import { untilToTime, waitOn } from "./waits.ts";
 import type { EmitRecord, EventRef, EventWaitOptions, EventWaitResult, KeepAliveOptions, ReceivedEvent } from "./types.ts";
-
-/** What a participant's reply event carries. */
-export const PARTICIPANT_REPLY = Type.Object({ text: Type.String(), to: Type.Optional(Type.String()) });
-/** What awf's own `{agent}:ended` event carries. */
-export const AGENT_ENDED = Type.Object({ reason: Type.Optional(Type.String()) });
 
 export type EventSender = "outside" | "engine";
 

@@ -3,7 +3,8 @@
 
 import type { TSchema } from "typebox";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt, StageRecord } from "./attempt.ts";
+import type { Attempt } from "./attempt.ts";
+import type { StageRecord } from "./runLines.ts";
 import { messageOf, StopSignal } from "./errors.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
