@@ -4,10 +4,9 @@
 import type { TSchema } from "typebox";
 import type { AttemptSettings } from "../workflow/attempt.ts";
 import { checkAnswer } from "../workflow/answerCheck.ts";
-import type { EarlierAttempt } from "../workflow/continues.ts";
 import { whyNotJson, type JsonValue } from "../workflow/json.ts";
 import { fromInLine, LogLineError, readInLines, readRunLines } from "../workflow/runLog.ts";
-import type { InLine, RunLine, StageRecord } from "../workflow/runLines.ts";
+import type { EarlierAttempt, InLine, RunLine, StageRecord } from "../workflow/runLines.ts";
 import type { Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { quoted } from "./problems.ts";

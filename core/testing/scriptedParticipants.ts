@@ -97,7 +97,7 @@ export class ScriptedParticipants implements ParticipantHost {
   }
 
   private get bus(): MessageBus {
-    return this.control!.attempt.messages;
+    return this.control!.messages;
   }
 
   routeOpened(notice: ParticipantRouteNotice): void {

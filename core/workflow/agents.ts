@@ -3,7 +3,7 @@
 
 import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
-import type { Attempt } from "./attempt.ts";
+import type { AttemptWithParts } from "./attemptWithParts.ts";
 import type { ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
 import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
@@ -14,7 +14,7 @@ import { skillNames } from "./skills.ts";
 import { harnessFacts } from "./harnesses.ts";
 import { checkLayout, keepsPane, placePane } from "./panes.ts";
 import { logOperation, logSession } from "./runLog.ts";
-import type { BusMessage } from "./messages.ts";
+import type { Asker, BusMessage, OperationMessaging } from "./operationMessaging.ts";
 import type { PlannedSandbox } from "./sandboxes.ts";
 
 const DEFAULT_NUDGE = "You ended your turn without an answer. Answer now, as the turn asked.";
@@ -78,14 +78,25 @@ export interface AgentOperations {
   forkCaller(registry: AgentRegistry, spec: ForkSpec): Promise<AgentRef | null>;
 }
 
+/**
+ * What the registry asks of the message bus (messages.ts). The bus sits above the registry and
+ * wakes its agents, so the engine hands it in once both exist.
+ */
+export interface AgentMessaging {
+  checkAgentSpec(spec: AgentSpec): void;
+  forOperation(state: AgentState, kind: OperationKind, asker: Asker, cause?: BusMessage): OperationMessaging;
+}
+
 export class AgentRegistry implements Agents {
   private readonly agents = new Map<string, AgentState>();
   /** @internal The calling session, once `wf.agents.caller` handed it to the run. */
   callerState: AgentState | undefined;
   private panesOpened = 0;
+  /** @internal The run's message bus; the engine installs it before the workflow runs. */
+  messaging!: AgentMessaging;
 
   constructor(
-    readonly attempt: Attempt,
+    readonly attempt: AttemptWithParts,
     private readonly operations: AgentOperations,
   ) {}
 
@@ -98,7 +109,7 @@ export class AgentRegistry implements Agents {
     if (this.callerState?.opened.key === spec.key) {
       throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
     }
-    attempt.messages.checkAgentSpec(spec);
+    this.messaging.checkAgentSpec(spec);
     const execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
     const sandbox = attempt.sandboxes.planFor(spec.key, spec.sandbox);
     const existing = this.agents.get(spec.key);
@@ -327,7 +338,7 @@ export class AgentRegistry implements Agents {
     const activity = this.attempt.activity;
     // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
     let working = activity.busy();
-    const messaging = this.attempt.messages.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
+    const messaging = this.messaging.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
     const operation: TurnOperation = {
       id: this.attempt.nextOperationId(),
       kind,

@@ -5,11 +5,10 @@ import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { TSchema } from "typebox";
 import { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { appendRunLine } from "./runLog.ts";
-import { untilToTime, waitOn } from "./waits.ts";
+import { untilToTime, waitOn, type WaitingAttempt } from "./waits.ts";
 import type { EmitRecord, EventRef, EventWaitOptions, EventWaitResult, KeepAliveOptions, ReceivedEvent } from "./types.ts";
 
 export type EventSender = "outside" | "engine";
@@ -44,7 +43,7 @@ export class EventInbox {
   claim: ((event: ReceivedEvent) => boolean) | undefined;
 
   constructor(
-    private readonly attempt: Attempt,
+    private readonly attempt: WaitingAttempt,
     private readonly declared: Readonly<Record<string, TSchema>>,
   ) {}
 

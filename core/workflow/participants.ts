@@ -3,6 +3,7 @@
 
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
+import type { EventInbox } from "./events.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { whyNotJson } from "./json.ts";
 import type { ParticipantRef, ParticipantSpec } from "./messageTypes.ts";
@@ -13,7 +14,7 @@ export class Participants {
   private readonly connected = new Map<string, ParticipantRef>();
 
   constructor(
-    private readonly attempt: Attempt,
+    private readonly attempt: Attempt & { readonly inbox: EventInbox },
     private readonly isAgent: (key: string) => boolean,
   ) {}
 

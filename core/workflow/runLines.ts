@@ -1,5 +1,6 @@
 // The lines of the run's two logs as types: run.jsonl (what the run settled, in order) and
-// in.jsonl (the events it was sent). runLog.ts writes and reads them; docs/data.md describes each.
+// in.jsonl (the events it was sent), and what an earlier attempt left for a continue (continues.ts).
+// runLog.ts writes and reads them; docs/data.md describes each line.
 
 import type { ReceivedEvent } from "./eventTypes.ts";
 import type { JsonValue } from "./json.ts";
@@ -110,4 +111,14 @@ export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLin
 export interface InLine extends ReceivedEvent {
   v: typeof LOG_VERSION;
   kind: "event";
+}
+
+/** What an earlier attempt left, for an attempt that continues it. */
+export interface EarlierAttempt {
+  /** Succeeded stage records beyond those its run lines hold (a test's `earlier.stages`); these win. */
+  stages?: readonly StageRecord[];
+  /** Its run.jsonl lines, as readRunLines checked them. */
+  runLines?: readonly RunLine[];
+  /** Its in.jsonl: the events it was sent, in order. */
+  events?: readonly ReceivedEvent[];
 }
