@@ -1,5 +1,6 @@
-// The engine's import graph (core/workflow/) has no cycle, so its modules read as layers
-// (ARCHITECTURE.md, "The engine's layers"). Imports are read with the TypeScript compiler's parser.
+// The engine's import graph (core/workflow/): no cycle, and every import points to the file's own
+// layer or one below, as ARCHITECTURE.md's "The engine's layers" lists them. Imports are read with
+// the TypeScript compiler's parser.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -141,4 +142,55 @@ test("the cycle check names each cycle's files and one shortest way round it", (
     { from: "e.ts", to: "e.ts" },
   ];
   expect(cyclesOf(edges)).toEqual(["a.ts, b.ts, c.ts: a.ts → b.ts → c.ts → a.ts", "e.ts: e.ts → e.ts"]);
+});
+
+/** ARCHITECTURE.md's numbered list under "## The engine's layers": each file with its layer's number and name. */
+function documentedLayers(): Map<string, { layer: number; name: string }> {
+  const text = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
+  const section = text.split(/^## /m).find((part) => part.startsWith("The engine's layers"));
+  if (section === undefined) throw new Error(`ARCHITECTURE.md has no section "## The engine's layers"`);
+  const layers = new Map<string, { layer: number; name: string }>();
+  for (const item of section.matchAll(/^(\d+)\. ([^:\n]+):((?:.|\n {3})*)/gm)) {
+    const [, number, name, files] = item;
+    for (const file of (files ?? "").matchAll(/`(\w+\.ts)`/g)) {
+      const named = file[1] ?? "";
+      if (layers.has(named)) throw new Error(`ARCHITECTURE.md names ${named} in two layers`);
+      layers.set(named, { layer: Number(number), name: name ?? "" });
+    }
+  }
+  return layers;
+}
+
+/** Each import that reaches a layer above the importing file's own, as `from (layer) imports to (layer)`. */
+function upwardImports(edges: readonly Pick<ImportEdge, "from" | "to">[], layers: ReadonlyMap<string, { layer: number; name: string }>): string[] {
+  const layerOf = (file: string) => layers.get(file)?.layer ?? Number.NaN;
+  const label = (file: string) => {
+    const place = layers.get(file);
+    return place ? `${file} (${place.layer}. ${place.name})` : `${file} (in no layer)`;
+  };
+  // NaN compares false: an import from or to a file in no layer is reported too.
+  return edges.filter(({ from, to }) => !(layerOf(to) <= layerOf(from))).map(({ from, to }) => `${label(from)} imports ${label(to)}`);
+}
+
+test("ARCHITECTURE.md puts every engine file in one of the engine's layers, and names no file that is gone", () => {
+  const layers = documentedLayers();
+  const files = engineFiles();
+  expect({ unlisted: files.filter((file) => !layers.has(file)), gone: [...layers.keys()].filter((file) => !files.includes(file)) }).toEqual({ unlisted: [], gone: [] });
+});
+
+test("every engine file imports only from its own layer or those below", () => {
+  expect(upwardImports(engineImports(), documentedLayers())).toEqual([]);
+});
+
+test("the layer check names each import that reaches up, and the layers it joins", () => {
+  const layers = new Map([
+    ["types.ts", { layer: 1, name: "Types" }],
+    ["agents.ts", { layer: 2, name: "The registry" }],
+  ]);
+  const edges = [
+    { from: "agents.ts", to: "types.ts" },
+    { from: "types.ts", to: "agents.ts" },
+    { from: "types.ts", to: "new.ts" },
+  ];
+  expect(upwardImports(edges, layers)).toEqual(["types.ts (1. Types) imports agents.ts (2. The registry)", "types.ts (1. Types) imports new.ts (in no layer)"]);
 });
