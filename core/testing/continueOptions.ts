@@ -2,11 +2,11 @@
 // an earlier attempt left (checked by the engine's readers), where the attempt starts, and the page's refusals.
 
 import type { TSchema } from "typebox";
-import type { AttemptSettings, StageRecord } from "../workflow/attempt.ts";
+import type { AttemptSettings } from "../workflow/attempt.ts";
 import { checkAnswer } from "../workflow/answerCheck.ts";
-import type { EarlierAttempt } from "../workflow/continues.ts";
 import { whyNotJson, type JsonValue } from "../workflow/json.ts";
-import { fromInLine, LogLineError, readInLines, readRunLines, type InLine, type RunLine } from "../workflow/runLog.ts";
+import { fromInLine, LogLineError, readInLines, readRunLines } from "../workflow/runLog.ts";
+import type { EarlierAttempt, InLine, RunLine, StageRecord } from "../workflow/runLines.ts";
 import type { Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { quoted } from "./problems.ts";

@@ -7,7 +7,7 @@ import { messageOf } from "../workflow/errors.ts";
 import { firstLine, whyNotJson } from "../workflow/json.ts";
 import type { MessageBus } from "../workflow/messages.ts";
 import type { RouteDirection } from "../workflow/messageTypes.ts";
-import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/participants.ts";
+import type { ParticipantHost, ParticipantMessageNotice, ParticipantRouteNotice } from "../workflow/host.ts";
 import { firstUserFrame } from "./callSite.ts";
 import { describe } from "./entries.ts";
 import { isObjectValue, typeOf } from "./notKnown.ts";
@@ -103,7 +103,7 @@ export class ScriptedParticipants implements ParticipantHost {
   }
 
   private get bus(): MessageBus {
-    return this.control!.attempt.messages;
+    return this.control!.messages;
   }
 
   routeOpened(notice: ParticipantRouteNotice): void {

@@ -1,7 +1,7 @@
 // TestRun: what testWorkflow resolves to, the record of one attempt read back for assertions.
 
-import type { StageRecord } from "../workflow/attempt.ts";
-import type { EmitRecord, Ending, InLine, LogLine, RunLine, TimerRecord } from "../workflow/types.ts";
+import type { InLine, RunLine, StageRecord } from "../workflow/runLines.ts";
+import type { EmitRecord, Ending, LogLine, TimerRecord } from "../workflow/types.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { DecisionCall } from "./scriptedDecisions.ts";
 import type { AgentRecord, SetRecord } from "./scriptedHost.ts";

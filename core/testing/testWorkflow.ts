@@ -240,7 +240,7 @@ async function runScripted<Args, Result>(
     ...("stage" in result.ending && result.ending.stage ? { stage: result.ending.stage } : {}),
   };
   trace.events = events.traces;
-  trace.messages = (control?.attempt.messages.records ?? []).map((message) => {
+  trace.messages = (control?.messages.records ?? []).map((message) => {
     const match = messageScripts.matches.get(message.id);
     return { ...message, ...(match ? { match } : {}) };
   });
@@ -273,7 +273,7 @@ async function runScripted<Args, Result>(
     events: (control?.attempt.inbox.lines ?? []).map(toInLine),
     emits: control?.attempt.inbox.emits ?? [],
     runLines: control?.attempt.runLog ?? [],
-    messages: control?.attempt.messages.records ?? [],
+    messages: control?.messages.records ?? [],
     sandboxes: sandboxes.records,
   });
   trace.durationMs = realClocks.deadline.now() - startedAt;

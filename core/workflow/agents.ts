@@ -3,20 +3,18 @@
 
 import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
-import type { Attempt } from "./attempt.ts";
+import type { AttemptWithParts } from "./attemptWithParts.ts";
 import type { ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
 import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
-import type { AgentRef, AgentSpec, Agents, Execution, ForkSpec, Outcome, TurnResult, TurnSpec } from "./types.ts";
+import type { AgentRef, AgentSpec, Agents, CompactSpec, Execution, ForkSpec, Outcome, SetSpec, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import { skillNames } from "./skills.ts";
-import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
-import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { harnessFacts } from "./harnesses.ts";
 import { checkLayout, keepsPane, placePane } from "./panes.ts";
 import { logOperation, logSession } from "./runLog.ts";
-import type { BusMessage } from "./messages.ts";
+import type { Asker, BusMessage, OperationMessaging } from "./operationMessaging.ts";
 import type { PlannedSandbox } from "./sandboxes.ts";
 
 const DEFAULT_NUDGE = "You ended your turn without an answer. Answer now, as the turn asked.";
@@ -68,13 +66,39 @@ export const AGENT_SPEC_FIELDS = ["key", "runtime", "instructions", "skills", "l
 export const TURN_SPEC_FIELDS = ["prompt", "schema", "label", "nudge", "timeout"] as const;
 const RUNTIME_FIELDS = ["alias", "harness", "model", "effort", "placement", "metered"] as const;
 
+/**
+ * What an agent does beyond its turns (agentOperations.ts, callingSession.ts). They sit a layer
+ * above the registry and use it, so the engine hands them in rather than the registry importing them.
+ */
+export interface AgentOperations {
+  compact(registry: AgentRegistry, state: AgentState, spec: CompactSpec): Promise<Outcome<string>>;
+  set(registry: AgentRegistry, state: AgentState, spec: SetSpec): Promise<Outcome<Execution>>;
+  fork(registry: AgentRegistry, parent: AgentState, spec: ForkSpec): Promise<AgentRef>;
+  caller(registry: AgentRegistry, spec: { key: string }): Promise<AgentRef | null>;
+  forkCaller(registry: AgentRegistry, spec: ForkSpec): Promise<AgentRef | null>;
+}
+
+/**
+ * What the registry asks of the message bus (messages.ts). The bus sits above the registry and
+ * wakes its agents, so the engine hands it in once both exist.
+ */
+export interface AgentMessaging {
+  checkAgentSpec(spec: AgentSpec): void;
+  forOperation(state: AgentState, kind: OperationKind, asker: Asker, cause?: BusMessage): OperationMessaging;
+}
+
 export class AgentRegistry implements Agents {
   private readonly agents = new Map<string, AgentState>();
   /** @internal The calling session, once `wf.agents.caller` handed it to the run. */
   callerState: AgentState | undefined;
   private panesOpened = 0;
+  /** @internal The run's message bus; the engine installs it before the workflow runs. */
+  messaging!: AgentMessaging;
 
-  constructor(readonly attempt: Attempt) {}
+  constructor(
+    readonly attempt: AttemptWithParts,
+    private readonly operations: AgentOperations,
+  ) {}
 
   async open(spec: AgentSpec): Promise<AgentRef> {
     const attempt = this.attempt;
@@ -85,7 +109,7 @@ export class AgentRegistry implements Agents {
     if (this.callerState?.opened.key === spec.key) {
       throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
     }
-    attempt.messages.checkAgentSpec(spec);
+    this.messaging.checkAgentSpec(spec);
     const execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
     const sandbox = attempt.sandboxes.planFor(spec.key, spec.sandbox);
     const existing = this.agents.get(spec.key);
@@ -174,18 +198,18 @@ export class AgentRegistry implements Agents {
   }
 
   caller(spec: { key: string }): Promise<AgentRef | null> {
-    return callerAgent(this, spec);
+    return this.operations.caller(this, spec);
   }
 
   forkCaller(spec: ForkSpec): Promise<AgentRef | null> {
-    return forkCallerAgent(this, spec);
+    return this.operations.forkCaller(this, spec);
   }
 
   /** Compacts an open agent by key, as `agent.compact` does: for engine parts that hold a key, not a ref. */
   compactAgent(key: string, spec: Parameters<AgentRef["compact"]>[0]): Promise<Outcome<string>> {
     const state = this.agents.get(key);
     if (!state) return Promise.reject(new Error(`no agent "${key}" is open to compact`));
-    return compactAgent(this, state, spec);
+    return this.operations.compact(this, state, spec);
   }
 
   /** @internal Tells the host that every agent still open ended with the attempt, and whose pane stays. */
@@ -238,9 +262,9 @@ export class AgentRegistry implements Agents {
       run(spec: TurnSpec) {
         return registry.runTurn(state, spec);
       },
-      compact: (spec) => compactAgent(registry, state, spec),
-      set: (spec) => setAgent(registry, state, spec),
-      fork: (spec) => forkAgent(registry, state, spec),
+      compact: (spec) => registry.operations.compact(registry, state, spec),
+      set: (spec) => registry.operations.set(registry, state, spec),
+      fork: (spec) => registry.operations.fork(registry, state, spec),
     } as AgentRef;
   }
 
@@ -314,7 +338,7 @@ export class AgentRegistry implements Agents {
     const activity = this.attempt.activity;
     // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
     let working = activity.busy();
-    const messaging = this.attempt.messages.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
+    const messaging = this.messaging.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
     const operation: TurnOperation = {
       id: this.attempt.nextOperationId(),
       kind,

@@ -1,34 +1,16 @@
 // One attempt of a run: the state every workflow call shares (clocks, host, scopes, stages,
 // the first broken rule) and the switch that abandons the workflow when a test gives up on it.
+// Its parts (inbox, sandboxes, continuation) take this state; attemptWithParts.ts joins them.
 
 import { Activity, type IdleState } from "./activity.ts";
 import type { RunClocks } from "./clock.ts";
-import { EventInbox } from "./events.ts";
-import type { AgentHost, DecisionProvider, SandboxProvider } from "./host.ts";
-import { Sandboxes } from "./sandboxes.ts";
-import type { MessageBus } from "./messages.ts";
-import type { ParticipantHost } from "./participants.ts";
+import type { AgentHost, DecisionProvider, ParticipantHost, SandboxProvider } from "./host.ts";
 import { CancelReason, Scope } from "./scope.ts";
 import type { TSchema } from "typebox";
-import type { JsonValue, LogLine, RunLine, RuntimeAlias, StageOutcome, TimerRecord } from "./types.ts";
+import type { EarlierAttempt, RunLine, StageRecord } from "./runLines.ts";
+import type { JsonValue, LogLine, RuntimeAlias, TimerRecord } from "./types.ts";
 import type { HarnessAllowance, PanesSetting } from "./types.ts";
 import { WorkflowRuleError } from "./errors.ts";
-import { Continuation, type EarlierAttempt } from "./continues.ts";
-
-export interface StageRecord {
-  name: string;
-  outcome: StageOutcome;
-  attempt: number;
-  /** ISO time on the run's clock. */
-  started: string;
-  /** ISO time it ended. */
-  at: string;
-  summary?: string;
-  reason?: string;
-  value?: JsonValue;
-  /** The value was given (`values`) rather than made by the stage's work. */
-  provided?: true;
-}
 
 export interface AttemptSettings {
   runId: string;
@@ -104,14 +86,7 @@ export class Attempt {
   readonly timers: TimerRecord[] = [];
   /** What the attempt settled, in order: the lines it adds to run.jsonl. */
   readonly runLog: RunLine[] = [];
-  readonly inbox: EventInbox;
-  /** Routes, participants, messages and tools (messages.ts); the engine installs it before the workflow runs. */
-  messages!: MessageBus;
-  /** The run's sandboxes (sandboxes.ts). */
-  readonly sandboxes = new Sandboxes(this);
   readonly activity: Activity;
-  /** What a continue reuses and replays; inert on a first attempt. */
-  readonly continuation: Continuation;
   /** Set when the attempt parked. */
   parkedAt: ParkedAt | undefined;
   private readonly parkListeners: Array<(at: ParkedAt) => void> = [];
@@ -120,8 +95,6 @@ export class Attempt {
 
   constructor(readonly settings: AttemptSettings) {
     this.activity = new Activity((state) => this.idleHandler(state));
-    this.inbox = new EventInbox(this, settings.declaredEvents ?? {});
-    this.continuation = new Continuation(this);
     const deadline = settings.clocks.deadline;
     this.root = new Scope(
       undefined,

@@ -4,22 +4,14 @@
 
 import type { TSchema } from "typebox";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt, StageRecord } from "./attempt.ts";
+import type { Attempt } from "./attempt.ts";
 import { StopSignal } from "./errors.ts";
 import type { JsonValue } from "./json.ts";
-import { appendRunLine, recordOfStageLine, stageLine, type RunLine, type StageLine } from "./runLog.ts";
+import { appendRunLine, recordOfStageLine, stageLine } from "./runLog.ts";
+import type { RunLine, StageRecord } from "./runLines.ts";
 import type { ReceivedEvent } from "./types.ts";
-import type { WaitSpec } from "./waits.ts";
-
-/** What an earlier attempt left, for an attempt that continues it. */
-export interface EarlierAttempt {
-  /** Succeeded stage records beyond those its run lines hold (a test's `earlier.stages`); these win. */
-  stages?: readonly StageRecord[];
-  /** Its run.jsonl lines, as readRunLines checked them. */
-  runLines?: readonly RunLine[];
-  /** Its in.jsonl: the events it was sent, in order. */
-  events?: readonly ReceivedEvent[];
-}
+import type { EventInbox } from "./events.ts";
+import type { ReplayedWait, WaitSpec } from "./waits.ts";
 
 /** What a wait finds under its number in the earlier lines. */
 type WaitReplay =
@@ -46,7 +38,7 @@ export class Continuation {
   /** The stage records this attempt reused, so its ending can say so. */
   readonly reused = new WeakSet<StageRecord>();
 
-  constructor(private readonly attempt: Attempt) {}
+  constructor(private readonly attempt: Attempt & { readonly inbox: EventInbox }) {}
 
   get isContinue(): boolean {
     return this.attempt.settings.earlier !== undefined;
@@ -229,7 +221,7 @@ export class Continuation {
    * A wait as a continue replays it: settled at once with what the earlier lines say it took, or
    * going on with the due time its still-pending timer had; `replayed: false` for a wait they don't have.
    */
-  replayWait<T>(sequence: number, spec: WaitSpec<T>): { settled: Promise<T> } | { replayed: boolean; until: number | undefined } {
+  replayWait<T>(sequence: number, spec: WaitSpec<T>): ReplayedWait<T> {
     const attempt = this.attempt;
     const replay = this.isContinue ? this.replayOf(sequence, spec.label) : undefined;
     if (!replay) return { replayed: false, until: spec.until };

@@ -1,9 +1,12 @@
 // runWorkflow: one attempt of a workflow, from args to an Ending. Production and tests share
 // it; only the edges differ (the agent host, the decision provider, the clocks).
 
-import { AgentRegistry } from "./agents.ts";
+import { compactAgent, forkAgent, setAgent } from "./agentOperations.ts";
+import { AgentRegistry, type AgentOperations } from "./agents.ts";
 import { allowanceOf } from "./allowance.ts";
-import { Attempt, type AttemptSettings, type StageRecord } from "./attempt.ts";
+import type { AttemptSettings } from "./attempt.ts";
+import { AttemptWithParts } from "./attemptWithParts.ts";
+import type { StageRecord } from "./runLines.ts";
 import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
@@ -11,6 +14,7 @@ import { whyNotJson } from "./json.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
+import { callerAgent, forkCallerAgent } from "./callingSession.ts";
 import { ATTEMPT_ENDED, stage, stop } from "./stages.ts";
 import type { Delivery, EventSender, EventToSend } from "./events.ts";
 import { installIdleHandling, type IdlePolicy } from "./idle.ts";
@@ -35,7 +39,9 @@ export interface RunOptions extends AttemptSettings {
 export interface RunControl {
   /** Sends the run an event, as `awf emit` would; refused ones are not recorded. */
   receive(event: EventToSend, sender?: EventSender, defaultId?: () => string): Delivery;
-  attempt: Attempt;
+  attempt: AttemptWithParts;
+  /** The run's message bus: its messages, participants and tools. */
+  messages: MessageBus;
 }
 
 export interface RunResult<Result> {
@@ -48,8 +54,9 @@ export interface RunResult<Result> {
 }
 
 function createContext(
-  attempt: Attempt,
+  attempt: AttemptWithParts,
   registry: AgentRegistry,
+  bus: MessageBus,
   onDecision: RunOptions["onDecision"],
   startEvent: ReceivedEvent | null,
 ): WorkflowContext {
@@ -81,8 +88,8 @@ function createContext(
       attempt.inbox.emit(ref, name, data, emitOptions);
     },
     keepAlive: (keepOptions) => attempt.inbox.setKeepAlive(keepOptions, settings.defaultKeepAliveMs),
-    messages: { allow: (route) => attempt.messages.allow(route) },
-    participants: { connect: (spec) => attempt.messages.participants.connect(spec) },
+    messages: { allow: (route) => bus.allow(route) },
+    participants: { connect: (spec) => bus.participants.connect(spec) },
     sandboxes: { open: (spec) => attempt.sandboxes.open(spec) },
   };
 }
@@ -114,9 +121,12 @@ export function startEventRefusal(workflow: Workflow<unknown, unknown>, event: E
   return undefined;
 }
 
+// The operations sit above the registry and use it; handed in here, the registry imports none of them.
+const AGENT_OPERATIONS: AgentOperations = { compact: compactAgent, set: setAgent, fork: forkAgent, caller: callerAgent, forkCaller: forkCallerAgent };
+
 export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>, options: RunOptions): Promise<RunResult<Result>> {
   if (options.values !== undefined && options.fromStage === undefined) throw new TypeError("values give the stages before fromStage: give fromStage too");
-  const attempt = new Attempt({
+  const attempt = new AttemptWithParts({
     ...options,
     // A continue is the attempt after the latest its earlier run lines name.
     ...(options.earlier ? { attempt: attemptAfter(options.earlier.runLines ?? []) } : {}),
@@ -124,12 +134,13 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
     ...(workflow.stages ? { declaredStages: workflow.stages } : {}),
     // A stopped agent's messages end, and the run is sent its `{key}:ended` event.
     onAgentEnded: (key, reason) => {
-      attempt.messages.agentEnded(key, reason);
+      bus.agentEnded(key, reason);
       options.onAgentEnded?.(key, reason);
     },
   });
-  const registry = new AgentRegistry(attempt);
-  attempt.messages = new MessageBus(attempt, registry, workflow.tools);
+  const registry = new AgentRegistry(attempt, AGENT_OPERATIONS);
+  const bus = new MessageBus(attempt, registry, workflow.tools);
+  registry.messaging = bus;
   installIdleHandling(attempt, options.idlePolicy);
   attempt.continuation.restore();
   const continuing = attempt.continuation.isContinue;
@@ -148,10 +159,11 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
   attempt.continuation.begin(startEvent, !continuing);
   options.onStart?.({
     attempt,
+    messages: bus,
     receive: (event, sender = "outside", defaultId = () => `awf.${attempt.inbox.lines.length + 1}`) =>
       attempt.inbox.receive(event, sender, defaultId),
   });
-  const context = createContext(attempt, registry, options.onDecision, startEvent);
+  const context = createContext(attempt, registry, bus, options.onDecision, startEvent);
   const parked = new Promise<Settled>((resolve) => attempt.onPark((at) => resolve({ kind: "parked", ...at })));
   const abandoned = new Promise<Settled>((resolve) => {
     const onAbort = () => {
@@ -170,7 +182,7 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
     );
   const settled = await Promise.race([ran, abandoned, parked]);
   attempt.activity.stop();
-  attempt.messages.attemptEnded();
+  bus.attemptEnded();
   // A stage still open as the attempt ends (a parallel sibling threw, stopped or broke a rule) is
   // the stage it ended in, and is recorded so; a parked attempt leaves it for the continue to redo.
   const openAtEnd = settled.kind === "parked" ? undefined : attempt.openStage;

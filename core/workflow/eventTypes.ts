@@ -3,8 +3,16 @@
 
 import type { Static, TSchema } from "typebox";
 import type { JsonValue } from "./json.ts";
-import type { ReceivedEvent } from "./types.ts";
-import type { AGENT_ENDED, PARTICIPANT_REPLY } from "./events.ts";
+import type { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
+
+/** An event as the run received it: one line of its in.jsonl. Typed by name and data where the workflow's events are known. */
+export interface ReceivedEvent<Name extends string = string, Data = JsonValue> {
+  eventId: string;
+  name: Name;
+  data: Data;
+  /** ISO time on the run's clock when it arrived. */
+  at: string;
+}
 
 /** What `events` declares: each event's name with the schema its data must fit. */
 export type EventSchemas = Record<string, TSchema>;

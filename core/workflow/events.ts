@@ -2,19 +2,14 @@
 // runs, and the keep-alive window a run stays live in for events before it parks.
 
 import { refuseUnknownOptions } from "./unknownOptions.ts";
-import { Type, type TSchema } from "typebox";
+import type { TSchema } from "typebox";
+import { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { appendRunLine } from "./runLog.ts";
-import { untilToTime, waitOn } from "./waits.ts";
+import { untilToTime, waitOn, type WaitingAttempt } from "./waits.ts";
 import type { EmitRecord, EventRef, EventWaitOptions, EventWaitResult, KeepAliveOptions, ReceivedEvent } from "./types.ts";
-
-/** What a participant's reply event carries. */
-export const PARTICIPANT_REPLY = Type.Object({ text: Type.String(), to: Type.Optional(Type.String()) });
-/** What awf's own `{agent}:ended` event carries. */
-export const AGENT_ENDED = Type.Object({ reason: Type.Optional(Type.String()) });
 
 export type EventSender = "outside" | "engine";
 
@@ -48,7 +43,7 @@ export class EventInbox {
   claim: ((event: ReceivedEvent) => boolean) | undefined;
 
   constructor(
-    private readonly attempt: Attempt,
+    private readonly attempt: WaitingAttempt,
     private readonly declared: Readonly<Record<string, TSchema>>,
   ) {}
 

@@ -1,10 +1,11 @@
-// The edge the engine drives agents through. A real run plugs in pane and headless hosts; a
-// test plugs in the scripted host. The engine owns nudges, order, deadlines and outcomes.
+// The edges a run plugs in: the host the engine drives agents through (pane and headless hosts in a
+// real run, the scripted host in a test), and the decision, sandbox and participant providers.
+// The engine owns nudges, order, deadlines and outcomes.
 
 import type { TSchema } from "typebox";
 import type { AnswerVerdict } from "./answerCheck.ts";
 import type { Execution, JsonValue, KeepPane, LoginNeeded, Outcome, PaneWorkspace, Skill, Question } from "./types.ts";
-import type { AgentMessage, SendOptions, SendResult, ToolResult } from "./messageTypes.ts";
+import type { AgentMessage, RouteDirection, SendOptions, SendResult, ToolResult } from "./messageTypes.ts";
 import type { AgentSandbox, SandboxRef } from "./sandboxTypes.ts";
 
 export interface OpenedAgent {
@@ -134,4 +135,33 @@ export interface SandboxProvider {
   opened(sandbox: SandboxRef): void;
   /** An agent was given a sandbox, before its host is told of the agent. */
   entered(agent: string, sandbox: AgentSandbox): void;
+}
+
+/** A route that opened to or from a participant, told to whoever answers for it. */
+export interface ParticipantRouteNotice {
+  participant: string;
+  agent: string;
+  direction: RouteDirection;
+  purpose: string;
+}
+
+/** A message that reached a participant. */
+export interface ParticipantMessageNotice {
+  participant: string;
+  id: string;
+  from: string;
+  text: string;
+  /** It awaits a reply (`awf reply --to <id>`). */
+  asks: boolean;
+  /** It answers a message the participant sent. */
+  answers: boolean;
+}
+
+/**
+ * The edge participants are reached through. A real run hands them to the operator's inbox; a
+ * test hands them to its `participants` scripts. Replies come back as `{key}:reply` events.
+ */
+export interface ParticipantHost {
+  routeOpened(notice: ParticipantRouteNotice): void;
+  messaged(notice: ParticipantMessageNotice): void;
 }

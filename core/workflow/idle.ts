@@ -2,7 +2,8 @@
 // run kept alive waits its window in real time for an event, and otherwise it parks.
 
 import type { IdleState, PendingWait } from "./activity.ts";
-import type { Attempt, ParkedAt } from "./attempt.ts";
+import type { ParkedAt } from "./attempt.ts";
+import type { AttemptWithParts } from "./attemptWithParts.ts";
 import { messageOf } from "./errors.ts";
 
 export interface IdleView extends IdleState {
@@ -20,7 +21,7 @@ export function parkingWait(waits: readonly PendingWait[]): ParkedAt {
   return { label: chosen.label, ...(timed[0] ? { until: new Date(timed[0].until!).toISOString() } : {}) };
 }
 
-export function installIdleHandling(attempt: Attempt, policy: IdlePolicy | undefined): void {
+export function installIdleHandling(attempt: AttemptWithParts, policy: IdlePolicy | undefined): void {
   let cancelWindow: (() => void) | undefined;
   attempt.idleHandler = (state) => {
     cancelWindow?.();
@@ -39,7 +40,7 @@ export function installIdleHandling(attempt: Attempt, policy: IdlePolicy | undef
   attempt.onPark(() => cancelWindow?.());
 }
 
-async function windowPassed(attempt: Attempt, onTimeout: NonNullable<Attempt["inbox"]["keepAlive"]>["onTimeout"]): Promise<void> {
+async function windowPassed(attempt: AttemptWithParts, onTimeout: NonNullable<AttemptWithParts["inbox"]["keepAlive"]>["onTimeout"]): Promise<void> {
   if (onTimeout) {
     const agent = onTimeout.compact as unknown as { key?: string; compact?: (spec: { prompt: string }) => Promise<unknown> };
     try {

@@ -8,6 +8,8 @@ export { DEFAULT_RUNTIMES } from "./runtimes.ts";
 export { defineTool } from "./tools.ts";
 export { Type } from "typebox";
 export type * from "./types.ts";
+/** run.jsonl and in.jsonl lines: what the run settled, and the events it was sent (docs/data.md). */
+export type { RunLine, InLine } from "./runLines.ts";
 export type { Static, TSchema } from "typebox";
 
 import type { Outcome } from "./types.ts";

@@ -4,10 +4,10 @@
 
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { AgentRegistry, AgentState, OperationResult } from "./agents.ts";
-import type { Attempt } from "./attempt.ts";
+import type { AttemptWithParts } from "./attemptWithParts.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { splitEventName } from "./events.ts";
-import type { OperationKind, TurnOperation } from "./host.ts";
+import type { OperationKind } from "./host.ts";
 import { awaitRefusal } from "./harnesses.ts";
 import { firstLine } from "./json.ts";
 import type {
@@ -23,34 +23,11 @@ import type {
 } from "./messageTypes.ts";
 import { Participants } from "./participants.ts";
 import { Routes, type DirectedPair } from "./routes.ts";
+import type { Asker, BusMessage, OperationMessaging } from "./operationMessaging.ts";
 import { inScope, scopeOr, type Scope } from "./scope.ts";
 import { Tools } from "./tools.ts";
 import type { AgentSpec, Outcome, ReceivedEvent } from "./types.ts";
 import { untilToTime, waitOn } from "./waits.ts";
-
-/** @internal A message as the bus keeps it: its public record, and where its question stands. */
-export interface BusMessage {
-  record: MessageRecord;
-  /** A question still waiting for its reply. */
-  open: boolean;
-  /** Its recipient was shown it (an agent) or it was handed over (a participant). */
-  shown: boolean;
-  /** Settles the asker's wait, while one awaits the reply. */
-  settle?: (result: SendResult) => void;
-}
-
-/** What an operation's `send` and `reply` need of it: where it runs, and how it waits without working. */
-interface Asker {
-  scope: Scope;
-  idleWhile<T>(waiting: Promise<T>): Promise<T>;
-}
-
-/** @internal The messaging half of a TurnOperation, and the rule its result is checked by. */
-export interface OperationMessaging {
-  fields: Pick<TurnOperation, "messages" | "cause" | "send" | "reply" | "tool" | "owes">;
-  /** Why a result is refused now: the agent owes a reply. */
-  refusesResult(): string | undefined;
-}
 
 const refused = (code: SendRefusal): SendResult => ({ kind: "refused", code });
 const isNormalEnd = (result: OperationResult) => result.end === "silent" || result.end.kind === "answered";
@@ -72,7 +49,7 @@ export class MessageBus {
   private ended = false;
 
   constructor(
-    private readonly attempt: Attempt,
+    private readonly attempt: AttemptWithParts,
     private readonly registry: AgentRegistry,
     tools: Readonly<Record<string, ToolSpec>> = {},
   ) {

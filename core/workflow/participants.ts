@@ -3,38 +3,10 @@
 
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
+import type { EventInbox } from "./events.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { whyNotJson } from "./json.ts";
-import type { ParticipantRef, ParticipantSpec, RouteDirection } from "./messageTypes.ts";
-
-/** A route that opened to or from a participant, told to whoever answers for it. */
-export interface ParticipantRouteNotice {
-  participant: string;
-  agent: string;
-  direction: RouteDirection;
-  purpose: string;
-}
-
-/** A message that reached a participant. */
-export interface ParticipantMessageNotice {
-  participant: string;
-  id: string;
-  from: string;
-  text: string;
-  /** It awaits a reply (`awf reply --to <id>`). */
-  asks: boolean;
-  /** It answers a message the participant sent. */
-  answers: boolean;
-}
-
-/**
- * The edge participants are reached through. A real run hands them to the operator's inbox; a
- * test hands them to its `participants` scripts. Replies come back as `{key}:reply` events.
- */
-export interface ParticipantHost {
-  routeOpened(notice: ParticipantRouteNotice): void;
-  messaged(notice: ParticipantMessageNotice): void;
-}
+import type { ParticipantRef, ParticipantSpec } from "./messageTypes.ts";
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -42,7 +14,7 @@ export class Participants {
   private readonly connected = new Map<string, ParticipantRef>();
 
   constructor(
-    private readonly attempt: Attempt,
+    private readonly attempt: Attempt & { readonly inbox: EventInbox },
     private readonly isAgent: (key: string) => boolean,
   ) {}
 

@@ -1,102 +1,11 @@
-// The run's two logs as lines: run.jsonl (what the run settled, in order) and in.jsonl (the events
-// it was sent), their types, the helpers that append them, and the readers a continue checks them with.
-// docs/data.md describes every line.
+// The run's two logs: the helpers that append run.jsonl's lines (their types are in runLines.ts)
+// and the readers a continue checks run.jsonl and in.jsonl with. docs/data.md describes every line.
 
-import type { Attempt, StageRecord } from "./attempt.ts";
+import type { Attempt } from "./attempt.ts";
 import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
 import { whyNotJson } from "./json.ts";
+import { LOG_VERSION, type InLine, type RunLine, type StageLine, type StageRecord, type TurnEndedLine, type UnstampedRunLine } from "./runLines.ts";
 import type { Outcome, ReceivedEvent } from "./types.ts";
-
-/** The version every line this Turnlens writes carries, and the only one it reads. */
-export const LOG_VERSION = 1;
-
-interface RunLineBase {
-  v: typeof LOG_VERSION;
-  /** The attempt the line is about: the one that wrote it, or for a turn's end, the turn's own. */
-  attempt: number;
-}
-
-/** An attempt began: the first line each attempt writes. */
-export interface AttemptLine extends RunLineBase {
-  kind: "attempt";
-  at: string;
-  /** The id of the event that started or woke it. */
-  event?: string;
-  /** The event started the run: the run reads it as `wf.event`, and no wait takes it. */
-  starts?: true;
-  fromStage?: string;
-}
-
-/** A stage's record, as `run.stages` reads it, and how many waits it made. */
-export interface StageLine extends RunLineBase, Omit<StageRecord, "attempt"> {
-  kind: "stage";
-  /** The waits made while it was open; a continue that reuses it skips their numbers. */
-  waits: number;
-}
-
-/** A wait's timer: written `pending` when set, with its due time, and again when it fired or was cancelled. */
-export interface TimerLine extends RunLineBase {
-  kind: "timer";
-  /** The wait's number in the run: waits are numbered in call order, the same on every attempt. */
-  wait: number;
-  label: string;
-  due: string;
-  state: "pending" | "fired" | "cancelled";
-}
-
-/** What an event wait took. */
-export interface WaitLine extends RunLineBase {
-  kind: "wait";
-  wait: number;
-  label: string;
-  took: { eventId: string } | "timeout";
-}
-
-/** An agent's session was opened. */
-export interface SessionLine extends RunLineBase {
-  kind: "session";
-  agent: string;
-  harness: string;
-  model: string;
-  at: string;
-}
-
-/** An operation on an agent (a turn, its nudge, a compaction) was handed to its host. */
-export interface TurnBegunLine extends RunLineBase {
-  kind: "turn-begun";
-  /** The operation's id, unique in its attempt. */
-  op: number;
-  agent: string;
-  operation: string;
-  n: number;
-  nudge: boolean;
-  stage?: string;
-  label?: string;
-  at: string;
-}
-
-/** How an operation ended, as its host ended it; `silent` is an end with no answer, before any nudge. */
-export interface TurnEndedLine extends RunLineBase {
-  kind: "turn-ended";
-  op: number;
-  agent: string;
-  n: number;
-  end: "answered" | "silent" | Exclude<Outcome["kind"], "answered" | "unanswered">;
-  reason?: string;
-  at: string;
-}
-
-/** One line of run.jsonl. */
-export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine;
-
-/** A run line before the attempt stamps it with `v` and its number. */
-export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLine ? Omit<Line, "v" | "attempt"> : never) : never;
-
-/** One line of in.jsonl: an event the run was sent. */
-export interface InLine extends ReceivedEvent {
-  v: typeof LOG_VERSION;
-  kind: "event";
-}
 
 // Writing ----------------------------------------------------------------------------------------
 

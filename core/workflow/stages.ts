@@ -3,7 +3,8 @@
 
 import type { TSchema } from "typebox";
 import { checkAnswer } from "./answerCheck.ts";
-import type { Attempt, StageRecord } from "./attempt.ts";
+import type { AttemptWithParts } from "./attemptWithParts.ts";
+import type { StageRecord } from "./runLines.ts";
 import { messageOf, StopSignal } from "./errors.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
@@ -17,7 +18,7 @@ const never = new Promise<never>(() => {});
 export const ATTEMPT_ENDED = "the attempt ended";
 
 export async function stage(
-  attempt: Attempt,
+  attempt: AttemptWithParts,
   name: string,
   optionsOrWork: StageOptions<TSchema> | (() => Promise<unknown>),
   maybeWork?: () => Promise<unknown>,
@@ -113,7 +114,7 @@ export async function stage(
   return stored;
 }
 
-export function stop(attempt: Attempt, reason: string): never {
+export function stop(attempt: AttemptWithParts, reason: string): never {
   const stageName = scopeOr(attempt.root).stage;
   attempt.stopRequested ??= { reason: String(reason), ...(stageName ? { stage: stageName } : {}) };
   throw new StopSignal(String(reason), stageName);

@@ -5,12 +5,12 @@ import type { JsonValue } from "./json.ts";
 import type { Duration } from "./durations.ts";
 import type { ToolSpec, WorkflowMessages, WorkflowParticipants } from "./messageTypes.ts";
 import type { SandboxRef, SandboxRules, WorkflowSandboxes } from "./sandboxTypes.ts";
-import type { EventName, EventSchemas, ReceivedEventOf } from "./eventTypes.ts";
+import type { EventName, EventSchemas, ReceivedEvent, ReceivedEventOf } from "./eventTypes.ts";
 
 export type { JsonValue, Duration };
 export type * from "./messageTypes.ts";
 export type * from "./sandboxTypes.ts";
-export type { EventData, EventName, EventSchemas, ReceivedEventOf } from "./eventTypes.ts";
+export type { EventData, EventName, EventSchemas, ReceivedEvent, ReceivedEventOf } from "./eventTypes.ts";
 
 /** How a harness is selected: an alias name, an alias with overrides, or a full selection. */
 export type RuntimeSelection =
@@ -301,15 +301,6 @@ export interface TimerRecord {
   kind: "timer" | "event" | "question" | "keep-alive";
 }
 
-/** An event as the run received it: one line of its in.jsonl. Typed by name and data where the workflow's events are known. */
-export interface ReceivedEvent<Name extends string = string, Data = JsonValue> {
-  eventId: string;
-  name: Name;
-  data: Data;
-  /** ISO time on the run's clock when it arrived. */
-  at: string;
-}
-
 export interface EventWaitOptions extends WaitOptions {
   /** When to stop waiting: a Date, an ISO time, or a duration from now such as "2d". */
   until?: Date | string;
@@ -334,9 +325,6 @@ export interface KeepAliveOptions {
   /** Compacts an agent when a window passes with no event, before the run parks. */
   onTimeout?: { compact: { key: string }; prompt: string };
 }
-
-/** run.jsonl and in.jsonl lines: what the run settled, and the events it was sent (docs/data.md). */
-export type { RunLine, InLine } from "./runLog.ts";
 
 /** `Events` is the workflow's declared events (their schemas, by name); `any` where they aren't known. */
 export interface WorkflowEvents<Events = any> {

@@ -23,6 +23,15 @@ export function untilToTime(attempt: Attempt, until: Date | string | number, wha
   throw new TypeError(`${what} must be a Date, an ISO time or a duration such as "2d", not ${JSON.stringify(until)}`);
 }
 
+/** What a continue answers for a wait (continues.ts): settled from the earlier lines, or going on. */
+export type ReplayedWait<T> = { settled: Promise<T> } | { replayed: boolean; until: number | undefined };
+
+/**
+ * What a wait needs of its attempt: the state, and the continuation that replays the waits an
+ * earlier attempt made. Named here, so waits need nothing above the attempt's state.
+ */
+export type WaitingAttempt = Attempt & { readonly continuation: { replayWait<T>(sequence: number, spec: WaitSpec<T>): ReplayedWait<T> } };
+
 export interface WaitSpec<T> {
   kind: WaitKind;
   label: string;
@@ -42,7 +51,7 @@ export interface WaitSpec<T> {
  * The one wait primitive: counted as waiting (not busy) for idle detection, ended by `settle`,
  * by its `until` (a recorded timer), or by its scope being cancelled (rejects).
  */
-export function waitOn<T>(attempt: Attempt, spec: WaitSpec<T>): Promise<T> {
+export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T> {
   const scope = scopeOr(attempt.root);
   const sequence = ++attempt.waitSequence;
   // A continue settles at once a wait the earlier lines settled, and keeps a pending timer's due time.
@@ -101,7 +110,7 @@ function cancelledWait(attempt: Attempt, label: string, reason: unknown): Error 
   return new WaitCancelledError(`the wait "${label}" was cancelled: ${messageOf(reason)}`);
 }
 
-export async function sleep(attempt: Attempt, duration: Duration | number, options: WaitOptions = {}): Promise<void> {
+export async function sleep(attempt: WaitingAttempt, duration: Duration | number, options: WaitOptions = {}): Promise<void> {
   await attempt.unlessAbandoned();
   refuseUnknownOptions("wf.sleep", options, ["label"]);
   const milliseconds = durationToMilliseconds(duration, "wf.sleep's duration");
@@ -111,7 +120,7 @@ export async function sleep(attempt: Attempt, duration: Duration | number, optio
   await attempt.unlessAbandoned();
 }
 
-export async function waitUntil(attempt: Attempt, time: Date | string | number, options: WaitOptions = {}): Promise<void> {
+export async function waitUntil(attempt: WaitingAttempt, time: Date | string | number, options: WaitOptions = {}): Promise<void> {
   await attempt.unlessAbandoned();
   refuseUnknownOptions("wf.waitUntil", options, ["label"]);
   const until = untilToTime(attempt, time, "wf.waitUntil's time");

@@ -1,0 +1,31 @@
+// What the message bus (messages.ts) and the agent registry (agents.ts) share: a message as the
+// bus keeps it, and the messaging half of an operation. The bus sits above the registry and wakes
+// its agents; with these types below both, the registry names them without importing the bus.
+
+import type { TurnOperation } from "./host.ts";
+import type { MessageRecord, SendResult } from "./messageTypes.ts";
+import type { Scope } from "./scope.ts";
+
+/** @internal A message as the bus keeps it: its public record, and where its question stands. */
+export interface BusMessage {
+  record: MessageRecord;
+  /** A question still waiting for its reply. */
+  open: boolean;
+  /** Its recipient was shown it (an agent) or it was handed over (a participant). */
+  shown: boolean;
+  /** Settles the asker's wait, while one awaits the reply. */
+  settle?: (result: SendResult) => void;
+}
+
+/** What an operation's `send` and `reply` need of it: where it runs, and how it waits without working. */
+export interface Asker {
+  scope: Scope;
+  idleWhile<T>(waiting: Promise<T>): Promise<T>;
+}
+
+/** @internal The messaging half of a TurnOperation, and the rule its result is checked by. */
+export interface OperationMessaging {
+  fields: Pick<TurnOperation, "messages" | "cause" | "send" | "reply" | "tool" | "owes">;
+  /** Why a result is refused now: the agent owes a reply. */
+  refusesResult(): string | undefined;
+}
