@@ -1,0 +1,36 @@
+// checkDiagnostics: the diagnostics published after a fixture's run are exactly the ones written as
+// `error[code]: message`, `warning[code, unnecessary]: message`, `info[…]` or `help[…]` annotations.
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from "vscode-languageserver-protocol";
+import type { Annotation } from "./annotations.ts";
+import { compareAnnotations, type CheckScope } from "./compareAnnotations.ts";
+import type { OpenedFixture } from "./openFixture.ts";
+
+const SEVERITIES: Record<number, string> = {
+  [DiagnosticSeverity.Error]: "error",
+  [DiagnosticSeverity.Warning]: "warning",
+  [DiagnosticSeverity.Information]: "info",
+  [DiagnosticSeverity.Hint]: "help",
+};
+const TAGS: Record<number, string> = { [DiagnosticTag.Unnecessary]: "unnecessary", [DiagnosticTag.Deprecated]: "deprecated" };
+const DIAGNOSTIC_TAG = /^(error|warning|info|help)\[/;
+
+/** A diagnostic as an annotation: every field shows, so none can differ unseen. */
+export function diagnosticAnnotation(diagnostic: Diagnostic): Annotation {
+  const { range, severity, code, source, message, tags, ...rest } = diagnostic;
+  const details = [
+    String(code ?? ""),
+    ...(tags ?? []).map((tag) => TAGS[tag] ?? `tag ${tag}`),
+    ...(source === "turnlens" ? [] : [`source ${JSON.stringify(source ?? null)}`]),
+    ...(Object.keys(rest).length > 0 ? [JSON.stringify(rest)] : []),
+  ];
+  return { range, tag: `${SEVERITIES[severity ?? 0] ?? `severity ${String(severity)}`}[${details.join(", ")}]`, text: message };
+}
+
+/** The fixture's diagnostics (in the scope) are the annotated ones, each line's in the order written. */
+export function checkDiagnostics(opened: OpenedFixture, scope: CheckScope = {}): void {
+  compareAnnotations(
+    opened,
+    { check: "checkDiagnostics", isMine: (annotation) => DIAGNOSTIC_TAG.test(annotation.tag), actual: opened.diagnostics.map(diagnosticAnnotation) },
+    scope,
+  );
+}
