@@ -4,7 +4,7 @@
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { CodeAction, Range } from "vscode-languageserver-protocol";
 import { parseFixture, type Annotation } from "./annotations.ts";
-import { compareAnnotations, type CheckScope } from "./compareAnnotations.ts";
+import { compareAnnotations, scopeFilter, type CheckScope } from "./compareAnnotations.ts";
 import type { OpenedFixture } from "./openFixture.ts";
 import { textDiff } from "./textDiff.ts";
 
@@ -18,8 +18,8 @@ function requestActions(opened: OpenedFixture, range: Range): Promise<CodeAction
 /** The actions over each annotated range (in the scope) are the annotated ones. */
 export async function checkActions(opened: OpenedFixture, scope: CheckScope = {}): Promise<void> {
   const ranges = new Map<string, Range>();
-  for (const annotation of opened.fixture.annotations.filter(isAction)) ranges.set(key(annotation.range), annotation.range);
-  if (ranges.size === 0) throw new Error("checkActions: the fixture has no action annotation to ask over");
+  for (const annotation of opened.fixture.annotations.filter(isAction).filter(scopeFilter(opened.fixture.text, scope))) ranges.set(key(annotation.range), annotation.range);
+  if (ranges.size === 0) throw new Error("checkActions: the fixture has no action annotation to ask over (in the scope)");
   const actual: Annotation[] = [];
   for (const range of ranges.values()) {
     for (const action of await requestActions(opened, range)) {

@@ -23,7 +23,7 @@ export function diagnosticAnnotation(diagnostic: Diagnostic): Annotation {
     ...(source === "turnlens" ? [] : [`source ${JSON.stringify(source ?? null)}`]),
     ...(Object.keys(rest).length > 0 ? [JSON.stringify(rest)] : []),
   ];
-  return { range, tag: `${SEVERITIES[severity ?? 0] ?? `severity ${String(severity)}`}[${details.join(", ")}]`, text: message };
+  return { range, tag: `${SEVERITIES[severity ?? 0] ?? `severity ${String(severity)}`}[${details.join(", ")}]`, text: typeof message === "string" ? message : message.value };
 }
 
 /** The fixture's diagnostics (in the scope) are the annotated ones, each line's in the order written. */

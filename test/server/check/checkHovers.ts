@@ -2,7 +2,7 @@
 // exactly that range and text; `nohover` asks there and expects none.
 import type { Hover } from "vscode-languageserver-protocol";
 import type { Annotation } from "./annotations.ts";
-import { compareAnnotations, type CheckScope } from "./compareAnnotations.ts";
+import { compareAnnotations, scopeFilter, type CheckScope } from "./compareAnnotations.ts";
 import type { OpenedFixture } from "./openFixture.ts";
 
 export interface HoverScope extends CheckScope {
@@ -19,8 +19,8 @@ function contentsText(contents: Hover["contents"]): string {
 /** Each annotated hover (in the scope) is what the server gives at the start of its range. */
 export async function checkHovers(opened: OpenedFixture, scope: HoverScope = {}): Promise<void> {
   const isMine = (annotation: Annotation) => annotation.tag === "hover" || annotation.tag === "nohover";
-  const asked = opened.fixture.annotations.filter(isMine);
-  if (asked.length === 0) throw new Error("checkHovers: the fixture has no hover or nohover annotation to ask at");
+  const asked = opened.fixture.annotations.filter(isMine).filter(scopeFilter(opened.fixture.text, scope));
+  if (asked.length === 0) throw new Error("checkHovers: the fixture has no hover or nohover annotation to ask at (in the scope)");
   const normalize = scope.normalize ?? ((text: string) => text);
   const actual: Annotation[] = [];
   for (const annotation of asked) {

@@ -37,12 +37,19 @@ const equal = (left: Annotation, right: Annotation) =>
   left.range.end.line === right.range.end.line &&
   left.range.end.character === right.range.end.character;
 
+/** Whether an annotation is in the scope's lines of the text. */
+export function scopeFilter(text: string, scope: CheckScope): (annotation: Annotation) => boolean {
+  const lines = scope.test ? linesOfTest(text, scope.test) : undefined;
+  return (annotation) => !lines || (annotation.range.start.line >= lines.from && annotation.range.start.line <= lines.to);
+}
+
 /** Throws, with the annotated text as written and as the server gave it, when they differ. */
 export function compareAnnotations(opened: OpenedFixture, comparison: Comparison, scope: CheckScope = {}): void {
   const { text, annotations } = opened.fixture;
-  const lines = scope.test ? linesOfTest(text, scope.test) : undefined;
-  const inScope = (annotation: Annotation) => !lines || (annotation.range.start.line >= lines.from && annotation.range.start.line <= lines.to);
+  const inScope = scopeFilter(text, scope);
   const written = annotations.filter((annotation) => comparison.isMine(annotation) && inScope(annotation));
+  // A scope with nothing written would pass on nothing: say so instead.
+  if (scope.test && written.length === 0) throw new Error(`${comparison.check}: nothing is written for it in test ${JSON.stringify(scope.test)}`);
   const matches = comparison.matches ?? equal;
   const unused = new Set(written);
   const found = comparison.actual.filter(inScope);
