@@ -5,7 +5,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity, type Diagnostic, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { MISTAKES, mistake, rangeOf, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer;
 async function start(options: StartOptions = {}): Promise<TestServer> {

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DiagnosticSeverity, type CodeAction, type CodeLens, type Diagnostic, type Hover, type InlayHint, type Range, type TextEdit } from "vscode-languageserver-protocol";
 import { join } from "node:path";
-import { MISTAKES, mistake, rangeOf, SLOW, TestServer } from "./harness.ts";
+import { MISTAKES, mistake, SLOW, TestServer } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -54,7 +55,7 @@ function endOfLine(text: string, needle: string): { line: number; character: num
 }
 
 function insertion(text: string, after: string, newText: string, occurrence = 1): TextEdit {
-  const at = rangeOf(text, after, occurrence).end;
+  const at = rangeOf(text, after, { nth: occurrence }).end;
   return { range: { start: at, end: at }, newText };
 }
 
@@ -113,7 +114,7 @@ describe("a mistake file opened in the editor", () => {
 
   test("a schema mismatch is an error on the schema argument naming both schemas and where they differ, with both whole in its detail, and the quick fix names the turn's schema", async () => {
     const opened = await openMistake("schema-mismatch");
-    const schemaArgument = rangeOf(opened.text, "STEP", 2);
+    const schemaArgument = rangeOf(opened.text, "STEP", { nth: 2 });
     expect(opened.diagnostics).toEqual([
       {
         ...expected(
@@ -240,7 +241,7 @@ describe("a run's other failures", () => {
     expect(diagnostics.diagnostics).toEqual([
       { ...expected(rangeOf(THROWING, 'answer(NOTE, { title: "Release 1.3" })'), "entry-never-reached", 'agent "writer" was asked 1 turn; its script has 2: this entry is never reached', WARNING), tags: [1] },
       // The second "testWorkflow" is the first call's (the first is the import).
-      expected(rangeOf(THROWING, "testWorkflow", 2), "workflow-threw", "the workflow threw: no room for a note"),
+      expected(rangeOf(THROWING, "testWorkflow", { nth: 2 }), "workflow-threw", "the workflow threw: no room for a note"),
       expected(rangeOf(THROWING, 'expect(run.ending.kind).toBe("completed");'), "expect-failed", 'expect(received).toBe(expected) // Object.is equality\n\nExpected: "completed"\nReceived: "failed"'),
     ]);
     await server.close(uri);

@@ -10,7 +10,7 @@ import { checkHints } from "./check/checkHints.ts";
 import { checkHovers } from "./check/checkHovers.ts";
 import { openFixture, type OpenedFixture } from "./check/openFixture.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
-import { rangeOf as rangeAfter } from "./textRanges.ts";
+import { rangeOf } from "./textRanges.ts";
 
 const FIXTURES = join(ROOT, "test", "server", "fixtures");
 
@@ -259,8 +259,8 @@ test("reads them", async () => {
   test("an entry under compactions is read as an agents entry, by key and list position", () => {
     const writer = call!.compactions!.scripts[0]!;
     expect(writer.entries.map((entry) => [entry.kind, entry.index, entry.range])).toEqual([
-      ["answer", 0, rangeAfter(source, 'answer("Outline.")')],
-      ["noAnswer.silent", 1, rangeAfter(source, "noAnswer.silent()")],
+      ["answer", 0, rangeOf(source, 'answer("Outline.")')],
+      ["noAnswer.silent", 1, rangeOf(source, "noAnswer.silent()")],
     ]);
     expect(entryByKey(call!, "compactions", "writer", 1)?.entry).toBe(writer.entries[1]);
   });
@@ -268,8 +268,8 @@ test("reads them", async () => {
   test("a messages function is an entry of its own, in a list or alone, and a noAnswer beside it too", () => {
     const [planner, review] = call!.messages!.scripts;
     expect(planner!.entries.map((entry) => [entry.kind, entry.index, entry.range])).toEqual([
-      ["function", 0, rangeAfter(source, '(message) => message.reply("Yes.")')],
-      ["noAnswer.failed", 1, rangeAfter(source, "noAnswer.failed()")],
+      ["function", 0, rangeOf(source, '(message) => message.reply("Yes.")')],
+      ["noAnswer.failed", 1, rangeOf(source, "noAnswer.failed()")],
     ]);
     expect([review!.key, review!.shape, review!.entries.map((entry) => [entry.kind, entry.index])]).toEqual(["review*", "entry", [["function", null]]]);
     expect(entryByKey(call!, "messages", "review*", null)?.entry).toBe(review!.entries[0]);
@@ -277,18 +277,18 @@ test("reads them", async () => {
 
   test("each participants key is read with its range, a method as well as a function", () => {
     expect(call!.participants!.scripts.map((script) => [script.key, script.keyRange, script.shape])).toEqual([
-      ["coordinator", rangeAfter(source, "coordinator"), "entry"],
-      ["thread", rangeAfter(source, "thread"), "entry"],
+      ["coordinator", rangeOf(source, "coordinator"), "entry"],
+      ["thread", rangeOf(source, "thread"), "entry"],
     ]);
   });
 
   test("each events element is read in order with its range, turn and name, through a const as well", () => {
     expect(call!.events!.elements).toEqual([
-      { index: 0, range: rangeAfter(source, '{ during: "investigator#1", name: "note", data: { text: "x" } }'), when: "during", turn: "investigator#1", name: "note" },
-      { index: 1, range: rangeAfter(source, '{ after: "investigator#2", name: "close", data: {} }'), when: "after", turn: "investigator#2", name: "close" },
+      { index: 0, range: rangeOf(source, '{ during: "investigator#1", name: "note", data: { text: "x" } }'), when: "during", turn: "investigator#1", name: "note" },
+      { index: 1, range: rangeOf(source, '{ after: "investigator#2", name: "close", data: {} }'), when: "after", turn: "investigator#2", name: "close" },
     ]);
     expect(second!.events!.elements).toEqual([
-      { index: 0, range: rangeAfter(source, '{ after: "planner#1", name: "note", data: {} }'), when: "after", turn: "planner#1", name: "note" },
+      { index: 0, range: rangeOf(source, '{ after: "planner#1", name: "note", data: {} }'), when: "after", turn: "planner#1", name: "note" },
     ]);
   });
 });

@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type } from "agentswf/workflow";
 import { problemsOf, type ProblemTrace } from "turnlens/trace";
-import { DiagnosticSeverity, type Diagnostic, type Range } from "vscode-languageserver-protocol";
 import type { FileReport } from "../../core/runner/report.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticProblem } from "../../server/analysis/model.ts";
+import { checkDiagnostics } from "./check/checkDiagnostics.ts";
+import { openFixture } from "./check/openFixture.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
 import { rangeOf, textIn } from "./textRanges.ts";
 
@@ -340,29 +341,32 @@ import { compacting, listening } from "./operations";
 
 test("an empty compactions list", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, compactions: { writer: [] } });
+//                                                                                              ^^ error[script-empty-list]: compactions["writer"] is an empty list; a list has an entry per compaction
 });
 
 test("a participant given text", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, participants: { coordinator: "Two." } });
+//                                                                                                    ^^^^^^ error[script-invalid]: participants["coordinator"] must be (event) => …, not "Two."
 });
 
 test("an event naming no turn", async () => {
   await testWorkflow(listening, { agents: { investigator: answer("read") }, events: [{ during: "investigator", name: "note", data: { text: "x" } }] });
+//                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[option-invalid]: events[0]'s during must name an agent's turn as "agent#n", not "investigator"
 });
 
 test("an event id given twice", async () => {
   await testWorkflow(listening, {
     agents: { investigator: answer("read") },
     events: [{ during: "investigator#1", name: "note", data: { text: "x" }, eventId: "awf.test.2" }, { during: "investigator#2", name: "note", data: { text: "y" } }],
+//                                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-id-reused]: event id "awf.test.2" is given twice: events[0] and events[1]
   });
 });
 
 test("values without fromStage", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, values: { draft: "x" } });
+//                                                                       ^^^^^^ error[option-invalid]: values give the stages before fromStage: give fromStage too
 });
 `;
-  const ERROR = DiagnosticSeverity.Error;
-  const expected = (range: Range, code: string, message: string): Diagnostic => ({ range, severity: ERROR, source: "turnlens", code, message });
 
   let server: TestServer;
   beforeAll(async () => {
@@ -371,19 +375,9 @@ test("values without fromStage", async () => {
   afterAll(() => server.dispose());
 
   test("the run refuses the same options, and each problem shows once: the static diagnostic", async () => {
-    const { uri, diagnostics } = await server.openAndRun(FILE, TEXT);
-    const statics = [
-      expected(rangeOf(TEXT, "[]", { after: "compactions: { writer: " }), "script-empty-list", 'compactions["writer"] is an empty list; a list has an entry per compaction'),
-      expected(rangeOf(TEXT, '"Two."'), "script-invalid", 'participants["coordinator"] must be (event) => …, not "Two."'),
-      expected(
-        rangeOf(TEXT, '{ during: "investigator", name: "note", data: { text: "x" } }'),
-        "option-invalid",
-        `events[0]'s during must name an agent's turn as "agent#n", not "investigator"`,
-      ),
-      expected(rangeOf(TEXT, '{ during: "investigator#2", name: "note", data: { text: "y" } }'), "event-id-reused", 'event id "awf.test.2" is given twice: events[0] and events[1]'),
-      expected(rangeOf(TEXT, "values", { after: 'test("values without fromStage"' }), "option-invalid", "values give the stages before fromStage: give fromStage too"),
-    ];
-    expect(diagnostics.diagnostics).toEqual(statics);
+    const opened = await openFixture(server, FILE, TEXT);
+    checkDiagnostics(opened);
+    const { uri, diagnostics: statics } = opened;
     // The run did refuse each one, in the same words: only its copy is left out.
     const report: FileReport = server.server.state.currentResults(uri)!.report;
     // A refused call's problems are on its run, and again on the test's error.
