@@ -7,6 +7,7 @@ import { parseFixture, renderFixture } from "./check/annotations.ts";
 import { checkDiagnostics } from "./check/checkDiagnostics.ts";
 import { checkHints } from "./check/checkHints.ts";
 import { checkHovers } from "./check/checkHovers.ts";
+import { checkLenses } from "./check/checkLenses.ts";
 import { openFixture, type OpenedFixture } from "./check/openFixture.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 
@@ -120,5 +121,16 @@ describe("the check helpers", () => {
     expect(message).toContain("+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 1 turn");
     const nowhere = rewritten("{ worker } });\n", "{ worker } });\n//^ hover: something\n");
     expect(await failureOf(() => checkHovers(nowhere))).toContain("+ //^ nohover");
+  }, SLOW);
+
+  test("lenses are written in column 0 without //, an empty range as |, and a wrong title fails", async () => {
+    const lensed = HELPER.replace('import { test } from "bun:test";\n', 'import { test } from "bun:test";\n| lens[turnlens.runFile]: ▶ Run file\n')
+      .replace('test("stops at once", async () => {\n', 'test("stops at once", async () => {\n^^^^ lens[turnlens.runTest]: ▶ Run\n^^^^ lens: ✓ 1 turn · N ms\n')
+      .replace('test("needs a second step", async () => {\n', 'test("needs a second step", async () => {\n^^^^ lens[turnlens.runTest]: ▶ Run\n^^^^ lens: ✗ 1 problem\n');
+    const opened = { ...helper, fixture: parseFixture(lensed) };
+    const normalize = (title: string) => title.replace(/\d+ ms$/, "N ms");
+    await checkLenses(opened, { normalize });
+    const wrong = { ...helper, fixture: parseFixture(lensed.replace("lens: ✗ 1 problem", "lens: ✗ 2 problems")) };
+    expect(await failureOf(() => checkLenses(wrong, { normalize }))).toContain(["  ^^^^ lens[turnlens.runTest]: ▶ Run", "- ^^^^ lens: ✗ 2 problems", "+ ^^^^ lens: ✗ 1 problem"].join("\n"));
   }, SLOW);
 });
