@@ -49,3 +49,12 @@ export async function checkActionResult(opened: OpenedFixture, title: string, af
     throw new Error(`checkActionResult: ${JSON.stringify(title)} leaves another text than the one after (- written, + the server's):\n${textDiff(expected, result)}`);
   }
 }
+
+/** `text` with each `[from, to]` replaced, each `from` required to occur exactly once: the text an action should leave. */
+export function rewritten(text: string, ...replacements: Array<[string, string]>): string {
+  return replacements.reduce((result, [from, to]) => {
+    const count = result.split(from).length - 1;
+    if (count !== 1) throw new Error(`rewritten: ${JSON.stringify(from)} occurs ${count} times, not once`);
+    return result.replace(from, () => to);
+  }, text);
+}
