@@ -26,7 +26,7 @@ export async function checkActions(opened: OpenedFixture, scope: CheckScope = {}
       actual.push({ range, tag: action.isPreferred ? "action[preferred]" : "action", text: action.title });
     }
   }
-  compareAnnotations(opened, { check: "checkActions", isMine: isAction, actual }, scope);
+  compareAnnotations(opened.fixture, { check: "checkActions", isMine: isAction, actual }, scope);
 }
 
 /**

@@ -37,7 +37,7 @@ export function diagnosticAnnotations(diagnostic: Diagnostic, uri: string): Anno
 /** The fixture's diagnostics (in the scope) are the annotated ones, each line's in the order written. */
 export function checkDiagnostics(opened: OpenedFixture, scope: CheckScope = {}): void {
   compareAnnotations(
-    opened,
+    opened.fixture,
     { check: "checkDiagnostics", isMine: (annotation) => DIAGNOSTIC_TAG.test(annotation.tag), actual: opened.diagnostics.flatMap((diagnostic) => diagnosticAnnotations(diagnostic, opened.uri)) },
     scope,
   );

@@ -28,7 +28,7 @@ export async function checkHints(opened: OpenedFixture, scope: CheckScope = {}):
     written.range.end.line === found.range.start.line &&
     found.range.end.character === (lines[found.range.start.line] ?? "").replace(/\r$/, "").length;
   compareAnnotations(
-    opened,
+    opened.fixture,
     {
       check: "checkHints",
       isMine: (annotation) => annotation.tag === "hint",

@@ -30,5 +30,5 @@ export async function checkHovers(opened: OpenedFixture, scope: HoverScope = {})
     // A hover with no range is written where it was asked, as an empty range.
     else actual.push({ range: hover.range ?? { start: position, end: position }, tag: "hover", text: normalize(contentsText(hover.contents)) });
   }
-  compareAnnotations(opened, { check: "checkHovers", isMine, actual }, scope);
+  compareAnnotations(opened.fixture, { check: "checkHovers", isMine, actual }, scope);
 }

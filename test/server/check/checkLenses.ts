@@ -17,5 +17,5 @@ export async function checkLenses(opened: OpenedFixture, scope: LensScope = {}):
     const command = lens.command?.command ?? "";
     return { range: lens.range, tag: command === "" ? "lens" : `lens[${command}]`, text: normalize(lens.command?.title ?? "(no command)") };
   });
-  compareAnnotations(opened, { check: "checkLenses", isMine: (annotation) => annotation.tag === "lens" || annotation.tag.startsWith("lens["), actual }, scope);
+  compareAnnotations(opened.fixture, { check: "checkLenses", isMine: (annotation) => annotation.tag === "lens" || annotation.tag.startsWith("lens["), actual }, scope);
 }

@@ -1,7 +1,6 @@
 // What every check shares: the annotations of one tag family, as written and as the server gave
 // them, both written back into the fixture's text and compared, failing with a diff of the two.
-import { linesOfTest, renderFixture, type Annotation } from "./annotations.ts";
-import type { OpenedFixture } from "./openFixture.ts";
+import { linesOfTest, renderFixture, type Annotation, type Fixture } from "./annotations.ts";
 import { textDiff } from "./textDiff.ts";
 
 /** Which part of the fixture a check looks at. */
@@ -44,8 +43,8 @@ export function scopeFilter(text: string, scope: CheckScope): (annotation: Annot
 }
 
 /** Throws, with the annotated text as written and as the server gave it, when they differ. */
-export function compareAnnotations(opened: OpenedFixture, comparison: Comparison, scope: CheckScope = {}): void {
-  const { text, annotations } = opened.fixture;
+export function compareAnnotations(fixture: Fixture, comparison: Comparison, scope: CheckScope = {}): void {
+  const { text, annotations } = fixture;
   const inScope = scopeFilter(text, scope);
   const written = annotations.filter((annotation) => comparison.isMine(annotation) && inScope(annotation));
   // A scope with nothing written would pass on nothing: say so instead.
