@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseFixture, renderFixture } from "./check/annotations.ts";
+import { checkActionResult, checkActions, rewritten as rewrittenText } from "./check/checkActions.ts";
 import { checkDiagnostics } from "./check/checkDiagnostics.ts";
 import { checkHints } from "./check/checkHints.ts";
 import { checkHovers } from "./check/checkHovers.ts";
@@ -132,5 +133,44 @@ describe("the check helpers", () => {
     await checkLenses(opened, { normalize });
     const wrong = { ...helper, fixture: parseFixture(lensed.replace("lens: ✗ 1 problem", "lens: ✗ 2 problems")) };
     expect(await failureOf(() => checkLenses(wrong, { normalize }))).toContain(["  ^^^^ lens[turnlens.runTest]: ▶ Run", "- ^^^^ lens: ✗ 2 problems", "+ ^^^^ lens: ✗ 1 problem"].join("\n"));
+  }, SLOW);
+
+  test("the quick fixes over a range are its action annotations, and an action leaving another text than the one after fails with a diff", async () => {
+    const opened = await openFixture(
+      server,
+      join(MISTAKES, "virtual-actions.test.ts"),
+      `import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { loop, STEP } from "./workflows";
+
+test("needs a second step", async () => {
+  await testWorkflow(loop, { agents: { worker: [answer(STEP, { done: false })] } });
+//                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[list-exhausted]: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.
+//                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Add answer(STEP, { done: false }) for worker turn 2
+//                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2
+});
+`,
+    );
+    checkDiagnostics(opened);
+    await checkActions(opened);
+    const title = "Add answer(STEP, { done: false }) for worker turn 2";
+    const list = "[answer(STEP, { done: false })]";
+    await checkActionResult(opened, title, rewrittenText(opened.fixture.text, [list, "[answer(STEP, { done: false }), answer(STEP, { done: false })]"]));
+    const wrongAfter = rewrittenText(opened.fixture.text, [list, "[answer(STEP, { done: false }), answer(STEP, { done: true })]"]);
+    expect(await failureOf(() => checkActionResult(opened, title, wrongAfter))).toBe(
+      [
+        `checkActionResult: "${title}" leaves another text than the one after (- written, + the server's):`,
+        "  ",
+        '  test("needs a second step", async () => {',
+        "-   await testWorkflow(loop, { agents: { worker: [answer(STEP, { done: false }), answer(STEP, { done: true })] } });",
+        "+   await testWorkflow(loop, { agents: { worker: [answer(STEP, { done: false }), answer(STEP, { done: false })] } });",
+        "  });",
+        "  ",
+      ].join("\n"),
+    );
+    // The helper fixture's list is reached through a helper: no quick fix is offered there, and saying one is fails.
+    const second = "//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓\n";
+    const claimed = rewritten(second, `${second}//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2\n`);
+    expect(await failureOf(() => checkActions(claimed))).toContain("- //               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2");
   }, SLOW);
 });
