@@ -11,8 +11,9 @@ import { textDiff } from "./textDiff.ts";
 const isAction = (annotation: Annotation) => annotation.tag === "action" || annotation.tag.startsWith("action[");
 const key = (range: Range) => `${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
 
-function requestActions(opened: OpenedFixture, range: Range): Promise<CodeAction[]> {
-  return opened.server.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri: opened.uri }, range, context: { diagnostics: opened.diagnostics } });
+function requestActions(opened: OpenedFixture, range: Range, only?: string[]): Promise<CodeAction[]> {
+  const context = { diagnostics: opened.diagnostics, ...(only ? { only } : {}) };
+  return opened.server.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri: opened.uri }, range, context });
 }
 
 /** The actions over each annotated range (in the scope) are the annotated ones. */
@@ -31,12 +32,21 @@ export async function checkActions(opened: OpenedFixture, scope: CheckScope = {}
 
 /**
  * Applies the action titled `title`, asked over the range of the one `action` annotation with that
- * title, and compares the text with `after` (itself a fixture: its annotations are taken out).
+ * title (or, given `only`, over the whole file for those kinds: a fix-all), and compares the text
+ * with `after` (itself a fixture: its annotations are taken out).
  */
-export async function checkActionResult(opened: OpenedFixture, title: string, after: string): Promise<void> {
-  const [annotation, ...others] = opened.fixture.annotations.filter((found) => isAction(found) && found.text === title);
-  if (!annotation || others.length > 0) throw new Error(`checkActionResult: the fixture needs one action annotation titled ${JSON.stringify(title)}, not ${others.length + (annotation ? 1 : 0)}`);
-  const actions = await requestActions(opened, annotation.range);
+export async function checkActionResult(opened: OpenedFixture, title: string, after: string, options: { only?: string[] } = {}): Promise<void> {
+  let actions: CodeAction[];
+  if (options.only) {
+    // A source action (fix all) is asked over the whole file, of the kinds given.
+    const lines = opened.fixture.text.split("\n");
+    const whole = { start: { line: 0, character: 0 }, end: { line: lines.length - 1, character: (lines.at(-1) ?? "").length } };
+    actions = await requestActions(opened, whole, options.only);
+  } else {
+    const [annotation, ...others] = opened.fixture.annotations.filter((found) => isAction(found) && found.text === title);
+    if (!annotation || others.length > 0) throw new Error(`checkActionResult: the fixture needs one action annotation titled ${JSON.stringify(title)}, not ${others.length + (annotation ? 1 : 0)}`);
+    actions = await requestActions(opened, annotation.range);
+  }
   const action = actions.find((found) => found.title === title);
   if (!action) throw new Error(`checkActionResult: no action titled ${JSON.stringify(title)} there; offered: ${JSON.stringify(actions.map((found) => found.title))}`);
   const changes = action.edit?.changes ?? {};
