@@ -47,7 +47,7 @@ import { note } from "./workflows";
 
 test("a silent writer", async () => {
   await testWorkflow(note, { agents: { writer: noAnswer.silent() } });
-//                                             ^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1 nudged ✗ unanswered
+//                                             ^^^^^^^^^^^^^^^^^ hint: writer #1 nudged ✗ unanswered
 });
 `,
   );
