@@ -19,6 +19,8 @@ import {
 } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticTestFile } from "../../server/analysis/model.ts";
 import { ROOT, SLOW, turnlens } from "../runner/harness.ts";
+import type { Fixture } from "./check/annotations.ts";
+import { checkStaticProblems } from "./check/checkStaticProblems.ts";
 import { positionAt, rangeOf, siteOf, textIn } from "./textRanges.ts";
 
 const HEADER = `import { describe, expect, it, test } from "bun:test";
@@ -40,6 +42,9 @@ function coreMessage(read: () => unknown): string {
 }
 
 const aWorkflow = { name: "note" } as unknown as Workflow<unknown, unknown>;
+
+/** The texts of a fixture's annotations, in the order written. */
+const messages = (fixture: Fixture) => fixture.annotations.map((annotation) => annotation.text);
 
 describe("tests and their paths", () => {
   test("a test's name, path and ranges come from its call, and its callee is where a lens goes", () => {
@@ -525,127 +530,93 @@ testWorkflow(summarize, {
 
 describe("problems visible without a run", () => {
   test("a misspelled option is refused on its name with the nearest name, as core words it: examples/mistakes", () => {
-    const source = read("examples/mistakes/misspelled-option.test.ts");
-    const { problems } = analyzeTestFile("misspelled-option.test.ts", source);
-    const expected = coreMessage(() => readOptions(aWorkflow, { agnets: {} }));
-    expect(expected).toBe('testWorkflow takes no option "agnets"; did you mean "agents"?');
-    expect(problems).toEqual([
-      { code: "unknown-option", message: expected, range: rangeOf(source, "agnets", { after: "testWorkflow(" }), option: "agnets", suggestion: "agents" },
-    ]);
+    const fixture = checkStaticProblems(
+      `// An option testWorkflow doesn't take is refused, named, so a misspelling fails rather than
+// being ignored. Fails with: testWorkflow takes no option "agnets"; did you mean "agents"?
+import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+
+test("a misspelled option", async () => {
+  await testWorkflow(note, {
+    // @ts-expect-error -- tsc refuses the name too; the test shows what the run says.
+    agnets: { writer: answer(NOTE, { title: "Release 1.2" }) },
+//  ^^^^^^ problem[unknown-option, option "agnets", suggestion "agents"]: testWorkflow takes no option "agnets"; did you mean "agents"?
+  });
+});
+`,
+      "misspelled-option.test.ts",
+    );
+    expect(fixture.text).toBe(read("examples/mistakes/misspelled-option.test.ts"));
+    expect(messages(fixture)).toEqual([coreMessage(() => readOptions(aWorkflow, { agnets: {} }))]);
   });
 
   test("an option in another case, or a quoted one, is matched as core matches it", () => {
-    const source = `${HEADER}
+    const fixture = checkStaticProblems(`${HEADER}
 testWorkflow(summarize, { MAXTURNS: 3, "timout": "1s" });
-`;
-    const { problems } = analyze(source);
-    expect(problems.map((problem) => [problem.message, problem.suggestion, textIn(source, problem.range)])).toEqual([
-      [coreMessage(() => readOptions(aWorkflow, { MAXTURNS: 3 })), "maxTurns", "MAXTURNS"],
-      [coreMessage(() => readOptions(aWorkflow, { timout: "1s" })), "timeout", '"timout"'],
-    ]);
+//                        ^^^^^^^^ problem[unknown-option, option "MAXTURNS", suggestion "maxTurns"]: testWorkflow takes no option "MAXTURNS"; did you mean "maxTurns"?
+//                                     ^^^^^^^^ problem[unknown-option, option "timout", suggestion "timeout"]: testWorkflow takes no option "timout"; did you mean "timeout"?
+`);
+    expect(messages(fixture)).toEqual([coreMessage(() => readOptions(aWorkflow, { MAXTURNS: 3 })), coreMessage(() => readOptions(aWorkflow, { timout: "1s" }))]);
   });
 
   test("an option with no near name lists every name the static pass takes, event and events included", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(summarize, { zebrafish: 1, event: { name: "x" }, events: [] });
-`;
-    const { problems } = analyze(source);
-    const takes =
-      '"args", "id", "agents", "compactions", "messages", "participants", "decisions", "allowance", "runtimes", ' +
-      '"caller", "timeout", "stall", "maxTimers", "maxTurns", "files", "cwd", "panes", "earlier", "fromStage", "values", "event", "events"';
-    expect(problems).toEqual([
-      { code: "unknown-option", message: `testWorkflow takes no option "zebrafish"; it takes ${takes}`, range: rangeOf(source, "zebrafish"), option: "zebrafish" },
-    ]);
+//                        ^^^^^^^^^ problem[unknown-option, option "zebrafish"]: testWorkflow takes no option "zebrafish"; it takes "args", "id", "agents", "compactions", "messages", "participants", "decisions", "allowance", "runtimes", "caller", "timeout", "stall", "maxTimers", "maxTurns", "files", "cwd", "panes", "earlier", "fromStage", "values", "event", "events"
+`);
   });
 
   test("a number, string, object literal, null or undefined where a script goes is invalid on the value, as core words it", () => {
-    const source = `${HEADER}
+    const fixture = checkStaticProblems(`${HEADER}
 testWorkflow(summarize, {
   agents: { a: 42, b: "hi", c: { title: "x" }, d: null, e: undefined, f: () => "text" },
+//             ^^ problem[script-invalid, option "agents", key "a"]: agents["a"] must be answer(…), noAnswer.…() or a list of them, not 42
+//                    ^^^^ problem[script-invalid, option "agents", key "b"]: agents["b"] must be answer(…), noAnswer.…() or a list of them, not "hi"
+//                             ^^^^^^^^^^^^^^ problem[script-invalid, option "agents", key "c"]: agents["c"] must be answer(…), noAnswer.…() or a list of them, not {"title":"x"}
+//                                                ^^^^ problem[script-invalid, option "agents", key "d"]: agents["d"] must be answer(…), noAnswer.…() or a list of them, not null
+//                                                         ^^^^^^^^^ problem[script-invalid, option "agents", key "e"]: agents["e"] must be answer(…), noAnswer.…() or a list of them, not undefined
+//                                                                       ^^^^^^^^^^^^ problem[script-invalid, option "agents", key "f"]: agents["f"] must be answer(…), noAnswer.…() or a list of them, not a function
 });
-`;
-    const { problems } = analyze(source);
-    const values: Array<[string, unknown, string]> = [
-      ["a", 42, "42"],
-      ["b", "hi", '"hi"'],
-      ["c", { title: "x" }, '{ title: "x" }'],
-      ["d", null, "null"],
-      ["e", undefined, "undefined"],
-      ["f", () => "text", '() => "text"'],
-    ];
-    expect(problems).toEqual(
-      values.map(([key, value, written]) => ({
-        code: "script-invalid",
-        message: coreMessage(() => readScripts("agents", { [key]: value })),
-        range: rangeOf(source, written, { after: ["agents: {", `${key}: `] }),
-        option: "agents",
-        key,
-      })),
-    );
-    expect(problems[0]!.message).toBe('agents["a"] must be answer(…), noAnswer.…() or a list of them, not 42');
+`);
+    const values: Array<[string, unknown]> = [["a", 42], ["b", "hi"], ["c", { title: "x" }], ["d", null], ["e", undefined], ["f", () => "text"]];
+    expect(messages(fixture)).toEqual(values.map(([key, value]) => coreMessage(() => readScripts("agents", { [key]: value }))));
   });
 
   test("a list holding something that is not an entry is invalid on the whole list, naming the first bad index", () => {
-    const source = `${HEADER}
+    const fixture = checkStaticProblems(`${HEADER}
 testWorkflow(summarize, { agents: { reader: [noAnswer.silent(), 7, "x"], plain: [1, 2] } });
-`;
-    const { problems } = analyze(source);
-    expect(problems).toEqual([
-      {
-        code: "script-invalid",
-        message: 'agents["reader"] must be answer(…), noAnswer.…() or a list of them, not [noAnswer.silent(), 7, "x"]',
-        range: rangeOf(source, '[noAnswer.silent(), 7, "x"]'),
-        option: "agents",
-        key: "reader",
-        index: 1,
-      },
-      {
-        code: "script-invalid",
-        message: coreMessage(() => readScripts("agents", { plain: [1, 2] })),
-        range: rangeOf(source, "[1, 2]"),
-        option: "agents",
-        key: "plain",
-        index: 0,
-      },
-    ]);
+//                                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[script-invalid, option "agents", key "reader", index 1]: agents["reader"] must be answer(…), noAnswer.…() or a list of them, not [noAnswer.silent(), 7, "x"]
+//                                                                              ^^^^^^ problem[script-invalid, option "agents", key "plain", index 0]: agents["plain"] must be answer(…), noAnswer.…() or a list of them, not [1,2]
+`);
+    expect(messages(fixture)[1]).toBe(coreMessage(() => readScripts("agents", { plain: [1, 2] })));
   });
 
   test("a name or a call of something else is not judged: it may hold or return an entry", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 const shared = answer("ok");
 const make = () => answer("ok");
 testWorkflow(summarize, { agents: { a: shared, b: make(), c: [shared, make()], d: { ...shared } } });
-`;
-    expect(analyze(source).problems).toEqual([]);
+`);
   });
 
   test("an empty list is its own problem, on the [], as core words it", () => {
-    const source = `${HEADER}
+    const fixture = checkStaticProblems(`${HEADER}
 testWorkflow(summarize, { agents: { "writer-*": [] } });
-`;
-    expect(analyze(source).problems).toEqual([
-      {
-        code: "script-empty-list",
-        message: coreMessage(() => readScripts("agents", { "writer-*": [] })),
-        range: rangeOf(source, "[]"),
-        option: "agents",
-        key: "writer-*",
-      },
-    ]);
-    expect(analyze(source).problems[0]!.message).toBe('agents["writer-*"] is an empty list; a list has an entry per turn');
+//                                              ^^ problem[script-empty-list, option "agents", key "writer-*"]: agents["writer-*"] is an empty list; a list has an entry per turn
+`);
+    expect(messages(fixture)).toEqual([coreMessage(() => readScripts("agents", { "writer-*": [] }))]);
   });
 
   test("agents or decisions given something other than an object, and a decision key given a plain value, are invalid as core words them", () => {
-    const source = `${HEADER}
+    const fixture = checkStaticProblems(`${HEADER}
 testWorkflow(summarize, { agents: [answer("x")], decisions: { "triage-1": "payments", "triage-2": { bug: 0.9 }, "triage-3": () => ({}) } });
+//                                ^^^^^^^^^^^^^ problem[script-invalid, option "agents"]: agents must map a key to a script, not [answer(…)]
+//                                                                        ^^^^^^^^^^ problem[script-invalid, option "decisions", key "triage-1"]: decisions["triage-1"] must be answers by question id, an Error or a function, not "payments"
 testWorkflow(summarize, { decisions: 3, agents: undefined });
-`;
-    const { problems } = analyze(source);
-    expect(problems.map((problem) => [problem.message, textIn(source, problem.range), problem.option, problem.key])).toEqual([
-      ['agents must map a key to a script, not [answer(…)]', '[answer("x")]', "agents", undefined],
-      [coreMessage(() => readDecisionScripts({ "triage-1": "payments" })), '"payments"', "decisions", "triage-1"],
-      [coreMessage(() => readDecisionScripts(3)), "3", "decisions", undefined],
-    ]);
+//                                   ^ problem[script-invalid, option "decisions"]: decisions must map a decision key to its answers, not 3
+`);
+    expect(messages(fixture).slice(1)).toEqual([coreMessage(() => readDecisionScripts({ "triage-1": "payments" })), coreMessage(() => readDecisionScripts(3))]);
   });
 
   test("positions count UTF-16 code units as LSP does, and CRLF line ends give the same positions", () => {

@@ -21,7 +21,8 @@ import {
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import { DEPTH_LIMIT, FILE_TOO_DEEP_MESSAGE, TOO_DEEP_MESSAGE } from "../../server/analysis/tooDeep.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { MISTAKES, rangeOf, ROOT, SLOW, TestServer } from "./harness.ts";
+import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer | undefined;
 afterEach(() => {

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestItem, TestRunProgressParams, TestsDiscoveredParams } from "../../server/protocol.ts";
 import { PROTOCOL_VERSION } from "../../server/protocol.ts";
-import { EDITOR_CAPABILITIES, MISTAKES, rangeOf, SLOW, TestServer } from "./harness.ts";
+import { EDITOR_CAPABILITIES, MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity, type Diagnostic, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { MISTAKES, mistake, rangeOf, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { parseFixture, type Fixture } from "./check/annotations.ts";
+import { checkLenses } from "./check/checkLenses.ts";
+import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer;
 async function start(options: StartOptions = {}): Promise<TestServer> {
@@ -32,15 +35,31 @@ function testFailed(text: string, line: string, message: string): Diagnostic {
   return { range: { start: { line: range.start.line, character: indent }, end: range.end }, severity: DiagnosticSeverity.Error, source: "turnlens", code: "test-failed", message };
 }
 
-async function lensTitles(uri: string): Promise<string[]> {
-  const lenses = await server.request<Array<{ command: { title: string } }>>("textDocument/codeLens", { textDocument: { uri } });
-  return lenses.map((lens) => lens.command.title.replace(/\d+ ms/, "N ms"));
+/** The lenses of a fixture opened by hand, a duration made constant. */
+function checkLensesOf(uri: string, fixture: Fixture, diagnostics: Diagnostic[] = []): Promise<void> {
+  return checkLenses({ server, uri, fixture, diagnostics }, { normalize: (title) => title.replace(/\d+ ms$/, "N ms") });
 }
 
 describe("a test file that misbehaves", () => {
   test("a synchronous infinite loop is killed and reported on its test, the tests after it still run, and the server keeps answering", async () => {
     await start({ initializationOptions: { settings: { testTimeout: 300 } } });
-    const text = lines('import { test } from "bun:test";', "", 'test("spins", () => {', "  for (;;) {}", "});", "", 'test("runs after", () => {});');
+    const fixture = parseFixture(
+      lines(
+        'import { test } from "bun:test";',
+        "| lens[turnlens.runFile]: ▶ Run file",
+        "",
+        'test("spins", () => {',
+        "^^^^ lens[turnlens.runTest]: ▶ Run",
+        "^^^^ lens: ✗ failed",
+        "  for (;;) {}",
+        "});",
+        "",
+        'test("runs after", () => {});',
+        "^^^^ lens[turnlens.runTest]: ▶ Run",
+        "^^^^ lens: ✓ 0 turns · N ms",
+      ),
+    );
+    const text = fixture.text;
     const uri = await server.open(join(MISTAKES, "virtual-loop.test.ts"), text);
     await server.advance(300);
     await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
@@ -53,7 +72,7 @@ describe("a test file that misbehaves", () => {
         "the test did not finish within its 300ms timeout (plus 300ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed",
       ),
     ]);
-    expect(await lensTitles(uri)).toEqual(["▶ Run file", "▶ Run", "✗ failed", "▶ Run", "✓ 0 turns · N ms"]);
+    await checkLensesOf(uri, fixture);
     expect(await answers(uri)).toBe(true);
   }, SLOW);
 
@@ -68,15 +87,23 @@ describe("a test file that misbehaves", () => {
 
   test("a worker killed mid-run fails the running test and the rest of the file resumes in a fresh worker", async () => {
     await start();
-    const text = lines(
-      'import { test } from "bun:test";',
-      "",
-      'test("is running when the worker dies", async () => {',
-      "  await new Promise((resolve) => setTimeout(resolve, 10_000));",
-      "});",
-      "",
-      'test("runs in the next worker", () => {});',
+    const fixture = parseFixture(
+      lines(
+        'import { test } from "bun:test";',
+        "| lens[turnlens.runFile]: ▶ Run file",
+        "",
+        'test("is running when the worker dies", async () => {',
+        "^^^^ lens[turnlens.runTest]: ▶ Run",
+        "^^^^ lens: ✗ failed",
+        "  await new Promise((resolve) => setTimeout(resolve, 10_000));",
+        "});",
+        "",
+        'test("runs in the next worker", () => {});',
+        "^^^^ lens[turnlens.runTest]: ▶ Run",
+        "^^^^ lens: ✓ 0 turns · N ms",
+      ),
     );
+    const text = fixture.text;
     const uri = await server.open(join(MISTAKES, "virtual-killed.test.ts"), text);
     await server.advance(300);
     await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
@@ -89,7 +116,7 @@ describe("a test file that misbehaves", () => {
         "the test ended its worker process (killed by signal SIGKILL); did it call process.kill, run out of memory or crash node?",
       ),
     ]);
-    expect(await lensTitles(uri)).toEqual(["▶ Run file", "▶ Run", "✗ failed", "▶ Run", "✓ 0 turns · N ms"]);
+    await checkLensesOf(uri, fixture);
     expect(await answers(uri)).toBe(true);
   }, SLOW);
 

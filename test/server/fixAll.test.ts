@@ -2,8 +2,10 @@
 // and `source.fixAll.turnlens` applying each diagnostic's preferred fix.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TextDocument } from "vscode-languageserver-textdocument";
 import type { CodeAction, Range } from "vscode-languageserver-protocol";
+import { checkActionResult, checkActions, rewritten } from "./check/checkActions.ts";
+import { checkDiagnostics } from "./check/checkDiagnostics.ts";
+import { openFixture } from "./check/openFixture.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -38,44 +40,72 @@ test("two", async () => {
 });
 `;
 
-function apply(text: string, action: CodeAction | undefined, uri: string): string {
-  const edits = action?.edit?.changes?.[uri] ?? [];
-  return TextDocument.applyEdits(TextDocument.create(uri, "typescript", 1, text), edits);
-}
-
 describe("fixing a whole file", () => {
   test("one quick fix removes every entry never reached, emptying no list and dropping scripts never asked", async () => {
-    const text = UNREACHED.replace("    agnets: {},\n", "");
-    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-unreached.test.ts"), text);
-    expect(diagnostics.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line])).toEqual([
-      ["entry-never-reached", 6],
-      ["entry-never-reached", 6],
-      ["entry-never-reached", 15],
-      ["list-never-asked", 17],
-    ]);
-    const actions = await server.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri }, range: diagnostics.diagnostics[0]!.range, context: { diagnostics: [] } });
-    expect(actions.map((action) => action.title)).toEqual(["Remove this entry never reached", "Remove every entry never reached in this file", "Fix all Turnlens problems in this file"]);
-    const fixed = apply(text, actions[1], uri);
-    expect(fixed).toBe(
-      text
-        .replace(', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', "")
-        .replace('\n        answer(NOTE, { title: "Release 2.2" }),', "")
-        .replace(',\n      reader: [answer(NOTE, { title: "never" })]', ""),
+    const opened = await openFixture(
+      server,
+      join(MISTAKES, "virtual-unreached.test.ts"),
+      `import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+
+test("one", async () => {
+  await testWorkflow(note, {
+    agents: { writer: [answer(NOTE, { title: "Release 1.2" }), answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })] },
+//                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 3: this entry is never reached
+//                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
+//                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Remove every entry never reached in this file
+//                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Fix all Turnlens problems in this file
+//                                                                                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 3: this entry is never reached
+  });
+});
+
+test("two", async () => {
+  await testWorkflow(note, {
+    agents: {
+      writer: [
+        answer(NOTE, { title: "Release 2.1" }),
+        answer(NOTE, { title: "Release 2.2" }),
+//      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 2: this entry is never reached
+      ],
+      reader: [answer(NOTE, { title: "never" })],
+//    ^^^^^^ warning[list-never-asked, unnecessary]: agent "reader" was never asked; its script has 1 turn
+    },
+  });
+});
+`,
     );
-    await server.close(uri);
+    checkDiagnostics(opened);
+    await checkActions(opened);
+    await checkActionResult(
+      opened,
+      "Remove every entry never reached in this file",
+      rewritten(
+        opened.fixture.text,
+        [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""],
+        ['\n        answer(NOTE, { title: "Release 2.2" }),', ""],
+        [',\n      reader: [answer(NOTE, { title: "never" })]', ""],
+      ),
+    );
+    await server.close(opened.uri);
   }, SLOW);
 
   test("fix-all renames the misspelled option and removes the unreached entries in one edit", async () => {
-    const { uri } = await server.openAndRun(join(MISTAKES, "virtual-fixall.test.ts"), UNREACHED);
+    const opened = await openFixture(server, join(MISTAKES, "virtual-fixall.test.ts"), UNREACHED);
     const [action, ...more] = await server.request<CodeAction[]>("textDocument/codeAction", {
-      textDocument: { uri },
+      textDocument: { uri: opened.uri },
       range: WHOLE,
       context: { diagnostics: [], only: ["source.fixAll"] },
     });
     expect(more).toEqual([]);
     expect(action?.kind).toBe("source.fixAll.turnlens");
     // The misspelled option refuses the whole second call, so its entries were never judged.
-    expect(apply(UNREACHED, action, uri)).toBe(UNREACHED.replace(', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', "").replace("agnets: {}", "agents: {}"));
-    await server.close(uri);
+    await checkActionResult(
+      opened,
+      "Fix all Turnlens problems",
+      rewritten(UNREACHED, [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""], ["agnets: {}", "agents: {}"]),
+      { only: ["source.fixAll"] },
+    );
+    await server.close(opened.uri);
   }, SLOW);
 });

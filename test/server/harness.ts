@@ -22,7 +22,6 @@ import {
   type InitializeResult,
   type MessageConnection,
   type PublishDiagnosticsParams,
-  type Range,
 } from "vscode-languageserver-protocol/node";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
@@ -259,22 +258,6 @@ export class TestServer {
     this.client.dispose();
     this.server.connection.dispose();
   }
-}
-
-/**
- * The range of the `occurrence`-th `needle` in `text`, skipping comment lines (the mistake files
- * quote their own code in their header). 0-based lines and characters; single-line needles.
- */
-export function rangeOf(text: string, needle: string, occurrence = 1): Range {
-  let seen = 0;
-  const lines = text.split("\n");
-  for (let line = 0; line < lines.length; line++) {
-    if (lines[line]!.trimStart().startsWith("//")) continue;
-    for (let character = lines[line]!.indexOf(needle); character >= 0; character = lines[line]!.indexOf(needle, character + 1)) {
-      if (++seen === occurrence) return { start: { line, character }, end: { line, character: character + needle.length } };
-    }
-  }
-  throw new Error(`"${needle}" occurs fewer than ${occurrence} times outside comments`);
 }
 
 /** Reads a mistake example. */

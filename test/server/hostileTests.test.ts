@@ -8,7 +8,8 @@ import type { ChildProcess } from "node:child_process";
 import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { freshTag, taggedCommands, until } from "../runner/harness.ts";
-import { MISTAKES, mistake, rangeOf, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { MISTAKES, mistake, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
 

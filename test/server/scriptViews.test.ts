@@ -3,8 +3,12 @@
 // the compaction, and each entry's hover shows only what that entry met.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Hover, InlayHint, Position } from "vscode-languageserver-protocol";
-import { rangeOf, ROOT, SLOW, TestServer } from "./harness.ts";
+import type { Hover, Position } from "vscode-languageserver-protocol";
+import { checkDiagnostics } from "./check/checkDiagnostics.ts";
+import { checkHints } from "./check/checkHints.ts";
+import { openFixture, type OpenedFixture } from "./check/openFixture.ts";
+import { ROOT, SLOW, TestServer } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 const FIXTURES = join(ROOT, "test", "server", "fixtures");
 
@@ -14,37 +18,32 @@ import { compacting } from "./operations";
 
 test("the writer compacts once, scripted on one line", async () => {
   const run = await testWorkflow(compacting, { compactions: { writer: answer("Outline.") }, agents: { writer: [answer("Draft."), answer("Final note.")] } });
+//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1–2 ×2 ✓ · writer compaction #1 ✓ "Outline."
   expect(run.value).toEqual({ summary: "Outline.", note: "Final note." });
 });
 `;
 
 let server: TestServer;
-let uri: string;
+let opened: OpenedFixture;
 beforeAll(async () => {
   server = await TestServer.started();
-  const opened = await server.openAndRun(join(FIXTURES, "virtual-one-line.test.ts"), TEXT);
-  expect(opened.diagnostics.diagnostics).toEqual([]);
-  uri = opened.uri;
+  opened = await openFixture(server, join(FIXTURES, "virtual-one-line.test.ts"), TEXT);
+  checkDiagnostics(opened);
 }, SLOW);
 afterAll(() => server.dispose());
 
 async function hoverAt(position: Position): Promise<string | undefined> {
-  const found = await server.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
+  const found = await server.request<Hover | null>("textDocument/hover", { textDocument: { uri: opened.uri }, position });
   return found ? (found.contents as { value: string }).value.split("\n\n")[0] : undefined;
 }
 
 test("a line with an agent's entries and a compactions entry reads the turns first, then the compaction", async () => {
-  const hints = await server.request<InlayHint[]>("textDocument/inlayHint", {
-    textDocument: { uri },
-    range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
-  });
-  const line = rangeOf(TEXT, "testWorkflow(compacting").start.line;
-  expect(hints.map((hint) => [hint.position.line, hint.label])).toEqual([[line, 'writer #1–2 ×2 ✓ · writer compaction #1 ✓ "Outline."']]);
+  await checkHints(opened);
 }, SLOW);
 
 test("each entry on that line hovers with only what it met", async () => {
   const inside = (needle: string) => {
-    const { start } = rangeOf(TEXT, needle);
+    const { start } = rangeOf(opened.fixture.text, needle);
     return { line: start.line, character: start.character + 2 };
   };
   expect(await hoverAt(inside('answer("Outline.")'))).toBe("Turnlens · 1 compaction");

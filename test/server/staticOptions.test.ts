@@ -6,12 +6,13 @@ import { join } from "node:path";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type } from "agentswf/workflow";
 import { problemsOf, type ProblemTrace } from "turnlens/trace";
-import { DiagnosticSeverity, type Diagnostic, type Range } from "vscode-languageserver-protocol";
 import type { FileReport } from "../../core/runner/report.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticProblem } from "../../server/analysis/model.ts";
+import { checkDiagnostics } from "./check/checkDiagnostics.ts";
+import { checkStaticProblems } from "./check/checkStaticProblems.ts";
+import { openFixture } from "./check/openFixture.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
-import { rangeOf, textIn } from "./textRanges.ts";
 
 const HEADER = `import { test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
@@ -20,85 +21,44 @@ import { flow } from "./flows";
 
 const staticProblems = (source: string): StaticProblem[] => analyzeTestFile("inline.test.ts", source).problems;
 
-/** A problem as the tests read it: its code, message and the text its range covers. */
-const shown = (source: string) => staticProblems(source).map((problem) => [problem.code, problem.message, textIn(source, problem.range)]);
-
 describe("compactions and messages", () => {
   test("an empty list is script-empty-list on the [], per compaction or per message", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, { compactions: { writer: [] }, messages: { "planner-*": [] } });
-`;
-    expect(staticProblems(source)).toEqual([
-      {
-        code: "script-empty-list",
-        message: 'compactions["writer"] is an empty list; a list has an entry per compaction',
-        range: rangeOf(source, "[]", { after: "writer: " }),
-        option: "compactions",
-        key: "writer",
-      },
-      {
-        code: "script-empty-list",
-        message: 'messages["planner-*"] is an empty list; a list has an entry per message',
-        range: rangeOf(source, "[]", { after: '"planner-*": ' }),
-        option: "messages",
-        key: "planner-*",
-      },
-    ]);
+//                                          ^^ problem[script-empty-list, option "compactions", key "writer"]: compactions["writer"] is an empty list; a list has an entry per compaction
+//                                                                         ^^ problem[script-empty-list, option "messages", key "planner-*"]: messages["planner-*"] is an empty list; a list has an entry per message
+`);
   });
 
   test("a literal, template, plain object or function where a compaction entry goes is script-invalid on the script, a list naming its first bad index", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, {
   compactions: { a: "Outline.", b: \`Outline \${1}\`, c: { summary: "x" }, d: () => "Outline.", e: [answer("Outline."), 7, "x"] },
+//                  ^^^^^^^^^^ problem[script-invalid, option "compactions", key "a"]: compactions["a"] must be answer(…), noAnswer.…() or a list of them, not "Outline."
+//                                 ^^^^^^^^^^^^^^ problem[script-invalid, option "compactions", key "b"]: compactions["b"] must be answer(…), noAnswer.…() or a list of them, not \`Outline \${1}\`
+//                                                    ^^^^^^^^^^^^^^^^ problem[script-invalid, option "compactions", key "c"]: compactions["c"] must be answer(…), noAnswer.…() or a list of them, not {"summary":"x"}
+//                                                                         ^^^^^^^^^^^^^^^^ problem[script-invalid, option "compactions", key "d"]: compactions["d"] must be answer(…), noAnswer.…() or a list of them, not a function
+//                                                                                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[script-invalid, option "compactions", key "e", index 1]: compactions["e"] must be answer(…), noAnswer.…() or a list of them, not [answer(…), 7, "x"]
 });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "script-invalid", message: 'compactions["a"] must be answer(…), noAnswer.…() or a list of them, not "Outline."', range: rangeOf(source, '"Outline."'), option: "compactions", key: "a" },
-      { code: "script-invalid", message: 'compactions["b"] must be answer(…), noAnswer.…() or a list of them, not `Outline ${1}`', range: rangeOf(source, "`Outline ${1}`"), option: "compactions", key: "b" },
-      { code: "script-invalid", message: 'compactions["c"] must be answer(…), noAnswer.…() or a list of them, not {"summary":"x"}', range: rangeOf(source, '{ summary: "x" }'), option: "compactions", key: "c" },
-      { code: "script-invalid", message: 'compactions["d"] must be answer(…), noAnswer.…() or a list of them, not a function', range: rangeOf(source, '() => "Outline."'), option: "compactions", key: "d" },
-      {
-        code: "script-invalid",
-        message: 'compactions["e"] must be answer(…), noAnswer.…() or a list of them, not [answer(…), 7, "x"]',
-        range: rangeOf(source, '[answer("Outline."), 7, "x"]'),
-        option: "compactions",
-        key: "e",
-        index: 1,
-      },
-    ]);
+`);
   });
 
   test("in messages a function or a noAnswer is an entry; answer(…), a literal or a plain object is script-invalid", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, {
   messages: {
     fine: [(message) => message.reply("x"), noAnswer.silent(), function (message) {}],
     asked: answer("The read cache."),
+//         ^^^^^^^^^^^^^^^^^^^^^^^^^ problem[script-invalid, option "messages", key "asked"]: messages["asked"] must be (message) => …, noAnswer.…() or a list of them, not answer(…)
     listed: [(message) => message.reply("x"), { text: "x" }],
+//          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[script-invalid, option "messages", key "listed", index 1]: messages["listed"] must be (message) => …, noAnswer.…() or a list of them, not [a function, {"text":"x"}]
   },
 });
-`;
-    expect(staticProblems(source)).toEqual([
-      {
-        code: "script-invalid",
-        message: 'messages["asked"] must be (message) => …, noAnswer.…() or a list of them, not answer(…)',
-        range: rangeOf(source, 'answer("The read cache.")'),
-        option: "messages",
-        key: "asked",
-      },
-      {
-        code: "script-invalid",
-        message: 'messages["listed"] must be (message) => …, noAnswer.…() or a list of them, not [a function, {"text":"x"}]',
-        range: rangeOf(source, '[(message) => message.reply("x"), { text: "x" }]'),
-        option: "messages",
-        key: "listed",
-        index: 1,
-      },
-    ]);
+`);
   });
 
   test("a name, a call, a spread or a key a later spread may replace is left to the run", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 const shared = [];
 const make = () => "x";
 testWorkflow(flow, {
@@ -106,14 +66,13 @@ testWorkflow(flow, {
   messages: { a: shared, b: make(), c: [make()], d: [] , ...shared },
 });
 testWorkflow(flow, { compactions: { a: [] }, ...{ compactions: { a: answer("x") } } });
-`;
-    expect(staticProblems(source)).toEqual([]);
+`);
   });
 });
 
 describe("participants", () => {
   test("a participant's script that is not a function is script-invalid on the value", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, {
   participants: {
     coordinator: (event) => undefined,
@@ -121,98 +80,72 @@ testWorkflow(flow, {
     named: someFunction,
     made: makeOne(),
     text: "Two.",
+//        ^^^^^^ problem[script-invalid, option "participants", key "text"]: participants["text"] must be (event) => …, not "Two."
     entry: answer("Two."),
+//         ^^^^^^^^^^^^^^ problem[script-invalid, option "participants", key "entry"]: participants["entry"] must be (event) => …, not answer(…)
     listed: [() => "Two."],
+//          ^^^^^^^^^^^^^^ problem[script-invalid, option "participants", key "listed"]: participants["listed"] must be (event) => …, not [a function]
     object: { reply: "Two." },
+//          ^^^^^^^^^^^^^^^^^ problem[script-invalid, option "participants", key "object"]: participants["object"] must be (event) => …, not {"reply":"Two."}
     nothing: undefined,
+//           ^^^^^^^^^ problem[script-invalid, option "participants", key "nothing"]: participants["nothing"] must be (event) => …, not undefined
   },
 });
-`;
-    expect(shown(source)).toEqual([
-      ["script-invalid", 'participants["text"] must be (event) => …, not "Two."', '"Two."'],
-      ["script-invalid", 'participants["entry"] must be (event) => …, not answer(…)', 'answer("Two.")'],
-      ["script-invalid", 'participants["listed"] must be (event) => …, not [a function]', '[() => "Two."]'],
-      ["script-invalid", 'participants["object"] must be (event) => …, not {"reply":"Two."}', '{ reply: "Two." }'],
-      ["script-invalid", 'participants["nothing"] must be (event) => …, not undefined', "undefined"],
-    ]);
-    expect(staticProblems(source).map((problem) => [problem.option, problem.key, problem.index])).toEqual(
-      ["text", "entry", "listed", "object", "nothing"].map((key) => ["participants", key, undefined]),
-    );
+`);
   });
 });
 
 describe("events", () => {
   test("an element with neither or both of during and after is option-invalid on the element, naming its index", () => {
-    const neither = '{ name: "note", data: { text: "x" } }';
-    const both = '{ during: "writer#1", after: "writer#1", name: "note", data: { text: "y" } }';
-    const source = `${HEADER}
-testWorkflow(flow, { events: [${neither}, ${both}] });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "option-invalid", message: 'events[0] ("note") needs one of during or after, such as during: "investigator#1"', range: rangeOf(source, neither), option: "events", index: 0 },
-      { code: "option-invalid", message: 'events[1] ("note") needs one of during or after, such as during: "investigator#1"', range: rangeOf(source, both), option: "events", index: 1 },
-    ]);
+    checkStaticProblems(`${HEADER}
+testWorkflow(flow, { events: [{ name: "note", data: { text: "x" } }, { during: "writer#1", after: "writer#1", name: "note", data: { text: "y" } }] });
+//                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, such as during: "investigator#1"
+//                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 1]: events[1] ("note") needs one of during or after, such as during: "investigator#1"
+`);
   });
 
   test("a during or after that is not \"agent#n\" is option-invalid on the element", () => {
-    const noTurn = '{ during: "writer", name: "note", data: {} }';
-    const zero = '{ after: "writer#0", name: "note", data: {} }';
-    const number = '{ after: 2, name: "note", data: {} }';
-    const fine = '{ during: "writer-2#12", name: "note", data: {} }';
-    const source = `${HEADER}
-testWorkflow(flow, { events: [${noTurn}, ${zero}, ${number}, ${fine}] });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "option-invalid", message: `events[0]'s during must name an agent's turn as "agent#n", not "writer"`, range: rangeOf(source, noTurn), option: "events", index: 0 },
-      { code: "option-invalid", message: `events[1]'s after must name an agent's turn as "agent#n", not "writer#0"`, range: rangeOf(source, zero), option: "events", index: 1 },
-      { code: "option-invalid", message: `events[2]'s after must name an agent's turn as "agent#n", not 2`, range: rangeOf(source, number), option: "events", index: 2 },
-    ]);
+    checkStaticProblems(`${HEADER}
+testWorkflow(flow, { events: [{ during: "writer", name: "note", data: {} }, { after: "writer#0", name: "note", data: {} }, { after: 2, name: "note", data: {} }, { during: "writer-2#12", name: "note", data: {} }] });
+//                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
+//                                                                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 1]: events[1]'s after must name an agent's turn as "agent#n", not "writer#0"
+//                                                                                                                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 2]: events[2]'s after must name an agent's turn as "agent#n", not 2
+`);
   });
 
   test("two equal eventIds are event-id-reused on the element that gives it again, naming where it was given first", () => {
-    const first = '{ during: "writer#1", name: "note", data: {}, eventId: "n-1" }';
-    const again = '{ during: "writer#2", name: "note", data: {}, eventId: "n-1" }';
-    const source = `${HEADER}
-testWorkflow(flow, { events: [${first}, ${again}] });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "event-id-reused", message: 'event id "n-1" is given twice: events[0] and events[1]', range: rangeOf(source, again), option: "events", index: 1 },
-    ]);
+    checkStaticProblems(`${HEADER}
+testWorkflow(flow, { events: [{ during: "writer#1", name: "note", data: {}, eventId: "n-1" }, { during: "writer#2", name: "note", data: {}, eventId: "n-1" }] });
+//                                                                                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[event-id-reused, option "events", index 1]: event id "n-1" is given twice: events[0] and events[1]
+`);
   });
 
   test("an id is given twice against the starting event's eventId, and against awf's defaults awf.start and awf.test.{n}", () => {
-    const againstEvent = '{ during: "writer#1", name: "note", data: {}, eventId: "e-1" }';
-    const againstStart = '{ during: "writer#1", name: "note", data: {}, eventId: "awf.start" }';
-    const takesDefault = '{ during: "writer#2", name: "note", data: {} }';
-    const source = `${HEADER}
-testWorkflow(flow, { event: { name: "case.changed", data: {}, eventId: "e-1" }, events: [${againstEvent}] });
-testWorkflow(flow, { event: { name: "case.changed", data: {} }, events: [${againstStart}] });
-testWorkflow(flow, { events: [{ during: "writer#1", name: "note", data: {}, eventId: "awf.test.2" }, ${takesDefault}] });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "event-id-reused", message: 'event id "e-1" is given twice: event and events[0]', range: rangeOf(source, againstEvent), option: "events", index: 0 },
-      { code: "event-id-reused", message: 'event id "awf.start" is given twice: event and events[0]', range: rangeOf(source, againstStart), option: "events", index: 0 },
-      { code: "event-id-reused", message: 'event id "awf.test.2" is given twice: events[0] and events[1]', range: rangeOf(source, takesDefault), option: "events", index: 1 },
-    ]);
+    checkStaticProblems(`${HEADER}
+testWorkflow(flow, { event: { name: "case.changed", data: {}, eventId: "e-1" }, events: [{ during: "writer#1", name: "note", data: {}, eventId: "e-1" }] });
+//                                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[event-id-reused, option "events", index 0]: event id "e-1" is given twice: event and events[0]
+testWorkflow(flow, { event: { name: "case.changed", data: {} }, events: [{ during: "writer#1", name: "note", data: {}, eventId: "awf.start" }] });
+//                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[event-id-reused, option "events", index 0]: event id "awf.start" is given twice: event and events[0]
+testWorkflow(flow, { events: [{ during: "writer#1", name: "note", data: {}, eventId: "awf.test.2" }, { during: "writer#2", name: "note", data: {} }] });
+//                                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[event-id-reused, option "events", index 1]: event id "awf.test.2" is given twice: events[0] and events[1]
+`);
   });
 
   test("an element the run refuses claims no id, so an id it repeats is not given twice", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, {
   events: [
     { during: "writer", name: "note", data: {}, eventId: "n-1" },
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
     { during: "writer#1", name: 3, data: {}, eventId: "n-1" },
     { during: "writer#1", name: "note", data: {}, eventId: "n-1" },
   ],
 });
-`;
-    expect(shown(source)).toEqual([
-      ["option-invalid", `events[0]'s during must name an agent's turn as "agent#n", not "writer"`, '{ during: "writer", name: "note", data: {}, eventId: "n-1" }'],
-    ]);
+`);
   });
 
   test("what the text cannot tell is left to the run: a name, a spread, an earlier attempt, an id or a turn it cannot read", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, { events: [{ name: noteName, data: {} }, { during: turn, name: "note", data: {} }, { ...base, name: "note" }, someEvent] });
 testWorkflow(flow, { events: [{ name: "note", data: {} }], ...more });
 testWorkflow(flow, { events: [...more, { name: "note", data: {} }] });
@@ -220,48 +153,36 @@ testWorkflow(flow, { event: { name: "case.changed", data: {}, eventId: "e-1" }, 
 testWorkflow(flow, { events: [{ during: "writer#1", name: "note", data: {}, eventId: someId }, { during: "writer#1", name: "note", data: {}, eventId: "n-1" }, { during: "writer#1", name: "note", data: {}, eventId: "n-1" }] });
 testWorkflow(flow, { event: startEvent, events: [{ during: "writer#1", name: "note", data: {}, eventId: "awf.start" }] });
 testWorkflow(flow, { ...shared, events: [{ during: "writer#1", name: "note", data: {}, eventId: "awf.start" }] });
-`;
-    expect(staticProblems(source)).toEqual([]);
+`);
   });
 
   test("an events list in a const, given to two calls, is checked once, on the const's element", () => {
-    const element = '{ name: "note", data: {} }';
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 test("one", () => testWorkflow(flow, { events: sent }));
 test("two", () => testWorkflow(flow, { events: sent }));
-const sent = [${element}];
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "option-invalid", message: 'events[0] ("note") needs one of during or after, such as during: "investigator#1"', range: rangeOf(source, element), option: "events", index: 0 },
-    ]);
+const sent = [{ name: "note", data: {} }];
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, such as during: "investigator#1"
+`);
   });
 });
 
 describe("options the run refuses together", () => {
   test("values without fromStage is option-invalid on values, and files with cwd on files", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, { values: { draft: "x" } });
+//                   ^^^^^^ problem[option-invalid, option "values"]: values give the stages before fromStage: give fromStage too
 testWorkflow(flow, { files: { "notes.md": "x" }, cwd: "/tmp/work" });
-`;
-    expect(staticProblems(source)).toEqual([
-      { code: "option-invalid", message: "values give the stages before fromStage: give fromStage too", range: rangeOf(source, "values"), option: "values" },
-      {
-        code: "option-invalid",
-        message: 'testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes',
-        range: rangeOf(source, "files"),
-        option: "files",
-      },
-    ]);
+//                   ^^^^^ problem[option-invalid, option "files"]: testWorkflow takes "files" or "cwd", not both: files are laid out in a directory the test makes
+`);
   });
 
   test("fromStage given, either one undefined, a name that may be undefined or a spread that may give it leaves them to the run", () => {
-    const source = `${HEADER}
+    checkStaticProblems(`${HEADER}
 testWorkflow(flow, { fromStage: "review", values: { draft: "x" } });
 testWorkflow(flow, { values: undefined, files: {}, cwd: undefined });
 testWorkflow(flow, { values: given, files: tree, cwd: folder });
 testWorkflow(flow, { ...continuing, values: { draft: "x" } });
-`;
-    expect(staticProblems(source)).toEqual([]);
+`);
   });
 });
 
@@ -340,29 +261,32 @@ import { compacting, listening } from "./operations";
 
 test("an empty compactions list", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, compactions: { writer: [] } });
+//                                                                                              ^^ error[script-empty-list]: compactions["writer"] is an empty list; a list has an entry per compaction
 });
 
 test("a participant given text", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, participants: { coordinator: "Two." } });
+//                                                                                                    ^^^^^^ error[script-invalid]: participants["coordinator"] must be (event) => …, not "Two."
 });
 
 test("an event naming no turn", async () => {
   await testWorkflow(listening, { agents: { investigator: answer("read") }, events: [{ during: "investigator", name: "note", data: { text: "x" } }] });
+//                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[option-invalid]: events[0]'s during must name an agent's turn as "agent#n", not "investigator"
 });
 
 test("an event id given twice", async () => {
   await testWorkflow(listening, {
     agents: { investigator: answer("read") },
     events: [{ during: "investigator#1", name: "note", data: { text: "x" }, eventId: "awf.test.2" }, { during: "investigator#2", name: "note", data: { text: "y" } }],
+//                                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-id-reused]: event id "awf.test.2" is given twice: events[0] and events[1]
   });
 });
 
 test("values without fromStage", async () => {
   await testWorkflow(compacting, { agents: { writer: answer("Draft.") }, values: { draft: "x" } });
+//                                                                       ^^^^^^ error[option-invalid]: values give the stages before fromStage: give fromStage too
 });
 `;
-  const ERROR = DiagnosticSeverity.Error;
-  const expected = (range: Range, code: string, message: string): Diagnostic => ({ range, severity: ERROR, source: "turnlens", code, message });
 
   let server: TestServer;
   beforeAll(async () => {
@@ -371,19 +295,9 @@ test("values without fromStage", async () => {
   afterAll(() => server.dispose());
 
   test("the run refuses the same options, and each problem shows once: the static diagnostic", async () => {
-    const { uri, diagnostics } = await server.openAndRun(FILE, TEXT);
-    const statics = [
-      expected(rangeOf(TEXT, "[]", { after: "compactions: { writer: " }), "script-empty-list", 'compactions["writer"] is an empty list; a list has an entry per compaction'),
-      expected(rangeOf(TEXT, '"Two."'), "script-invalid", 'participants["coordinator"] must be (event) => …, not "Two."'),
-      expected(
-        rangeOf(TEXT, '{ during: "investigator", name: "note", data: { text: "x" } }'),
-        "option-invalid",
-        `events[0]'s during must name an agent's turn as "agent#n", not "investigator"`,
-      ),
-      expected(rangeOf(TEXT, '{ during: "investigator#2", name: "note", data: { text: "y" } }'), "event-id-reused", 'event id "awf.test.2" is given twice: events[0] and events[1]'),
-      expected(rangeOf(TEXT, "values", { after: 'test("values without fromStage"' }), "option-invalid", "values give the stages before fromStage: give fromStage too"),
-    ];
-    expect(diagnostics.diagnostics).toEqual(statics);
+    const opened = await openFixture(server, FILE, TEXT);
+    checkDiagnostics(opened);
+    const { uri, diagnostics: statics } = opened;
     // The run did refuse each one, in the same words: only its copy is left out.
     const report: FileReport = server.server.state.currentResults(uri)!.report;
     // A refused call's problems are on its run, and again on the test's error.

@@ -1,5 +1,6 @@
-// Expected ranges for the static pass's tests, found by searching the source text rather than
-// written as numbers: LSP positions (0-based line, UTF-16 character) and 1-based runtime sites.
+// Expected ranges for the server tests, found by searching the source text rather than written as
+// numbers: LSP positions (0-based line, UTF-16 character) and 1-based runtime sites. A needle on a
+// comment line is not counted: the mistake files quote their own code in their header.
 
 import type { Position, Range } from "../../server/analysis/model.ts";
 
@@ -19,10 +20,15 @@ export function offsetOf(text: string, needle: string, options: SearchOptions = 
   }
   let at = -1;
   for (let count = 0; count < (options.nth ?? 1); count++) {
-    at = text.indexOf(needle, at < 0 ? from : at + 1);
-    if (at < 0) throw new Error(`"${needle}" is not in the text${count > 0 ? ` ${count + 1} times` : ""}`);
+    do at = text.indexOf(needle, at < 0 ? from : at + 1);
+    while (at >= 0 && onCommentLine(text, at));
+    if (at < 0) throw new Error(`"${needle}" is not in the text outside comments${count > 0 ? ` ${count + 1} times` : ""}`);
   }
   return at;
+}
+
+function onCommentLine(text: string, offset: number): boolean {
+  return text.slice(text.lastIndexOf("\n", offset - 1) + 1).trimStart().startsWith("//");
 }
 
 export function positionAt(text: string, offset: number): Position {
