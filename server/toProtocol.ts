@@ -129,7 +129,7 @@ class Converter {
   private readonly operations = new OperationViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
-    this.document = TextDocument.create("file://" + input.file, "typescript", 0, input.text);
+    this.document = TextDocument.create(`file://${input.file}`, "typescript", 0, input.text);
     for (const schema of input.schemas) this.named.set(schema.schema, schema);
   }
 

@@ -1,7 +1,7 @@
 // Finding and walking scripts: an exact key wins over a glob, two matching globs fail, a single
 // entry meets every turn, a list meets one turn each and must be walked to its end.
 
-import { describe, isEntry, type Entry, type Script } from "./entries.ts";
+import { describe, isEntry, type Entry } from "./entries.ts";
 import { plural, quoted } from "./problems.ts";
 import type { ProblemTrace, ScriptOption, SourceSite } from "./trace.ts";
 

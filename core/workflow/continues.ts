@@ -7,7 +7,7 @@ import { checkAnswer } from "./answerCheck.ts";
 import type { Attempt, StageRecord } from "./attempt.ts";
 import { StopSignal } from "./errors.ts";
 import type { JsonValue } from "./json.ts";
-import { appendRunLine, recordOfStageLine, stageLine, type RunLine, type StageLine } from "./runLog.ts";
+import { appendRunLine, recordOfStageLine, stageLine, type RunLine } from "./runLog.ts";
 import type { ReceivedEvent } from "./types.ts";
 import type { WaitSpec } from "./waits.ts";
 
@@ -145,7 +145,7 @@ export class Continuation {
       return { value: earlier.record.value };
     }
     if (fromStage === undefined) return undefined;
-    if (values && Object.prototype.hasOwnProperty.call(values, name)) return { value: this.provide(name, result, values[name]) };
+    if (values && Object.hasOwn(values, name)) return { value: this.provide(name, result, values[name]) };
     // A stage that returns nothing needs no value: it is taken as done.
     if (result === undefined) return { value: this.provide(name, undefined, undefined) };
     const needs = this.needs(name, result);
@@ -197,7 +197,7 @@ export class Continuation {
       // Stages entered before this one were reused or given; one that returns nothing needs no value.
       if (!schema || (this.attempt.enteredStages.has(name) && name !== entered)) continue;
       if (this.records.get(name)?.record.outcome === "succeeded") continue;
-      if (values && Object.prototype.hasOwnProperty.call(values, name)) continue;
+      if (values && Object.hasOwn(values, name)) continue;
       needs.push([name, schema]);
     }
     if (!needs.some(([name]) => name === entered)) needs.unshift([entered, result]);
