@@ -30,6 +30,7 @@ async function refusal(call: (wf: WorkflowContext, a: AgentRef) => unknown): Pro
 }
 
 describe("a workflow call given a property it doesn't take refuses it by name, with the nearest", () => {
+  // biome-ignore format: each row stays on the line under its @ts-expect-error
   const refusals: Array<[string, (wf: WorkflowContext, a: AgentRef) => unknown, string]> = [
     // @ts-expect-error timeoutMs is no TurnSpec property
     ["agent.run, timeoutMs for timeout", (_wf, a) => a.run({ prompt: "Go.", timeoutMs: 50 }), `agent "a": run takes no option "timeoutMs"; did you mean "timeout"?`],
