@@ -35,7 +35,7 @@ function tagged() {
     if (!/^\d+$/.test(name)) continue;
     try {
       const line = readFileSync(`/proc/${name}/environ`, "latin1").split("\0").find((entry) => entry.startsWith("TURNLENS_TREES="));
-      if (line && line.slice("TURNLENS_TREES=".length).split(":").includes(TAG)) pids.push(Number(name));
+      if (line?.slice("TURNLENS_TREES=".length).split(":").includes(TAG)) pids.push(Number(name));
     } catch {
       // gone, or not ours
     }

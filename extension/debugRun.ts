@@ -12,7 +12,7 @@ export class DebugLauncher implements vscode.Disposable {
   private readonly tracker: vscode.Disposable;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     /** The folder of the Turnlens in use (its dist/cli.mjs is what runs). */
     private readonly packageRoot: () => string = () => context.extensionPath,
   ) {

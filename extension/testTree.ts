@@ -140,7 +140,7 @@ export class TestTree {
     const out = new Set<string>();
     for (const id of ids) {
       const node = this.find(id);
-      if (!node || node.kind !== "describe") {
+      if (node?.kind !== "describe") {
         out.add(testIdOf(id));
         continue;
       }

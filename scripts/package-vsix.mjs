@@ -71,7 +71,7 @@ function packageTarget(target) {
     // collects just them, and .vscodeignore picks their files.
     execFileSync(process.execPath, [vsce, ...args], { cwd: stage, stdio: ["ignore", "ignore", "inherit"] });
     const size = statSync(out).size;
-    console.log(`${out.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), target ${target}, esbuild ${esbuildVersion}` + (plugin ? ", with the TypeScript plugin" : ", no node_modules/turnlens-typescript-plugin to include"));
+    console.log(`${out.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), target ${target}, esbuild ${esbuildVersion}${plugin ? ", with the TypeScript plugin" : ", no node_modules/turnlens-typescript-plugin to include"}`);
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

@@ -72,7 +72,7 @@ class Converter {
   private readonly scripts = new ScriptViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
-    this.document = TextDocument.create("file://" + input.file, "typescript", 0, input.text);
+    this.document = TextDocument.create(`file://${input.file}`, "typescript", 0, input.text);
     for (const schema of input.schemas) this.named.set(schema.schema, schema);
   }
 

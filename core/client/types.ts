@@ -23,12 +23,14 @@ export type RunState =
 export type RestState = Exclude<RunState, "running">;
 
 /** Any workflow, whatever its args and result (checked at the call that gives them). */
+// biome-ignore lint/suspicious/noExplicitAny: any workflow, whatever its args and result (Workflow is invariant in them)
 export type AnyWorkflow = Workflow<any, any>;
 
 // Calls -----------------------------------------------------------------------------------------
 
 /** A start: `args` may be left out (for `null`) only when the workflow's args may be `null`. */
 export type StartCall<Args = unknown> = {
+  // biome-ignore lint/suspicious/noExplicitAny: the result is not the caller's to type
   workflow: Workflow<Args, any>;
   /** The run's id; without one, the workflow's `id(args)` names it, else a new id is made. */
   id?: string;

@@ -47,7 +47,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 function hasKey(value: unknown, key: PropertyKey): boolean {
-  return typeof value === "object" && value !== null && key in value && Object.prototype.hasOwnProperty.call(value, key);
+  return typeof value === "object" && value !== null && key in value && Object.hasOwn(value, key);
 }
 
 const p = (value: unknown) => inspect(value, { depth: 4, colors: false, breakLength: Infinity });

@@ -5,7 +5,7 @@ import { locationOf } from "./stack.ts";
 
 export type Flavour = "bun" | "vitest";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any function, whatever its parameters (unknown[] would refuse most)
 export type AnyFn = (...args: any[]) => unknown;
 
 export interface HookEntry {

@@ -62,7 +62,7 @@ export function globToRegExp(pattern: string): RegExp {
             i += 2;
           } else {
             // trailing /** also matches the folder itself
-            if (out.endsWith("/")) out = out.slice(0, -1) + "(?:/.*)?";
+            if (out.endsWith("/")) out = `${out.slice(0, -1)}(?:/.*)?`;
             else out += ".*";
             i += 1;
           }

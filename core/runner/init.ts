@@ -140,7 +140,7 @@ function mergeTsconfig(text: string, configDir: string, typesDir: string, result
   if (!extended && optionsValue.skipLibCheck !== true) {
     result.notes.push(`${TSCONFIG} does not set "skipLibCheck": true; tsc will also check typebox's declarations, which takes a while`);
   }
-  if (!options || options.value.kind !== "object") {
+  if (options?.value.kind !== "object") {
     if (options) throw new JsoncError('"compilerOptions" is not an object', options.value.start);
     return applyEdits(text, [insertProperties(text, root, [["compilerOptions", { paths: wanted }]], unit)]);
   }

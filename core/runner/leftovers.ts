@@ -49,7 +49,7 @@ function install(): void {
   const withPromisified = (wrapped: object, original: object) => Object.defineProperty(wrapped, promisify.custom, { value: (original as Record<symbol, unknown>)[promisify.custom] });
   timers.setTimeout = withPromisified(wrapOnce("timeout", (callback, ...rest) => real.setTimeout(callback, ...(rest as [number])) as unknown), real.setTimeout);
   timers.setImmediate = withPromisified(wrapOnce("immediate", (callback, ...rest) => real.setImmediate(callback, ...rest)), real.setImmediate);
-  timers.setInterval = function (callback: (...args: unknown[]) => void, ...rest: unknown[]) {
+  timers.setInterval = (callback: (...args: unknown[]) => void, ...rest: unknown[]) => {
     const handle = real.setInterval(callback, ...(rest as [number]));
     scope?.timers.set(handle, "interval");
     return handle;

@@ -48,7 +48,7 @@ export function scanTagged(fsModule: typeof fs, tag: string, spare: number, kill
     } catch {
       continue; // gone, or another user's
     }
-    if (!line || !line.slice(variable.length).split(":").includes(tag)) continue;
+    if (!line?.slice(variable.length).split(":").includes(tag)) continue;
     found.push(pid);
     if (kill) {
       try {

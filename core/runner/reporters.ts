@@ -80,7 +80,7 @@ export class PrettyReporter implements Reporter {
     let line = `${this.doneFiles}/${this.total} files · ${this.c.green(`${this.passed} passed`)} · ${this.failed > 0 ? this.c.red(`${this.failed} failed`) : "0 failed"}${current ? this.c.dim(` · ${current}`) : ""}`;
     const width = this.out.stdout.columns ?? 100;
     // keep it on one line (colors make the measure approximate, so leave slack)
-    if (line.length > width + 30) line = line.slice(0, width + 20) + "…";
+    if (line.length > width + 30) line = `${line.slice(0, width + 20)}…`;
     this.out.stdout.write(`\r\u001b[K${line}`);
     this.progressShown = true;
   }
@@ -218,7 +218,7 @@ export class JsonReporter extends DocumentReporter {
 
 function xml(text: string): string {
   return text
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 refuses
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

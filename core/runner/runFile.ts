@@ -162,7 +162,7 @@ interface Planned {
 
 function suitePath(suite: SuiteNode | undefined): string[] {
   const names: string[] = [];
-  for (let s = suite; s && s.parent; s = s.parent) names.unshift(s.name);
+  for (let s = suite; s?.parent; s = s.parent) names.unshift(s.name);
   return names;
 }
 

@@ -48,7 +48,7 @@ function registry(): Registry {
 
 /** Whether test files get `name` from Turnlens. */
 export function isServed(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(loaders, name);
+  return Object.hasOwn(loaders, name);
 }
 
 export const servedNames: readonly string[] = Object.keys(loaders);

@@ -36,7 +36,7 @@ export function framesOf(stack: string | undefined): Site[] {
 /** A file the user wrote: not Turnlens's own dist/ or core/, not node_modules, not a bundle. */
 export function isUserFile(file: string): boolean {
   const root = turnlensRoot() + sep;
-  if (file.startsWith(root + "dist" + sep) || file.startsWith(root + "core" + sep)) return false;
+  if (file.startsWith(`${root}dist${sep}`) || file.startsWith(`${root}core${sep}`)) return false;
   if (file.includes(`${sep}node_modules${sep}`)) return false;
   if (file.endsWith(".mjs") && file.includes(`${sep}turnlens-`) && file.includes(".bundle.")) return false;
   return true;
@@ -52,7 +52,7 @@ export function locationOf(stack: string | undefined, testFile?: string): Site |
   return frames.find((f) => isUserFile(f.file));
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI escape starts with ESC
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, "");

@@ -16,7 +16,6 @@ import {
   newSuite,
   runningTest,
   setFileDefaultTimeout,
-  SkipSignal,
   withSuite,
 } from "./collector.ts";
 
@@ -43,7 +42,7 @@ type Options = number | TestOptions;
 interface EachTest {
   <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => unknown, options?: Options) => void;
   <T>(table: readonly T[]): (name: string, fn: (arg: T) => unknown, options?: Options) => void;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: a template table's row has no type to give
   (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => unknown, options?: Options) => void;
 }
 
@@ -68,7 +67,7 @@ export interface TestFunction {
 interface EachDescribe {
   <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => void) => void;
   <T>(table: readonly T[]): (name: string, fn: (arg: T) => void) => void;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: a template table's row has no type to give
   (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => void) => void;
 }
 

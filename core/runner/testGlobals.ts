@@ -307,7 +307,7 @@ function installIteratorHelpers(): void {
     const iterable = typeof value === "string" ? value : (value as { [Symbol.iterator]?: unknown } | null | undefined);
     const getIterator = iterable === null || iterable === undefined ? undefined : (iterable as { [Symbol.iterator]?: unknown })[Symbol.iterator];
     const iterator = typeof getIterator === "function" ? (getIterator as () => unknown).call(iterable) : value;
-    if (iterator !== null && typeof iterator === "object" && iteratorPrototype.isPrototypeOf(iterator)) return iterator;
+    if (iterator !== null && typeof iterator === "object" && Object.prototype.isPrototypeOf.call(iteratorPrototype, iterator)) return iterator;
     const source = direct(iterator);
     return (function* () {
       yield* source;

@@ -144,7 +144,7 @@ export function bundlePathFor(file: string): string {
 
 function codeFrame(message: Message): string | undefined {
   const loc = message.location;
-  if (!loc || !loc.lineText) return undefined;
+  if (!loc?.lineText) return undefined;
   const gutter = String(loc.line);
   const pad = " ".repeat(gutter.length);
   const caret = " ".repeat(loc.column) + "^".repeat(Math.max(1, Math.min(loc.length || 1, loc.lineText.length - loc.column)));

@@ -65,6 +65,7 @@ export function answer(schemaOrText: unknown, value?: unknown): Answer {
   if (!isText && (typeof schemaOrText !== "object" || schemaOrText === null || isEntry(schemaOrText))) {
     throw new TypeError(`answer takes a schema and a value, or text; not ${describe(schemaOrText)}`);
   }
+  // biome-ignore lint/complexity/noArguments: answer(SCHEMA) and answer(SCHEMA, undefined) differ only in the count
   if (!isText && arguments.length < 2) throw new TypeError("answer(SCHEMA, value) needs the value to answer with");
   if (!isText && isEntry(value)) {
     throw new TypeError("answer(SCHEMA, noAnswer…) answers with a value; use the noAnswer entry on its own");

@@ -104,7 +104,7 @@ export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {
     const reason = ending.reason ? `  ${oneLine(ending.reason)}` : "";
     lines.push(`ending ${FAILED_ENDINGS.has(ending.kind) ? "✗" : "○"} ${ending.kind}${stage}${reason}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function header(trace: RunTrace, duration: boolean): string {

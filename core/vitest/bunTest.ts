@@ -8,7 +8,7 @@ import { bunOnlyMatchers } from "../runner/bunOnlyMatchers.ts";
 import { type NameLike, nameOf, splitArgs, type TestOptions } from "../runner/testArguments.ts";
 import { type ModifierFlags, noModifierFlags, withModifiers } from "../runner/testModifiers.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any function, whatever its parameters (unknown[] would refuse most)
 type AnyFn = (...args: any[]) => unknown;
 // Vitest's callable chains, loosely typed: the public types are testApi.ts's (docs/vitest.md).
 type VitestChain = AnyFn & Record<string, AnyFn & Record<string, AnyFn>>;
@@ -112,7 +112,7 @@ function callBunBody(fn: AnyFn, context: VitestContext | undefined): Promise<unk
  */
 function contextFree(fn: AnyFn): () => Promise<unknown> {
   return function (this: unknown) {
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: a declared parameter would be read as fixtures (above)
     return callBunBody(fn, arguments[0] as VitestContext | undefined);
   };
 }

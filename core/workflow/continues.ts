@@ -137,7 +137,7 @@ export class Continuation {
       return { value: earlier.record.value };
     }
     if (fromStage === undefined) return undefined;
-    if (values && Object.prototype.hasOwnProperty.call(values, name)) return { value: this.provide(name, result, values[name]) };
+    if (values && Object.hasOwn(values, name)) return { value: this.provide(name, result, values[name]) };
     // A stage that returns nothing needs no value: it is taken as done.
     if (result === undefined) return { value: this.provide(name, undefined, undefined) };
     const needs = this.needs(name, result);
@@ -189,7 +189,7 @@ export class Continuation {
       // Stages entered before this one were reused or given; one that returns nothing needs no value.
       if (!schema || (this.attempt.enteredStages.has(name) && name !== entered)) continue;
       if (this.records.get(name)?.record.outcome === "succeeded") continue;
-      if (values && Object.prototype.hasOwnProperty.call(values, name)) continue;
+      if (values && Object.hasOwn(values, name)) continue;
       needs.push([name, schema]);
     }
     if (!needs.some(([name]) => name === entered)) needs.unshift([entered, result]);

@@ -327,6 +327,7 @@ export interface KeepAliveOptions {
 }
 
 /** `Events` is the workflow's declared events (their schemas, by name); `any` where they aren't known. */
+// biome-ignore lint/suspicious/noExplicitAny: undeclared events are untyped, as on the reference page
 export interface WorkflowEvents<Events = any> {
   /**
    * Waits for the next event of a name (or any of several), taking the oldest one not yet taken;
@@ -346,6 +347,7 @@ export interface LogLine {
 }
 
 /** What `run` is given. `Events` is the workflow's declared events, which type `event` and `events.wait`. */
+// biome-ignore lint/suspicious/noExplicitAny: undeclared events are untyped, as on the reference page
 export interface WorkflowContext<Events = any> {
   /** The run's id, the same across attempts. */
   readonly runId: string;
@@ -415,6 +417,7 @@ export type PreparedWorkflow<Returned, Result, Events extends EventSchemas> = Om
 };
 
 /** `Events` is what `events` declares, inferred by defineWorkflow; `any` where it isn't known. */
+// biome-ignore lint/suspicious/noExplicitAny: undeclared events are untyped, as on the reference page
 export interface WorkflowSpec<Args, Result, Events extends EventSchemas = any> {
   /** Letters, digits, `.`, `_` and `-`; it names the run's folder. */
   name: string;
@@ -431,6 +434,7 @@ export interface WorkflowSpec<Args, Result, Events extends EventSchemas = any> {
   /** Which declared events may start a run. */
   starts?: readonly NoInfer<keyof Events & string>[];
   /** Tools agents may call (`wfa tool`), by name; `wf.agents.open({ tools })` grants them. */
+  // biome-ignore lint/suspicious/noExplicitAny: each tool has its own input and output types
   tools?: Record<string, ToolSpec<any, any>>;
   /**
    * The stages, in the order the run enters them, each with its result schema (null for a stage
@@ -444,6 +448,7 @@ export interface WorkflowSpec<Args, Result, Events extends EventSchemas = any> {
 export const WORKFLOW_KIND = "turnlens.workflow/v1";
 
 /** What defineWorkflow made. Written without `Events`, its events' names and data aren't checked. */
+// biome-ignore lint/suspicious/noExplicitAny: undeclared events are untyped, as on the reference page
 export interface Workflow<Args = JsonValue, Result = JsonValue, Events extends EventSchemas = any> extends WorkflowSpec<Args, Result, Events> {
   readonly kind: typeof WORKFLOW_KIND;
 }

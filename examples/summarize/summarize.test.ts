@@ -9,7 +9,7 @@ test("returns the reader's summary", async () => {
     agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) },
   });
   expect(run.value).toEqual({ summary: "Two sentences." });
-  expect(run.turnsOf("reader")[0].prompt).toContain("Read README.md");
+  expect(run.turnsOf("reader")[0]?.prompt).toContain("Read README.md");
 });
 
 test("a reader that never answers is nudged once, then the summary says why", async () => {

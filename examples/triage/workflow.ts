@@ -30,7 +30,8 @@ export default defineWorkflow({
           const { answers } = await wf.decide({ key, questions: QUESTIONS, state: { title } });
           const { choice: team, probabilities } = answers.team;
           const fields = { bug: answers.bug.yes, urgency: URGENCY[answers.urgency.level] };
-          if (probabilities[team] < SURE) return routed(title, "desk", { ...fields, why: `${team} at ${probabilities[team]}` });
+          const sureness = probabilities[team] ?? 0;
+          if (sureness < SURE) return routed(title, "desk", { ...fields, why: `${team} at ${sureness}` });
           return routed(title, team, fields);
         } catch (error) {
           // An Error from the provider rejects decide; the other tickets go on.

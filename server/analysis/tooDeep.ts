@@ -205,7 +205,7 @@ function blank(text: string, regions: Array<[number, number]>): string {
   let result = "";
   let from = 0;
   for (const [start, end] of regions) {
-    result += text.slice(from, start) + "0" + text.slice(start + 1, end).replace(/[^\r\n\u2028\u2029]/g, " ");
+    result += `${text.slice(from, start)}0${text.slice(start + 1, end).replace(/[^\r\n\u2028\u2029]/g, " ")}`;
     from = end;
   }
   return result + text.slice(from);

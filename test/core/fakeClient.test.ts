@@ -383,9 +383,9 @@ describe("the reference page's sample", () => {
   test("compiles and behaves as written", async () => {
     const runs = fakeClient({
       emit: (call) => (call.eventId === "d-1" ? { did: "none", why: "launch-failed" } : undefined),
-      start: (call) => undefined, // { did, error } for this start
+      start: (_call) => undefined, // { did, error } for this start
       rests: { "release/v1": [{ state: "completed", final: true }] }, // what its waits come to, in order
-      inbox: (call) => [], // the items for this read
+      inbox: (_call) => [], // the items for this read
     });
     const client: Client = runs; // a program's handler takes it as its Client
     expect(await client.emit(requested("v1", "d-1"))).toEqual({ did: "none", why: "launch-failed", ok: false });
@@ -399,6 +399,7 @@ describe("the reference page's sample", () => {
 
 // Never called: `npm run typecheck` checks that a start's args are typed by its workflow, and may be
 // left out only where they may be null.
+// biome-ignore lint/suspicious/noExportsInTest: exported so that tsc keeps it though nothing calls it
 export function startArgsAreTyped(client: Client) {
   return [
     client.start({ workflow: report }),

@@ -197,11 +197,11 @@ describe("bare TestOptions", () => {
 
   test("holds no args, values, event or events, which not every workflow takes", async () => {
     // @ts-expect-error no args in what any test shares
-    const withArgs: TestOptions = { args: { file: "a.md" } };
+    const _withArgs: TestOptions = { args: { file: "a.md" } };
     // @ts-expect-error no values: a workflow with events takes none
     const withValues: TestOptions = { values: {} };
     // @ts-expect-error no event: a workflow without events takes none
-    const withEvent: TestOptions = { event: { name: "go", data: {} } };
+    const _withEvent: TestOptions = { event: { name: "go", data: {} } };
     const error = await mistake(testWorkflow(ticketRun, { ...withValues }));
     expect(error.message).toStartWith('testWorkflow takes no option "values"');
   });

@@ -126,6 +126,7 @@ describe("the trace of a mistake", () => {
   });
 
   test("a script that threw: the entry, and where it threw", async () => {
+    // biome-ignore format: the @threw-entry marker stays on the line of its answer(
     const error = await mistake(
       testWorkflow(askTurns(["one"]), {
         agents: {

@@ -10,6 +10,7 @@ import { mistake, refusal } from "./workflows";
 const NOTE = Type.Object({ text: Type.String() });
 
 describe("a workflow call given a property it doesn't take refuses it by name, with the nearest", () => {
+  // biome-ignore format: each row stays on the line under its @ts-expect-error
   const refusals: Array<[string, (wf: WorkflowContext, a: AgentRef) => unknown, string]> = [
     // @ts-expect-error timeoutMs is no TurnSpec property
     ["agent.run, timeoutMs for timeout", (_wf, a) => a.run({ prompt: "Go.", timeoutMs: 50 }), `agent "a": run takes no option "timeoutMs"; did you mean "timeout"?`],

@@ -20,15 +20,6 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     files.push(name);
     say(`  wrote docs/images/${name}`);
   };
-  const command = async (title) => {
-    await page.keyboard.press("F1");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill(`>${title}`);
-    await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".quick-input-widget").waitFor({ state: "hidden", ...WAIT });
-  };
   const openFile = async (relative) => {
     await page.keyboard.press("Control+P");
     const input = page.locator(".quick-input-widget input");

@@ -65,8 +65,8 @@ describe("the scheduler", () => {
     const uri = await server.open(path, slowFile(300));
     await server.advance(300);
     await started(uri);
-    const v2 = await server.change(uri, slowFile(300) + "// v2\n");
-    const v3 = await server.change(uri, slowFile(300) + "// v3\n");
+    const v2 = await server.change(uri, `${slowFile(300)}// v2\n`);
+    const v3 = await server.change(uri, `${slowFile(300)}// v3\n`);
     await server.advance(300);
     // The first run ends (stale), then exactly one rerun runs version 3.
     const ends = () => progressOf(uri).filter((params) => params.message.type === "end").length;
@@ -201,7 +201,7 @@ describe("the scheduler", () => {
     const hints = await server.request<unknown[]>("textDocument/inlayHint", { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } });
     expect(hints).toEqual([]);
     const after = server.received.length;
-    await server.change(uri, mistake("entry-never-reached").text + "\n");
+    await server.change(uri, `${mistake("entry-never-reached").text}\n`);
     await server.advance(50);
     expect((await server.runEnded(uri, after))?.version).toBe(2);
   }, SLOW);

@@ -2,7 +2,7 @@
 // the Turnlens installed from the .vsix): activation, the test tree, a run's result, a diagnostic,
 // a quick fix applied, a hover, an inlay hint, code lenses, and a server killed mid-run coming back.
 // Waits on events/deadlines, never sleeps.
-const assert = require("assert");
+const assert = require("node:assert");
 const vscode = require("vscode");
 const { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps } = require("./util");
 
@@ -29,11 +29,11 @@ exports.run = async () => {
 
     ["a workspace without its own node_modules/turnlens runs the bundled copy, and the status and output say so", async () => {
       const engine = api.engine();
-      const bundled = require("path").join(extension.extensionPath, "dist", "server.js");
+      const bundled = require("node:path").join(extension.extensionPath, "dist", "server.js");
       log(`engine: ${JSON.stringify(engine)}`);
       assert.deepStrictEqual({ source: engine.source, version: engine.version, module: engine.module }, { source: "bundled", version: extension.packageJSON.version, module: bundled });
       assert.strictEqual(engine.line, `using the bundled Turnlens ${extension.packageJSON.version} (${bundled}): the workspace has no node_modules/turnlens`);
-      const commandLine = require("fs").readFileSync(`/proc/${api.serverPid()}/cmdline`, "utf8").split("\0");
+      const commandLine = require("node:fs").readFileSync(`/proc/${api.serverPid()}/cmdline`, "utf8").split("\0");
       assert.ok(commandLine.includes(bundled), `the server runs ${bundled}: ${commandLine.join(" ")}`);
       assert.ok(api.status().includes(`bundled Turnlens ${extension.packageJSON.version}`), api.status());
     }],
@@ -122,9 +122,9 @@ exports.run = async () => {
       const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
       log(`quick fixes: ${actions.map((action) => action.title).join(" | ")}`);
       const rename = actions.find((action) => action.title === 'Rename "agnets" to "agents"');
-      assert.ok(rename && rename.edit, "the rename fix, with an edit");
+      assert.ok(rename?.edit, "the rename fix, with an edit");
       assert.ok(await vscode.workspace.applyEdit(rename.edit), "the edit applies");
-      assert.match(mistake.getText(), /\n    agents: \{ writer: answer\(NOTE/);
+      assert.match(mistake.getText(), /\n {4}agents: \{ writer: answer\(NOTE/);
       assert.doesNotMatch(mistake.getText(), /agnets:/);
       // the edit reruns the file: the problem goes, and its test passes
       await waitFor("the unknown-option diagnostic to go", () => !vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === "unknown-option"), {

@@ -1,7 +1,7 @@
 // e2e suite for a new user's path (test/e2e/run.mjs runs it on an EMPTY folder): the getting-started
 // command scaffolds a first workflow and its test, the test passes in the test tree, and the inline
 // turns (inlay hints) show. Runs in code-server's extension host against the installed .vsix.
-const assert = require("assert");
+const assert = require("node:assert");
 const vscode = require("vscode");
 const { log, waitFor, open, inlayHints, codeLenses, steps } = require("./util");
 

@@ -3,8 +3,8 @@
 // the status and the output channel name the workspace's version, the server process is the
 // workspace's dist/server.js, and a test that checks which worker runs it passes only in the
 // workspace's dist/worker.mjs. Runs in code-server's extension host against the installed .vsix.
-const assert = require("assert");
-const { readFileSync } = require("fs");
+const assert = require("node:assert");
+const { readFileSync } = require("node:fs");
 const vscode = require("vscode");
 const { log, waitFor, open, steps } = require("./util");
 
