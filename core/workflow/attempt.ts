@@ -34,6 +34,8 @@ export interface AttemptSettings {
   runId: string;
   attempt: number;
   cwd: string;
+  /** Told before a folder's path reaches workflow code (`wf.cwd`, a tool's cwd): a test makes its folder then. */
+  onCwdUsed?: (path: string) => void;
   clocks: RunClocks;
   host: AgentHost;
   decisions: DecisionProvider;
