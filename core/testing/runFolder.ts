@@ -10,9 +10,11 @@ import { join, sep } from "node:path";
 // tag is random per process, so a name is not one another process (a reused pid) could have left.
 const processTag = Math.random().toString(36).slice(2, 10).padEnd(8, "0");
 let made = 0;
+// Read once per process: tmpdir() reads the environment at each call, a cost per test.
+let temporaryRoot: string | undefined;
 
 export class RunFolder {
-  readonly path = join(tmpdir(), `turnlens-run-${process.pid}-${processTag}-${++made}`);
+  readonly path = join((temporaryRoot ??= tmpdir()), `turnlens-run-${process.pid}-${processTag}-${++made}`);
   private state: "named" | "made" | "removed" = "named";
 
   /** Makes the folder if `path` is it or inside it, the first time; after the test it makes nothing. */

@@ -13,7 +13,7 @@ import { DEFAULT_RUNTIMES } from "../workflow/runtimes.ts";
 import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
 import type { EventSchemas } from "../workflow/eventTypes.ts";
 import type { TurnOperation } from "../workflow/host.ts";
-import { callerStack, callSiteOf } from "./callSite.ts";
+import { callerStack, siteIn } from "./callSite.ts";
 import { entryKind } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
 import type { OptionsParameter } from "./optionTypes.ts";
@@ -83,8 +83,9 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
   ...given: OptionsParameter<NoInfer<Args>, NoInfer<Events>>
 ): Promise<TestRun<Result>> {
   const [options, ...extra] = given as unknown[];
-  const site = callSiteOf(testWorkflow);
+  // One capture gives both the call's site and the stack a rejection shows.
   const stack = callerStack(testWorkflow);
+  const site = siteIn(stack);
   const startedAt = realClocks.deadline.now();
   const trace: RunTrace = {
     workflow: isWorkflow(workflow) ? workflow.name : "?",
