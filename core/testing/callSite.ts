@@ -15,23 +15,30 @@ export function parseFrame(line: string): SourceSite | undefined {
   return { file, line: Number(match.groups.line), column: Number(match.groups.column) };
 }
 
-/** The stack lines above `callee`: the call that invoked it, then its callers. */
-export function callerStack(callee: Function): string[] {
+/** The stack lines above `callee`: the call that invoked it, then its callers (`frames` of them, 20 or the process's limit if higher). */
+export function callerStack(callee: Function, frames?: number): string[] {
   const holder: { stack?: string } = {};
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = Math.max(limit, 20);
+  Error.stackTraceLimit = frames ?? Math.max(limit, 20);
   Error.captureStackTrace(holder, callee);
   Error.stackTraceLimit = limit;
   return (holder.stack ?? "").split("\n").slice(1);
 }
 
-/** The source site that called `callee`. */
-export function callSiteOf(callee: Function): SourceSite | undefined {
-  for (const line of callerStack(callee)) {
+/** The first source site among stack lines: a frame outside node's own code. */
+export function siteIn(lines: readonly string[]): SourceSite | undefined {
+  for (const line of lines) {
     const site = parseFrame(line);
     if (site) return site;
   }
   return undefined;
+}
+
+/** The source site that called `callee`. */
+export function callSiteOf(callee: Function): SourceSite | undefined {
+  // Capturing and formatting (with source maps, mapping) cost by the frame, and the caller is
+  // nearly always the first: a few frames first, the whole stack only when none is a source site.
+  return siteIn(callerStack(callee, 3)) ?? siteIn(callerStack(callee));
 }
 
 /** The folder this module was loaded from: Turnlens's own frames are in it, never a user's. */

@@ -56,6 +56,8 @@ export class ScriptedCompactions {
   constructor(
     private readonly book: ScriptBook,
     private readonly fail: (problem: ProblemTrace) => void,
+    /** Told a script function reads a compaction's cwd, so the test's folder is made first. */
+    private readonly folderUsed?: (path: string) => void,
   ) {}
 
   /** Compaction lists walked short of their end, and lists no compaction reached. */
@@ -147,13 +149,18 @@ export class ScriptedCompactions {
 
   /** What a compaction script's function gets: the compaction as a turn, its focus as the prompt. */
   private turnFor(operation: TurnOperation): Turn {
+    const folderUsed = this.folderUsed;
     return {
       agent: operation.agent,
       n: operation.n,
       nudge: false,
       prompt: operation.prompt,
       ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
-      cwd: operation.cwd,
+      // A getter: the script may write there, so the test's folder is made once it asks.
+      get cwd() {
+        folderUsed?.(operation.cwd);
+        return operation.cwd;
+      },
       model: operation.execution.model,
       ...(operation.execution.effort !== undefined ? { effort: operation.execution.effort } : {}),
       messages: [],

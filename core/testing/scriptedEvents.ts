@@ -61,12 +61,14 @@ export class ScriptedEvents {
 
   /** A turn is starting: send the events due during it, before its script answers. */
   turnStarting(operation: Pick<TurnOperation, "agent" | "n" | "nudge" | "kind">): void {
-    if (operation.nudge || operation.kind !== "turn") return;
+    // With every event sent (or none given), nothing reads which turns came: most tests, every turn.
+    if (operation.nudge || operation.kind !== "turn" || this.next >= this.events.length) return;
     this.started.add(`${operation.agent}#${operation.n}`);
     while (this.events[this.next]?.when === "during" && this.matches(this.events[this.next]!, operation)) this.send();
   }
 
   turnEnded(operation: Pick<TurnOperation, "agent" | "n">): void {
+    if (this.next >= this.events.length) return;
     this.ended.add(`${operation.agent}#${operation.n}`);
   }
 

@@ -25,6 +25,8 @@ export interface HostSignals {
   turnStarting?(operation: TurnOperation): void;
   /** An operation's outcome is recorded. */
   turnSettled?(operation: TurnOperation, outcome: Outcome): void;
+  /** A script function is about to read `path` (a turn's cwd): the test's folder is made if it is that. */
+  folderUsed?(path: string): void;
 }
 
 /** What an agent was opened with, as `run.agentOf(key)` reads it back. */
@@ -285,6 +287,7 @@ export class ScriptedHost implements AgentHost {
   }
 
   private turnFor(operation: TurnOperation): Turn {
+    const signals = this.signals;
     return {
       agent: operation.agent,
       n: operation.n,
@@ -293,7 +296,11 @@ export class ScriptedHost implements AgentHost {
       ...(operation.schema !== undefined ? { schema: operation.schema } : {}),
       ...(operation.label !== undefined ? { label: operation.label } : {}),
       ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
-      cwd: operation.cwd,
+      // A getter: the script may write there, so the test's folder is made once it asks.
+      get cwd() {
+        signals.folderUsed?.(operation.cwd);
+        return operation.cwd;
+      },
       model: operation.execution.model,
       ...(operation.execution.effort !== undefined ? { effort: operation.execution.effort } : {}),
       messages: (operation.messages ?? []).map(shownAs),

@@ -2,9 +2,7 @@
 // resolving to the run, or rejecting with every mistake of the test itself.
 
 import { nameSchemaMismatches } from "./schemaNaming.ts";
-import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { realClock, realClocks } from "../workflow/clock.ts";
 import { isWorkflow } from "../workflow/define.ts";
@@ -15,7 +13,7 @@ import { DEFAULT_RUNTIMES } from "../workflow/runtimes.ts";
 import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
 import type { EventSchemas } from "../workflow/eventTypes.ts";
 import type { TurnOperation } from "../workflow/host.ts";
-import { callerStack, callSiteOf } from "./callSite.ts";
+import { callerStack, siteIn } from "./callSite.ts";
 import { entryKind } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
 import type { OptionsParameter } from "./optionTypes.ts";
@@ -28,6 +26,7 @@ import { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { ScriptedMessages } from "./scriptedMessages.ts";
 import { ScriptedParticipants } from "./scriptedParticipants.ts";
 import { FakeSandboxes } from "./fakeSandboxes.ts";
+import { RunFolder } from "./runFolder.ts";
 import { ScriptBook } from "./scripts.ts";
 import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
@@ -84,8 +83,9 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
   ...given: OptionsParameter<NoInfer<Args>, NoInfer<Events>>
 ): Promise<TestRun<Result>> {
   const [options, ...extra] = given as unknown[];
-  const site = callSiteOf(testWorkflow);
+  // One capture gives both the call's site and the stack a rejection shows.
   const stack = callerStack(testWorkflow);
+  const site = siteIn(stack);
   const startedAt = realClocks.deadline.now();
   const trace: RunTrace = {
     workflow: isWorkflow(workflow) ? workflow.name : "?",
@@ -120,15 +120,20 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
   }
   trace.entries = entryTraces(read);
 
-  // Synchronous on purpose: the thread-pool round trips of the async calls were most of a one-turn test.
-  // The pid in the name lets the runner remove it even when the process is killed mid-run.
-  const temporary = read.cwd === undefined ? mkdtempSync(join(tmpdir(), `turnlens-run-${process.pid}-`)) : undefined;
-  const cwd = read.cwd ?? temporary!;
+  // Without a cwd, the run's folder is made only once something may touch it (runFolder.ts): a
+  // mkdir and rm were most of a one-turn test that touches no file.
+  const temporary = read.cwd === undefined ? new RunFolder() : undefined;
+  const cwd = read.cwd ?? temporary!.path;
+  const useFolder = (path: string) => temporary?.use(path);
   try {
-    if (read.files) await layOut(read.files, cwd);
+    if (read.files) {
+      useFolder(cwd);
+      await layOut(read.files, cwd);
+    }
     let args: unknown = read.args?.given;
     if (!read.args) {
       try {
+        if (workflow.prepare) useFolder(cwd);
         args = workflow.prepare ? await workflow.prepare({ argv: [], cwd }) : null;
       } catch (error) {
         return reject([
@@ -136,9 +141,9 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
         ]);
       }
     }
-    return await runScripted(workflow, read, args, cwd, trace, reject, startedAt);
+    return await runScripted(workflow, read, args, cwd, useFolder, trace, reject, startedAt);
   } finally {
-    if (temporary) rmSync(temporary, { recursive: true, force: true });
+    temporary?.remove();
   }
 }
 
@@ -147,6 +152,7 @@ async function runScripted<Args, Result>(
   read: ReadOptions,
   args: unknown,
   cwd: string,
+  useFolder: (path: string) => void,
   trace: RunTrace,
   reject: (problems: ProblemTrace[]) => never,
   startedAt: number,
@@ -161,13 +167,14 @@ async function runScripted<Args, Result>(
     activity: () => guard.poke(),
     turnStarting: (operation: TurnOperation) => events.turnStarting(operation),
     turnSettled: (operation: TurnOperation) => events.turnEnded(operation),
+    folderUsed: useFolder,
   };
   const events = new ScriptedEvents(read.events, signals.fail);
   const time = new TestTime(realClock.now(), read.maxTimers, events, () => guard.poke());
   const clocks = { run: time.clock, deadline: realClock };
   let control: RunControl | undefined;
   const book = new ScriptBook("agents", read.agents);
-  const compactions = new ScriptedCompactions(new ScriptBook("compactions", read.compactions, "compaction"), signals.fail);
+  const compactions = new ScriptedCompactions(new ScriptBook("compactions", read.compactions, "compaction"), signals.fail, useFolder);
   const messageScripts = new ScriptedMessages(new ScriptBook("messages", read.messages, "message"), signals.fail);
   const participants = new ScriptedParticipants(read.participants, signals.fail, () => guard.poke());
   // Sandboxes in a test confine nothing: the run keeps what each agent was given.
@@ -206,6 +213,7 @@ async function runScripted<Args, Result>(
       attempt: 1,
       ...continueSettings(read, time.clock.now()),
       cwd,
+      onCwdUsed: useFolder,
       clocks,
       host,
       decisions,

@@ -16,6 +16,8 @@ export interface AttemptSettings {
   runId: string;
   attempt: number;
   cwd: string;
+  /** Told before a folder's path reaches workflow code (`wf.cwd`, a tool's cwd): a test makes its folder then. */
+  onCwdUsed?: (path: string) => void;
   clocks: RunClocks;
   host: AgentHost;
   decisions: DecisionProvider;
@@ -121,8 +123,16 @@ export class Attempt {
   }
 
   nowIso(): string {
-    return new Date(this.clocks.run.now()).toISOString();
+    // Every operation logs the time; a test's virtual clock rarely moves between them.
+    const now = this.clocks.run.now();
+    if (now !== this.isoAt) {
+      this.isoAt = now;
+      this.iso = new Date(now).toISOString();
+    }
+    return this.iso;
   }
+  private isoAt = Number.NaN;
+  private iso = "";
 
   /** Records a broken rule (the first one wins) and returns the error to throw. */
   violate(message: string): WorkflowRuleError {

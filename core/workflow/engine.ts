@@ -65,7 +65,10 @@ function createContext(
   return {
     runId: settings.runId,
     attempt: settings.attempt,
-    cwd: settings.cwd,
+    get cwd() {
+      settings.onCwdUsed?.(settings.cwd);
+      return settings.cwd;
+    },
     agents: registry,
     now: () => new Date(settings.clocks.run.now()),
     log(message, fields) {

@@ -75,6 +75,7 @@ export class Tools {
       onAbort = () => resolve({ aborted: scope.signal.reason });
       scope.signal.addEventListener("abort", onAbort, { once: true });
     });
+    this.attempt.settings.onCwdUsed?.(agent.cwd);
     const ran = Promise.resolve()
       .then(() => inScope(scope, () => tool.run(verdict.value as never, { agent: agent.key, cwd: agent.cwd, signal: scope.signal })))
       .then(

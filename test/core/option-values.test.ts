@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
+import { defineWorkflow } from "agentswf/workflow";
+import Type from "typebox";
 import { problemsOf } from "turnlens/trace";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +121,53 @@ describe("cwd", () => {
     await mistake(testWorkflow(failing, {}));
     expect(cwd).not.toBe("");
     expect(existsSync(cwd)).toBe(false);
+  });
+
+  // The temporary directory is made the first time its path reaches code that may touch files.
+  const ownFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`turnlens-run-${process.pid}-`));
+
+  test("the temporary directory is not made for a run whose code never reads its path", async () => {
+    const run = await testWorkflow(askOnce({ prompt: "count" }), { agents: { a: answer(() => String(ownFolders().length)) } });
+    expect(run.value).toEqual({ kind: "answered", value: "0" });
+  });
+
+  test("the temporary directory exists once wf.cwd is read", async () => {
+    const run = await testWorkflow(flow(async (wf) => [ownFolders().length, existsSync(wf.cwd), ownFolders().length]));
+    expect(run.value).toEqual([0, true, 1]);
+  });
+
+  test("the temporary directory exists once a script reads turn.cwd, in a turn or a compaction", async () => {
+    const compacts = flow(async (wf) => {
+      const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+      await agent.run({ prompt: "Plan." });
+      return (await agent.compact({ prompt: "focus" })).kind;
+    });
+    const exists = answer((turn) => `${ownFolders().length} ${existsSync(turn.cwd)} ${ownFolders().length}`);
+    const turn = await testWorkflow(askOnce({ prompt: "look" }), { agents: { a: exists } });
+    expect(turn.value).toEqual({ kind: "answered", value: "0 true 1" });
+    let seen = "";
+    const compaction = answer((turn) => ((seen = `${ownFolders().length} ${existsSync(turn.cwd)}`), "summary"));
+    expect((await testWorkflow(compacts, { agents: { a: answer("planned") }, compactions: { a: compaction } })).value).toBe("answered");
+    expect(seen).toBe("0 true");
+  });
+
+  test("the temporary directory exists for a tool's cwd and for prepare's", async () => {
+    const tooled = defineWorkflow({
+      name: "tooled",
+      description: "An agent calls a tool that looks at its cwd.",
+      prepare: ({ cwd }) => ({ existed: existsSync(cwd) }),
+      tools: { look: { description: "Looks at its cwd.", input: Type.Object({}), run: async (_input: object, context) => existsSync(context.cwd) } },
+      async run(wf, args) {
+        const agent = await wf.agents.open({ key: "a", runtime: "claude", tools: ["look"] });
+        const { outcome } = await agent.run({ prompt: "Look." });
+        return { prepared: args.existed, tool: outcome.kind === "answered" ? outcome.value : outcome.kind };
+      },
+    });
+    // @ts-expect-error tsc wants args where they can't be null; left out, prepare makes them
+    const run = await testWorkflow(tooled, { agents: { a: answer(async (turn) => JSON.stringify(await turn.tool("look"))) } });
+    expect(run.value).toEqual({ prepared: true, tool: '{"kind":"result","output":true}' });
+    const given = await testWorkflow(tooled, { args: { existed: false }, agents: { a: answer(async (turn) => `${ownFolders().length} ${JSON.stringify(await turn.tool("look"))}`) } });
+    expect(given.value).toEqual({ prepared: false, tool: '0 {"kind":"result","output":true}' });
   });
 
   test("given, is where the agents work, used as is and left as it is", async () => {
