@@ -5,8 +5,8 @@ import type { Connection, InitializeParams, InitializeResult } from "vscode-lang
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./handlers.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
-import { Scheduler, type Timer } from "./scheduler.ts";
-import { ServerState, type Logger } from "./state.ts";
+import { Scheduler, warmupJob, type Timer } from "./scheduler.ts";
+import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as codeLens from "./features/codeLens.ts";
@@ -89,6 +89,9 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       state.clientCapabilities = params.capabilities;
       const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens", ...(env.version !== undefined ? { version: env.version } : {}) } };
       for (const contribute of initializers) contribute(params, result);
+      // A worker is forked and warmed now, while the client opens its first document, so that
+      // document's first run finds the engine loaded (trust is known: no worker when untrusted).
+      if (state.trusted) workers.prewarm(1, warmupJob((params.rootUri ? fileOf(params.rootUri) : undefined) ?? process.cwd()));
       // Every server says which protocol it speaks, so a client can refuse one it does not know.
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
       result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };
