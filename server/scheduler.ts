@@ -5,46 +5,22 @@
 // queues behind it. Results of an old version are dropped; closing a document cancels its run.
 // Nothing here is awaited by a request.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Emitter } from "vscode-languageserver";
 import type { RunEvent } from "../core/runner/runFile.ts";
 import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { Analysis, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
-import { AbandonWork, type FileJob, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
+import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
 
 /**
- * How long an abandoned run's worker may go on before it is killed. A warm worker ends a small
- * file in 20–50 ms, sooner than a fresh worker is ready (185–260 ms): waiting for it is cheaper
- * than a fork; a test that loops or waits is cut off here.
+ * How long an abandoned run's worker may stay silent (no test beginning or ending) before it is
+ * killed. A warm worker ends a small file in 20–50 ms, far sooner than a fresh worker is ready
+ * (185–260 ms, seconds on a loaded machine): letting it finish is cheaper than a fork, while a
+ * test that loops or waits is cut off here.
  */
 export const ABANDON_GRACE_MS = 150;
 
-/**
- * The file a worker started at initialize runs before any document needs it: it loads esbuild's
- * service, the served engine and TypeBox, and warms the JIT on one scripted turn. Never on disk.
- */
-export function warmupJob(folder: string): FileJob {
-  const source = [
-    'import { expect, test } from "bun:test";',
-    'import { answer, testWorkflow } from "agentswf/testing";',
-    'import { defineWorkflow } from "agentswf/workflow";',
-    'import Type from "typebox";',
-    "const TITLE = Type.Object({ title: Type.String() });",
-    'const warm = defineWorkflow({ name: "warm-up", description: "Warms a worker.", async run(wf) {',
-    '  const writer = await wf.agents.open({ key: "writer", runtime: "claude" });',
-    '  const { outcome } = await writer.run({ prompt: "Title it.", schema: TITLE });',
-    '  return outcome.kind === "answered" ? outcome.value.title : "";',
-    "} });",
-    'test("warm-up", async () => {',
-    '  const run = await testWorkflow(warm, { agents: { writer: answer(TITLE, { title: "warm" }) } });',
-    '  expect(run.value).toBe("warm");',
-    "});",
-    "",
-  ].join("\n");
-  return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: 10_000 };
-}
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;

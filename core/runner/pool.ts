@@ -47,6 +47,8 @@ export interface JobListener {
   onOutput?(text: string, stream: "stdout" | "stderr"): void;
 }
 
+const ABANDON_WORK = Symbol.for("turnlens.abandonWork");
+
 /**
  * The reason to abort a run's signal with to abandon the worker's work instead of killing the
  * worker at once: the run resolves as cancelled at once and nothing more of it is reported; the
@@ -54,7 +56,13 @@ export interface JobListener {
  * (a short run ends sooner than a fresh worker would start; a test that loops does not).
  */
 export class AbandonWork {
+  /** A brand, not instanceof: the language server's pool may come from another bundle (server/start.ts). */
+  readonly [ABANDON_WORK] = true;
   constructor(readonly graceMs: number) {}
+}
+
+function isAbandonWork(reason: unknown): reason is AbandonWork {
+  return typeof reason === "object" && reason !== null && (reason as Record<symbol, unknown>)[ABANDON_WORK] === true && typeof (reason as AbandonWork).graceMs === "number";
 }
 
 export interface WorkerPoolOptions {
@@ -98,6 +106,7 @@ interface Active {
   cancelled: boolean;
   /** Abandoned: its run was settled as cancelled; the worker is freed by its `done` or killed. */
   abandoned?: ReturnType<typeof setTimeout>;
+  abandonGraceMs?: number;
 }
 
 interface Slot {
@@ -201,19 +210,26 @@ export class WorkerPool {
       const active = slot.active;
       if (active?.pending !== pending) continue;
       active.cancelled = true;
-      const grace = reason instanceof AbandonWork ? reason.graceMs : 0;
+      const grace = isAbandonWork(reason) ? reason.graceMs : 0;
       if (grace > 0) {
         // Abandoned: the worker most likely ends the file sooner than a new one would start. A
-        // test stuck in a loop (synchronous or not) is stopped for sure by the kill after the grace.
-        active.abandoned = setTimeout(() => {
-          if (slot.active === active) this.kill(slot);
-        }, timerDelay(grace));
+        // test stuck in a loop (synchronous or not) goes silent, and is stopped for sure by the kill.
+        active.abandonGraceMs = grace;
+        this.armAbandoned(slot, active);
       } else {
         // The test may be stuck in a synchronous loop: only killing the process stops it for sure.
         this.kill(slot);
       }
     }
     this.settle(pending, undefined);
+  }
+
+  /** An abandoned file is killed once it has been silent for its grace: each event it sends re-arms it. */
+  private armAbandoned(slot: Slot, active: Active): void {
+    clearTimeout(active.abandoned);
+    active.abandoned = setTimeout(() => {
+      if (slot.active === active) this.kill(slot);
+    }, timerDelay(active.abandonGraceMs ?? 0));
   }
 
   private settle(pending: Pending, result: JobResult | undefined): void {
@@ -225,6 +241,8 @@ export class WorkerPool {
   /** Kills the worker, its process group and every process carrying its tag. */
   private kill(slot: Slot): void {
     clearTimeout(slot.watchdog);
+    // Dying: no file is dispatched to it, even if a `done` already on its way frees it.
+    slot.exiting = true;
     if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
     else slot.child.kill("SIGKILL");
   }
@@ -376,7 +394,12 @@ export class WorkerPool {
     }
     const active = slot.active;
     // An abandoned file's `done` frees its worker; nothing else of it is reported.
-    if (active?.abandoned !== undefined && message.type === "done") return this.finished(slot, message.rss);
+    if (active?.abandoned !== undefined) {
+      if (message.type === "done") return this.finished(slot, message.rss);
+      // Still making progress (a test began or ended): it is given the grace again.
+      if (message.type === "event" && message.file === active.job.file && message.event.type !== "collected") this.armAbandoned(slot, active);
+      return;
+    }
     if (!active || active.cancelled) return;
     if (message.file !== active.job.file) return this.refuse(slot, `a "${message.type}" message for ${message.file}, which it was not running`);
     if (message.type === "output") {
