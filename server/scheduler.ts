@@ -16,10 +16,11 @@ import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/poo
 /**
  * How long an abandoned run's worker may stay silent (no test beginning or ending) before it is
  * killed. A warm worker ends a small file in 20–50 ms, far sooner than a fresh worker is ready
- * (185–260 ms, seconds on a loaded machine): letting it finish is cheaper than a fork, while a
- * test that loops or waits is cut off here.
+ * (185–260 ms, seconds on a loaded machine), so it is let finish and stays warm; a test that
+ * loops or waits is cut off here. Meanwhile the new run takes another worker (the pool starts a
+ * second one beside it once), so the grace never delays it.
  */
-export const ABANDON_GRACE_MS = 150;
+export const ABANDON_GRACE_MS = 1000;
 
 
 export interface Timer {

@@ -275,9 +275,10 @@ export class WorkerPool {
         continue;
       }
       const live = [...this.slots].filter((slot) => !slot.dead && !slot.exiting);
-      // A worker on its warm-up, or finishing an abandoned file, is about to be free: counted as
-      // starting, so a real file waits for it rather than for a cold fork.
-      const starting = live.filter((slot) => !slot.ready || slot.active?.pending.warmup === true || slot.active?.abandoned !== undefined).length;
+      // A worker on its warm-up is about to be free: counted as starting, so a real file waits for
+      // it rather than for a cold fork. One finishing an abandoned file is not: a second worker
+      // starts beside it (the file may loop), and whichever is free first takes the file.
+      const starting = live.filter((slot) => !slot.ready || slot.active?.pending.warmup === true).length;
       if (live.length < this.options.size() && starting < this.queue.length) {
         this.spawn();
         continue;
