@@ -1,11 +1,13 @@
 // dist/server.js, the language server's entry: forks and warms one worker first, then loads the
 // server itself (dist/serverMain.js, server/main.ts: ~11 MB with the TypeScript compiler inside,
-// about half a second), so the worker's start and warm-up overlap that load.
+// about half a second; through a V8 code cache, codeCache.ts), so the worker's start and warm-up
+// overlap that load.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../core/runner/pool.ts";
 import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
 import { forkWorker } from "../core/runner/workerProcess.ts";
+import { requireWithCodeCache } from "./codeCache.ts";
 import { handOverEarlyWorkers, warmupJob, type EarlyWorkers } from "./warmup.ts";
 
 // Nothing outlives the server: its workers and what their tests spawned are killed when it exits
@@ -35,5 +37,5 @@ const early: EarlyWorkers = {
 // code of the workspace; an untrusted workspace (known at initialize) has the worker killed.
 early.pool.prewarm(1, warmupJob(tmpdir()));
 handOverEarlyWorkers(early);
-// A path esbuild does not follow: the server is the other bundle.
-require(join(__dirname, "serverMain.js"));
+// The server is the other bundle (esbuild does not follow this path).
+requireWithCodeCache(join(__dirname, "serverMain.js"));
