@@ -56,7 +56,8 @@ await build({
 // The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
 // static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
 await build({
-  entryPoints: { server: "server/main.ts" },
+  // dist/server.js is the small entry (server/start.ts) that starts a worker, then loads dist/serverMain.js.
+  entryPoints: { server: "server/start.ts", serverMain: "server/main.ts" },
   outdir: "dist",
   bundle: true,
   platform: "node",

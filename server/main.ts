@@ -1,4 +1,5 @@
-// The language server process: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code
+// The language server process, dist/serverMain.js, loaded by dist/server.js (server/start.ts) once
+// that has started the worker pool: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code
 // client starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -6,12 +7,15 @@ import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
 import { forkWorker } from "../core/runner/workerProcess.ts";
 import { startServer } from "./server.ts";
+import { takeEarlyWorkers } from "./warmup.ts";
 
-// Nothing outlives the server: its workers and what their tests spawned are killed when it exits
-// (an `exit` notification with or without `shutdown`, stdin closing) or is
-// sent SIGTERM, SIGINT or SIGHUP; a SIGKILL is noticed by each worker's parent watch.
-ownProcessTree();
-endOnSignals();
+// server/start.ts made the pool, owns the process tree and ends on signals; started on its own
+// (no early pool), this process does both itself.
+const early = takeEarlyWorkers();
+if (!early) {
+  ownProcessTree();
+  endOnSignals();
+}
 
 /** The package this bundle belongs to (dist/server.js → package.json): its version is the server's. */
 function packageVersion(): string | undefined {
@@ -45,6 +49,7 @@ process.on("unhandledRejection", (reason) => survive("unhandled rejection", reas
 const version = packageVersion();
 startServer(connection, {
   ...(version !== undefined ? { version } : {}),
+  ...(early ? { workers: early } : {}),
   timer: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
   now: () => performance.now(),
   createWorker: () =>

@@ -1,6 +1,9 @@
-// When each document's tests run: a debounce per document through the injected timer, one run per
-// document at a time, one queued rerun for whatever arrives meanwhile, results dropped when the
-// document moved on, and closing a document cancels its run. Nothing here is awaited by a request.
+// When each document's tests run: a short debounce per document through the injected timer, one
+// run per document at a time, and a newer edit cancels a background run of an older version (its
+// worker's work abandoned, then the worker killed if it does not end within a grace), so typing
+// never queues stale runs. A run someone asked for (the explorer, a command) ends and one rerun
+// queues behind it. Results of an old version are dropped; closing a document cancels its run.
+// Nothing here is awaited by a request.
 import { readFileSync } from "node:fs";
 import { Emitter } from "vscode-languageserver";
 import type { RunEvent } from "../core/runner/runFile.ts";
@@ -8,7 +11,17 @@ import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { Analysis, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
-import type { JobResult, WorkerPool } from "../core/runner/pool.ts";
+import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
+
+/**
+ * How long an abandoned run's worker may stay silent (no test beginning or ending) before it is
+ * killed. A warm worker ends a small file in 20–50 ms, far sooner than a fresh worker is ready
+ * (185–260 ms, seconds on a loaded machine), so it is let finish and stays warm; a test that
+ * loops or waits is cut off here. Meanwhile the new run takes another worker (the pool starts a
+ * second one beside it once), so the grace never delays it.
+ */
+export const ABANDON_GRACE_MS = 1000;
+
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -52,6 +65,8 @@ export interface SchedulerEnv {
 }
 
 export class Scheduler {
+  /** A change of an open document, at once; `runFollows`: a run of this version follows its debounce. */
+  readonly onDidChange = new Emitter<{ uri: string; runFollows: boolean }>();
   /** The debounce after an edit ended; `willRun` tells whether a run follows at once. */
   readonly onDidSettle = new Emitter<{ uri: string; willRun: boolean }>();
   readonly onDidStartRun = new Emitter<RunInfo>();
@@ -83,8 +98,32 @@ export class Scheduler {
       if (state.settings.runMode === "onSave") this.request(uri, { runIds: [] });
       return;
     }
+    if (reason === "change") this.supersede(uri, entry);
     if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
     entry.timer = this.env.timer.setTimeout(() => this.settle(uri, reason), state.settings.debounceMs);
+    if (reason === "change") this.onDidChange.fire({ uri, runFollows: this.runFollows(uri, "change") });
+  }
+
+  /** Whether the debounce of an open or a change starts a run. */
+  private runFollows(uri: string, reason: "open" | "change"): boolean {
+    const state = this.env.state.get(uri);
+    if (!state || !this.env.state.trusted) return false;
+    const mode = state.settings.runMode;
+    const wanted = reason === "open" ? mode !== "manual" : mode === "onType";
+    return wanted && (this.env.state.analysis(uri)?.model.tests.length ?? 0) > 0;
+  }
+
+  /**
+   * The text moved on: a background run of an older version is cancelled now, its worker's work
+   * abandoned, so no stale run holds a worker while the next one waits. A run the explorer or a
+   * command asked for goes on (its results are reported to whoever asked) and a rerun queues.
+   */
+  private supersede(uri: string, entry: DocumentRuns): void {
+    const running = entry.running;
+    if (!running || running.info.request.runIds.length > 0 || running.info.request.paths) return;
+    entry.running = undefined;
+    this.env.state.log.debug(`run ${running.info.id} of ${uri} (version ${running.info.version}) cancelled: a newer edit arrived`);
+    running.controller.abort(new AbandonWork(ABANDON_GRACE_MS));
   }
 
   private settle(uri: string, reason: "open" | "change"): void {
@@ -92,10 +131,7 @@ export class Scheduler {
     const state = this.env.state.get(uri);
     if (!entry || !state) return;
     entry.timer = undefined;
-    const mode = state.settings.runMode;
-    const wanted = reason === "open" ? mode !== "manual" : mode === "onType";
-    const hasTests = (this.env.state.analysis(uri)?.model.tests.length ?? 0) > 0;
-    const willRun = wanted && hasTests && this.env.state.trusted;
+    const willRun = this.runFollows(uri, reason);
     this.onDidSettle.fire({ uri, willRun });
     if (willRun) this.request(uri, { runIds: [] });
   }

@@ -6,7 +6,8 @@ import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
-import { ServerState, type Logger } from "./state.ts";
+import { warmupJob, type EarlyWorkers } from "./warmup.ts";
+import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as codeLens from "./features/codeLens.ts";
@@ -34,6 +35,8 @@ export interface ServerEnv {
   version?: string;
   /** When a warm worker is replaced (core/runner/limits.ts has the defaults). */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
+  /** The pool server/start.ts started before this bundle loaded (then `createWorker` is unused). */
+  workers?: EarlyWorkers;
 }
 
 /** What every feature's `register` receives. */
@@ -57,13 +60,20 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   // Timer callbacks (the debounces, the progress delay) run outside any handler: guarded here.
   const env: ServerEnv = { ...given, timer: guardTimer(log, given.timer) };
   const state = new ServerState(log);
-  const workers = new WorkerPool({
-    factory: env.createWorker,
-    size: () => state.globalSettings.workers,
-    log: (message) => log.info(message),
-    ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
-    ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
-  });
+  const early = env.workers;
+  if (early) {
+    early.size = () => state.globalSettings.workers;
+    early.log = (message) => log.info(message);
+  }
+  const workers =
+    early?.pool ??
+    new WorkerPool({
+      factory: env.createWorker,
+      size: () => state.globalSettings.workers,
+      log: (message) => log.info(message),
+      ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
+      ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
+    });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const server: Server = {
@@ -89,6 +99,11 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       state.clientCapabilities = params.capabilities;
       const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens", ...(env.version !== undefined ? { version: env.version } : {}) } };
       for (const contribute of initializers) contribute(params, result);
+      // A worker is forked and warmed now (unless server/start.ts did already), while the client
+      // opens its first document, so that document's first run finds the engine loaded. Trust is
+      // known now: in an untrusted workspace no worker stays.
+      if (state.trusted) workers.prewarm(1, warmupJob((params.rootUri ? fileOf(params.rootUri) : undefined) ?? process.cwd()));
+      else workers.stop();
       // Every server says which protocol it speaks, so a client can refuse one it does not know.
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
       result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };

@@ -16,8 +16,9 @@ export const SettingsSchema = Type.Object({
   debounceMs: Type.Integer({
     minimum: 0,
     maximum: 60_000,
-    default: 300,
-    description: "How long typing must pause before the file's tests run (and its static diagnostics refresh), in milliseconds.",
+    default: 25,
+    description:
+      "How long typing must pause before the file's tests run, in milliseconds. Static diagnostics refresh at once, and a newer edit cancels a run of an older version, so a short pause is enough.",
   }),
   inlayHints: Type.Boolean({
     default: true,

@@ -1,7 +1,8 @@
 // The one pool of worker processes that run test files, for `turnlens test` and the language server
 // alike: a watchdog kills a worker whose phase overruns its deadline plus a grace, a dead worker has
 // its running test reported and the rest of its file resumed in a fresh worker, a cancelled run
-// kills its worker, and workers stay warm between runs until the pool closes.
+// kills its worker (or, when the caller asks, abandons it: the worker finishes or is killed after a
+// grace), and workers stay warm between runs until the pool closes; prewarm() starts them early.
 import type { ChildProcess } from "node:child_process";
 import { killWorkerTree } from "./processTree.ts";
 import { removeTempFilesOf } from "./tempFiles.ts";
@@ -46,6 +47,24 @@ export interface JobListener {
   onOutput?(text: string, stream: "stdout" | "stderr"): void;
 }
 
+const ABANDON_WORK = Symbol.for("turnlens.abandonWork");
+
+/**
+ * The reason to abort a run's signal with to abandon the worker's work instead of killing the
+ * worker at once: the run resolves as cancelled at once and nothing more of it is reported; the
+ * worker takes no other file until it ends this one, and is killed if it has not within `graceMs`
+ * (a short run ends sooner than a fresh worker would start; a test that loops does not).
+ */
+export class AbandonWork {
+  /** A brand, not instanceof: the language server's pool may come from another bundle (server/start.ts). */
+  readonly [ABANDON_WORK] = true;
+  constructor(readonly graceMs: number) {}
+}
+
+function isAbandonWork(reason: unknown): reason is AbandonWork {
+  return typeof reason === "object" && reason !== null && (reason as Record<symbol, unknown>)[ABANDON_WORK] === true && typeof (reason as AbandonWork).graceMs === "number";
+}
+
 export interface WorkerPoolOptions {
   /** How many workers may run at once; read at each dispatch so a settings change applies. */
   size: () => number;
@@ -61,6 +80,8 @@ export interface WorkerPoolOptions {
 
 interface Pending {
   job: FileJob;
+  /** A prewarm() job: any real file goes first, and its result goes nowhere. */
+  warmup?: boolean;
   listener: JobListener;
   resolve: (result: JobResult | undefined) => void;
   /** Tests reported by workers that died earlier in this job. */
@@ -83,6 +104,9 @@ interface Active {
   /** Why the pool killed the worker for a message it does not accept. */
   refused?: string;
   cancelled: boolean;
+  /** Abandoned: its run was settled as cancelled; the worker is freed by its `done` or killed. */
+  abandoned?: ReturnType<typeof setTimeout>;
+  abandonGraceMs?: number;
 }
 
 interface Slot {
@@ -97,6 +121,8 @@ interface Slot {
   stderrTail: string;
   /** Files it has run. */
   runs: number;
+  /** The job prewarm() gives it once ready, unless a real file comes first. */
+  warmup?: FileJob;
   exited: Promise<void>;
 }
 
@@ -129,12 +155,29 @@ export class WorkerPool {
     if (![...this.slots].some((slot) => !slot.dead && !slot.exiting)) this.spawn();
   }
 
+  /**
+   * Starts workers ahead of the first run, up to `count` live ones (never above the pool's size),
+   * and keeps them warm like warm(). Each started here runs `warmup` once it is ready, so esbuild,
+   * the served modules and the JIT are loaded before a real file needs them; a real file waiting
+   * goes first, and a warm-up's result goes nowhere.
+   */
+  prewarm(count = 1, warmup?: FileJob): void {
+    this.keepWarm = true;
+    const live = () => [...this.slots].filter((slot) => !slot.dead && !slot.exiting).length;
+    const wanted = Math.min(count, this.options.size());
+    while (live() < wanted) {
+      const slot = this.spawn();
+      if (!slot) return;
+      if (warmup) slot.warmup = warmup;
+    }
+  }
+
   /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
   run(job: FileJob, signal?: AbortSignal, listener: JobListener = {}): Promise<JobResult | undefined> {
     return new Promise((resolve) => {
       const pending: Pending = { job, listener, resolve, carried: [], carriedMs: 0, started: false, settled: false };
       if (signal?.aborted) return resolve(undefined);
-      signal?.addEventListener("abort", () => this.cancel(pending), { once: true });
+      signal?.addEventListener("abort", () => this.cancel(pending, signal.reason), { once: true });
       this.queue.push(pending);
       this.pump();
     });
@@ -160,17 +203,33 @@ export class WorkerPool {
     await Promise.all([...this.slots].map((slot) => slot.exited));
   }
 
-  private cancel(pending: Pending): void {
+  private cancel(pending: Pending, reason?: unknown): void {
     const queued = this.queue.indexOf(pending);
     if (queued >= 0) this.queue.splice(queued, 1);
     for (const slot of this.slots) {
-      if (slot.active?.pending === pending) {
+      const active = slot.active;
+      if (active?.pending !== pending) continue;
+      active.cancelled = true;
+      const grace = isAbandonWork(reason) ? reason.graceMs : 0;
+      if (grace > 0) {
+        // Abandoned: the worker most likely ends the file sooner than a new one would start. A
+        // test stuck in a loop (synchronous or not) goes silent, and is stopped for sure by the kill.
+        active.abandonGraceMs = grace;
+        this.armAbandoned(slot, active);
+      } else {
         // The test may be stuck in a synchronous loop: only killing the process stops it for sure.
-        slot.active.cancelled = true;
         this.kill(slot);
       }
     }
     this.settle(pending, undefined);
+  }
+
+  /** An abandoned file is killed once it has been silent for its grace: each event it sends re-arms it. */
+  private armAbandoned(slot: Slot, active: Active): void {
+    clearTimeout(active.abandoned);
+    active.abandoned = setTimeout(() => {
+      if (slot.active === active) this.kill(slot);
+    }, timerDelay(active.abandonGraceMs ?? 0));
   }
 
   private settle(pending: Pending, result: JobResult | undefined): void {
@@ -182,6 +241,8 @@ export class WorkerPool {
   /** Kills the worker, its process group and every process carrying its tag. */
   private kill(slot: Slot): void {
     clearTimeout(slot.watchdog);
+    // Dying: no file is dispatched to it, even if a `done` already on its way frees it.
+    slot.exiting = true;
     if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
     else slot.child.kill("SIGKILL");
   }
@@ -194,14 +255,30 @@ export class WorkerPool {
   }
 
   private pump(): void {
+    // A worker prewarm() started runs its warm-up when no real file waits for it.
+    if (this.queue.length === 0) {
+      for (const slot of this.slots) {
+        if (!slot.warmup || !slot.ready || slot.dead || slot.exiting || slot.active) continue;
+        const job = slot.warmup;
+        slot.warmup = undefined;
+        this.dispatch(slot, { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false });
+      }
+    }
     while (this.queue.length > 0) {
       const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
-      if (idle) {
-        this.dispatch(idle, this.queue.shift()!);
+      const next = this.queue[0];
+      if (idle && next) {
+        // A real file goes first: the warm-up of this worker is not needed any more.
+        idle.warmup = undefined;
+        this.queue.shift();
+        this.dispatch(idle, next);
         continue;
       }
       const live = [...this.slots].filter((slot) => !slot.dead && !slot.exiting);
-      const starting = live.filter((slot) => !slot.ready).length;
+      // A worker on its warm-up is about to be free: counted as starting, so a real file waits for
+      // it rather than for a cold fork. One finishing an abandoned file is not: a second worker
+      // starts beside it (the file may loop), and whichever is free first takes the file.
+      const starting = live.filter((slot) => !slot.ready || slot.active?.pending.warmup === true).length;
       if (live.length < this.options.size() && starting < this.queue.length) {
         this.spawn();
         continue;
@@ -246,14 +323,14 @@ export class WorkerPool {
     }, timerDelay(deadlineMs + this.graceMs));
   }
 
-  private spawn(): void {
+  private spawn(): Slot | undefined {
     let child: ChildProcess;
     try {
       child = this.factory();
     } catch (error) {
       this.log(`could not start a worker: ${error instanceof Error ? error.message : String(error)}`);
       for (const pending of this.queue.splice(0)) this.settle(pending, { report: fileError(pending.job.file, "turnlens could not start a worker process"), schemas: [] });
-      return;
+      return undefined;
     }
     let resolveExit!: () => void;
     const slot: Slot = { child, ready: false, dead: false, exiting: false, startupErr: "", stderrTail: "", runs: 0, exited: new Promise((resolve) => (resolveExit = resolve)) };
@@ -290,6 +367,7 @@ export class WorkerPool {
       if ("refused" in read) this.refuse(slot, read.refused);
       else this.onMessage(slot, read.message);
     });
+    return slot;
   }
 
   private output(slot: Slot, text: string, stream: "stdout" | "stderr"): void {
@@ -316,6 +394,13 @@ export class WorkerPool {
       return;
     }
     const active = slot.active;
+    // An abandoned file's `done` frees its worker; nothing else of it is reported.
+    if (active?.abandoned !== undefined) {
+      if (message.type === "done") return this.finished(slot, message.rss);
+      // Still making progress (a test began or ended): it is given the grace again.
+      if (message.type === "event" && message.file === active.job.file && message.event.type !== "collected") this.armAbandoned(slot, active);
+      return;
+    }
     if (!active || active.cancelled) return;
     if (message.file !== active.job.file) return this.refuse(slot, `a "${message.type}" message for ${message.file}, which it was not running`);
     if (message.type === "output") {
@@ -332,8 +417,6 @@ export class WorkerPool {
       }
       active.pending.listener.onEvent?.(event);
     } else if (message.type === "done") {
-      clearTimeout(slot.watchdog);
-      slot.active = undefined;
       const pending = active.pending;
       const report: FileReport = {
         file: pending.job.file,
@@ -342,15 +425,24 @@ export class WorkerPool {
       };
       if (message.error) report.error = message.error;
       this.settle(pending, { report, schemas: message.schemas ?? [] });
-      // Bounded memory: a worker that ran enough files, or holds too much, leaves for a fresh one.
-      slot.runs++;
-      if (slot.runs >= this.recycle.afterRuns || message.rss > this.recycle.aboveRssBytes) {
-        this.log(`worker ${slot.child.pid} recycled after ${slot.runs} files at ${Math.round(message.rss / 1048576)} MB`);
-        this.retire(slot);
-        if (this.keepWarm && this.queue.length === 0) this.spawn();
-      }
-      this.pump();
+      this.finished(slot, message.rss);
     }
+  }
+
+  /** A file ended in the worker (a real one, a warm-up or an abandoned one): recycle or reuse it. */
+  private finished(slot: Slot, rss: number): void {
+    clearTimeout(slot.watchdog);
+    clearTimeout(slot.active?.abandoned);
+    // A warm-up is not one of the files the run limit counts (its RSS still does).
+    if (slot.active?.pending.warmup !== true) slot.runs++;
+    slot.active = undefined;
+    // Bounded memory: a worker that ran enough files, or holds too much, leaves for a fresh one.
+    if (slot.runs >= this.recycle.afterRuns || rss > this.recycle.aboveRssBytes) {
+      this.log(`worker ${slot.child.pid} recycled after ${slot.runs} files at ${Math.round(rss / 1048576)} MB`);
+      this.retire(slot);
+      if (this.keepWarm && this.queue.length === 0) this.spawn();
+    }
+    this.pump();
   }
 
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
@@ -365,7 +457,8 @@ export class WorkerPool {
     this.slots.delete(slot);
     const active = slot.active;
     slot.active = undefined;
-    if (active && !active.cancelled && !active.pending.settled) this.reportDeath(slot, active, code, signal);
+    clearTimeout(active?.abandoned);
+    if (active && !active.cancelled && !active.pending.settled && !active.pending.warmup) this.reportDeath(slot, active, code, signal);
     if (!slot.ready && !active) {
       this.startupFailures++;
       if (this.startupFailures >= 2) {

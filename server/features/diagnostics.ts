@@ -1,7 +1,10 @@
-// Publishes each test document's diagnostics: the static ones on open and after each debounce
-// that no run follows, then static and run diagnostics together when a run's results arrive for
-// the current version. Runs in flight never clear what is shown; closing clears it.
+// Publishes each test document's diagnostics: the static ones at once on open and on each change,
+// then static and run diagnostics together when a run's results arrive for the current version.
+// While the run of a new version goes, the last run's diagnostics are carried to the new text
+// (carriedDiagnostics.ts) rather than cleared, so they do not blink as the user types; when no run
+// follows (manual, onSave, untrusted, no tests) the static set is published alone. Closing clears it.
 import type { Diagnostic } from "vscode-languageserver";
+import { carryDiagnostics } from "../carriedDiagnostics.ts";
 import type { Server } from "../server.ts";
 import type { ServerState } from "../state.ts";
 import { staticDiagnostics, type TurnlensDiagnostic } from "../toLsp.ts";
@@ -21,15 +24,38 @@ export function wireDiagnostic({ data: _data, ...diagnostic }: TurnlensDiagnosti
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
+  /** The run diagnostics last published for each document, and the text they were placed in. */
+  const shownRun = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
+  const send = (uri: string, version: number, diagnostics: Diagnostic[]) =>
+    server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, version, diagnostics }));
+  /** Static diagnostics and the current run's, when there is one of this version. */
   const publish = (uri: string) => {
     const document = state.documents.get(uri);
-    if (!document || !state.get(uri)) return;
-    server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, version: document.version, diagnostics: currentDiagnostics(state, uri).map(wireDiagnostic) }));
+    const analysis = state.analysis(uri);
+    if (!document || !analysis || !state.get(uri)) return;
+    const run = (state.currentResults(uri)?.view.diagnostics ?? []).map(wireDiagnostic);
+    shownRun.set(uri, { text: analysis.text, diagnostics: run });
+    send(uri, document.version, [...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]);
+  };
+  /** A change: the new static diagnostics at once, with the last run's carried when a run follows. */
+  const publishChange = ({ uri, runFollows }: { uri: string; runFollows: boolean }) => {
+    const document = state.documents.get(uri);
+    const analysis = state.analysis(uri);
+    if (!document || !analysis || !state.get(uri)) return;
+    const shown = shownRun.get(uri);
+    const run = runFollows && shown ? carryDiagnostics(uri, shown.text, analysis.text, shown.diagnostics) : [];
+    shownRun.set(uri, { text: analysis.text, diagnostics: run });
+    send(uri, document.version, [...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]);
   };
   state.onDidOpen.event(server.guardNotification("publish static diagnostics", publish));
+  scheduler.onDidChange.event(server.guardNotification("publish static diagnostics", publishChange));
+  // No run followed after all (trust or the run mode changed meanwhile): carried diagnostics go.
   scheduler.onDidSettle.event(server.guardNotification("publish static diagnostics", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
-    if (!willRun) publish(uri);
+    if (!willRun && (shownRun.get(uri)?.diagnostics.length ?? 0) > 0) publish(uri);
   }));
   state.onDidChangeResults.event(server.guardNotification("publish run diagnostics", publish));
-  state.onDidClose.event(server.guardNotification("clear diagnostics", (uri: string) => server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }))));
+  state.onDidClose.event(server.guardNotification("clear diagnostics", (uri: string) => {
+    shownRun.delete(uri);
+    server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }));
+  }));
 }

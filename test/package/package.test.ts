@@ -32,7 +32,7 @@ const SHIPPED = [
   /^dist\/vitest\.d\.mts$/,
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
   /^dist\/chunks\/[\w-]+\.mjs$/,
-  /^dist\/server\.js$/,
+  /^dist\/(server|serverMain)\.js$/,
   /^dist\/types\/.+\.d\.m?ts$/,
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
 ];

@@ -4,6 +4,7 @@
 // (inherited by every descendant, detached or re-parented ones too).
 import { describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -28,7 +29,7 @@ interface Started {
   exited: Promise<NodeJS.Signals | number | null>;
 }
 
-async function startServer(tag: string): Promise<Started> {
+async function startServer(tag: string, initializationOptions: object = { settings: { debounceMs: 0, testTimeout: 600_000 } }): Promise<Started> {
   const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
@@ -37,7 +38,7 @@ async function startServer(tag: string): Promise<Started> {
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.onError(() => {});
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: { settings: { debounceMs: 0, testTimeout: 600_000 } } });
+  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions });
   await connection.sendNotification(InitializedNotification.type, {});
   return { child, connection, exited };
 }
@@ -84,4 +85,53 @@ describe("nothing outlives the language server", () => {
       server.connection.dispose();
     }, SLOW);
   }
+});
+
+describe("the worker started before the server loads", () => {
+  /** dist/server.js spawned with a fresh tag, once the worker it forks before loading the server is up (nothing sent yet). */
+  async function spawned(): Promise<{ tag: string; child: ChildProcess; connection: MessageConnection }> {
+    const tag = freshTag();
+    const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) } });
+    await until(() => workers(tag) === 1);
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    connection.onError(() => {});
+    connection.listen();
+    return { tag, child, connection };
+  }
+
+  async function shutDown({ child, connection }: { child: ChildProcess; connection: MessageConnection }): Promise<void> {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await connection.sendRequest("shutdown");
+    await connection.sendNotification(ExitNotification.type);
+    await exited;
+    connection.dispose();
+  }
+
+  test("an untrusted workspace has it killed at initialize, and no other starts", async () => {
+    const server = await spawned();
+    await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: { workspaceTrusted: false } });
+    await until(() => workers(server.tag) === 0);
+    const uri = pathToFileURL(join(MISTAKES, "virtual-untrusted.test.ts")).href;
+    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
+    // A round trip: the open has been handled (and its debounce, 0 ms, has long passed).
+    await server.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
+    expect(workers(server.tag)).toBe(0);
+    await shutDown(server);
+  }, SLOW);
+
+  test("in a trusted workspace it runs the first document's tests, the only worker the server started", async () => {
+    const server = await spawned();
+    const published = new Promise<Array<{ code?: unknown }>>((resolve) =>
+      server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: Array<{ code?: unknown }> }) => {
+        if (params.diagnostics.length > 0) resolve(params.diagnostics);
+      }),
+    );
+    await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
+    await server.connection.sendNotification(InitializedNotification.type, {});
+    const path = join(MISTAKES, "turn-past-list.test.ts");
+    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") } });
+    expect((await published).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+    expect(workers(server.tag)).toBe(1);
+    await shutDown(server);
+  }, SLOW);
 });

@@ -1,12 +1,16 @@
-// When runs happen: the debounce, one run per document, one queued rerun, stale results dropped,
-// close and cancel, run modes, settings, trust and progress. The fixtures are unsaved buffers of
+// When runs happen: the short debounce, static diagnostics at once, a newer edit cancelling the
+// run of an older version, the worker warmed at initialize, one run per document, one queued
+// rerun behind a run someone asked for, stale results dropped, close and cancel, run modes,
+// settings, trust and progress. The fixtures are unsaved buffers of
 // files that do not exist on disk, next to examples/mistakes/workflows.ts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import { defaultSettings } from "../../server/settings.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { rangeOf } from "./textRanges.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
 const DIAGNOSTICS = "textDocument/publishDiagnostics";
@@ -42,40 +46,123 @@ function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
 }
 
 describe("the scheduler", () => {
-  test("publishes only the last version after rapid edits, from a single run", async () => {
+  test("each edit publishes its static diagnostics at once, and only the last version of rapid edits runs", async () => {
     await start();
     const { text } = mistake("turn-past-list");
     const path = join(MISTAKES, "virtual-rapid.test.ts");
     const uri = await server.open(path, text);
     let version = 1;
     for (let edit = 1; edit <= 5; edit++) version = await server.change(uri, `${text}// edit ${edit}\n`);
+    await server.flush();
+    // Before any debounce ended: one publish per version, static only (nothing has run).
+    expect(publishes(uri).map((params) => [params.version, params.diagnostics.length])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]]);
     const from = server.received.length;
-    await server.advance(300);
+    await server.advance(defaultSettings.debounceMs);
     const last = await server.runEnded(uri, from);
     expect(last?.version).toBe(version);
     expect(last?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-    // The open published its static diagnostics (none) for version 1; every later publish is for the last version.
-    expect(publishes(uri).map((params) => params.version)).toEqual([1, version]);
+    expect(publishes(uri, from).map((params) => params.version)).toEqual([version]);
     expect(progressOf(uri).filter((params) => params.message.type === "end")).toHaveLength(1);
   }, SLOW);
 
-  test("an edit during a run queues one rerun and the run's results for the old version are dropped", async () => {
+  test("the default debounce is 25 ms: an edit's run starts once typing paused that long, not before", async () => {
+    expect(defaultSettings.debounceMs).toBe(25);
     await start();
+    const { text } = mistake("turn-past-list");
+    const uri = await server.open(join(MISTAKES, "virtual-debounce.test.ts"), text);
+    await server.advance(24);
+    await server.flush();
+    expect(progressOf(uri)).toEqual([]);
+    await server.advance(1);
+    await server.runEnded(uri);
+    const from = server.received.length;
+    await server.change(uri, `${text}// edited\n`);
+    await server.advance(24);
+    await server.flush();
+    expect(progressOf(uri, from)).toEqual([]);
+    await server.advance(1);
+    expect((await server.runEnded(uri, from))?.version).toBe(2);
+  }, SLOW);
+
+  test("a newer edit cancels the running run of an older version: its results never appear, its looping worker is killed, and the new version's run publishes", async () => {
+    // A long test timeout: only the cancel can end the loop (the watchdog would take ten minutes).
+    await start({ initializationOptions: { settings: { testTimeout: 600_000 } } });
+    const looping = ['import { test } from "bun:test";', "", 'test("passes", () => {});', "", 'test("loops until cancelled", async () => {', "  for (;;) await new Promise((resolve) => setImmediate(resolve));", "});", ""].join("\n");
+    const uri = await server.open(join(MISTAKES, "virtual-superseded.test.ts"), looping);
+    await server.advance(defaultSettings.debounceMs);
+    await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.uri === uri && params.message.type === "started" && params.message.test.endsWith("loops%20until%20cancelled"));
+    const busy = [...server.workers];
+    const from = server.received.length;
+    const v2 = await server.change(uri, mistake("turn-past-list").text);
+    // The old run ends at once, before the new one's debounce: no worker is held for old text.
+    await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.uri === uri && params.message.type === "end", from);
+    // The abandoned worker does not end its loop within the grace, so it is killed.
+    expect(await Promise.race(busy.map(exited))).toBe("SIGKILL");
+    const afterOld = server.received.length;
+    await server.advance(defaultSettings.debounceMs);
+    const published = await server.runEnded(uri, afterOld);
+    expect(published?.version).toBe(v2);
+    expect(published?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+    await server.flush();
+    // Every publish after the edit is of version 2; the old run reported nothing after the edit but its end.
+    expect(publishes(uri, from).map((params) => params.version)).toEqual([v2, v2]);
+    expect(progressOf(uri, from).map((params) => params.message.type)).toEqual(["end", "started", "failed", "end"]);
+    expect(progressOf(uri, from).filter((params) => params.message.type === "started").map((params) => (params.message as { test: string }).test)).toEqual([`${uri}#${encodeURIComponent("a turn past the list's end")}`]);
+    expect(await server.request("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } })).toBeNull();
+  }, SLOW);
+
+  test("while the run of a new version goes, the last run's diagnostics are carried to where their text moved", async () => {
+    await start();
+    const { text } = mistake("turn-past-list");
+    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-carried.test.ts"), text);
+    expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+    const edited = `// a new first line\n${text}`;
+    const from = server.received.length;
+    const v2 = await server.change(uri, edited);
+    const atOnce = await server.waitFor<PublishDiagnosticsParams>(DIAGNOSTICS, (params) => params.uri === uri, from);
+    const old = diagnostics.diagnostics[0]!.range;
+    expect(atOnce.version).toBe(v2);
+    expect(atOnce.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range])).toEqual([
+      ["list-exhausted", { start: { line: old.start.line + 1, character: old.start.character }, end: { line: old.end.line + 1, character: old.end.character } }],
+    ]);
+    await server.advance(defaultSettings.debounceMs);
+    const ran = await server.runEnded(uri, from);
+    expect(ran?.version).toBe(v2);
+    expect(ran?.diagnostics.map((diagnostic) => diagnostic.range)).toEqual(atOnce.diagnostics.map((diagnostic) => diagnostic.range));
+    expect(rangeOf(edited, "[answer(STEP, { done: false })]").start.line).toBe(old.start.line + 1);
+  }, SLOW);
+
+  test("the worker forked and warmed at initialize runs the first document's first run", async () => {
+    await start();
+    // Forked while initialize was answered, before any document is open.
+    expect(server.workers).toHaveLength(1);
+    const { path } = mistake("turn-past-list");
+    const { diagnostics } = await server.openAndRun(path);
+    expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+    expect(server.workers).toHaveLength(1);
+    expect(server.workers[0]!.exitCode).toBeNull();
+    // Its warm-up file is the server's own: nothing of it reaches the client.
+    expect(server.all<PublishDiagnosticsParams>(DIAGNOSTICS).map((params) => params.uri)).toEqual([diagnostics.uri, diagnostics.uri]);
+    expect(server.all<TestRunProgressParams>(PROGRESS).every((params) => params.uri === diagnostics.uri)).toBe(true);
+  }, SLOW);
+
+  test("an edit during a run the explorer asked for queues one rerun, and that run's results for the old version are dropped", async () => {
+    await start({ initializationOptions: { settings: { runMode: "manual" } } });
     const path = join(MISTAKES, "virtual-slow.test.ts");
     const uri = await server.open(path, slowFile(300));
-    await server.advance(300);
-    await started(uri);
+    await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
+    await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "started");
     const v2 = await server.change(uri, `${slowFile(300)}// v2\n`);
+    await server.request("turnlens/runTests", { runId: "r2", include: [uri] });
     const v3 = await server.change(uri, `${slowFile(300)}// v3\n`);
     await server.advance(300);
-    // The first run ends (stale), then exactly one rerun runs version 3.
-    const ends = () => progressOf(uri).filter((params) => params.message.type === "end").length;
-    await server.waitFor<TestRunProgressParams>(PROGRESS, () => ends() >= 2);
-    const last = publishes(uri).at(-1);
-    expect(last?.version).toBe(v3);
+    // The first run ends (stale, reported to r1), then exactly one rerun runs version 3 for r2.
+    const r1 = await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "end");
+    expect(r1).toEqual({ runId: "r1", message: { type: "end" } });
+    await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r2" && params.message.type === "end");
     expect(v2).toBe(2);
-    expect(publishes(uri).map((params) => params.version)).toEqual([1, v3]);
-    expect(progressOf(uri).filter((params) => params.message.type === "started")).toHaveLength(2);
+    expect(publishes(uri).map((params) => params.version)).toEqual([1, 2, v3, v3]);
+    expect(server.all<TestRunProgressParams>(PROGRESS).filter((params) => params.message.type === "passed").map((params) => params.runId)).toEqual(["r1", "r2"]);
   }, SLOW);
 
   test("closing a document cancels its run: its worker is killed, its diagnostics are cleared, nothing is published after", async () => {
@@ -154,7 +241,8 @@ describe("the scheduler", () => {
     const uri = await server.open(path, text);
     await server.advance(300);
     await server.flush();
-    expect(publishes(uri).map((params) => params.diagnostics.map((diagnostic) => diagnostic.code))).toEqual([["unknown-option"], ["unknown-option"]]);
+    // Published on open; the debounce that starts no run publishes nothing new.
+    expect(publishes(uri).map((params) => params.diagnostics.map((diagnostic) => diagnostic.code))).toEqual([["unknown-option"]]);
     const refused = await server.request<{ refused?: string }>("turnlens/runTests", { runId: "r1", include: [uri] });
     expect(refused.refused).toBe("the workspace is not trusted, so Turnlens runs no tests");
     expect(server.workers).toHaveLength(0);

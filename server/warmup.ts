@@ -1,0 +1,52 @@
+// The file a fresh worker runs before any document needs it, and the language server's early pool:
+// server/start.ts forks and warms a worker before the server's own bundle loads, and hands the pool
+// to server/main.ts through a global, so the first document's first run finds the engine loaded.
+import { join } from "node:path";
+import type { FileJob, WorkerPool } from "../core/runner/pool.ts";
+
+/**
+ * The file a worker started early runs before any document needs it: it loads esbuild's
+ * service, the served engine and TypeBox, and warms the JIT on one scripted turn. Never on disk.
+ */
+export function warmupJob(folder: string): FileJob {
+  const source = [
+    'import { expect, test } from "bun:test";',
+    'import { answer, testWorkflow } from "agentswf/testing";',
+    'import { defineWorkflow } from "agentswf/workflow";',
+    'import Type from "typebox";',
+    "const TITLE = Type.Object({ title: Type.String() });",
+    'const warm = defineWorkflow({ name: "warm-up", description: "Warms a worker.", async run(wf) {',
+    '  const writer = await wf.agents.open({ key: "writer", runtime: "claude" });',
+    '  const { outcome } = await writer.run({ prompt: "Title it.", schema: TITLE });',
+    '  return outcome.kind === "answered" ? outcome.value.title : "";',
+    "} });",
+    'test("warm-up", async () => {',
+    '  const run = await testWorkflow(warm, { agents: { writer: answer(TITLE, { title: "warm" }) } });',
+    '  expect(run.value).toBe("warm");',
+    "});",
+    "",
+  ].join("\n");
+  return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: 10_000 };
+}
+
+/** The pool server/start.ts made, and how the server, once loaded, sizes it and hears its log. */
+export interface EarlyWorkers {
+  pool: WorkerPool;
+  size: () => number;
+  log: (message: string) => void;
+}
+
+const EARLY_WORKERS = Symbol.for("turnlens.earlyWorkers");
+
+/** Leaves the early pool for server/main.ts (another bundle: only a global reaches it). */
+export function handOverEarlyWorkers(early: EarlyWorkers): void {
+  (globalThis as Record<symbol, unknown>)[EARLY_WORKERS] = early;
+}
+
+/** The early pool, once: undefined when the server was not started through server/start.ts. */
+export function takeEarlyWorkers(): EarlyWorkers | undefined {
+  const holder = globalThis as Record<symbol, unknown>;
+  const early = holder[EARLY_WORKERS] as EarlyWorkers | undefined;
+  delete holder[EARLY_WORKERS];
+  return early;
+}
