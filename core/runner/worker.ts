@@ -81,6 +81,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       ...(pattern ? { testNamePattern: pattern } : {}),
       ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
       ...(message.source !== undefined ? { source: message.source } : {}),
+      ...(message.traces === false ? { traces: false as const } : {}),
       // A deadline past what a timer holds (Infinity included) is sent as the longest one.
       onEvent: (event) => {
         // A test's output (and the note of what was cut) reaches the pool before its report.
