@@ -1,7 +1,7 @@
 // Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
-import { build, type Message, type Plugin } from "esbuild";
+import { build, transform, type Message, type Plugin } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
@@ -166,6 +166,13 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
       });
     },
   };
+}
+
+/** Starts esbuild's service process now (a worker does at start), so the first bundle does not wait for it. */
+export function startBundler(): void {
+  transform("", { loader: "js" }).catch(() => {
+    // The first bundle reports whatever is wrong with esbuild.
+  });
 }
 
 let counter = 0;

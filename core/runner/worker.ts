@@ -6,6 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { startBundler } from "./transform.ts";
 import { removeStaleTempFiles } from "./tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./protocol.ts";
@@ -114,9 +115,12 @@ async function schemasFor(file: string, modules: string[] | undefined, report: F
   }
 }
 
-// Temporary files of workers killed earlier (the pool that owned them killed too) go now.
-removeStaleTempFiles();
 process.on("disconnect", () => dieWithTree());
 // The parent may have gone before this listener existed.
 if (!process.connected) dieWithTree();
 send({ type: "ready" });
+// esbuild's service starts while the first file is on its way, not when it has arrived.
+startBundler();
+// Temporary files of workers killed earlier (the pool that owned them killed too) go, once the
+// worker has said it is ready: listing a busy temp folder must not delay the first file.
+setImmediate(() => removeStaleTempFiles());
