@@ -64,12 +64,16 @@ function rssBytes(pid) {
   }
 }
 
+/** The runner being measured now. */
+let running;
+
 /** Runs one runner once in `cwd`; resolves with its wall time, the tree's peak RSS and its exit code. */
 function runOnce(name, cwd, tests) {
   const [command, commandArgs] = runners[name](tests);
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, commandArgs, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", CI: "1" } });
+    running = child;
     let output = "";
     child.stdout.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
     child.stderr.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
@@ -107,6 +111,8 @@ async function measure(label, cwd, tests, names) {
     for (const name of names) {
       loads.push(loadavg()[0]);
       const sample = await runOnce(name, cwd, tests);
+      if (rounds > 1) console.log(`    ${label} ${name} round ${round + 1}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`);
+      else console.log(`    ${label} ${name}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`);
       samples[name].seconds.push(sample.seconds);
       samples[name].peakBytes.push(sample.peakBytes);
     }
@@ -126,6 +132,14 @@ const seconds = (value) => (value < 10 ? `${value.toFixed(2)} s` : `${value.toFi
 const verdict = (met) => (met ? "met" : "NOT met");
 
 const scratch = mkdtempSync(join(tmpdir(), "turnlens-peers-"));
+// Stopped with Ctrl-C or a kill: the runner being measured is stopped, and the corpus goes all the same.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    running?.kill("SIGTERM");
+    if (!keep) rmSync(scratch, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 try {
   await main();
 } finally {
@@ -152,14 +166,15 @@ async function main() {
   const bunRatio = tl.seconds / big["bun test"].seconds;
   const vitestRatio = tl.seconds / big["vitest --no-isolate"].seconds;
   const steps = sizes.slice(1).map((size, i) => bySize[size].turnlens.seconds / bySize[sizes[i]].turnlens.seconds);
-  const linear = steps.every((step) => step <= 10);
+  const linear = steps.length > 0 && steps.every((step) => step <= 10);
   const load = big.load.toFixed(1);
   const suffix = largest === 1000 ? "" : ` (${largest} files: --quick)`;
   console.log("");
   console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · bun test ${seconds(big["bun test"].seconds)} · ratio ${bunRatio.toFixed(2)} (target < 1) · ${verdict(bunRatio < 1)} · load ${load}${suffix}`);
   console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · vitest run --no-isolate ${seconds(big["vitest --no-isolate"].seconds)} · ratio ${vitestRatio.toFixed(2)} (target ≤ 0.5) · ${verdict(vitestRatio <= 0.5)} · load ${load}${suffix}`);
   console.log(`goal P5 · turnlens peak RSS ${tl.peakMiB.toFixed(0)} MiB · bun test ${big["bun test"].peakMiB.toFixed(0)} MiB · vitest ${big["vitest --no-isolate"].peakMiB.toFixed(0)} MiB · target < 400 MiB · ${verdict(tl.peakMiB < 400)} · load ${load}${suffix}`);
-  console.log(`goal P5 · turnlens ${sizes.map((size) => `${size} files ${seconds(bySize[size].turnlens.seconds)}`).join(" → ")} · steps ${steps.map((step) => `${step.toFixed(1)}×`).join(", ")} (target ≤ 10× each) · ${verdict(linear)} · load ${load}`);
+  const stepsText = steps.length > 0 ? steps.map((step) => `${step.toFixed(1)}×`).join(", ") : "none (one size measured)";
+  console.log(`goal P5 · turnlens ${sizes.map((size) => `${size} files ${seconds(bySize[size].turnlens.seconds)}`).join(" → ")} · steps ${stepsText} (target ≤ 10× each) · ${verdict(linear)} · load ${load}`);
   const exampleRatio = examples.turnlens.seconds / examples["bun test"].seconds;
   console.log(`goal P6 · turnlens ${seconds(examples.turnlens.seconds)} · bun test ${seconds(examples["bun test"].seconds)} · ratio ${exampleRatio.toFixed(2)} (target < 1) · ${verdict(exampleRatio < 1)} · load ${examples.load.toFixed(1)}`);
 }
