@@ -77,10 +77,13 @@ function servedModuleSource(name: string, mod: Record<string, unknown>): string 
   return lines.join("\n");
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
 /** Matches exactly the names Turnlens serves, so esbuild calls back for those alone. */
 function servedNamesFilter(): RegExp {
-  const escaped = servedNames.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  return new RegExp(`^(?:${escaped.join("|")})$`);
+  return new RegExp(`^(?:${servedNames.map(escapeRegExp).join("|")})$`);
 }
 
 /** Relative imports that may name one of Turnlens's own served source files (servedSourceFiles). */
@@ -113,6 +116,8 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
   return {
     name: "turnlens",
     setup(b) {
+      // The entry may exist only as an editor's text (`source`): it resolves to itself, on disk or not.
+      b.onResolve({ filter: new RegExp(`^${escapeRegExp(entry)}$`) }, (args) => (args.kind === "entry-point" ? { path: entry } : undefined));
       // Served names: the shim, loaded once per worker (the names are checked before any other rule).
       b.onResolve({ filter: servedNamesFilter() }, async (args) => {
         served.add(args.path);
