@@ -168,7 +168,7 @@ async function main() {
   const steps = sizes.slice(1).map((size, i) => bySize[size].turnlens.seconds / bySize[sizes[i]].turnlens.seconds);
   const linear = steps.length > 0 && steps.every((step) => step <= 10);
   const load = big.load.toFixed(1);
-  const suffix = largest === 1000 ? "" : ` (${largest} files: --quick)`;
+  const suffix = largest === 1000 ? "" : ` (${largest} files${quick ? ": --quick" : ", not 1,000"})`;
   console.log("");
   console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · bun test ${seconds(big["bun test"].seconds)} · ratio ${bunRatio.toFixed(2)} (target < 1) · ${verdict(bunRatio < 1)} · load ${load}${suffix}`);
   console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · vitest run --no-isolate ${seconds(big["vitest --no-isolate"].seconds)} · ratio ${vitestRatio.toFixed(2)} (target ≤ 0.5) · ${verdict(vitestRatio <= 0.5)} · load ${load}${suffix}`);
