@@ -2,7 +2,8 @@
 // fresh node process. Flags: --quick (a tenth of the iterations), --only=NAME, --profile (a CPU
 // profile, in a temporary folder it names), --source-maps (as the test runner runs: inline maps, enabled).
 // A full run without flags writes bench/results.json. `--with-server` (what `npm run bench` passes)
-// then runs bench/serverBench.mjs on dist/server.js too, with --quick passed on; --only= skips it.
+// then runs bench/serverBench.mjs on dist/server.js too, with --quick passed on; --only= skips it,
+// and then bench/runnerPeers.mjs: turnlens test beside bun test and vitest (goals P5 and P6).
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -43,4 +44,12 @@ if (withServer && process.exitCode === 0 && !benchArgs.some((arg) => arg.startsW
   const server = spawnSync(process.execPath, [join(root, "bench", "serverBench.mjs"), ...(args.includes("--quick") ? ["--quick"] : [])], { cwd: root, stdio: "inherit" });
   if (server.error) throw server.error;
   process.exitCode = server.status ?? 1;
+}
+
+// `turnlens test` beside `bun test` and `vitest run --no-isolate` on the same files (needs dist/ too).
+if (withServer && process.exitCode === 0 && !benchArgs.some((arg) => arg.startsWith("--only="))) {
+  console.log("");
+  const peers = spawnSync(process.execPath, [join(root, "bench", "runnerPeers.mjs"), ...(args.includes("--quick") ? ["--quick"] : [])], { cwd: root, stdio: "inherit" });
+  if (peers.error) throw peers.error;
+  process.exitCode = peers.status ?? 1;
 }

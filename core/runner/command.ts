@@ -159,9 +159,12 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
   signal?.addEventListener("abort", onAbort);
   if (signal?.aborted) pool.stop();
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
+  // Only the json document carries run traces: for the other reporters they stay in the worker,
+  // off the channel and out of this process's memory.
+  const traces = options.reporter === "json" ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...pattern }, undefined, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
         onStart: () => reporter.fileStart(file),
         onEvent: (event) => {
           if (event.type === "test") reporter.testEnd(file, event.report);

@@ -12,6 +12,8 @@ interface Scope {
   tag: string;
   timers: Map<unknown, Kind>;
   threads: Set<{ terminate(): Promise<number> }>;
+  /** Whether the file started a process or a thread: only then is /proc searched for its tag. */
+  spawned: boolean;
 }
 
 let scope: Scope | null = null;
@@ -69,11 +71,34 @@ function install(): void {
       super(...args);
       const owner = scope;
       if (owner) {
+        owner.spawned = true;
         owner.threads.add(this);
         this.once("exit", () => owner.threads.delete(this));
       }
     }
   };
+  // Every way child_process starts a process marks the file as having spawned. Searching /proc for
+  // the file's tag reads every process's environment, milliseconds on a busy machine: a file that
+  // started nothing is spared it.
+  const childProcess = createRequire(import.meta.url)("node:child_process") as Record<string, unknown>;
+  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"]) {
+    const original = childProcess[name];
+    if (typeof original !== "function") continue;
+    const marking = function (this: unknown, ...args: unknown[]) {
+      if (scope) scope.spawned = true;
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    // exec and execFile keep their promisified forms (util.promisify(exec) resolves { stdout, stderr }).
+    const custom = (original as unknown as Record<symbol, unknown>)[promisify.custom];
+    if (typeof custom === "function") {
+      const markingCustom = function (this: unknown, ...args: unknown[]) {
+        if (scope) scope.spawned = true;
+        return (custom as (...a: unknown[]) => unknown).apply(this, args);
+      };
+      Object.defineProperty(marking, promisify.custom, { value: markingCustom });
+    }
+    childProcess[name] = marking;
+  }
   syncBuiltinESMExports();
 }
 
@@ -82,7 +107,7 @@ export function beginFileScope(): void {
   install();
   endFileScope();
   const tag = `file-${process.pid}-${++counter}`;
-  scope = { tag, timers: new Map(), threads: new Set() };
+  scope = { tag, timers: new Map(), threads: new Set(), spawned: false };
   tagDescendants(tag);
 }
 
@@ -98,5 +123,5 @@ export function endFileScope(): void {
     else real.clearImmediate(handle as NodeJS.Immediate);
   }
   for (const thread of ending.threads) void thread.terminate().catch(() => {});
-  killTagged(ending.tag);
+  if (ending.spawned) killTagged(ending.tag);
 }

@@ -31,6 +31,8 @@ export interface FileJob {
   onlyIds?: string[];
   /** Modules whose exported schemas the worker names for new script entries. */
   schemaModules?: string[];
+  /** `false`: reports come without their run traces (`runs` is empty), which the CLI never shows. */
+  traces?: false;
 }
 
 export interface JobResult {
@@ -303,6 +305,7 @@ export class WorkerPool {
     if (job.pattern) message.pattern = job.pattern;
     if (job.onlyIds) message.onlyIds = job.onlyIds;
     if (job.schemaModules) message.schemaModules = job.schemaModules;
+    if (job.traces === false) message.traces = false;
     this.send(slot, message);
   }
 

@@ -43,6 +43,8 @@ export interface RunFileOptions {
   onlyIds?: readonly string[];
   /** Progress, for a watchdog or a live view. */
   onEvent?: (event: RunEvent) => void;
+  /** `false`: each test's report has no run traces (`runs` stays empty), for a reporter that shows none. */
+  traces?: false;
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
@@ -610,7 +612,7 @@ async function loadAndRun(
   const run = new FileRun(options, planned, state.defaultTimeout);
   run.setHookFlavour(served.has("vitest") && !served.has("bun:test") ? "vitest" : "bun");
   routeStrayErrors((error) => run.interrupt.fail(error));
-  const unsubscribe = subscribeToRuns((trace) => run.onRun(trace));
+  const unsubscribe = options.traces === false ? () => {} : subscribeToRuns((trace) => run.onRun(trace));
   // A schema mismatch names each schema as the source does: the exports of the modules the file imports.
   const stopNaming = nameSchemasWith(schemaNamerFor(file, options.source));
   const onAbort = () => run.cancel();

@@ -1,17 +1,14 @@
 // Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
-import { build, type Message, type Plugin } from "esbuild";
-import { readFile } from "node:fs/promises";
+import { build, transform, type Message, type Plugin } from "esbuild";
+import { readFile, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { turnlensRoot } from "./paths.ts";
 import type { ErrorReport } from "./report.ts";
-import { isServed, loadServed, servedSourceFiles } from "./served.ts";
+import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { bundleCacheDir } from "./tempFiles.ts";
-
-const SERVED = "turnlens-served";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -80,22 +77,67 @@ function servedModuleSource(name: string, mod: Record<string, unknown>): string 
   return lines.join("\n");
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** Matches exactly the names Turnlens serves, so esbuild calls back for those alone. */
+function servedNamesFilter(): RegExp {
+  return new RegExp(`^(?:${servedNames.map(escapeRegExp).join("|")})$`);
+}
+
+/** Relative imports that may name one of Turnlens's own served source files (servedSourceFiles). */
+const SERVED_SOURCE_FILTER = /^\.{1,2}\/.*(?:core\/(?:workflow|testing|client)\/index|core\/testing\/trace|core\/runner\/testApi)(?:\.ts)?$/;
+
+const shims = new Map<string, Promise<string>>();
+/**
+ * The file URL of a module that re-exports the served module `name` from the registry. Written once
+ * per worker process and imported by every bundle that uses it, so Node loads it once: a served
+ * module is neither bundled into nor compiled with each test file.
+ */
+function servedShimUrl(name: string): Promise<string> {
+  let url = shims.get(name);
+  if (!url) {
+    url = (async () => {
+      const mod = await loadServed(name);
+      // Named as bundles are, so the pool removes it with the worker's other temporary files.
+      const file = bundlePathFor(`served-${name.replace(/[^\w]+/g, "-")}`);
+      await writeFile(file, servedModuleSource(name, mod));
+      return pathToFileURL(file).href;
+    })();
+    shims.set(name, url);
+    url.catch(() => shims.delete(name));
+  }
+  return url;
+}
+
 function turnlensPlugin(entry: string, source: string | undefined, served: Set<string>): Plugin {
   const servedFiles = servedSourceFiles();
   return {
     name: "turnlens",
     setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
+      // The entry may exist only as an editor's text (`source`): it resolves to itself, on disk or not.
+      b.onResolve({ filter: new RegExp(`^${escapeRegExp(entry)}$`) }, (args) => (args.kind === "entry-point" ? { path: entry } : undefined));
+      // Served names: the shim, loaded once per worker (the names are checked before any other rule).
+      b.onResolve({ filter: servedNamesFilter() }, async (args) => {
+        served.add(args.path);
+        return { path: await servedShimUrl(args.path), external: true };
+      });
+      // A relative import of one of Turnlens's own served files gets the served instance.
+      b.onResolve({ filter: SERVED_SOURCE_FILTER }, async (args) => {
         if (args.pluginData?.turnlensInner) return undefined;
-        if (args.kind === "entry-point") return { path: entry };
-        if (args.namespace === SERVED) return undefined;
+        const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { turnlensInner: true } });
+        const servedName = resolved.errors.length === 0 ? servedFiles.get(resolved.path) : undefined;
+        if (!servedName) return undefined;
+        served.add(servedName);
+        return { path: await servedShimUrl(servedName), external: true };
+      });
+      // Bare names (packages, builtins, tsconfig path aliases); relative imports resolve natively.
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData?.turnlensInner) return undefined;
+        if (args.kind === "entry-point") return undefined;
         const spec = args.path;
-        if (isServed(spec)) {
-          served.add(spec);
-          return { path: spec, namespace: SERVED };
-        }
         if (isBuiltin(spec)) return { path: spec, external: true };
-        const local = spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("file:");
         const resolved = await b.resolve(spec, {
           kind: args.kind,
           resolveDir: args.resolveDir,
@@ -103,7 +145,7 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
           pluginData: { turnlensInner: true },
         });
         if (resolved.errors.length > 0) {
-          const text = local
+          const text = spec.startsWith("file:")
             ? `Cannot find module "${spec}"`
             : `Cannot find package "${packageName(spec)}": it is not installed in a node_modules folder next to the importing file or above it`;
           return { errors: [{ text }] };
@@ -111,20 +153,15 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
         const servedName = servedFiles.get(resolved.path);
         if (servedName) {
           served.add(servedName);
-          return { path: servedName, namespace: SERVED };
+          return { path: await servedShimUrl(servedName), external: true };
         }
-        if (local || !resolved.path.includes(`${sep}node_modules${sep}`)) {
-          // A relative import, or a tsconfig path alias to the user's own files: bundle it.
+        if (!resolved.path.includes(`${sep}node_modules${sep}`)) {
+          // A tsconfig path alias to the user's own files: bundle it.
           return { path: resolved.path, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
         }
         // An installed package: keep it external, at the exact file esbuild found next to the test.
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
         return { path, external: true };
-      });
-
-      b.onLoad({ filter: /.*/, namespace: SERVED }, async (args) => {
-        const mod = await loadServed(args.path);
-        return { contents: servedModuleSource(args.path, mod), loader: "js", resolveDir: turnlensRoot() };
       });
 
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
@@ -134,6 +171,13 @@ function turnlensPlugin(entry: string, source: string | undefined, served: Set<s
       });
     },
   };
+}
+
+/** Starts esbuild's service process now (a worker does at start), so the first bundle does not wait for it. */
+export function startBundler(): void {
+  transform("", { loader: "js" }).catch(() => {
+    // The first bundle reports whatever is wrong with esbuild.
+  });
 }
 
 let counter = 0;
@@ -151,7 +195,15 @@ function codeFrame(message: Message): string | undefined {
   return `${gutter} | ${loc.lineText}\n${pad} | ${caret}`;
 }
 
-function describeMessage(m: Message, cwd: string): string {
+/** esbuild's own words for a relative import it could not resolve, in the runner's words. */
+function runnerText(m: Message): string {
+  const unresolved = /^Could not resolve "([^"]*)"$/.exec(m.text);
+  if (unresolved && /^(\.{1,2}\/|\/)/.test(unresolved[1] ?? "")) return `Cannot find module "${unresolved[1]}"`;
+  return m.text;
+}
+
+function describeMessage(original: Message, cwd: string): string {
+  const m = { ...original, text: runnerText(original) };
   if (!m.location || !/^Cannot find (module|package)/.test(m.text)) return m.text;
   // Name the importing file and line in the message itself, not only in the location.
   const at = `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}`;
@@ -170,7 +222,7 @@ function bundleErrorReport(messages: Message[], cwd: string): ErrorReport {
   if (frame) report.codeFrame = frame;
   if (messages.length > 1) {
     const more = messages.slice(1, 4).map((m) => {
-      if (/^Cannot find (module|package)/.test(m.text)) return describeMessage(m, cwd);
+      if (/^Cannot find (module|package)/.test(runnerText(m))) return describeMessage(m, cwd);
       const loc = m.location ? `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}: ` : "";
       return `${loc}${m.text}`;
     });

@@ -6,6 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { startBundler } from "./transform.ts";
 import { removeStaleTempFiles } from "./tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -81,6 +82,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       ...(pattern ? { testNamePattern: pattern } : {}),
       ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
       ...(message.source !== undefined ? { source: message.source } : {}),
+      ...(message.traces === false ? { traces: false as const } : {}),
       // A deadline past what a timer holds (Infinity included) is sent as the longest one.
       onEvent: (event) => {
         // A test's output (and the note of what was cut) reaches the pool before its report.
@@ -113,9 +115,12 @@ async function schemasFor(file: string, modules: string[] | undefined, report: F
   }
 }
 
-// Temporary files of workers killed earlier (the pool that owned them killed too) go now.
-removeStaleTempFiles();
 process.on("disconnect", () => dieWithTree());
 // The parent may have gone before this listener existed.
 if (!process.connected) dieWithTree();
 send({ type: "ready" });
+// esbuild's service starts while the first file is on its way, not when it has arrived.
+startBundler();
+// Temporary files of workers killed earlier (the pool that owned them killed too) go, once the
+// worker has said it is ready: listing a busy temp folder must not delay the first file.
+setImmediate(() => removeStaleTempFiles());

@@ -22,6 +22,8 @@ export type ParentMessage =
        * for the turns that a new script entry would answer (see schemaNames.ts).
        */
       schemaModules?: string[];
+      /** `false`: the tests' run traces stay in the worker (`turnlens test`'s reporters show none). */
+      traces?: false;
     }
   | { type: "exit" };
 
