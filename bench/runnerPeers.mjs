@@ -111,8 +111,14 @@ async function measure(label, cwd, tests, names) {
     for (const name of names) {
       loads.push(loadavg()[0]);
       const sample = await runOnce(name, cwd, tests);
-      if (rounds > 1) console.log(`    ${label} ${name} round ${round + 1}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`);
-      else console.log(`    ${label} ${name}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`);
+      if (rounds > 1)
+        console.log(
+          `    ${label} ${name} round ${round + 1}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`,
+        );
+      else
+        console.log(
+          `    ${label} ${name}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`,
+        );
       samples[name].seconds.push(sample.seconds);
       samples[name].peakBytes.push(sample.peakBytes);
     }
@@ -170,11 +176,21 @@ async function main() {
   const load = big.load.toFixed(1);
   const suffix = largest === 1000 ? "" : ` (${largest} files${quick ? ": --quick" : ", not 1,000"})`;
   console.log("");
-  console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · bun test ${seconds(big["bun test"].seconds)} · ratio ${bunRatio.toFixed(2)} (target < 1) · ${verdict(bunRatio < 1)} · load ${load}${suffix}`);
-  console.log(`goal P5 · turnlens ${seconds(tl.seconds)} · vitest run --no-isolate ${seconds(big["vitest --no-isolate"].seconds)} · ratio ${vitestRatio.toFixed(2)} (target ≤ 0.5) · ${verdict(vitestRatio <= 0.5)} · load ${load}${suffix}`);
-  console.log(`goal P5 · turnlens peak RSS ${tl.peakMiB.toFixed(0)} MiB · bun test ${big["bun test"].peakMiB.toFixed(0)} MiB · vitest ${big["vitest --no-isolate"].peakMiB.toFixed(0)} MiB · target < 400 MiB · ${verdict(tl.peakMiB < 400)} · load ${load}${suffix}`);
+  console.log(
+    `goal P5 · turnlens ${seconds(tl.seconds)} · bun test ${seconds(big["bun test"].seconds)} · ratio ${bunRatio.toFixed(2)} (target < 1) · ${verdict(bunRatio < 1)} · load ${load}${suffix}`,
+  );
+  console.log(
+    `goal P5 · turnlens ${seconds(tl.seconds)} · vitest run --no-isolate ${seconds(big["vitest --no-isolate"].seconds)} · ratio ${vitestRatio.toFixed(2)} (target ≤ 0.5) · ${verdict(vitestRatio <= 0.5)} · load ${load}${suffix}`,
+  );
+  console.log(
+    `goal P5 · turnlens peak RSS ${tl.peakMiB.toFixed(0)} MiB · bun test ${big["bun test"].peakMiB.toFixed(0)} MiB · vitest ${big["vitest --no-isolate"].peakMiB.toFixed(0)} MiB · target < 400 MiB · ${verdict(tl.peakMiB < 400)} · load ${load}${suffix}`,
+  );
   const stepsText = steps.length > 0 ? steps.map((step) => `${step.toFixed(1)}×`).join(", ") : "none (one size measured)";
-  console.log(`goal P5 · turnlens ${sizes.map((size) => `${size} files ${seconds(bySize[size].turnlens.seconds)}`).join(" → ")} · steps ${stepsText} (target ≤ 10× each) · ${verdict(linear)} · load ${load}`);
+  console.log(
+    `goal P5 · turnlens ${sizes.map((size) => `${size} files ${seconds(bySize[size].turnlens.seconds)}`).join(" → ")} · steps ${stepsText} (target ≤ 10× each) · ${verdict(linear)} · load ${load}`,
+  );
   const exampleRatio = examples.turnlens.seconds / examples["bun test"].seconds;
-  console.log(`goal P6 · turnlens ${seconds(examples.turnlens.seconds)} · bun test ${seconds(examples["bun test"].seconds)} · ratio ${exampleRatio.toFixed(2)} (target < 1) · ${verdict(exampleRatio < 1)} · load ${examples.load.toFixed(1)}`);
+  console.log(
+    `goal P6 · turnlens ${seconds(examples.turnlens.seconds)} · bun test ${seconds(examples["bun test"].seconds)} · ratio ${exampleRatio.toFixed(2)} (target < 1) · ${verdict(exampleRatio < 1)} · load ${examples.load.toFixed(1)}`,
+  );
 }

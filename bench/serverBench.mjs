@@ -287,7 +287,11 @@ export default defineConfig({ plugins: [turnlens()], test: { include: ["ten.test
 /** Starts `vitest --watch`; `next(needle)` resolves at the first run-end line whose messages contain it. */
 function startVitest() {
   const started = performance.now();
-  const child = spawn(process.execPath, [VITEST, "--watch", "--config", join(workspace, "vitest.config.mjs")], { cwd: workspace, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "", FORCE_COLOR: "0" } });
+  const child = spawn(process.execPath, [VITEST, "--watch", "--config", join(workspace, "vitest.config.mjs")], {
+    cwd: workspace,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, CI: "", FORCE_COLOR: "0" },
+  });
   running.add(child);
   child.on("close", () => running.delete(child));
   let output = "";
@@ -526,7 +530,9 @@ try {
   const ms = (v) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
   const row = (name, s, aim) => {
     const verdict = aim === undefined ? "" : s.p50 < aim ? `p50 under ${aim} ms: yes` : `p50 under ${aim} ms: NO`;
-    console.log(`${name.padEnd(54)} ${String(s.n).padStart(3)} ${ms(s.p50).padStart(7)} ${ms(s.p95).padStart(7)} ${ms(s.min).padStart(7)} ${ms(s.max).padStart(7)}  ${verdict}`);
+    console.log(
+      `${name.padEnd(54)} ${String(s.n).padStart(3)} ${ms(s.p50).padStart(7)} ${ms(s.p95).padStart(7)} ${ms(s.min).padStart(7)} ${ms(s.max).padStart(7)}  ${verdict}`,
+    );
   };
   console.log(`${"ms".padEnd(54)} ${"n".padStart(3)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"min".padStart(7)} ${"max".padStart(7)}  aim`);
   if (!goalsOnly) {

@@ -100,9 +100,7 @@ if (check.tests.filter((found) => found.kind === "test").length !== tests || che
   throw new Error(`the static pass found ${check.tests.length} tests and ${check.calls.length} calls; the file has ${tests} tests and ${calls} calls`);
 }
 
-console.log(
-  `static pass on a generated test file: ${lineCount} lines, ${(text.length / 1024).toFixed(0)} KiB, ${tests} tests, ${calls} testWorkflow calls`,
-);
+console.log(`static pass on a generated test file: ${lineCount} lines, ${(text.length / 1024).toFixed(0)} KiB, ${tests} tests, ${calls} testWorkflow calls`);
 console.log(`node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}; ${WARMUP} warm-up rounds, ${RUNS} measured (ms)`);
 const parsed = parseTestFile("generated.test.ts", text);
 const full: Variant = { label: "analyzeTestFile (parse + walk)", once: () => analyzeTestFile("generated.test.ts", text), samples: [] };
@@ -116,5 +114,8 @@ measure([
     samples: [],
   },
 ]);
-const median = percentile([...full.samples].sort((left, right) => left - right), 0.5);
+const median = percentile(
+  [...full.samples].sort((left, right) => left - right),
+  0.5,
+);
 console.log(`aim: analyzeTestFile's median under ${AIM_MS} ms warm: ${median < AIM_MS ? "holds" : "MISSED"} (${median.toFixed(2)} ms)`);

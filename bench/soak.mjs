@@ -34,7 +34,9 @@ function tagged() {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const line = readFileSync(`/proc/${name}/environ`, "latin1").split("\0").find((entry) => entry.startsWith("TURNLENS_TREES="));
+      const line = readFileSync(`/proc/${name}/environ`, "latin1")
+        .split("\0")
+        .find((entry) => entry.startsWith("TURNLENS_TREES="));
       if (line?.slice("TURNLENS_TREES=".length).split(":").includes(TAG)) pids.push(Number(name));
     } catch {
       // gone, or not ours
@@ -182,7 +184,15 @@ if (LITERAL_CYCLES > 0) {
     "});",
     "",
   ].join("\n");
-  results.push(await soak("edit → run of a file holding a 4 MB literal", join(root, "examples", "mistakes", "virtual-soak-literal.test.ts"), literal, LITERAL_CYCLES, "expect-failed"));
+  results.push(
+    await soak(
+      "edit → run of a file holding a 4 MB literal",
+      join(root, "examples", "mistakes", "virtual-soak-literal.test.ts"),
+      literal,
+      LITERAL_CYCLES,
+      "expect-failed",
+    ),
+  );
 }
 
 const beforeExit = tagged();
@@ -196,9 +206,15 @@ const after = { exitCode: code, processesLeft: left.length, tempEntriesLeft: tem
 const recycled = logs.filter((line) => line.includes("recycled after")).length;
 const show = (s) =>
   `server ${s.serverRssMb} MB, workers ${s.workerRssMb.join(" / ") || "-"} MB; ${s.processes} processes; fds server ${s.serverFds}, workers ${s.workerFds.join(" / ")}; ${s.tempEntries} temp entries`;
-console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(" ")}; ${WORKERS} workers`);
+console.log(
+  `load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(" ")}; ${WORKERS} workers`,
+);
 for (const result of results) {
-  console.log(`\n${result.label}: ${result.cycles} cycles in ${result.seconds} s (${Math.round((result.seconds * 1000) / result.cycles)} ms a cycle), ${result.workersSeen} worker processes seen`);
+  console.log(
+    `\n${result.label}: ${result.cycles} cycles in ${result.seconds} s (${Math.round((result.seconds * 1000) / result.cycles)} ms a cycle), ${result.workersSeen} worker processes seen`,
+  );
   console.log(`  start: ${show(result.start)}`);
   console.log(`  end:   ${show(result.end)}`);
   console.log(`  peak (sampled every 20 cycles): server ${result.peakServerRssMb} MB, a worker ${result.peakWorkerRssMb} MB`);

@@ -19,7 +19,13 @@ import {
   type NodeModule,
   type StaticFeature,
 } from "vscode-languageclient/node";
-import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, WorkspaceTrustNotification, type InitializationOptions, type TurnlensServerCapabilities } from "../server/protocol.ts";
+import {
+  EXPERIMENTAL_CAPABILITY,
+  PROTOCOL_VERSION,
+  WorkspaceTrustNotification,
+  type InitializationOptions,
+  type TurnlensServerCapabilities,
+} from "../server/protocol.ts";
 import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./serverChoice.ts";
 import type { Status } from "./status.ts";
 import { TEST_FILE_GLOB } from "./testFiles.ts";
@@ -151,7 +157,14 @@ export class TurnlensClient implements vscode.Disposable {
   /** Picks the workspace's Turnlens or the bundled one for the next start, and says which on the status and the output. */
   private choose(): ServerChoice {
     let choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
-    if (choice.source === "workspace" && this.workspaceRefused) choice = { source: "bundled", module: join(this.bundled.root, this.bundled.server?.main ?? "dist/server.js"), version: this.bundled.version, root: this.bundled.root, refusal: this.workspaceRefused };
+    if (choice.source === "workspace" && this.workspaceRefused)
+      choice = {
+        source: "bundled",
+        module: join(this.bundled.root, this.bundled.server?.main ?? "dist/server.js"),
+        version: this.bundled.version,
+        root: this.bundled.root,
+        refusal: this.workspaceRefused,
+      };
     const changed = this.choice.module !== choice.module || this.choice.refusal !== choice.refusal;
     this.choice = choice;
     this.serverModule.module = choice.module;
@@ -206,7 +219,11 @@ export class TurnlensClient implements vscode.Disposable {
   /** Tells the server the workspace became trusted (VS Code never takes trust back without a reload); a workspace Turnlens left aside while untrusted is started instead. */
   trustGranted(): void {
     if (this.client.state !== State.Running) return;
-    if (chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: true }).source === "workspace" && this.choice.source === "bundled" && !this.workspaceRefused) {
+    if (
+      chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: true }).source === "workspace" &&
+      this.choice.source === "bundled" &&
+      !this.workspaceRefused
+    ) {
       void this.restart();
       return;
     }
@@ -218,7 +235,11 @@ export class TurnlensClient implements vscode.Disposable {
     const configuration = vscode.workspace.getConfiguration("turnlens", vscode.window.activeTextEditor?.document.uri);
     const inspected = configuration.inspect<boolean>("inlayHints");
     const target =
-      inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      inspected?.workspaceFolderValue !== undefined
+        ? vscode.ConfigurationTarget.WorkspaceFolder
+        : inspected?.workspaceValue !== undefined
+          ? vscode.ConfigurationTarget.Workspace
+          : vscode.ConfigurationTarget.Global;
     const next = !configuration.get<boolean>("inlayHints", true);
     await configuration.update("inlayHints", next, target);
     vscode.window.setStatusBarMessage(`Turnlens: inline turns ${next ? "on" : "off"}`, 3000);

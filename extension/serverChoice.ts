@@ -35,7 +35,8 @@ export function readTurnlensPackage(root: string): TurnlensPackage | undefined {
   }
   const version = typeof manifest.version === "string" ? manifest.version : "(no version)";
   const declared = manifest[PACKAGE_SERVER_FIELD] as Partial<PackageServerDeclaration> | undefined;
-  const server = declared && typeof declared.protocol === "number" && typeof declared.main === "string" ? { protocol: declared.protocol, main: declared.main } : undefined;
+  const server =
+    declared && typeof declared.protocol === "number" && typeof declared.main === "string" ? { protocol: declared.protocol, main: declared.main } : undefined;
   return { root: realpath(root), version, ...(server ? { server } : {}) };
 }
 
@@ -59,7 +60,12 @@ export interface ChoiceInput {
 
 /** The workspace's Turnlens when it can be used, else the bundled one, with the reason it was passed over. */
 export function chooseServer({ folders, bundled, trusted }: ChoiceInput): ServerChoice {
-  const bundledChoice = { source: "bundled", module: join(bundled.root, bundled.server?.main ?? "dist/server.js"), version: bundled.version, root: bundled.root } as const;
+  const bundledChoice = {
+    source: "bundled",
+    module: join(bundled.root, bundled.server?.main ?? "dist/server.js"),
+    version: bundled.version,
+    root: bundled.root,
+  } as const;
   const found = folders.map(findWorkspacePackage).find((found) => found !== undefined);
   if (!found || found.root === bundled.root) return bundledChoice;
   const refusal = refusalOf(found, bundled, trusted);
@@ -72,8 +78,10 @@ function refusalOf(found: TurnlensPackage, bundled: TurnlensPackage, trusted: bo
   const theirs = `the workspace's Turnlens ${found.version} (${found.root})`;
   const ours = `this extension (Turnlens ${bundled.version}, protocol ${PROTOCOL_VERSION})`;
   if (!trusted) return `${theirs} is not started because the workspace is not trusted; trust it to use it`;
-  if (!found.server) return `${theirs} is too old for ${ours}: its package.json declares no "${PACKAGE_SERVER_FIELD}" protocol; update it (npm install -D turnlens@latest)`;
-  if (found.server.protocol < PROTOCOL_VERSION) return `${theirs} is too old for ${ours}: it speaks protocol ${found.server.protocol}; update it (npm install -D turnlens@latest)`;
+  if (!found.server)
+    return `${theirs} is too old for ${ours}: its package.json declares no "${PACKAGE_SERVER_FIELD}" protocol; update it (npm install -D turnlens@latest)`;
+  if (found.server.protocol < PROTOCOL_VERSION)
+    return `${theirs} is too old for ${ours}: it speaks protocol ${found.server.protocol}; update it (npm install -D turnlens@latest)`;
   if (found.server.protocol > PROTOCOL_VERSION) return `${theirs} speaks protocol ${found.server.protocol}, newer than ${ours}; update the extension`;
   if (!existsSync(join(found.root, found.server.main))) return `${theirs} has no ${found.server.main} (is it built?)`;
   return undefined;

@@ -10,7 +10,14 @@ export class Status implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   /** Made once Turnlens starts, so a workspace that does not use it shows nothing on its test files. */
   private item: vscode.LanguageStatusItem | undefined;
-  private readonly state: StatusState = { server: "stopped", trusted: vscode.workspace.isTrusted, runningSince: [], problems: 0, runMode: "onType", sessionRunMode: false };
+  private readonly state: StatusState = {
+    server: "stopped",
+    trusted: vscode.workspace.isTrusted,
+    runningSince: [],
+    problems: 0,
+    runMode: "onType",
+    sessionRunMode: false,
+  };
   /** Run id → when it started, for the runs going on. */
   private readonly running = new Map<string, number>();
   private slowTimer: ReturnType<typeof setTimeout> | undefined;
@@ -18,7 +25,10 @@ export class Status implements vscode.Disposable {
 
   constructor() {
     this.log = vscode.window.createOutputChannel("Turnlens", { log: true });
-    this.disposables.push(this.log, vscode.languages.onDidChangeDiagnostics(() => this.countProblems()));
+    this.disposables.push(
+      this.log,
+      vscode.languages.onDidChangeDiagnostics(() => this.countProblems()),
+    );
   }
 
   /** Shows the item on test files and transcripts from now on. */
@@ -112,7 +122,12 @@ export class Status implements vscode.Disposable {
     this.item.text = view.text;
     this.item.detail = view.detail;
     this.item.busy = view.busy;
-    this.item.severity = view.severity === "error" ? vscode.LanguageStatusSeverity.Error : view.severity === "warning" ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+    this.item.severity =
+      view.severity === "error"
+        ? vscode.LanguageStatusSeverity.Error
+        : view.severity === "warning"
+          ? vscode.LanguageStatusSeverity.Warning
+          : vscode.LanguageStatusSeverity.Information;
   }
 
   dispose(): void {

@@ -59,10 +59,18 @@ export function statusView(state: StatusState, now: number): StatusView {
 
 function statusOfRuns(state: StatusState, now: number): StatusView {
   const mode = `runs ${state.runMode}${state.sessionRunMode ? " (this session)" : ""}`;
-  if (state.server === "failed") return { text: "Turnlens stopped", detail: state.incident ?? "the server stopped and will not restart; run Turnlens: Restart the Server", severity: "error", busy: false };
+  if (state.server === "failed")
+    return {
+      text: "Turnlens stopped",
+      detail: state.incident ?? "the server stopped and will not restart; run Turnlens: Restart the Server",
+      severity: "error",
+      busy: false,
+    };
   if (state.server === "stopped") return { text: "Turnlens stopped", detail: state.incident ?? "the server is stopped", severity: "information", busy: false };
-  if (state.server === "starting") return { text: "Turnlens starting", detail: state.incident ?? "starting the server", severity: state.incident ? "warning" : "information", busy: true };
-  if (!state.trusted) return { text: "Turnlens restricted", detail: "this workspace is not trusted: no test runs; static checks still show", severity: "warning", busy: false };
+  if (state.server === "starting")
+    return { text: "Turnlens starting", detail: state.incident ?? "starting the server", severity: state.incident ? "warning" : "information", busy: true };
+  if (!state.trusted)
+    return { text: "Turnlens restricted", detail: "this workspace is not trusted: no test runs; static checks still show", severity: "warning", busy: false };
 
   const problems = state.problems > 0 ? ` · ${plural(state.problems, "problem")}` : "";
   const details: string[] = [];
@@ -85,7 +93,11 @@ function statusOfRuns(state: StatusState, now: number): StatusView {
     return { text: `Turnlens${problems}`, detail: details.join(" · "), severity, busy: false };
   }
   const last = state.lastRun;
-  const counts = [last.passed > 0 ? `${last.passed} passed` : "", last.failed > 0 ? `${last.failed} failed` : "", last.skipped > 0 ? `${last.skipped} skipped` : ""].filter(Boolean);
+  const counts = [
+    last.passed > 0 ? `${last.passed} passed` : "",
+    last.failed > 0 ? `${last.failed} failed` : "",
+    last.skipped > 0 ? `${last.skipped} skipped` : "",
+  ].filter(Boolean);
   details.push(`last run: ${counts.length > 0 ? counts.join(", ") : "no tests"} in ${duration(last.durationMs)}`);
   if (last.durationMs > SLOW_RUN_MS) {
     details.push(`slower than ${seconds(SLOW_RUN_MS)}: look for real waits or large fixtures`);

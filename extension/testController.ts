@@ -18,7 +18,18 @@ import type { TurnlensClient } from "./client.ts";
 import type { Status } from "./status.ts";
 import { importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./testFiles.ts";
 import { DebugLauncher } from "./debugRun.ts";
-import { progressOfCliReport, RunStates, runNodeId, terminalText, testIdOf, TestTree, withDiffs, type MessageModel, type StateChange, type TreeNode } from "./testTree.ts";
+import {
+  progressOfCliReport,
+  RunStates,
+  runNodeId,
+  terminalText,
+  testIdOf,
+  TestTree,
+  withDiffs,
+  type MessageModel,
+  type StateChange,
+  type TreeNode,
+} from "./testTree.ts";
 import type { Transcripts } from "./transcript.ts";
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
@@ -93,11 +104,7 @@ export class TestExplorer implements vscode.Disposable {
       this.tree.removeFile(uri.toString());
       this.syncFile(uri.toString());
     });
-    this.disposables.push(
-      controller,
-      watcher,
-      (this.debugLauncher = new DebugLauncher(this.context, () => this.client.packageRoot)),
-    );
+    this.disposables.push(controller, watcher, (this.debugLauncher = new DebugLauncher(this.context, () => this.client.packageRoot)));
     for (const uri of this.tree.fileUris()) this.syncFile(uri);
   }
 
@@ -186,7 +193,17 @@ export class TestExplorer implements vscode.Disposable {
   private track(runId: string, run: vscode.TestRun, register: boolean): ActiveRun {
     let resolveEnded = () => {};
     const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
-    const active: ActiveRun = { runId, run, states: new RunStates(), queue: Promise.resolve(), finished: false, files: new Set(), counts: { passed: 0, failed: 0, skipped: 0 }, ended, resolveEnded };
+    const active: ActiveRun = {
+      runId,
+      run,
+      states: new RunStates(),
+      queue: Promise.resolve(),
+      finished: false,
+      files: new Set(),
+      counts: { passed: 0, failed: 0, skipped: 0 },
+      ended,
+      resolveEnded,
+    };
     if (register) this.runs.set(runId, active);
     return active;
   }
@@ -202,7 +219,9 @@ export class TestExplorer implements vscode.Disposable {
     }
     this.status.runStarted(params.runId);
     const current = active;
-    current.queue = current.queue.then(() => this.handle(current, params.message)).catch((error: unknown) => this.status.log.error(`test run ${params.runId}: ${String(error)}`));
+    current.queue = current.queue
+      .then(() => this.handle(current, params.message))
+      .catch((error: unknown) => this.status.log.error(`test run ${params.runId}: ${String(error)}`));
   }
 
   private async handle(active: ActiveRun, message: TestRunProgressMessage): Promise<void> {
@@ -363,7 +382,8 @@ export class TestExplorer implements vscode.Disposable {
       const chosen = paths ? new Set(paths.map((path) => TestId.of(uri, path))) : undefined;
       for (const message of progress) {
         if (message.type === "output") active.run.appendOutput(terminalText(message.text));
-        else if (message.type !== "end" && (!chosen || chosen.has(message.test))) for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
+        else if (message.type !== "end" && (!chosen || chosen.has(message.test)))
+          for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
       }
     }
     const { passed, failed, skipped } = active.counts;
@@ -449,7 +469,10 @@ export class TestExplorer implements vscode.Disposable {
 
 function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
   return messages.map((model) => {
-    const message = model.expected !== undefined && model.actual !== undefined ? vscode.TestMessage.diff(model.message, model.expected, model.actual) : new vscode.TestMessage(model.message);
+    const message =
+      model.expected !== undefined && model.actual !== undefined
+        ? vscode.TestMessage.diff(model.message, model.expected, model.actual)
+        : new vscode.TestMessage(model.message);
     if (model.location) {
       const { start, end } = model.location.range;
       message.location = new vscode.Location(vscode.Uri.parse(model.location.uri), new vscode.Range(start.line, start.character, end.line, end.character));
@@ -473,5 +496,8 @@ function folderOf(uri: vscode.Uri): string | undefined {
 
 /** Whether a request failed because the server's connection closed (a crash, a stop). */
 function lostConnection(error: unknown): boolean {
-  return error instanceof ConnectionError || (error instanceof ResponseError && (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive));
+  return (
+    error instanceof ConnectionError ||
+    (error instanceof ResponseError && (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive))
+  );
 }

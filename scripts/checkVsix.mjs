@@ -66,12 +66,16 @@ for (const target of TARGETS) {
     continue;
   }
   const binary = `extension/node_modules/@esbuild/${target}/${target.startsWith("win32") ? "esbuild.exe" : "bin/esbuild"}`;
-  const { names, contents } = await readZip(path, (name) => name === binary || name === "extension.vsixmanifest" || name === "extension/package.json" || name === "extension/readme.md");
+  const { names, contents } = await readZip(
+    path,
+    (name) => name === binary || name === "extension.vsixmanifest" || name === "extension/package.json" || name === "extension/readme.md",
+  );
   const esbuildPackages = [...new Set(names.filter((name) => name.startsWith("extension/node_modules/@esbuild/")).map((name) => name.split("/")[3]))];
   if (!contents.has(binary)) fail(`has no ${binary}`);
   else if (executableTarget(contents.get(binary)) !== target) fail(`${binary} is built for ${executableTarget(contents.get(binary))}`);
   if (esbuildPackages.join() !== target) fail(`carries @esbuild/${esbuildPackages.join(", @esbuild/")}, not only @esbuild/${target}`);
-  if (!/TargetPlatform="([^"]+)"/.exec(contents.get("extension.vsixmanifest")?.toString() ?? "")?.[1]?.startsWith(target)) fail(`its extension.vsixmanifest does not declare TargetPlatform="${target}"`);
+  if (!/TargetPlatform="([^"]+)"/.exec(contents.get("extension.vsixmanifest")?.toString() ?? "")?.[1]?.startsWith(target))
+    fail(`its extension.vsixmanifest does not declare TargetPlatform="${target}"`);
   const packed = JSON.parse(contents.get("extension/package.json")?.toString() ?? "{}");
   for (const field of ["publisher", "repository", "license", "icon"]) if (!packed[field]) fail(`its package.json has no ${field}`);
   if (packed.engines?.vscode !== manifest.engines.vscode) fail(`its engines.vscode is ${packed.engines?.vscode}`);
@@ -80,14 +84,18 @@ for (const target of TARGETS) {
   // https links, and each must name a file of the repository (vsce rewrote the relative ones).
   const images = [...(contents.get("extension/readme.md")?.toString() ?? "").matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1]);
   if (images.length === 0) fail("its README shows no image");
-  const repository = String(packed.repository?.url ?? packed.repository ?? "").replace(/^git\+/, "").replace(/\.git$/, "");
+  const repository = String(packed.repository?.url ?? packed.repository ?? "")
+    .replace(/^git\+/, "")
+    .replace(/\.git$/, "");
   for (const image of images) {
     const file = image.startsWith(`${repository}/raw/HEAD/`) ? image.slice(`${repository}/raw/HEAD/`.length) : undefined;
     if (!file) fail(`README image ${image} is not a link into ${repository}/raw/HEAD/`);
     else if (!existsSync(join(root, file))) fail(`README image ${image} names ${file}, which is not in the repository`);
   }
   const size = statSync(path).size;
-  console.log(`${path.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes); ${binary} (${executableTarget(contents.get(binary) ?? Buffer.alloc(4))}, ${contents.get(binary)?.length ?? 0} bytes)`);
+  console.log(
+    `${path.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes); ${binary} (${executableTarget(contents.get(binary) ?? Buffer.alloc(4))}, ${contents.get(binary)?.length ?? 0} bytes)`,
+  );
 }
 if (failures.length > 0) {
   console.error(`checkVsix: ${failures.length} problem(s):\n${failures.map((failure) => `  ${failure}`).join("\n")}`);

@@ -28,7 +28,10 @@ function esbuildBinaryPackage(target) {
   if (existsSync(join(unpacked, "package.json"))) return unpacked;
   mkdirSync(cache, { recursive: true });
   console.log(`package-vsix: npm pack @esbuild/${target}@${esbuildVersion}`);
-  const tarball = execFileSync("npm", ["pack", `@esbuild/${target}@${esbuildVersion}`, "--pack-destination", cache, "--silent"], { cwd: cache, encoding: "utf8" }).trim().split("\n").pop();
+  const tarball = execFileSync("npm", ["pack", `@esbuild/${target}@${esbuildVersion}`, "--pack-destination", cache, "--silent"], { cwd: cache, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop();
   const partial = `${unpacked}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
@@ -71,7 +74,9 @@ function packageTarget(target) {
     // collects just them, and .vscodeignore picks their files.
     execFileSync(process.execPath, [vsce, ...args], { cwd: stage, stdio: ["ignore", "ignore", "inherit"] });
     const size = statSync(out).size;
-    console.log(`${out.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), target ${target}, esbuild ${esbuildVersion}${plugin ? ", with the TypeScript plugin" : ", no node_modules/turnlens-typescript-plugin to include"}`);
+    console.log(
+      `${out.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), target ${target}, esbuild ${esbuildVersion}${plugin ? ", with the TypeScript plugin" : ", no node_modules/turnlens-typescript-plugin to include"}`,
+    );
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

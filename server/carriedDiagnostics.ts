@@ -28,7 +28,9 @@ export function carryDiagnostics(uri: string, before: string, after: string, dia
   return diagnostics.map((diagnostic) => {
     const moved: Diagnostic = { ...diagnostic, range: moveRange(diagnostic.range) };
     if (diagnostic.relatedInformation) {
-      moved.relatedInformation = diagnostic.relatedInformation.map((info) => (info.location.uri === uri ? { ...info, location: { uri, range: moveRange(info.location.range) } } : info));
+      moved.relatedInformation = diagnostic.relatedInformation.map((info) =>
+        info.location.uri === uri ? { ...info, location: { uri, range: moveRange(info.location.range) } } : info,
+      );
     }
     return moved;
   });

@@ -91,11 +91,22 @@ export function removeUnreached(unreached: Unreached[]): TextEdit[] {
     properties.set(item.scripts, set);
     entriesByScript.delete(item.script);
   }
-  for (const [scripts, removed] of properties) edits.push(...removeFromSequence(scripts.map((script) => script.propertyRange), removed));
+  for (const [scripts, removed] of properties)
+    edits.push(
+      ...removeFromSequence(
+        scripts.map((script) => script.propertyRange),
+        removed,
+      ),
+    );
   for (const [script, removedEntries] of entriesByScript) {
     const list = listOf(script);
     const removed = new Set(list.entries.flatMap((entry, index) => (removedEntries.has(entry) ? [index] : [])));
-    edits.push(...removeFromSequence(list.entries.map((entry) => entry.range), removed));
+    edits.push(
+      ...removeFromSequence(
+        list.entries.map((entry) => entry.range),
+        removed,
+      ),
+    );
   }
   return dedupe(edits);
 }
@@ -178,7 +189,15 @@ function entryChoices(document: TextDocument, model: StaticTestFile, schema: unk
 }
 
 /** Fixes for a turn past the end of `script`'s list: append an entry for it. */
-export function addEntryFixes(document: TextDocument, model: StaticTestFile, script: StaticScript, agent: string, turn: number, schema: unknown, named: NamedSchema | undefined): Fix[] {
+export function addEntryFixes(
+  document: TextDocument,
+  model: StaticTestFile,
+  script: StaticScript,
+  agent: string,
+  turn: number,
+  schema: unknown,
+  named: NamedSchema | undefined,
+): Fix[] {
   const list = listOf(script);
   if (!list.listEnd) return [];
   const last = list.entries.at(-1)?.range;
@@ -190,18 +209,25 @@ export function addEntryFixes(document: TextDocument, model: StaticTestFile, scr
 }
 
 /** Fixes for an agent no script met: add `agent: entry` to the call's agents (creating them if needed). */
-export function addScriptFixes(document: TextDocument, model: StaticTestFile, call: StaticTestWorkflowCall, agent: string, schema: unknown, named: NamedSchema | undefined): Fix[] {
+export function addScriptFixes(
+  document: TextDocument,
+  model: StaticTestFile,
+  call: StaticTestWorkflowCall,
+  agent: string,
+  schema: unknown,
+  named: NamedSchema | undefined,
+): Fix[] {
   return entryChoices(document, model, schema, named).flatMap((choice) => {
     const property = `${propertyName(agent)}: ${choice.text}`;
     let edit: TextEdit | undefined;
     if (call.agents) {
       const last = call.agents.scripts.at(-1)?.propertyRange;
-      edit = last
-        ? appendItem(document, call.agents.objectRange.start, last, last.end, property)
-        : { range: call.agents.objectRange, newText: `{ ${property} }` };
+      edit = last ? appendItem(document, call.agents.objectRange.start, last, last.end, property) : { range: call.agents.objectRange, newText: `{ ${property} }` };
     } else if (call.optionsRange) {
       const last = call.options.at(-1)?.propertyRange;
-      edit = last ? appendItem(document, call.optionsRange.start, last, last.end, `agents: { ${property} }`) : { range: call.optionsRange, newText: `{ agents: { ${property} } }` };
+      edit = last
+        ? appendItem(document, call.optionsRange.start, last, last.end, `agents: { ${property} }`)
+        : { range: call.optionsRange, newText: `{ agents: { ${property} } }` };
     } else if (call.workflowRange) {
       const at = call.workflowRange.end;
       edit = { range: { start: at, end: at }, newText: `, { agents: { ${property} } }` };

@@ -98,7 +98,8 @@ class Converter {
 
   private convertTest(report: TestReport): void {
     const { model } = this.input;
-    const test = testAt(model, report.path, occurrenceOf(report)) ?? (this.inFile(report.location) ? testAtSite(model, report.location.line, report.location.column) : undefined);
+    const test =
+      testAt(model, report.path, occurrenceOf(report)) ?? (this.inFile(report.location) ? testAtSite(model, report.location.line, report.location.column) : undefined);
     const testIndex = test ? model.tests.indexOf(test) : undefined;
     const range = test?.calleeRange ?? (this.inFile(report.location) ? siteRange(this.document, report.location) : lineRange(this.document, 0));
     const view: TestView = { report, range };
@@ -176,12 +177,19 @@ class Converter {
       return;
     }
     // A messages function has no site of its own: its key and list position name it.
-    const keyed = problem.option && problem.option !== "agents" && problem.key !== undefined && call ? entryByKey(call, problem.option, problem.key, problem.index) : undefined;
+    const keyed =
+      problem.option && problem.option !== "agents" && problem.key !== undefined && call ? entryByKey(call, problem.option, problem.key, problem.index) : undefined;
     switch (problem.code) {
       case "unknown-option":
       case "script-invalid":
       case "script-empty-list":
-        push(this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, problem.message, problem.suggestion && problem.option && this.optionRange(call, problem.option) ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)] : []);
+        push(
+          this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback,
+          problem.message,
+          problem.suggestion && problem.option && this.optionRange(call, problem.option)
+            ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)]
+            : [],
+        );
         return;
       case "entry-never-reached": {
         const severity = severityOf(this.input.settings.entryNeverReachedSeverity);
@@ -222,7 +230,10 @@ class Converter {
         const script = found ? found.script : this.scriptByKey(call, problem.option ?? "agents", problem.key);
         const range = script ? (script.shape === "list" ? script.valueRange : (script.definition?.range ?? script.valueRange)) : (found?.entry.range ?? fallback);
         const turn = this.turnOf(scope.run, problem);
-        const fixes = script && problem.agent && problem.turn ? addEntryFixes(this.document, this.input.model, script, problem.agent, problem.turn, turn?.schema, this.namedFor(turn?.schema)) : [];
+        const fixes =
+          script && problem.agent && problem.turn
+            ? addEntryFixes(this.document, this.input.model, script, problem.agent, problem.turn, turn?.schema, this.namedFor(turn?.schema))
+            : [];
         push(range, problem.message, fixes);
         return;
       }
@@ -233,7 +244,9 @@ class Converter {
         return;
       }
       case "glob-conflict": {
-        const keys = (problem.patterns ?? []).map((pattern) => this.scriptByKey(call, problem.option ?? "agents", pattern)?.keyRange).filter((range): range is Range => !!range);
+        const keys = (problem.patterns ?? [])
+          .map((pattern) => this.scriptByKey(call, problem.option ?? "agents", pattern)?.keyRange)
+          .filter((range): range is Range => !!range);
         if (keys.length === 0) push(fallback);
         for (const range of keys) push(range);
         return;
@@ -244,12 +257,24 @@ class Converter {
         const range = at?.entry.schemaRange ?? at?.entry.range ?? fallback;
         const fixes: Fix[] =
           named && at?.entry.schemaRange
-            ? [{ title: `Answer with ${named.name}`, edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }], preferred: true }]
+            ? [
+                {
+                  title: `Answer with ${named.name}`,
+                  edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }],
+                  preferred: true,
+                },
+              ]
             : [];
         // The message names the schemas and where they first differ; the hover's detail has them whole.
         push(range, message, fixes).relatedInformation = [
-          { location: { uri: this.document.uri, range }, message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${describeSchema(problem.expectedSchema)}` },
-          { location: { uri: this.document.uri, range }, message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${describeSchema(problem.actualSchema)}` },
+          {
+            location: { uri: this.document.uri, range },
+            message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${describeSchema(problem.expectedSchema)}`,
+          },
+          {
+            location: { uri: this.document.uri, range },
+            message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${describeSchema(problem.actualSchema)}`,
+          },
         ];
         return;
       }
@@ -262,7 +287,9 @@ class Converter {
         return;
       case "message-script-threw":
       case "participant-script-threw":
-        push(this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback));
+        push(
+          this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback),
+        );
         return;
       case "message-unscripted":
         push(call?.messages?.objectRange ?? fallback);
@@ -292,7 +319,14 @@ class Converter {
         return;
       default: {
         const decision = problem.decision ? this.scriptByKey(call, "decisions", problem.decision)?.keyRange : undefined;
-        push(at?.entry.range ?? decision ?? keyed?.entry?.range ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? this.optionRange(call, problem.option) ?? fallback);
+        push(
+          at?.entry.range ??
+            decision ??
+            keyed?.entry?.range ??
+            this.scriptByKey(call, problem.option, problem.key)?.keyRange ??
+            this.optionRange(call, problem.option) ??
+            fallback,
+        );
       }
     }
   }
@@ -305,7 +339,11 @@ class Converter {
   private addUnreached(made: TurnlensDiagnostic, item: Unreached): void {
     const removal = removeUnreached([item]);
     const entries = item.entries ? entriesOfScript(item.script).filter((entry) => item.entries!.includes(entry)) : [];
-    const title = item.entries ? (entries.length === 1 ? "Remove this entry never reached" : "Remove the entries never reached") : `Remove the script of "${item.script.key}", never asked`;
+    const title = item.entries
+      ? entries.length === 1
+        ? "Remove this entry never reached"
+        : "Remove the entries never reached"
+      : `Remove the script of "${item.script.key}", never asked`;
     made.data.fixes.push({ title, edits: removal, preferred: true });
     this.unreached.push({ diagnostic: made, item });
   }

@@ -22,7 +22,6 @@ import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/poo
  */
 export const ABANDON_GRACE_MS = 1000;
 
-
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;

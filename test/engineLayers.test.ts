@@ -89,9 +89,7 @@ function cyclesOf(edges: readonly Pick<ImportEdge, "from" | "to">[]): string[] {
     if (group.length > 1 || (next.get(file) ?? []).includes(file)) groups.push(group.sort());
   };
   for (const file of [...next.keys()].sort()) if (!index.has(file)) connect(file);
-  return groups
-    .sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""))
-    .map((group) => `${group.join(", ")}: ${shortestCycle(group, next).join(" → ")}`);
+  return groups.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? "")).map((group) => `${group.join(", ")}: ${shortestCycle(group, next).join(" → ")}`);
 }
 
 function shortestCycle(group: string[], next: ReadonlyMap<string, string[]>): string[] {

@@ -23,7 +23,11 @@ function importsOf(file: string): Array<{ specifier: string; target: string }> {
 }
 
 function offending(folder: string, refused: (target: string) => boolean): string[] {
-  return sourceFiles(folder).flatMap((file) => importsOf(file).filter(({ target }) => refused(target)).map(({ specifier }) => `${file} imports ${specifier}`));
+  return sourceFiles(folder).flatMap((file) =>
+    importsOf(file)
+      .filter(({ target }) => refused(target))
+      .map(({ specifier }) => `${file} imports ${specifier}`),
+  );
 }
 
 test("core imports nothing from the server, the extension, LSP or VS Code", () => {

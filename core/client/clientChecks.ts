@@ -142,7 +142,10 @@ export function checkEmit(call: unknown): CheckedEvent {
       throw new ClientError("engine-only", `${what}: "${name}" is awf's own event, sent when agent "${name.slice(0, colon)}" ends; nobody else sends it`);
     }
     if (declared.length === 0) throw new ClientError("no-events", `${what}: workflow "${workflow.name}" declares no events`);
-    throw new ClientError("undeclared-event", `${what}: workflow "${workflow.name}" declares no event "${name}"; it takes ${declared.map((known) => `"${known}"`).join(", ")}`);
+    throw new ClientError(
+      "undeclared-event",
+      `${what}: workflow "${workflow.name}" declares no event "${name}"; it takes ${declared.map((known) => `"${known}"`).join(", ")}`,
+    );
   }
   const data = jsonData(what, name, fields.data);
   fitSchema(what, workflow, name, data);

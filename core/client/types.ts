@@ -9,16 +9,7 @@ import type { Workflow } from "../workflow/types.ts";
  * `failed`, `crashed` (its process died), `stopped`, `cancelled`, `interrupted` (it ended with no
  * rest, such as a launch that failed) and `stuck` (three launches failed in a row).
  */
-export type RunState =
-  | "running"
-  | "parked"
-  | "completed"
-  | "failed"
-  | "crashed"
-  | "stopped"
-  | "cancelled"
-  | "interrupted"
-  | "stuck";
+export type RunState = "running" | "parked" | "completed" | "failed" | "crashed" | "stopped" | "cancelled" | "interrupted" | "stuck";
 
 export type RestState = Exclude<RunState, "running">;
 

@@ -54,9 +54,21 @@ const p = (value: unknown) => inspect(value, { depth: 4, colors: false, breakLen
 
 /** What bun:test's expect has and jest's lacks (vitest has a few of them too, see core/vitest/bunTest.ts). */
 export const bunOnlyMatchers = {
-  toStartWith: matcher("toStartWith", (r, s: string) => typeof r === "string" && r.startsWith(s), (s) => `to start with ${p(s)}`),
-  toEndWith: matcher("toEndWith", (r, s: string) => typeof r === "string" && r.endsWith(s), (s) => `to end with ${p(s)}`),
-  toInclude: matcher("toInclude", (r, s: string) => typeof r === "string" && r.includes(s), (s) => `to include ${p(s)}`),
+  toStartWith: matcher(
+    "toStartWith",
+    (r, s: string) => typeof r === "string" && r.startsWith(s),
+    (s) => `to start with ${p(s)}`,
+  ),
+  toEndWith: matcher(
+    "toEndWith",
+    (r, s: string) => typeof r === "string" && r.endsWith(s),
+    (s) => `to end with ${p(s)}`,
+  ),
+  toInclude: matcher(
+    "toInclude",
+    (r, s: string) => typeof r === "string" && r.includes(s),
+    (s) => `to include ${p(s)}`,
+  ),
   toIncludeRepeated: matcher(
     "toIncludeRepeated",
     (r, s: string, n: number) => typeof r === "string" && s.length > 0 && r.split(s).length - 1 === n,
@@ -67,35 +79,129 @@ export const bunOnlyMatchers = {
     (r, s: string) => typeof r === "string" && r.replace(/\s+/g, "") === s.replace(/\s+/g, ""),
     (s) => `to equal ${p(s)} ignoring whitespace`,
   ),
-  toBeTrue: matcher("toBeTrue", (r) => r === true, () => "to be true", false),
-  toBeFalse: matcher("toBeFalse", (r) => r === false, () => "to be false", false),
-  toBeEmpty: matcher("toBeEmpty", (r) => isEmpty(r), () => "to be empty", false),
-  toBeNil: matcher("toBeNil", (r) => r === null || r === undefined, () => "to be null or undefined", false),
-  toBeArray: matcher("toBeArray", (r) => Array.isArray(r), () => "to be an array", false),
+  toBeTrue: matcher(
+    "toBeTrue",
+    (r) => r === true,
+    () => "to be true",
+    false,
+  ),
+  toBeFalse: matcher(
+    "toBeFalse",
+    (r) => r === false,
+    () => "to be false",
+    false,
+  ),
+  toBeEmpty: matcher(
+    "toBeEmpty",
+    (r) => isEmpty(r),
+    () => "to be empty",
+    false,
+  ),
+  toBeNil: matcher(
+    "toBeNil",
+    (r) => r === null || r === undefined,
+    () => "to be null or undefined",
+    false,
+  ),
+  toBeArray: matcher(
+    "toBeArray",
+    (r) => Array.isArray(r),
+    () => "to be an array",
+    false,
+  ),
   toBeArrayOfSize: matcher(
     "toBeArrayOfSize",
     (r, n: number) => Array.isArray(r) && r.length === n,
     (n) => `to be an array of size ${n}`,
   ),
-  toBeString: matcher("toBeString", (r) => typeof r === "string" || r instanceof String, () => "to be a string", false),
-  toBeNumber: matcher("toBeNumber", (r) => typeof r === "number", () => "to be a number", false),
-  toBeInteger: matcher("toBeInteger", (r) => Number.isInteger(r), () => "to be an integer", false),
-  toBeFinite: matcher("toBeFinite", (r) => Number.isFinite(r), () => "to be a finite number", false),
-  toBePositive: matcher("toBePositive", (r) => typeof r === "number" && r > 0, () => "to be a positive number", false),
-  toBeNegative: matcher("toBeNegative", (r) => typeof r === "number" && r < 0, () => "to be a negative number", false),
-  toBeEven: matcher("toBeEven", (r) => Number.isInteger(r) && (r as number) % 2 === 0, () => "to be even", false),
-  toBeOdd: matcher("toBeOdd", (r) => Number.isInteger(r) && Math.abs((r as number) % 2) === 1, () => "to be odd", false),
+  toBeString: matcher(
+    "toBeString",
+    (r) => typeof r === "string" || r instanceof String,
+    () => "to be a string",
+    false,
+  ),
+  toBeNumber: matcher(
+    "toBeNumber",
+    (r) => typeof r === "number",
+    () => "to be a number",
+    false,
+  ),
+  toBeInteger: matcher(
+    "toBeInteger",
+    (r) => Number.isInteger(r),
+    () => "to be an integer",
+    false,
+  ),
+  toBeFinite: matcher(
+    "toBeFinite",
+    (r) => Number.isFinite(r),
+    () => "to be a finite number",
+    false,
+  ),
+  toBePositive: matcher(
+    "toBePositive",
+    (r) => typeof r === "number" && r > 0,
+    () => "to be a positive number",
+    false,
+  ),
+  toBeNegative: matcher(
+    "toBeNegative",
+    (r) => typeof r === "number" && r < 0,
+    () => "to be a negative number",
+    false,
+  ),
+  toBeEven: matcher(
+    "toBeEven",
+    (r) => Number.isInteger(r) && (r as number) % 2 === 0,
+    () => "to be even",
+    false,
+  ),
+  toBeOdd: matcher(
+    "toBeOdd",
+    (r) => Number.isInteger(r) && Math.abs((r as number) % 2) === 1,
+    () => "to be odd",
+    false,
+  ),
   toBeWithin: matcher(
     "toBeWithin",
     (r, start: number, end: number) => typeof r === "number" && r >= start && r < end,
     (start, end) => `to be within [${start}, ${end})`,
   ),
-  toBeBoolean: matcher("toBeBoolean", (r) => typeof r === "boolean", () => "to be a boolean", false),
-  toBeFunction: matcher("toBeFunction", (r) => typeof r === "function", () => "to be a function", false),
-  toBeObject: matcher("toBeObject", (r) => typeof r === "object" && r !== null, () => "to be an object", false),
-  toBeDate: matcher("toBeDate", (r) => r instanceof Date, () => "to be a Date", false),
-  toBeSymbol: matcher("toBeSymbol", (r) => typeof r === "symbol", () => "to be a symbol", false),
-  toBeTypeOf: matcher("toBeTypeOf", (r, t: string) => typeof r === t, (t) => `to be of type ${p(t)}`),
+  toBeBoolean: matcher(
+    "toBeBoolean",
+    (r) => typeof r === "boolean",
+    () => "to be a boolean",
+    false,
+  ),
+  toBeFunction: matcher(
+    "toBeFunction",
+    (r) => typeof r === "function",
+    () => "to be a function",
+    false,
+  ),
+  toBeObject: matcher(
+    "toBeObject",
+    (r) => typeof r === "object" && r !== null,
+    () => "to be an object",
+    false,
+  ),
+  toBeDate: matcher(
+    "toBeDate",
+    (r) => r instanceof Date,
+    () => "to be a Date",
+    false,
+  ),
+  toBeSymbol: matcher(
+    "toBeSymbol",
+    (r) => typeof r === "symbol",
+    () => "to be a symbol",
+    false,
+  ),
+  toBeTypeOf: matcher(
+    "toBeTypeOf",
+    (r, t: string) => typeof r === t,
+    (t) => `to be of type ${p(t)}`,
+  ),
   toBeOneOf: matcher(
     "toBeOneOf",
     function (r, list: readonly unknown[]) {
@@ -103,7 +209,11 @@ export const bunOnlyMatchers = {
     },
     (list) => `to be one of ${p(list)}`,
   ),
-  toContainKey: matcher("toContainKey", (r, k: PropertyKey) => hasKey(r, k), (k) => `to contain key ${p(k)}`),
+  toContainKey: matcher(
+    "toContainKey",
+    (r, k: PropertyKey) => hasKey(r, k),
+    (k) => `to contain key ${p(k)}`,
+  ),
   toContainKeys: matcher(
     "toContainKeys",
     (r, ks: readonly PropertyKey[]) => ks.every((k) => hasKey(r, k)),
@@ -111,8 +221,7 @@ export const bunOnlyMatchers = {
   ),
   toContainAllKeys: matcher(
     "toContainAllKeys",
-    (r, ks: readonly PropertyKey[]) =>
-      typeof r === "object" && r !== null && ks.every((k) => hasKey(r, k)) && Object.keys(r).length === ks.length,
+    (r, ks: readonly PropertyKey[]) => typeof r === "object" && r !== null && ks.every((k) => hasKey(r, k)) && Object.keys(r).length === ks.length,
     (ks) => `to contain exactly the keys ${p(ks)}`,
   ),
   toContainAnyKeys: matcher(

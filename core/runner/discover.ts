@@ -80,7 +80,10 @@ export function globToRegExp(pattern: string): RegExp {
         out += "\\{";
         continue;
       }
-      const alternatives = p.slice(i + 1, end).split(",").map((a) => globToRegExp(a).source.slice(1, -1));
+      const alternatives = p
+        .slice(i + 1, end)
+        .split(",")
+        .map((a) => globToRegExp(a).source.slice(1, -1));
       out += `(?:${alternatives.join("|")})`;
       i = end;
     } else if ("\\^$.|+()[]".includes(c)) out += `\\${c}`;

@@ -48,9 +48,16 @@ function install(): void {
     };
   const timers = globalThis as unknown as Record<string, unknown>;
   // util.promisify(setTimeout) keeps working: the wrappers carry the originals' custom promisified forms.
-  const withPromisified = (wrapped: object, original: object) => Object.defineProperty(wrapped, promisify.custom, { value: (original as Record<symbol, unknown>)[promisify.custom] });
-  timers.setTimeout = withPromisified(wrapOnce("timeout", (callback, ...rest) => real.setTimeout(callback, ...(rest as [number])) as unknown), real.setTimeout);
-  timers.setImmediate = withPromisified(wrapOnce("immediate", (callback, ...rest) => real.setImmediate(callback, ...rest)), real.setImmediate);
+  const withPromisified = (wrapped: object, original: object) =>
+    Object.defineProperty(wrapped, promisify.custom, { value: (original as Record<symbol, unknown>)[promisify.custom] });
+  timers.setTimeout = withPromisified(
+    wrapOnce("timeout", (callback, ...rest) => real.setTimeout(callback, ...(rest as [number])) as unknown),
+    real.setTimeout,
+  );
+  timers.setImmediate = withPromisified(
+    wrapOnce("immediate", (callback, ...rest) => real.setImmediate(callback, ...rest)),
+    real.setImmediate,
+  );
   timers.setInterval = (callback: (...args: unknown[]) => void, ...rest: unknown[]) => {
     const handle = real.setInterval(callback, ...(rest as [number]));
     scope?.timers.set(handle, "interval");
@@ -64,7 +71,9 @@ function install(): void {
     };
   }
   // worker_threads is a builtin the test imports itself: patch its export and re-sync the ESM view.
-  const threads = createRequire(import.meta.url)("node:worker_threads") as { Worker: new (...args: never[]) => { terminate(): Promise<number>; once(event: string, listener: () => void): void } };
+  const threads = createRequire(import.meta.url)("node:worker_threads") as {
+    Worker: new (...args: never[]) => { terminate(): Promise<number>; once(event: string, listener: () => void): void };
+  };
   const RealWorker = threads.Worker;
   threads.Worker = class extends RealWorker {
     constructor(...args: never[]) {

@@ -64,7 +64,9 @@ export class AbandonWork {
 }
 
 function isAbandonWork(reason: unknown): reason is AbandonWork {
-  return typeof reason === "object" && reason !== null && (reason as Record<symbol, unknown>)[ABANDON_WORK] === true && typeof (reason as AbandonWork).graceMs === "number";
+  return (
+    typeof reason === "object" && reason !== null && (reason as Record<symbol, unknown>)[ABANDON_WORK] === true && typeof (reason as AbandonWork).graceMs === "number"
+  );
 }
 
 export interface WorkerPoolOptions {
@@ -229,9 +231,12 @@ export class WorkerPool {
   /** An abandoned file is killed once it has been silent for its grace: each event it sends re-arms it. */
   private armAbandoned(slot: Slot, active: Active): void {
     clearTimeout(active.abandoned);
-    active.abandoned = setTimeout(() => {
-      if (slot.active === active) this.kill(slot);
-    }, timerDelay(active.abandonGraceMs ?? 0));
+    active.abandoned = setTimeout(
+      () => {
+        if (slot.active === active) this.kill(slot);
+      },
+      timerDelay(active.abandonGraceMs ?? 0),
+    );
   }
 
   private settle(pending: Pending, result: JobResult | undefined): void {
@@ -320,10 +325,13 @@ export class WorkerPool {
   private arm(slot: Slot, deadlineMs: number): void {
     clearTimeout(slot.watchdog);
     if (slot.active) slot.active.deadlineMs = deadlineMs;
-    slot.watchdog = setTimeout(() => {
-      if (slot.active) slot.active.killedByWatchdog = true;
-      this.kill(slot);
-    }, timerDelay(deadlineMs + this.graceMs));
+    slot.watchdog = setTimeout(
+      () => {
+        if (slot.active) slot.active.killedByWatchdog = true;
+        this.kill(slot);
+      },
+      timerDelay(deadlineMs + this.graceMs),
+    );
   }
 
   private spawn(): Slot | undefined {
@@ -336,7 +344,16 @@ export class WorkerPool {
       return undefined;
     }
     let resolveExit!: () => void;
-    const slot: Slot = { child, ready: false, dead: false, exiting: false, startupErr: "", stderrTail: "", runs: 0, exited: new Promise((resolve) => (resolveExit = resolve)) };
+    const slot: Slot = {
+      child,
+      ready: false,
+      dead: false,
+      exiting: false,
+      startupErr: "",
+      stderrTail: "",
+      runs: 0,
+      exited: new Promise((resolve) => (resolveExit = resolve)),
+    };
     this.slots.add(slot);
     child.stdout?.on("data", (chunk: Buffer) => this.output(slot, chunk.toString(), "stdout"));
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -388,7 +405,7 @@ export class WorkerPool {
 
   private onMessage(slot: Slot, message: WorkerMessage): void {
     if (message.type === "ready") {
-      if (slot.ready) return this.refuse(slot, "a second \"ready\" message");
+      if (slot.ready) return this.refuse(slot, 'a second "ready" message');
       slot.ready = true;
       // Retired while it started: the exit sent then may have come before it listened.
       if (slot.exiting) return this.send(slot, { type: "exit" });
@@ -481,14 +498,15 @@ export class WorkerPool {
     const why = active.refused
       ? `sent turnlens's worker channel ${active.refused} (the channel is the runner's, not the test's); the worker was killed`
       : active.killedByWatchdog
-      ? `did not finish within its ${active.deadlineMs}ms timeout (plus ${this.graceMs}ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed`
-      : outOfMemory(slot.stderrTail)
-      ? `ran its worker process out of memory (the JavaScript heap limit was reached) running ${pending.job.file} and ended it (${signal ? `killed by signal ${signal}` : `exit code ${code}`})`
-      : `ended its worker process (${signal ? `killed by signal ${signal}` : `exit code ${code}`}); did it call process.kill, run out of memory or crash node?`;
+        ? `did not finish within its ${active.deadlineMs}ms timeout (plus ${this.graceMs}ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed`
+        : outOfMemory(slot.stderrTail)
+          ? `ran its worker process out of memory (the JavaScript heap limit was reached) running ${pending.job.file} and ended it (${signal ? `killed by signal ${signal}` : `exit code ${code}`})`
+          : `ended its worker process (${signal ? `killed by signal ${signal}` : `exit code ${code}`}); did it call process.kill, run out of memory or crash node?`;
     pending.carried.push(...active.reported);
     pending.carriedMs += elapsed;
     const phase = active.phase;
-    const ended = (report?: FileReport) => this.settle(pending, { report: report ?? { file: pending.job.file, tests: pending.carried, durationMs: Math.round(pending.carriedMs) }, schemas: [] });
+    const ended = (report?: FileReport) =>
+      this.settle(pending, { report: report ?? { file: pending.job.file, tests: pending.carried, durationMs: Math.round(pending.carriedMs) }, schemas: [] });
     if (phase?.kind === "test") {
       const error: ErrorReport = { message: `the test ${why}` };
       if (phase.test.location) error.location = phase.test.location;

@@ -19,7 +19,9 @@ export class ProcessExitError extends Error {
 
 export class ProcessKillError extends Error {
   constructor(pid: number, signal: unknown) {
-    super(`the test called process.kill(${pid}${signal === undefined ? "" : `, ${JSON.stringify(signal)}`}), which would signal the turnlens process that runs it; a test must not signal its runner`);
+    super(
+      `the test called process.kill(${pid}${signal === undefined ? "" : `, ${JSON.stringify(signal)}`}), which would signal the turnlens process that runs it; a test must not signal its runner`,
+    );
     this.name = "ProcessKillError";
   }
 }

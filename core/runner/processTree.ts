@@ -44,7 +44,10 @@ export function scanTagged(fsModule: typeof fs, tag: string, spare: number, kill
     if (pid === spare || pid === process.pid) continue;
     let line: string | undefined;
     try {
-      line = fsModule.readFileSync(`/proc/${name}/environ`, "latin1").split("\0").find((entry) => entry.startsWith(variable));
+      line = fsModule
+        .readFileSync(`/proc/${name}/environ`, "latin1")
+        .split("\0")
+        .find((entry) => entry.startsWith(variable));
     } catch {
       continue; // gone, or another user's
     }

@@ -157,7 +157,13 @@ export class PrettyReporter implements Reporter {
         w(`  ${this.c.dim("at")} ${at}`);
         w(this.formatMessage(f.error));
         for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(line)}`);
-        if (f.error.codeFrame) w(f.error.codeFrame.split("\n").map((l) => `    ${this.c.dim(l)}`).join("\n"));
+        if (f.error.codeFrame)
+          w(
+            f.error.codeFrame
+              .split("\n")
+              .map((l) => `    ${this.c.dim(l)}`)
+              .join("\n"),
+          );
         const isAssertion = f.error.expected !== undefined || f.error.actual !== undefined || /expect\(/.test(f.error.message);
         if (!isAssertion && f.error.stack) {
           const loc = f.error.location;
@@ -217,14 +223,16 @@ export class JsonReporter extends DocumentReporter {
 // junit
 
 function xml(text: string): string {
-  return text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 refuses
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 refuses
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }
 
 function seconds(ms: number): string {

@@ -48,11 +48,7 @@ export interface RunFileOptions {
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
-export type Phase =
-  | { kind: "bundle" }
-  | { kind: "load" }
-  | { kind: "beforeAll" | "afterAll"; suite: string[] }
-  | { kind: "test"; test: TestInfo };
+export type Phase = { kind: "bundle" } | { kind: "load" } | { kind: "beforeAll" | "afterAll"; suite: string[] } | { kind: "test"; test: TestInfo };
 
 export interface TestInfo {
   id: string;
@@ -61,10 +57,7 @@ export interface TestInfo {
   location?: Site;
 }
 
-export type RunEvent =
-  | { type: "phase"; phase: Phase; deadlineMs: number }
-  | { type: "collected"; tests: TestInfo[] }
-  | { type: "test"; report: TestReport };
+export type RunEvent = { type: "phase"; phase: Phase; deadlineMs: number } | { type: "collected"; tests: TestInfo[] } | { type: "test"; report: TestReport };
 
 // ---------------------------------------------------------------------------------------------
 // Calling test and hook functions with a timeout, a done callback and interruption.
@@ -448,8 +441,7 @@ class FileRun {
         currentTestName: name,
         testPath: this.options.file,
       });
-      const phaseDeadline = (hookTimeout?: number) =>
-        this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
+      const phaseDeadline = (hookTimeout?: number) => this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
       phaseDeadline();
       try {
         for (const suite of chain) {

@@ -31,7 +31,8 @@ export function wantedSchemas(report: FileReport): Set<string> {
   for (const test of report.tests) {
     for (const run of test.runs) {
       for (const problem of run.problems) {
-        if (problem.code === "schema-mismatch" && problem.expectedSchema !== undefined && problem.expectedSchema !== "text") wanted.add(canonicalJson(problem.expectedSchema));
+        if (problem.code === "schema-mismatch" && problem.expectedSchema !== undefined && problem.expectedSchema !== "text")
+          wanted.add(canonicalJson(problem.expectedSchema));
         if (!NEEDS_ENTRY.has(problem.code)) continue;
         const turn = run.turns.find((t) => t.agent === problem.agent && t.n === problem.turn);
         if (turn?.schema !== undefined) wanted.add(canonicalJson(turn.schema));

@@ -12,7 +12,7 @@ export interface TestOptions {
   todo?: boolean;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a test body may take any arguments (a .each row)
 type AnyFunction = (...args: any[]) => unknown;
 
 export type NameLike = string | number | AnyFunction | { name: string };

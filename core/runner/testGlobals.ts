@@ -149,7 +149,8 @@ function installArrayFromAsync(): void {
     const source = items as { [Symbol.asyncIterator]?: unknown; [Symbol.iterator]?: unknown; length?: unknown };
     if (typeof source[Symbol.asyncIterator] === "function") for await (const value of source as AsyncIterable<unknown>) await add(value);
     else if (typeof source[Symbol.iterator] === "function") for (const value of source as Iterable<unknown>) await add(await value);
-    else for (let index = 0, length = Math.max(0, Math.trunc(Number(source.length)) || 0); index < length; index++) await add(await (source as ArrayLike<unknown>)[index]);
+    else
+      for (let index = 0, length = Math.max(0, Math.trunc(Number(source.length)) || 0); index < length; index++) await add(await (source as ArrayLike<unknown>)[index]);
     return result;
   });
 }
@@ -157,7 +158,10 @@ function installArrayFromAsync(): void {
 function installRegExpEscape(): void {
   const controlEscapes: Record<string, string> = { "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r" };
   const hex = (code: number, width: number) => code.toString(16).padStart(width, "0");
-  const escapeByCode = (char: string) => (char.length === 1 && char.charCodeAt(0) <= 0xff ? `\\x${hex(char.charCodeAt(0), 2)}` : [...Array(char.length).keys()].map((i) => `\\u${hex(char.charCodeAt(i), 4)}`).join(""));
+  const escapeByCode = (char: string) =>
+    char.length === 1 && char.charCodeAt(0) <= 0xff
+      ? `\\x${hex(char.charCodeAt(0), 2)}`
+      : [...Array(char.length).keys()].map((i) => `\\u${hex(char.charCodeAt(i), 4)}`).join("");
   define(RegExp, "escape", (text: unknown) => {
     if (typeof text !== "string") throw new TypeError("RegExp.escape needs a string");
     let escaped = "";

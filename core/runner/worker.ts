@@ -96,7 +96,14 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   }
   captureOutput(null);
   const schemas = await schemasFor(message.file, message.schemaModules, report);
-  send({ type: "done", file: message.file, durationMs: report.durationMs, rss: process.memoryUsage.rss(), ...(report.error ? { error: report.error } : {}), ...(schemas.length > 0 ? { schemas } : {}) });
+  send({
+    type: "done",
+    file: message.file,
+    durationMs: report.durationMs,
+    rss: process.memoryUsage.rss(),
+    ...(report.error ? { error: report.error } : {}),
+    ...(schemas.length > 0 ? { schemas } : {}),
+  });
 }
 
 process.on("message", (raw) => {

@@ -67,7 +67,14 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
   ready: Type.Object({ type: Type.Literal("ready") }),
   event: Type.Object({ type: Type.Literal("event"), file: Type.String(), event }),
   output: Type.Object({ type: Type.Literal("output"), file: Type.String(), stream: Type.Union([Type.Literal("stdout"), Type.Literal("stderr")]), text: Type.String() }),
-  done: Type.Object({ type: Type.Literal("done"), file: Type.String(), durationMs: Type.Number(), rss: Type.Number(), error: Type.Optional(errorReport), schemas: Type.Optional(Type.Array(schemaName)) }),
+  done: Type.Object({
+    type: Type.Literal("done"),
+    file: Type.String(),
+    durationMs: Type.Number(),
+    rss: Type.Number(),
+    error: Type.Optional(errorReport),
+    schemas: Type.Optional(Type.Array(schemaName)),
+  }),
 };
 let validators: Map<string, Validator> | undefined;
 

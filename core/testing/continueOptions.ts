@@ -36,8 +36,7 @@ export function valuesWithoutFromStage(given: Record<string, unknown>): ProblemT
 const EARLIER_FIELDS = ["stages", "events", "run"];
 
 const invalid = (option: string, message: string): ProblemTrace => ({ code: "option-invalid", option, message });
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function readContinueOptions(workflow: Workflow<unknown, unknown>, given: Record<string, unknown>, problems: ProblemTrace[]): ContinueOptions {
   const read: ContinueOptions = {};
@@ -116,9 +115,7 @@ export function readContinueOptions(workflow: Workflow<unknown, unknown>, given:
       problems.push(invalid("fromStage", `testWorkflow's "fromStage" must be a stage's name, not ${describe(fromStage)}`));
     } else if (stageNamed("fromStage", fromStage, "fromStage")) {
       if (hasEvents && given.earlier === undefined) {
-        problems.push(
-          invalid("fromStage", `a workflow with events takes "fromStage" only with "earlier", as awf run takes --from-stage only with --continue`),
-        );
+        problems.push(invalid("fromStage", `a workflow with events takes "fromStage" only with "earlier", as awf run takes --from-stage only with --continue`));
       } else read.fromStage = fromStage;
     }
   }

@@ -127,7 +127,11 @@ export function readEventOptions(
         : context.continuing
           ? name in (workflow.events ?? {})
             ? undefined
-            : `event "${name}" is no event ${workflow.name} declares; it declares ${Object.keys(workflow.events ?? {}).map((declared) => `"${declared}"`).join(", ") || "none"}`
+            : `event "${name}" is no event ${workflow.name} declares; it declares ${
+                Object.keys(workflow.events ?? {})
+                  .map((declared) => `"${declared}"`)
+                  .join(", ") || "none"
+              }`
           : startEventRefusal(workflow, { name, data: given.data });
       const schema = workflow?.events?.[name];
       const verdict = schema ? checkAnswer(schema, JSON.stringify(given.data ?? null)) : undefined;

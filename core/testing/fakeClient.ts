@@ -209,7 +209,9 @@ class Fake implements FakeClient {
       given = await script(seen);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new FakeClientError([scriptProblem("fake-client-script-threw", `fakeClient's ${hook} script threw for ${what}: ${message}`, this.site, { option: hook })], { cause: error });
+      throw new FakeClientError([scriptProblem("fake-client-script-threw", `fakeClient's ${hook} script threw for ${what}: ${message}`, this.site, { option: hook })], {
+        cause: error,
+      });
     }
     const why = check(given);
     if (why) throw new FakeClientError([scriptProblem("fake-client-script-invalid", `fakeClient's ${hook} script, for ${what}: ${why}`, this.site, { option: hook })]);

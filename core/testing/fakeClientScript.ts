@@ -33,9 +33,7 @@ export interface InboxSeen {
 }
 
 /** What an `emit` hook may say; `why` alone is `did: "none"`. Never `ok`: it follows from `did`. */
-export type ScriptedEmit =
-  | { did: EmitDid; why?: EmitWhy | (string & {}) }
-  | { did?: undefined; why: EmitWhy | (string & {}) };
+export type ScriptedEmit = { did: EmitDid; why?: EmitWhy | (string & {}) } | { did?: undefined; why: EmitWhy | (string & {}) };
 
 /** What a `start` hook may say. Never `ok`: it follows from `did`. */
 export interface ScriptedStart {
@@ -109,12 +107,10 @@ export function readFakeClientScript(script: unknown, site: SourceSite | undefin
     if ((HOOKS as readonly string[]).includes(name)) continue;
     const suggestion = suggestName(name, HOOKS);
     problems.push(
-      invalid(
-        suggestion
-          ? `fakeClient takes no script "${name}"; did you mean "${suggestion}"?`
-          : `fakeClient takes no script "${name}"; it takes ${quoted(HOOKS)}`,
-        { option: name, ...(suggestion ? { suggestion } : {}) },
-      ),
+      invalid(suggestion ? `fakeClient takes no script "${name}"; did you mean "${suggestion}"?` : `fakeClient takes no script "${name}"; it takes ${quoted(HOOKS)}`, {
+        option: name,
+        ...(suggestion ? { suggestion } : {}),
+      }),
     );
   }
   for (const hook of ["emit", "start", "inbox"] as const) {
@@ -134,7 +130,12 @@ function restsProblems(rests: unknown, invalid: (message: string, extra?: Partia
   }
   const problems: ProblemTrace[] = [];
   for (const [key, list] of Object.entries(rests)) {
-    const at = (message: string, index?: number) => invalid(`fakeClient's rests "${key}"${index === undefined ? "" : ` #${index + 1}`}: ${message}`, { option: "rests", key, ...(index === undefined ? {} : { index }) });
+    const at = (message: string, index?: number) =>
+      invalid(`fakeClient's rests "${key}"${index === undefined ? "" : ` #${index + 1}`}: ${message}`, {
+        option: "rests",
+        key,
+        ...(index === undefined ? {} : { index }),
+      });
     if (!RUN_KEY.test(key)) {
       problems.push(at(`names no run; a key is "<workflow>/<id>", such as "release/v1"`));
       continue;
@@ -173,7 +174,8 @@ export function whyNotScriptedEmit(said: unknown): string | undefined {
   if (extra.length) return `it gave ${quoted(extra)}; an event's result is { did, why? }`;
   if (fields.did === undefined && fields.why === undefined) return `it gave neither did nor why`;
   if (fields.did !== undefined && !EMIT_DIDS.includes(fields.did as EmitDid)) return `did ${shownValue(fields.did)} is not one of ${quoted(EMIT_DIDS)}`;
-  if (fields.why !== undefined && (typeof fields.why !== "string" || fields.why === "")) return `why must be a word such as "launch-failed", not ${shownValue(fields.why)}`;
+  if (fields.why !== undefined && (typeof fields.why !== "string" || fields.why === ""))
+    return `why must be a word such as "launch-failed", not ${shownValue(fields.why)}`;
   return undefined;
 }
 

@@ -17,4 +17,16 @@ export type {
   ParticipantMessageEvent,
   ParticipantCallResult,
 } from "./scriptedParticipants.ts";
-export { fakeClient, FakeClientError, type FakeClient, type FakeClientCall, type FakeClientScript, type ScriptedEmit, type ScriptedRest, type ScriptedStart, type EmitSeen, type StartSeen, type InboxSeen } from "./fakeClient.ts";
+export {
+  fakeClient,
+  FakeClientError,
+  type FakeClient,
+  type FakeClientCall,
+  type FakeClientScript,
+  type ScriptedEmit,
+  type ScriptedRest,
+  type ScriptedStart,
+  type EmitSeen,
+  type StartSeen,
+  type InboxSeen,
+} from "./fakeClient.ts";

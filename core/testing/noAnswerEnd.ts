@@ -6,11 +6,7 @@ import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { loginFailure } from "../workflow/runtimes.ts";
 import type { NoAnswer } from "./entries.ts";
 
-export function noAnswerEnd(
-  operation: TurnOperation,
-  entry: NoAnswer,
-  noun: string,
-): Promise<HostEnd> | HostEnd | undefined {
+export function noAnswerEnd(operation: TurnOperation, entry: NoAnswer, noun: string): Promise<HostEnd> | HostEnd | undefined {
   switch (entry.kind) {
     case "silent":
       return { kind: "silent" };

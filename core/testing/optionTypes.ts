@@ -58,11 +58,7 @@ export interface ValuesOption {
 
 /** An event's data as a test gives it: typed by its schema, and left out only where null fits it (it is sent as null). */
 type EventDataField<Events, Name extends string> =
-  EventsUnknown<Events> extends true
-    ? { data?: unknown }
-    : null extends EventData<Events, Name>
-      ? { data?: EventData<Events, Name> }
-      : { data: EventData<Events, Name> };
+  EventsUnknown<Events> extends true ? { data?: unknown } : null extends EventData<Events, Name> ? { data?: EventData<Events, Name> } : { data: EventData<Events, Name> };
 
 /** An event a test sends: for each name it may send, that name with the data its schema gives. */
 type EventToGive<Events, Name extends string> = Name extends string ? { name: Name; eventId?: string } & EventDataField<Events, Name> : never;
@@ -88,9 +84,13 @@ export interface EventOptions<Events> {
 export type ArgsRequired<Args, Events> = [Args] extends [never]
   ? false
   : [Events] extends [never]
-    ? null extends Args ? false : true
+    ? null extends Args
+      ? false
+      : true
     : EventsDeclared<Events> extends "none"
-      ? null extends Args ? false : true
+      ? null extends Args
+        ? false
+        : true
       : false;
 
 type ArgsOption<Args, Events> = [Args] extends [never]

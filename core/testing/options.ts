@@ -42,7 +42,6 @@ export const COMMON_OPTIONS = [
 /** Only a workflow with events takes these. */
 export const EVENT_OPTIONS = ["event", "events"] as const;
 
-
 export const DEFAULT_STALL = "2s";
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MAX_TIMERS = 20;
@@ -105,9 +104,7 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   }
   const given = options as Record<string, unknown>;
   const hasEvents = "events" in workflow && (workflow as { events?: unknown }).events !== undefined;
-  const known: string[] = [...COMMON_OPTIONS, ...(hasEvents ? EVENT_OPTIONS : [])].filter(
-    (name) => !(hasEvents && name === "values"),
-  );
+  const known: string[] = [...COMMON_OPTIONS, ...(hasEvents ? EVENT_OPTIONS : [])].filter((name) => !(hasEvents && name === "values"));
   const problems: ProblemTrace[] = [];
   for (const name of Object.keys(given).sort()) {
     if (known.includes(name)) continue;

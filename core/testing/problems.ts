@@ -12,13 +12,7 @@ export interface TurnIdentity {
 }
 
 /** A problem about one turn; `withPrompt` adds the `It was asked:` suffix. */
-export function turnProblem(
-  code: ProblemTrace["code"],
-  turn: TurnIdentity,
-  why: string,
-  extra: Partial<ProblemTrace> = {},
-  withPrompt = true,
-): ProblemTrace {
+export function turnProblem(code: ProblemTrace["code"], turn: TurnIdentity, why: string, extra: Partial<ProblemTrace> = {}, withPrompt = true): ProblemTrace {
   const head = `agent "${turn.agent}" turn ${turn.n}${turn.nudge ? " (nudge)" : ""}: ${why}`;
   return {
     code,

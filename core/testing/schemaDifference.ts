@@ -34,7 +34,9 @@ function keysOf(value: { [key: string]: Json }): string {
 function differ(expected: Json, actual: Json, path: string): SchemaDifference | undefined {
   if (JSON.stringify(expected) === JSON.stringify(actual)) return undefined;
   if (isObject(expected) && isObject(actual)) {
-    const shared = Object.keys(expected).filter((key) => key in actual).sort();
+    const shared = Object.keys(expected)
+      .filter((key) => key in actual)
+      .sort();
     for (const key of shared) {
       const found = differ(expected[key]!, actual[key]!, `${path}/${escape(key)}`);
       if (found) return found;

@@ -44,8 +44,7 @@ export async function nameSchemaMismatches(problems: ProblemTrace[]): Promise<vo
     // schema no module exports, as the test file declares it where its answer(...) names it.
     const expectedName = nameOf(problem.expectedSchema);
     const exported = nameOf(problem.actualSchema);
-    const actualName =
-      exported ?? (isSchema(problem.actualSchema) && problem.site ? await namer.argumentAt(problem.site).catch(() => undefined) : undefined);
+    const actualName = exported ?? (isSchema(problem.actualSchema) && problem.site ? await namer.argumentAt(problem.site).catch(() => undefined) : undefined);
     if (expectedName === undefined && actualName === undefined) continue;
     const named = { ...(expectedName !== undefined ? { expectedName } : {}), ...(actualName !== undefined ? { actualName } : {}) };
     const turn = { agent: problem.agent!, n: problem.turn!, nudge: problem.nudge ?? false, prompt: problem.prompt ?? "" };

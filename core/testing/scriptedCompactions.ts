@@ -27,13 +27,7 @@ export interface CompactionRecord {
 const never = new Promise<never>(() => {});
 
 /** `agent "<k>" compaction <n>: <why>[. It was asked: <focus>]`, with the problem's data. */
-export function compactionProblem(
-  code: ProblemTrace["code"],
-  operation: TurnOperation,
-  why: string,
-  extra: Partial<ProblemTrace> = {},
-  withFocus = true,
-): ProblemTrace {
+export function compactionProblem(code: ProblemTrace["code"], operation: TurnOperation, why: string, extra: Partial<ProblemTrace> = {}, withFocus = true): ProblemTrace {
   const head = `agent "${operation.agent}" compaction ${operation.n}: ${why}`;
   return {
     code,
@@ -123,9 +117,7 @@ export class ScriptedCompactions {
     }
     const value = reply.value;
     if (typeof value !== "string") {
-      return this.failWith(
-        compactionProblem("compaction-not-text", operation, `its compaction script answers a summary, text, not ${describe(value)}`, at, false),
-      );
+      return this.failWith(compactionProblem("compaction-not-text", operation, `its compaction script answers a summary, text, not ${describe(value)}`, at, false));
     }
     return this.submit(operation, value);
   }
@@ -139,7 +131,10 @@ export class ScriptedCompactions {
   }
 
   private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
-    return noAnswerEnd(operation, entry, "compaction") ?? this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false));
+    return (
+      noAnswerEnd(operation, entry, "compaction") ??
+      this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false))
+    );
   }
 
   private failWith(problem: ProblemTrace): Promise<never> {

@@ -62,9 +62,11 @@ function toDistribution(question: Question, given: unknown): QuestionDistributio
   switch (question.kind) {
     case "choice":
       if (typeof given === "string") {
-        return Object.fromEntries(Object.keys(question.options).map((option) => [option, option === given ? 1 : 0]).concat(
-          given in question.options ? [] : [[given, 1]],
-        ));
+        return Object.fromEntries(
+          Object.keys(question.options)
+            .map((option) => [option, option === given ? 1 : 0])
+            .concat(given in question.options ? [] : [[given, 1]]),
+        );
       }
       return typeof given === "object" && given !== null && !Array.isArray(given) ? (given as Record<string, number>) : wrongKind;
     case "score":

@@ -162,12 +162,13 @@ export class ScriptedHost implements AgentHost {
     if (!walked) {
       const sites = found.slot.entries.map((entry) => entry.site).filter((site): site is SourceSite => !!site);
       return this.fail(
-        turnProblem(
-          "list-exhausted",
-          operation,
-          `its script${found.pattern ? ` ("${found.pattern}")` : ""} has ${plural(found.slot.entries.length, "turn")}`,
-          { key: found.slot.key, ...(found.pattern ? { pattern: found.pattern } : {}), index: operation.n - 1, sites, ...(sites.length ? { site: sites[sites.length - 1]! } : {}) },
-        ),
+        turnProblem("list-exhausted", operation, `its script${found.pattern ? ` ("${found.pattern}")` : ""} has ${plural(found.slot.entries.length, "turn")}`, {
+          key: found.slot.key,
+          ...(found.pattern ? { pattern: found.pattern } : {}),
+          index: operation.n - 1,
+          sites,
+          ...(sites.length ? { site: sites[sites.length - 1]! } : {}),
+        }),
       );
     }
     const { entry, index } = walked;
@@ -189,12 +190,11 @@ export class ScriptedHost implements AgentHost {
     // The same schema object (the usual case: the test imports the workflow's) needs no comparing.
     if (entry.schema !== operation.schema && canonicalJson(entry.schema ?? null) !== canonicalJson(operation.schema ?? null)) {
       return this.fail(
-        turnProblem(
-          "schema-mismatch",
-          operation,
-          schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }),
-          { ...at, expectedSchema: operation.schema ?? "text", actualSchema: entry.schema ?? "text" },
-        ),
+        turnProblem("schema-mismatch", operation, schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }), {
+          ...at,
+          expectedSchema: operation.schema ?? "text",
+          actualSchema: entry.schema ?? "text",
+        }),
       );
     }
     const reply = await scriptReply(entry, () => this.turnFor(operation), operation.signal);
@@ -226,11 +226,17 @@ export class ScriptedHost implements AgentHost {
     if (!verdict.accepted) {
       if (operation.signal.aborted) return { kind: "cancelled", reason: "the engine cancelled the turn" };
       return this.fail(
-        turnProblem("answer-refused", operation, `the schema refused its script's answer: ${verdict.error}`, {
-          ...at,
-          ...(verdict.path ? { path: verdict.path } : {}),
-          expectedSchema: operation.schema,
-        }, false),
+        turnProblem(
+          "answer-refused",
+          operation,
+          `the schema refused its script's answer: ${verdict.error}`,
+          {
+            ...at,
+            ...(verdict.path ? { path: verdict.path } : {}),
+            expectedSchema: operation.schema,
+          },
+          false,
+        ),
       );
     }
     const { trace } = this.records.get(operation.id)!;

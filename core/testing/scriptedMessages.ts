@@ -49,8 +49,7 @@ function scriptError(code: ProblemTrace["code"], message: string, key?: string):
 }
 
 /** The words for a `messages` script that is not a function or a noAnswer. */
-const notAMessageScript = (label: string, written: string): string =>
-  `${label} must be (message) => …, noAnswer.…() or a list of them, not ${written}`;
+const notAMessageScript = (label: string, written: string): string => `${label} must be (message) => …, noAnswer.…() or a list of them, not ${written}`;
 
 /**
  * Every refusal of the `messages` option: the map's, or each key's (a function, a noAnswer, or a
@@ -95,13 +94,7 @@ export function readMessageScripts(map: unknown): ScriptSlot[] {
 }
 
 /** `agent "<k>" message <m>[ (reminder)]: <why>. It was sent by "<peer>": <first line>`, with its data. */
-export function messageProblem(
-  code: ProblemTrace["code"],
-  operation: TurnOperation,
-  wake: number,
-  why: string,
-  extra: Partial<ProblemTrace> = {},
-): ProblemTrace {
+export function messageProblem(code: ProblemTrace["code"], operation: TurnOperation, wake: number, why: string, extra: Partial<ProblemTrace> = {}): ProblemTrace {
   const cause = operation.cause;
   const head = `agent "${operation.agent}" message ${wake}${operation.nudge ? " (reminder)" : ""}: ${why}`;
   return {
@@ -206,12 +199,20 @@ export class ScriptedMessages {
       );
     }
     const { entry, index } = walked;
-    const match: MatchTrace = { option: "messages", key: slot.key, ...(pattern ? { pattern } : {}), index, nudge: operation.nudge, ...(entry.site ? { site: entry.site } : {}) };
+    const match: MatchTrace = {
+      option: "messages",
+      key: slot.key,
+      ...(pattern ? { pattern } : {}),
+      index,
+      nudge: operation.nudge,
+      ...(entry.site ? { site: entry.site } : {}),
+    };
     trace.match = match;
     if (operation.cause) this.matches.set(operation.cause.id, match);
     const at: Partial<ProblemTrace> = { key: slot.key, ...(pattern ? { pattern } : {}), index, ...(entry.site ? { site: entry.site } : {}) };
     if (isNoAnswer(entry)) return noAnswer(entry, at);
-    if (!isAnswer(entry) || !entry.respond) return this.failWith(messageProblem("script-invalid", operation, wake, `its messages script is not a function: ${describe(entry)}`, at));
+    if (!isAnswer(entry) || !entry.respond)
+      return this.failWith(messageProblem("script-invalid", operation, wake, `its messages script is not a function: ${describe(entry)}`, at));
 
     const cause = operation.cause!;
     const message: ScriptMessage = {
@@ -235,11 +236,15 @@ export class ScriptedMessages {
       returned = raced.given;
     } catch (error) {
       const thrownAt = error instanceof Error ? firstUserFrame(error) : undefined;
-      return this.failWith(messageProblem("message-script-threw", operation, wake, `its messages script threw: ${messageOf(error)}`, { ...at, ...(thrownAt ? { thrownAt } : {}) }));
+      return this.failWith(
+        messageProblem("message-script-threw", operation, wake, `its messages script threw: ${messageOf(error)}`, { ...at, ...(thrownAt ? { thrownAt } : {}) }),
+      );
     }
     if (isNoAnswer(returned)) return noAnswer(returned, at);
     if (isEntry(returned)) {
-      return this.failWith(messageProblem("message-script-returned", operation, wake, "its messages script returned answer(…); a wake ends with nothing or a noAnswer", at));
+      return this.failWith(
+        messageProblem("message-script-returned", operation, wake, "its messages script returned answer(…); a wake ends with nothing or a noAnswer", at),
+      );
     }
     // A wake's own result is the engine's, never the workflow's: text is kept, anything else ends it.
     if (typeof returned === "string") {

@@ -84,8 +84,7 @@ export function participantProblem(code: ProblemTrace["code"], participant: stri
   return { code, message: `participant "${participant}": ${why}. ${reached}`, option: "participants", participant, ...extra };
 }
 
-const describeRoute = (notice: ParticipantRouteNotice) =>
-  `A route opened with "${notice.agent}" (${notice.direction}), for: ${firstLine(notice.purpose)}`;
+const describeRoute = (notice: ParticipantRouteNotice) => `A route opened with "${notice.agent}" (${notice.direction}), for: ${firstLine(notice.purpose)}`;
 const describeMessage = (notice: ParticipantMessageNotice) => `It was sent by "${notice.from}": ${firstLine(notice.text)}`;
 
 export class ScriptedParticipants implements ParticipantHost {
@@ -142,7 +141,15 @@ export class ScriptedParticipants implements ParticipantHost {
     this.traces.push(trace);
     const found = findSlot(this.slots, participant, "participant");
     if (!found.found) {
-      this.fail(participantProblem(found.code === "glob-conflict" ? "glob-conflict" : "participant-unscripted", participant, found.why, reached, found.patterns ? { patterns: found.patterns } : {}));
+      this.fail(
+        participantProblem(
+          found.code === "glob-conflict" ? "glob-conflict" : "participant-unscripted",
+          participant,
+          found.why,
+          reached,
+          found.patterns ? { patterns: found.patterns } : {},
+        ),
+      );
       return;
     }
     trace.key = found.slot.key;

@@ -1,7 +1,7 @@
 // Finding and walking scripts: an exact key wins over a glob, two matching globs fail, a single
 // entry meets every turn, a list meets one turn each and must be walked to its end.
 
-import { describe, isEntry, type Entry, type Script } from "./entries.ts";
+import { describe, isEntry, type Entry } from "./entries.ts";
 import { isObjectValue, isOpaque, mayHoldMore } from "./notKnown.ts";
 import { plural, quoted } from "./problems.ts";
 import type { ProblemTrace, ScriptOption, SourceSite } from "./trace.ts";
@@ -33,8 +33,7 @@ export const scriptLabel = (option: string, key: string): string => `${option}[$
 export const emptyScriptList = (label: string, unit: ScriptUnit): string => `${label} is an empty list; a list has an entry per ${unit}`;
 
 /** The words for an `agents` or `compactions` script that is not an entry (`written`: the value as `describe` words it). */
-const notAnEntryScript = (label: string, written: string): string =>
-  `${label} must be answer(…), noAnswer.…() or a list of them, not ${written}`;
+const notAnEntryScript = (label: string, written: string): string => `${label} must be answer(…), noAnswer.…() or a list of them, not ${written}`;
 
 /** A refusal of an option's scripts, with (for a list) the position of its first item that is wrong, where the editor points. */
 export interface ScriptRefusal {
@@ -173,9 +172,7 @@ export class ScriptBook {
       const asked = unit === "message" ? "woken by a message" : `asked${forWhat}`;
       problems.push({
         code: "list-never-asked",
-        message: slot.glob
-          ? `no agent matching "${slot.key}" was ${asked}; ${its} has ${has}`
-          : `agent "${slot.key}" was never ${asked}; ${its} has ${has}`,
+        message: slot.glob ? `no agent matching "${slot.key}" was ${asked}; ${its} has ${has}` : `agent "${slot.key}" was never ${asked}; ${its} has ${has}`,
         ...option,
         ...(slot.glob ? { pattern: slot.key } : { agent: slot.key }),
         key: slot.key,

@@ -103,9 +103,7 @@ export class TestRun<Result = unknown> {
       case "cancelled":
         throw new Error(`the run was cancelled: ${ending.reason}`, { cause: this.#error });
       case "parked":
-        throw new Error(
-          `the run parked, ${ending.label}${ending.until !== undefined ? ` until ${ending.until}` : ""}: it returns nothing until a continue`,
-        );
+        throw new Error(`the run parked, ${ending.label}${ending.until !== undefined ? ` until ${ending.until}` : ""}: it returns nothing until a continue`);
     }
   }
 

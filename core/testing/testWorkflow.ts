@@ -136,9 +136,7 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
         if (workflow.prepare) useFolder(cwd);
         args = workflow.prepare ? await workflow.prepare({ argv: [], cwd }) : null;
       } catch (error) {
-        return reject([
-          { code: "args-required", option: "args", message: `${workflow.name} needs args: its prepare refused none: ${messageOf(error)}` },
-        ]);
+        return reject([{ code: "args-required", option: "args", message: `${workflow.name} needs args: its prepare refused none: ${messageOf(error)}` }]);
       }
     }
     return await runScripted(workflow, read, args, cwd, useFolder, trace, reject, startedAt);

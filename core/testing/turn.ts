@@ -41,15 +41,7 @@ export interface Turn<S extends TSchema | undefined = TSchema | undefined> {
   tool(name: string, input?: unknown): Promise<ToolResult>;
 }
 
-export type TestOutcomeKind =
-  | "answered"
-  | "unanswered"
-  | "blocked"
-  | "failed"
-  | "timed-out"
-  | "cancelled"
-  | "waiting"
-  | "awaiting-reply";
+export type TestOutcomeKind = "answered" | "unanswered" | "blocked" | "failed" | "timed-out" | "cancelled" | "waiting" | "awaiting-reply";
 
 /** A turn as the run recorded it. */
 export interface TestTurn {

@@ -56,7 +56,6 @@ let vitestSuites: VitestChain;
 type Flags = ModifierFlags;
 const noFlags = noModifierFlags;
 
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }

@@ -25,9 +25,7 @@ const SERVED_FILES: Readonly<Record<string, string>> = {
   "turnlens/trace": "trace.mjs",
   // The engine's own TypeBox (build.mjs), so a test needs none of its own, as under `turnlens test`.
   typebox: "served/typebox.mjs",
-  ...Object.fromEntries(
-    ["value", "compile", "type", "schema", "guard", "format", "system", "error"].map((sub) => [`typebox/${sub}`, `served/typebox-${sub}.mjs`]),
-  ),
+  ...Object.fromEntries(["value", "compile", "type", "schema", "guard", "format", "system", "error"].map((sub) => [`typebox/${sub}`, `served/typebox-${sub}.mjs`])),
 };
 
 /** The names the plugin serves: those of `turnlens test` but `vitest`, which is Vitest itself. */

@@ -53,8 +53,7 @@ export async function compactAgent(registry: AgentRegistry, state: AgentState, s
       state.running.add(operationScope);
       try {
         const result = await registry.operate(state, { prompt: spec.prompt }, n, false, operationScope, "", "compact", spec.id ?? `compaction-${n}`);
-        const outcome: Outcome =
-          result.end === "silent" ? { kind: "failed", reason: "the harness did not confirm a compaction", retryable: true } : result.end;
+        const outcome: Outcome = result.end === "silent" ? { kind: "failed", reason: "the harness did not confirm a compaction", retryable: true } : result.end;
         attempt.host.settle(result.operation, outcome);
         await attempt.unlessAbandoned();
         return outcome as Outcome<string>;

@@ -135,9 +135,7 @@ export class AgentRegistry implements Agents {
   ): AgentRef {
     const attempt = this.attempt;
     checkLayout(spec.key, spec.layout, spec.keepPane);
-    const placed = extra.isCaller
-      ? {}
-      : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
+    const placed = extra.isCaller ? {} : placePane(spec.key, spec, execution, attempt.settings.panes ?? {}, (key) => this.paneOf(key), this.panesOpened === 0);
     const names = spec.skills !== undefined ? skillNames(spec.key, spec.skills, extra.cwd) : undefined;
     const sandbox = extra.sandbox ? attempt.sandboxes.enter(spec.key, extra.sandbox, execution) : undefined;
     const opened: OpenedAgent = {
@@ -377,10 +375,7 @@ export class AgentRegistry implements Agents {
     const hostEnd: Promise<HostEnd> = Promise.resolve()
       .then(() => this.attempt.host.run(operation))
       .catch((error) => ({ kind: "failed" as const, reason: `the agent's host failed: ${messageOf(error)}` }));
-    const raced = await Promise.race([
-      hostEnd.then((end) => ({ end })),
-      whenAborted(scope.signal).then((reason) => ({ aborted: reason })),
-    ]);
+    const raced = await Promise.race([hostEnd.then((end) => ({ end })), whenAborted(scope.signal).then((reason) => ({ aborted: reason }))]);
     closed = true;
     working();
     logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered !== undefined);

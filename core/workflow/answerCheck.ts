@@ -3,9 +3,7 @@
 import type { TSchema } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 
-export type AnswerVerdict =
-  | { accepted: true; value: unknown }
-  | { accepted: false; error: string; path?: string };
+export type AnswerVerdict = { accepted: true; value: unknown } | { accepted: false; error: string; path?: string };
 
 const validators = new WeakMap<object, Validator>();
 

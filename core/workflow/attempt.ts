@@ -98,11 +98,7 @@ export class Attempt {
   constructor(readonly settings: AttemptSettings) {
     this.activity = new Activity((state) => this.idleHandler(state));
     const deadline = settings.clocks.deadline;
-    this.root = new Scope(
-      undefined,
-      deadline,
-      settings.timeoutMs === undefined ? {} : { deadlineAt: deadline.now() + settings.timeoutMs },
-    );
+    this.root = new Scope(undefined, deadline, settings.timeoutMs === undefined ? {} : { deadlineAt: deadline.now() + settings.timeoutMs });
   }
 
   get clocks() {

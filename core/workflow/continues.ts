@@ -77,7 +77,10 @@ export class Continuation {
       attempt.runLog.push(stageLine(record, 0));
     }
     const events = earlier.events ?? [];
-    attempt.inbox.restore(events, events.filter((event) => !taken.has(event.eventId)));
+    attempt.inbox.restore(
+      events,
+      events.filter((event) => !taken.has(event.eventId)),
+    );
   }
 
   /** Writes the attempt's first line, and closes each turn the earlier lines began and never ended. */

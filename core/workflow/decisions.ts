@@ -10,10 +10,7 @@ import { CancelReason, scopeOr } from "./scope.ts";
 import type { ChoiceQuestion, Decision, DecisionSpec, Question, ScoreQuestion, YesNoQuestion } from "./types.ts";
 
 /** A question with one answer among named options; a description may be null. */
-export function choice<const Options extends Record<string, string | null>>(
-  instructions: string,
-  options: Options,
-): ChoiceQuestion & { options: Options } {
+export function choice<const Options extends Record<string, string | null>>(instructions: string, options: Options): ChoiceQuestion & { options: Options } {
   if (Object.keys(options ?? {}).length < 2) throw new TypeError("choice needs at least two options");
   return { kind: "choice", instructions, options };
 }
@@ -35,8 +32,7 @@ const DECISION_MODEL = "jev";
 /** How far a distribution's sum may stray from 1, as providers round. */
 const SUM_TOLERANCE = 0.02;
 
-const isProbability = (value: unknown): value is number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1;
+const isProbability = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1;
 
 /** Why a distribution can't answer `question`, or undefined when it can. */
 export function whyDistributionRefused(question: Question, given: QuestionDistribution | undefined): string | undefined {
@@ -109,9 +105,7 @@ export async function decide<Questions extends Record<string, Question>>(
   };
   onRequest(request);
   const deadlineMs = spec.deadline === undefined ? undefined : durationToMilliseconds(spec.deadline, "decide's deadline");
-  const scope = scopeOr(attempt.root).child(
-    deadlineMs === undefined ? {} : { deadlineAt: attempt.clocks.deadline.now() + deadlineMs },
-  );
+  const scope = scopeOr(attempt.root).child(deadlineMs === undefined ? {} : { deadlineAt: attempt.clocks.deadline.now() + deadlineMs });
   try {
     const aborted = new Promise<never>((_, reject) => {
       const onAbort = () => {

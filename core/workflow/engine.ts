@@ -163,8 +163,7 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
   options.onStart?.({
     attempt,
     messages: bus,
-    receive: (event, sender = "outside", defaultId = () => `awf.${attempt.inbox.lines.length + 1}`) =>
-      attempt.inbox.receive(event, sender, defaultId),
+    receive: (event, sender = "outside", defaultId = () => `awf.${attempt.inbox.lines.length + 1}`) => attempt.inbox.receive(event, sender, defaultId),
   });
   const context = createContext(attempt, registry, bus, options.onDecision, startEvent);
   const parked = new Promise<Settled>((resolve) => attempt.onPark((at) => resolve({ kind: "parked", ...at })));

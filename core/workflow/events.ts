@@ -146,8 +146,7 @@ export class EventInbox {
 
   emit(ref: EventRef, name: string, data: unknown, options: { eventId?: string } = {}): void {
     // An object names its run by both fields; anything else would read "undefined/undefined".
-    const target =
-      typeof ref === "string" ? ref : typeof ref?.workflow === "string" && typeof ref.id === "string" ? `${ref.workflow}/${ref.id}` : undefined;
+    const target = typeof ref === "string" ? ref : typeof ref?.workflow === "string" && typeof ref.id === "string" ? `${ref.workflow}/${ref.id}` : undefined;
     if (typeof target !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(target)) {
       throw new TypeError(`wf.emit needs a run, "workflow/id" or { workflow, id }, not ${JSON.stringify(ref)}`);
     }

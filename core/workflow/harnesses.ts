@@ -48,7 +48,10 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
     fork: everywhere,
     switchSettings: everywhere,
     showsInterrupt: true,
-    awaitReply: { pane: true, headless: "headless codex runs each turn as `codex exec`, whose shell commands have a time limit, so `wfa send --await` cannot block until the reply comes" },
+    awaitReply: {
+      pane: true,
+      headless: "headless codex runs each turn as `codex exec`, whose shell commands have a time limit, so `wfa send --await` cannot block until the reply comes",
+    },
     modelApi: ["api.openai.com"],
   },
   pi: {
@@ -77,7 +80,10 @@ export const HARNESSES: Readonly<Record<string, HarnessFacts>> = {
       headless: "cursor-agent takes its model when it starts",
     },
     showsInterrupt: false,
-    awaitReply: { pane: true, headless: "headless cursor-agent (`cursor-agent --print`) gives its shell commands a time limit, so `wfa send --await` cannot block until the reply comes" },
+    awaitReply: {
+      pane: true,
+      headless: "headless cursor-agent (`cursor-agent --print`) gives its shell commands a time limit, so `wfa send --await` cannot block until the reply comes",
+    },
     modelApi: ["api2.cursor.sh"],
   },
 };

@@ -31,9 +31,7 @@ export interface OpenedAgent {
 }
 
 /** A tab of its own, or a split beside another agent's pane; `front` when it opens in the foreground. */
-export type PanePlacement =
-  | { tab: string; session?: string; front: boolean }
-  | { beside: string; side: "right" | "below"; share?: number; front: boolean };
+export type PanePlacement = { tab: string; session?: string; front: boolean } | { beside: string; side: "right" | "below"; share?: number; front: boolean };
 
 /** A fork's parent: an agent and its turns when it was copied, or the calling session. */
 export type ForkedFrom = { key: string; turns: number } | { caller: true; turns: number };

@@ -8,9 +8,7 @@ import type { JsonValue } from "./json.ts";
 export type RouteEnd = string | { readonly key: string };
 
 /** One way (`from` → `to`) or both ways (`between`), for a purpose the agents are told. */
-export type RouteSpec =
-  | { from: RouteEnd; to: RouteEnd; purpose: string }
-  | { between: readonly [RouteEnd, RouteEnd]; purpose: string };
+export type RouteSpec = { from: RouteEnd; to: RouteEnd; purpose: string } | { between: readonly [RouteEnd, RouteEnd]; purpose: string };
 
 export interface WorkflowMessages {
   /**

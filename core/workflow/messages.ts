@@ -10,17 +10,7 @@ import { splitEventName } from "./events.ts";
 import type { OperationKind } from "./host.ts";
 import { awaitRefusal } from "./harnesses.ts";
 import { firstLine } from "./json.ts";
-import type {
-  AgentMessage,
-  MessageRecord,
-  RouteDirection,
-  RouteEnd,
-  RouteSpec,
-  SendOptions,
-  SendRefusal,
-  SendResult,
-  ToolSpec,
-} from "./messageTypes.ts";
+import type { AgentMessage, MessageRecord, RouteDirection, RouteEnd, RouteSpec, SendOptions, SendRefusal, SendResult, ToolSpec } from "./messageTypes.ts";
 import { Participants } from "./participants.ts";
 import { Routes, type DirectedPair } from "./routes.ts";
 import type { Asker, BusMessage, OperationMessaging } from "./operationMessaging.ts";

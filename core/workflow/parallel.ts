@@ -19,9 +19,7 @@ export async function parallel<Item, Result>(
   refuseUnknownOptions("wf.parallel", options, ["concurrency", "deadline", "label"]);
   await attempt.unlessAbandoned();
   const deadlineMs = options.deadline === undefined ? undefined : durationToMilliseconds(options.deadline, "parallel's deadline");
-  const group = scopeOr(attempt.root).child(
-    deadlineMs === undefined ? {} : { deadlineAt: attempt.clocks.deadline.now() + deadlineMs },
-  );
+  const group = scopeOr(attempt.root).child(deadlineMs === undefined ? {} : { deadlineAt: attempt.clocks.deadline.now() + deadlineMs });
   const limit = Math.max(1, Math.floor(options.concurrency ?? items.length));
   if (items.length === 0) return [];
   return new Promise<Result[]>((resolve, reject) => {
@@ -55,21 +53,18 @@ export async function parallel<Item, Result>(
         const itemScope = group.child();
         Promise.resolve()
           .then(() => inScope(itemScope, () => work(items[index]!, index)))
-          .then(
-            (value) => {
-              itemScope.dispose();
-              results[index] = value;
-              running--;
-              finished++;
-              if (settled) return;
-              if (finished === items.length) {
-                settled = true;
-                group.dispose();
-                resolve(results);
-              } else launch();
-            },
-            fail,
-          );
+          .then((value) => {
+            itemScope.dispose();
+            results[index] = value;
+            running--;
+            finished++;
+            if (settled) return;
+            if (finished === items.length) {
+              settled = true;
+              group.dispose();
+              resolve(results);
+            } else launch();
+          }, fail);
       }
     };
     launch();

@@ -31,9 +31,7 @@ export class Routes {
     for (const { from, to } of pairs) {
       const earlier = this.purposes.get(pairKey(from, to));
       if (earlier !== undefined && earlier !== purpose) {
-        throw new WorkflowRuleError(
-          `wf.messages.allow: messages from "${from}" to "${to}" are already allowed for "${earlier}"; a route has one purpose`,
-        );
+        throw new WorkflowRuleError(`wf.messages.allow: messages from "${from}" to "${to}" are already allowed for "${earlier}"; a route has one purpose`);
       }
     }
     const opened = pairs.filter(({ from, to }) => !this.purposes.has(pairKey(from, to)));

@@ -46,8 +46,7 @@ export function logOperation(attempt: Attempt, operation: TurnOperation): (end: 
     at: attempt.nowIso(),
   });
   return (end, answered) => {
-    const kind: TurnEndedLine["end"] =
-      end.kind === "submitted" ? (answered ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
+    const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
     const reason = "reason" in end ? end.reason : undefined;
     appendRunLine(attempt, {
       kind: "turn-ended",
@@ -86,7 +85,7 @@ export class LogLineError extends Error {
 type FieldCheck = (value: unknown) => string | undefined;
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
-const show = (value: unknown) => (value === undefined ? "undefined" : JSON.stringify(value) ?? String(value));
+const show = (value: unknown) => (value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value)));
 
 const text: FieldCheck = (value) => (typeof value === "string" && value !== "" ? undefined : `must be text, not ${show(value)}`);
 const anyText: FieldCheck = (value) => (typeof value === "string" ? undefined : `must be text, not ${show(value)}`);

@@ -11,11 +11,7 @@ export const DEFAULT_RUNTIMES: Readonly<Record<string, RuntimeAlias>> = {
 };
 
 /** The settings a selection stands for; throws an Error naming what is wrong. */
-export function resolveRuntime(
-  key: string,
-  selection: RuntimeSelection,
-  aliases: Readonly<Record<string, RuntimeAlias>>,
-): Execution {
+export function resolveRuntime(key: string, selection: RuntimeSelection, aliases: Readonly<Record<string, RuntimeAlias>>): Execution {
   let execution: Execution;
   if (typeof selection === "string" || "alias" in selection) {
     const name = typeof selection === "string" ? selection : selection.alias;

@@ -31,8 +31,7 @@ export class Scope {
     // A fan-out's items all follow one group scope: more than ten listeners is the design, not a leak.
     setMaxListeners(0, this.controller.signal);
     const parentDeadline = parent?.deadlineAt;
-    this.deadlineAt =
-      options.deadlineAt === undefined ? parentDeadline : Math.min(options.deadlineAt, parentDeadline ?? Infinity);
+    this.deadlineAt = options.deadlineAt === undefined ? parentDeadline : Math.min(options.deadlineAt, parentDeadline ?? Infinity);
     if (parent) {
       if (parent.signal.aborted) this.controller.abort(parent.signal.reason);
       else {
@@ -42,11 +41,7 @@ export class Scope {
       }
     }
     if (options.deadlineAt !== undefined && !this.signal.aborted) {
-      this.disposers.push(
-        clock.setTimer(options.deadlineAt - clock.now(), () =>
-          this.cancel(new CancelReason("timed-out", "the deadline passed")),
-        ),
-      );
+      this.disposers.push(clock.setTimer(options.deadlineAt - clock.now(), () => this.cancel(new CancelReason("timed-out", "the deadline passed"))));
     }
   }
 

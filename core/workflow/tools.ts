@@ -48,7 +48,9 @@ export class Tools {
     }
     for (const name of granted as string[]) {
       if (!Object.hasOwn(this.declared, name)) {
-        throw new WorkflowRuleError(`agent "${agent}" is given tool "${name}", which the workflow does not declare; it declares ${quotedList(Object.keys(this.declared))}`);
+        throw new WorkflowRuleError(
+          `agent "${agent}" is given tool "${name}", which the workflow does not declare; it declares ${quotedList(Object.keys(this.declared))}`,
+        );
       }
     }
   }

@@ -68,9 +68,7 @@ export type PaneWorkspace = "run" | "origin" | { name: string };
 export type KeepPane = "never" | "on-failure" | "always";
 
 /** A new tab (`{ session?, workspace?, tab? }`) or a split beside an open agent's pane. */
-export type PaneLayout =
-  | { session?: string; workspace?: PaneWorkspace; tab?: string }
-  | { beside: string; side: "right" | "below"; share?: number };
+export type PaneLayout = { session?: string; workspace?: PaneWorkspace; tab?: string } | { beside: string; side: "right" | "below"; share?: number };
 
 /** What the run applies to every pane agent: `awf run --workspace` and `--keep-panes`. */
 export interface PanesSetting {
@@ -228,11 +226,7 @@ export interface YesNoAnswer {
   probability: number;
 }
 
-export type AnswerFor<Q> = Q extends ChoiceQuestion
-  ? ChoiceAnswer<Extract<keyof Q["options"], string>>
-  : Q extends ScoreQuestion
-    ? ScoreAnswer
-    : YesNoAnswer;
+export type AnswerFor<Q> = Q extends ChoiceQuestion ? ChoiceAnswer<Extract<keyof Q["options"], string>> : Q extends ScoreQuestion ? ScoreAnswer : YesNoAnswer;
 
 export interface DecisionSpec<Questions extends Record<string, Question>> {
   key: string;
@@ -333,10 +327,7 @@ export interface WorkflowEvents<Events = any> {
    * Waits for the next event of a name (or any of several), taking the oldest one not yet taken;
    * with `until`, resolves `{ kind: "timeout" }` once that time passes.
    */
-  wait<Name extends EventName<Events>>(
-    names: Name | readonly Name[],
-    options?: EventWaitOptions,
-  ): Promise<EventWaitResult<ReceivedEventOf<Events, Name>>>;
+  wait<Name extends EventName<Events>>(names: Name | readonly Name[], options?: EventWaitOptions): Promise<EventWaitResult<ReceivedEventOf<Events, Name>>>;
 }
 
 // The context --------------------------------------------------------------------------------
@@ -361,11 +352,7 @@ export interface WorkflowContext<Events = any> {
   /** The run's clock: real in a run, virtual in a test. */
   now(): Date;
   log(message: string, fields?: Record<string, JsonValue>): void;
-  parallel<Item, Result>(
-    items: readonly Item[],
-    work: (item: Item, index: number) => Promise<Result>,
-    options?: ParallelOptions,
-  ): Promise<Result[]>;
+  parallel<Item, Result>(items: readonly Item[], work: (item: Item, index: number) => Promise<Result>, options?: ParallelOptions): Promise<Result[]>;
   stage<Result>(name: string, work: () => Promise<Result>): Promise<Result>;
   stage<S extends TSchema>(name: string, options: StageOptions<S>, work: () => Promise<Static<S>>): Promise<Static<S>>;
   /** Ends the attempt `stopped`; inside a stage, that stage is recorded stopped. */

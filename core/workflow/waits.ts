@@ -62,20 +62,20 @@ export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T
     if (scope.signal.aborted) return reject(cancelledWait(attempt, spec.label, scope.signal.reason));
     let done = false;
     const timer: TimerRecord | undefined =
-      spec.until === undefined
-        ? undefined
-        : { label: spec.label, due: new Date(spec.until).toISOString(), state: "pending", kind: spec.kind };
+      spec.until === undefined ? undefined : { label: spec.label, due: new Date(spec.until).toISOString(), state: "pending", kind: spec.kind };
     if (timer) attempt.timers.push(timer);
     if (timer && !replay.replayed) appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer.due, state: "pending" });
     const registered = attempt.activity.addWait({ kind: spec.kind, label: spec.label, ...(spec.until !== undefined ? { until: spec.until } : {}) });
     const cancelTimer =
-      spec.until === undefined ? undefined : attempt.clocks.run.setTimer(spec.until - attempt.clocks.run.now(), () => {
-        if (done) return;
-        timer!.state = "fired";
-        appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer!.due, state: "fired" });
-        finish();
-        resolve(spec.onUntil!());
-      });
+      spec.until === undefined
+        ? undefined
+        : attempt.clocks.run.setTimer(spec.until - attempt.clocks.run.now(), () => {
+            if (done) return;
+            timer!.state = "fired";
+            appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer!.due, state: "fired" });
+            finish();
+            resolve(spec.onUntil!());
+          });
     const onAbort = () => {
       if (done) return;
       // A parked run's timers are still to come: the continue fires them.

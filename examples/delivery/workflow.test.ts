@@ -35,7 +35,10 @@ test("a completed run keeps each stage's value", async () => {
   expect(run.stages[1]?.value).toEqual({ branch: "pay-42-refunds", files: ["src/refunds.ts", "src/refunds.test.ts"] });
   expect(run.stages[2]?.value).toBeUndefined();
   // One planner, reopened: its second turn is n 2 of the same session, in another stage.
-  expect(run.turnsOf("planner").map((turn) => [turn.n, turn.stage])).toEqual([[1, "plan"], [2, "review"]]);
+  expect(run.turnsOf("planner").map((turn) => [turn.n, turn.stage])).toEqual([
+    [1, "plan"],
+    [2, "review"],
+  ]);
   expect(run.agentOf("implementer").execution).toEqual({ harness: "codex", model: "gpt-5.6-sol", effort: "high", placement: "pane", alias: "codex" });
   expect(delivery.present?.(run.value, run.ending)).toBe("PAY-42 is ready to merge from pay-42-refunds");
 });

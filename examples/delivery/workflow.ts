@@ -57,6 +57,5 @@ export default defineWorkflow({
     return { ticket, branch: change.branch };
   },
   present: (value) => `${value.ticket} is ready to merge from ${value.branch}`,
-  report: (value, ending) =>
-    ending.kind === "completed" ? `# ${value?.ticket}\n\nDelivered on ${value?.branch}.` : `# Not delivered\n\n${ending.reason}`,
+  report: (value, ending) => (ending.kind === "completed" ? `# ${value?.ticket}\n\nDelivered on ${value?.branch}.` : `# Not delivered\n\n${ending.reason}`),
 });

@@ -13,9 +13,7 @@ const asking = (change: string, summary: string) =>
   answer(VERDICT, async (turn) => {
     const author = turn.label === "Review ticket doc" ? "planner" : "implementer";
     const revised = await turn.send(author, change, { awaitReply: true });
-    return revised.kind === "replied"
-      ? { kind: "ready", summary: `${summary}: ${revised.text}` }
-      : { kind: "inconclusive", reason: `no revision: ${revised.kind}` };
+    return revised.kind === "replied" ? { kind: "ready", summary: `${summary}: ${revised.text}` } : { kind: "inconclusive", reason: `no revision: ${revised.kind}` };
   });
 
 const happyPath = {
@@ -35,10 +33,7 @@ test("a reviewer asks the planner to change the doc, and reviews once it replied
     args,
     agents: {
       ...happyPath,
-      planner: [
-        answer(WORK, planned),
-        answer(WORK, { docPath: doc, summary: "plan v2", decisions: ["name the cache"] }),
-      ],
+      planner: [answer(WORK, planned), answer(WORK, { docPath: doc, summary: "plan v2", decisions: ["name the cache"] })],
       reviewer: [asking("name the cache", "doc ok"), ready("code ok")],
     },
     messages: { planner: (message) => message.reply("Named it in the doc.") },

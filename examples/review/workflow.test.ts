@@ -7,11 +7,7 @@ const args = { diff: "main..feature" };
 const clean = answer(VERDICT, { ok: true, findings: [] });
 // The lead is asked twice, to decide and then to comment: a list, one entry per turn.
 const lead = [
-  answer(DECISION, (turn) =>
-    turn.prompt.includes("no verdict")
-      ? { approve: false, summary: "a verdict is missing" }
-      : { approve: true, summary: "all clear" },
-  ),
+  answer(DECISION, (turn) => (turn.prompt.includes("no verdict") ? { approve: false, summary: "a verdict is missing" } : { approve: true, summary: "all clear" })),
   answer("Looks good, merging."),
 ];
 

@@ -52,9 +52,7 @@ test("a script may be a function of the request", async () => {
     args,
     decisions: {
       "triage-*": (request) =>
-        JSON.stringify(request.state).includes("Refund")
-          ? { team: "payments", bug: true, urgency: 2 }
-          : { team: "frontend", bug: 0.3, urgency: [0.5, 0.5, 0] },
+        JSON.stringify(request.state).includes("Refund") ? { team: "payments", bug: true, urgency: 2 } : { team: "frontend", bug: 0.3, urgency: [0.5, 0.5, 0] },
     },
   });
   expect(run.value.map((ticket) => ticket.team)).toEqual(["payments", "frontend", "frontend"]);

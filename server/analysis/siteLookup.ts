@@ -159,7 +159,12 @@ export function scriptsOfOption(call: StaticTestWorkflowCall, option: string | u
  * The entry a script key and list position name (a `MatchTrace` or problem without a site, such
  * as a `messages` function's): the list's `index`-th entry, or a single entry for `null`.
  */
-export function entryByKey(call: StaticTestWorkflowCall, option: string | undefined, key: string, index: number | null | undefined): { script: StaticScript; entry?: StaticEntry } | undefined {
+export function entryByKey(
+  call: StaticTestWorkflowCall,
+  option: string | undefined,
+  key: string,
+  index: number | null | undefined,
+): { script: StaticScript; entry?: StaticEntry } | undefined {
   const script = scriptsOfOption(call, option)?.scripts.find((candidate) => candidate.key === key);
   if (!script) return undefined;
   const written = script.shape === "other" && script.definition ? script.definition : script;

@@ -32,11 +32,7 @@ interface Chain {
 }
 
 /** The test or describe a call declares, or undefined when the call is anything else. */
-export function readTestDeclaration(
-  sourceFile: ts.SourceFile,
-  call: ts.CallExpression,
-  bindings: ImportBindings,
-): TestDeclaration | undefined {
+export function readTestDeclaration(sourceFile: ts.SourceFile, call: ts.CallExpression, bindings: ImportBindings): TestDeclaration | undefined {
   const chain = readChain(sourceFile, call.expression, bindings);
   if (!chain || chain.awaitsCall) return undefined;
   const declaration: TestDeclaration = {

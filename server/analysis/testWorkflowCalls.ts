@@ -60,11 +60,7 @@ export function readTestWorkflowCall(context: AnalysisContext, node: ts.CallExpr
       continue;
     }
     const propertyRange = rangeOfNode(sourceFile, property);
-    const value = ts.isPropertyAssignment(property)
-      ? property.initializer
-      : ts.isShorthandPropertyAssignment(property)
-        ? property.name
-        : undefined;
+    const value = ts.isPropertyAssignment(property) ? property.initializer : ts.isShorthandPropertyAssignment(property) ? property.name : undefined;
     const option: StaticOption = {
       name,
       nameRange: rangeOfNode(sourceFile, property.name),

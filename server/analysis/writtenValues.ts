@@ -109,7 +109,11 @@ function listValue(context: AnalysisContext, list: ts.ArrayLiteralExpression, it
   return written(context, list, values);
 }
 
-function objectValue(context: AnalysisContext, object: ts.ObjectLiteralExpression, propertyValue: (name: string, value: ts.Expression) => unknown): Record<string, unknown> {
+function objectValue(
+  context: AnalysisContext,
+  object: ts.ObjectLiteralExpression,
+  propertyValue: (name: string, value: ts.Expression) => unknown,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const property of object.properties) {
     const name = ts.isSpreadAssignment(property) ? undefined : propertyKeyOf(property.name);

@@ -44,11 +44,23 @@ export function register(server: Server): void {
       const here = diagnostics.filter((diagnostic) => rangesMeet(diagnostic.range, params.range));
       for (const diagnostic of here) {
         for (const fix of diagnostic.data.fixes) {
-          actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [wireDiagnostic(diagnostic)], isPreferred: fix.preferred === true, edit: edit(fix.edits) });
+          actions.push({
+            title: fix.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [wireDiagnostic(diagnostic)],
+            isPreferred: fix.preferred === true,
+            edit: edit(fix.edits),
+          });
         }
       }
       const removeAll = here.find((diagnostic) => diagnostic.data.removeAll)?.data.removeAll;
-      if (removeAll) actions.push({ title: removeAll.title, kind: CodeActionKind.QuickFix, diagnostics: here.filter((d) => d.data.removeAll).map(wireDiagnostic), edit: edit(removeAll.edits) });
+      if (removeAll)
+        actions.push({
+          title: removeAll.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: here.filter((d) => d.data.removeAll).map(wireDiagnostic),
+          edit: edit(removeAll.edits),
+        });
       const fixable = diagnostics.filter((diagnostic) => diagnostic.data.fixes.some((fix) => fix.preferred));
       if (here.some((diagnostic) => diagnostic.data.fixes.length > 0) && fixable.length > 1) {
         actions.push({ title: "Fix all Turnlens problems in this file", kind: CodeActionKind.QuickFix, edit: edit(fixAll(diagnostics)) });

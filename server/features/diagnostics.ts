@@ -50,12 +50,16 @@ export function register(server: Server): void {
   state.onDidOpen.event(server.guardNotification("publish static diagnostics", publish));
   scheduler.onDidChange.event(server.guardNotification("publish static diagnostics", publishChange));
   // No run followed after all (trust or the run mode changed meanwhile): carried diagnostics go.
-  scheduler.onDidSettle.event(server.guardNotification("publish static diagnostics", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
-    if (!willRun && (shownRun.get(uri)?.diagnostics.length ?? 0) > 0) publish(uri);
-  }));
+  scheduler.onDidSettle.event(
+    server.guardNotification("publish static diagnostics", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
+      if (!willRun && (shownRun.get(uri)?.diagnostics.length ?? 0) > 0) publish(uri);
+    }),
+  );
   state.onDidChangeResults.event(server.guardNotification("publish run diagnostics", publish));
-  state.onDidClose.event(server.guardNotification("clear diagnostics", (uri: string) => {
-    shownRun.delete(uri);
-    server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }));
-  }));
+  state.onDidClose.event(
+    server.guardNotification("clear diagnostics", (uri: string) => {
+      shownRun.delete(uri);
+      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }));
+    }),
+  );
 }

@@ -42,7 +42,12 @@ export function turnHint(turns: Array<MetOf<"turn">>): string {
         ? agents.join(", ")
         : `${agents.slice(0, 3).join(", ")}, …`;
   const failed = calls.filter((call) => call.outcome !== "answered");
-  const marks = failed.length === 0 ? "✓" : failed.length === calls.length ? mark(failed.at(-1)!.outcome) : `${calls.length - failed.length} ✓ ${failed.length} ${mark(failed.at(-1)!.outcome)}`;
+  const marks =
+    failed.length === 0
+      ? "✓"
+      : failed.length === calls.length
+        ? mark(failed.at(-1)!.outcome)
+        : `${calls.length - failed.length} ✓ ${failed.length} ${mark(failed.at(-1)!.outcome)}`;
   return `${who} ×${calls.length} ${marks}`;
 }
 
@@ -88,7 +93,8 @@ export function wakeHint(messages: MessageTrace[]): string {
   const first = messages[0]!;
   if (messages.length === 1) return `${first.to} woken by ${first.from} ${endMark(first.end)}`;
   const ends = new Set(messages.map((message) => message.end));
-  const mark = ends.size === 1 ? endMark(first.end) : marks(messages.map((message) => ({ ok: message.end === "replied" || message.end === "delivered", failure: message.end })));
+  const mark =
+    ends.size === 1 ? endMark(first.end) : marks(messages.map((message) => ({ ok: message.end === "replied" || message.end === "delivered", failure: message.end })));
   return `${names(messages.map((message) => message.to))} woken ×${messages.length} by ${names(messages.map((message) => message.from))} ${mark}`;
 }
 

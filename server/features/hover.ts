@@ -16,7 +16,9 @@ export function register(server: Server): void {
     server.guardRequest("hover", (params: HoverParams): Hover | null => {
       const results = state.currentResults(params.textDocument.uri);
       if (!results) return null;
-      const hovered = results.view.scripts.filter((view) => rangeContains(view.range, params.position)).sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
+      const hovered = results.view.scripts
+        .filter((view) => rangeContains(view.range, params.position))
+        .sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
       if (hovered) return markdownHover(scriptMarkdown(hovered), hovered.range);
       const test = results.view.tests.find((view) => view.test && view.test.range.start.line === params.position.line && rangeContains(view.test.range, params.position));
       if (test?.test) return markdownHover(testMarkdown(test.report), test.test.calleeRange);

@@ -42,7 +42,10 @@ export function testMarkdown(report: TestReport): string {
 }
 
 export function compactionMarkdown(compaction: CompactionTrace): string {
-  const lines = [`**${compaction.agent}** compaction ${compaction.n} · ${compaction.outcome === "answered" ? "✓ answered" : `✗ ${compaction.outcome}`}`, ...quoteLines(compaction.focus)];
+  const lines = [
+    `**${compaction.agent}** compaction ${compaction.n} · ${compaction.outcome === "answered" ? "✓ answered" : `✗ ${compaction.outcome}`}`,
+    ...quoteLines(compaction.focus),
+  ];
   if (compaction.answer !== undefined) lines.push("", `Summary: ${code(cut(compaction.answer, 300))}`);
   if (compaction.reason) lines.push("", `Reason: ${cut(compaction.reason, 300)}`);
   return lines.join("\n");
@@ -120,5 +123,8 @@ function operationsMarkdown(kind: OperationKind, met: MetOperation[]): string {
 export function scriptMarkdown(view: ScriptView): string {
   if (view.kind === "turn") return turnsMarkdown(metOf(view.met, "turn"));
   const kind = view.kind;
-  return operationsMarkdown(kind, view.met.filter((one): one is MetOperation => one.kind === kind));
+  return operationsMarkdown(
+    kind,
+    view.met.filter((one): one is MetOperation => one.kind === kind),
+  );
 }

@@ -16,15 +16,18 @@ export function register(server: Server): void {
       const entry: { timer: unknown; reporter?: WorkDoneProgressServerReporter; ended: boolean } = { timer: undefined, ended: false };
       shown.set(run, entry);
       entry.timer = env.timer.setTimeout(() => {
-        server.forget("progress", connection.window.createWorkDoneProgress().then(
-          (reporter) => {
-            if (entry.ended) return reporter.done();
-            entry.reporter = reporter;
-            reporter.begin("Turnlens", undefined, `running ${basename(state.get(run.uri)?.file ?? run.uri)}`, true);
-            reporter.token.onCancellationRequested(() => scheduler.cancel(run.uri));
-          },
-          (error: unknown) => server.log.debug(`no progress: ${error instanceof Error ? error.message : String(error)}`),
-        ));
+        server.forget(
+          "progress",
+          connection.window.createWorkDoneProgress().then(
+            (reporter) => {
+              if (entry.ended) return reporter.done();
+              entry.reporter = reporter;
+              reporter.begin("Turnlens", undefined, `running ${basename(state.get(run.uri)?.file ?? run.uri)}`, true);
+              reporter.token.onCancellationRequested(() => scheduler.cancel(run.uri));
+            },
+            (error: unknown) => server.log.debug(`no progress: ${error instanceof Error ? error.message : String(error)}`),
+          ),
+        );
       }, PROGRESS_DELAY_MS);
     }),
   );

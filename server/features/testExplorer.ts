@@ -53,7 +53,10 @@ export function register(server: Server): void {
   });
 
   const progress = (runId: string, message: TestRunProgressMessage, background?: string) =>
-    server.forget("testRunProgress", connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message }));
+    server.forget(
+      "testRunProgress",
+      connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message }),
+    );
 
   const discover = (uri: string) => {
     if (!enabled) return;
@@ -88,8 +91,20 @@ export function register(server: Server): void {
   const messagesOf = (run: RunInfo, report: TestReport): TestMessage[] => {
     const document = state.get(run.uri);
     const file = document?.file ?? report.location?.file ?? "";
-    const view = toRunView({ file, text: run.analysis.text, model: run.analysis.model, report: { file, tests: [report], durationMs: 0 }, schemas: [], settings: document?.settings ?? state.globalSettings });
-    const messages = view.diagnostics.map((diagnostic): TestMessage => ({ message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value, location: { uri: run.uri, range: diagnostic.range as Range } }));
+    const view = toRunView({
+      file,
+      text: run.analysis.text,
+      model: run.analysis.model,
+      report: { file, tests: [report], durationMs: 0 },
+      schemas: [],
+      settings: document?.settings ?? state.globalSettings,
+    });
+    const messages = view.diagnostics.map(
+      (diagnostic): TestMessage => ({
+        message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
+        location: { uri: run.uri, range: diagnostic.range as Range },
+      }),
+    );
     if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
     if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
     if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;

@@ -13,7 +13,10 @@ import { runOnEngine } from "./engineRun";
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
 /** Opens "a" on claude, asks it one turn, then runs `then` with it; returns what `then` returns. */
-function afterOneTurn<Result>(then: (agent: AgentRef, wf: WorkflowContext) => Promise<Result>, runtime: Parameters<WorkflowContext["agents"]["open"]>[0]["runtime"] = "claude") {
+function afterOneTurn<Result>(
+  then: (agent: AgentRef, wf: WorkflowContext) => Promise<Result>,
+  runtime: Parameters<WorkflowContext["agents"]["open"]>[0]["runtime"] = "claude",
+) {
   return flow(async (wf) => {
     const agent = await wf.agents.open({ key: "a", runtime });
     await agent.run({ prompt: "Plan the change." });
@@ -23,17 +26,20 @@ function afterOneTurn<Result>(then: (agent: AgentRef, wf: WorkflowContext) => Pr
 
 describe("agent.compact", () => {
   test("answers with the compaction script's summary and records { agent, n, id, focus, outcome }", async () => {
-    const run = await testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })), {
-      agents: { a: answer("planned") },
-      compactions: { a: answer("The plan: two steps.") },
-    });
+    const run = await testWorkflow(
+      afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })),
+      {
+        agents: { a: answer("planned") },
+        compactions: { a: answer("The plan: two steps.") },
+      },
+    );
     expect(run.value).toEqual({ kind: "answered", value: "The plan: two steps." });
     expect(run.compactionsOf("a")).toEqual([{ agent: "a", n: 1, id: "compaction-1", focus: "Keep the plan.", outcome: "answered" }]);
     expect(run.compactions).toEqual(run.compactionsOf("a"));
     expect(run.compactionsOf("b")).toEqual([]);
   });
 
-  test("answers \"\" for every compaction of an agent with no compaction script", async () => {
+  test('answers "" for every compaction of an agent with no compaction script', async () => {
     const run = await testWorkflow(
       afterOneTurn(async (agent) => [await agent.compact({ prompt: "one" }), await agent.compact({ prompt: "two", id: "second" })]),
       { agents: { a: answer("planned") } },
@@ -73,18 +79,24 @@ describe("agent.compact", () => {
   });
 
   test("is refused on a harness with no compaction of its own, whatever the script says", async () => {
-    const cursor = await testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "focus" }), { harness: "cursor", model: "auto" }), {
-      agents: { a: answer("planned") },
-      compactions: { a: answer("a summary") },
-    });
+    const cursor = await testWorkflow(
+      afterOneTurn((agent) => agent.compact({ prompt: "focus" }), { harness: "cursor", model: "auto" }),
+      {
+        agents: { a: answer("planned") },
+        compactions: { a: answer("a summary") },
+      },
+    );
     expect(cursor.value).toEqual({
       kind: "failed",
       reason: "cursor has no compaction of its own: cursor-agent summarizes its context by itself, with no command to ask for it",
       retryable: false,
     });
-    const headlessCodex = await testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "focus" }), { alias: "codex", placement: "headless" }), {
-      agents: { a: answer("planned") },
-    });
+    const headlessCodex = await testWorkflow(
+      afterOneTurn((agent) => agent.compact({ prompt: "focus" }), { alias: "codex", placement: "headless" }),
+      {
+        agents: { a: answer("planned") },
+      },
+    );
     expect(headlessCodex.value).toMatchObject({
       kind: "failed",
       reason: "codex has no compaction of its own: headless codex runs each turn as `codex exec`, which cannot compact",
@@ -115,50 +127,65 @@ describe("agent.compact", () => {
   });
 
   test("a silent compaction script fails it: the harness never confirmed it", async () => {
-    const run = await testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "focus" })), {
-      agents: { a: answer("planned") },
-      compactions: { a: noAnswer.silent() },
-    });
+    const run = await testWorkflow(
+      afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
+      {
+        agents: { a: answer("planned") },
+        compactions: { a: noAnswer.silent() },
+      },
+    );
     expect(run.value).toEqual({ kind: "failed", reason: "the harness did not confirm a compaction", retryable: true });
     expect(run.compactionsOf("a")[0]?.outcome).toBe("failed");
   });
 
   test("a compaction script answering anything but text fails the test", async () => {
     const error = await mistake(
-      testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "focus" })), {
-        agents: { a: answer("planned") },
-        compactions: { a: answer(SUMMARY, { summary: "not text" }) },
-      }),
+      testWorkflow(
+        afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
+        {
+          agents: { a: answer("planned") },
+          compactions: { a: answer(SUMMARY, { summary: "not text" }) },
+        },
+      ),
     );
     expect(error.message).toBe('agent "a" compaction 1: its compaction script answers a summary, text, not {"summary":"not text"}');
   });
 
   test("noAnswer.interrupted() in a compaction script fails the test", async () => {
     const error = await mistake(
-      testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "focus" })), {
-        agents: { a: answer("planned") },
-        compactions: { a: noAnswer.interrupted() },
-      }),
+      testWorkflow(
+        afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
+        {
+          agents: { a: answer("planned") },
+          compactions: { a: noAnswer.interrupted() },
+        },
+      ),
     );
     expect(error.message).toBe('agent "a" compaction 1: a compaction is not interrupted by the operator');
   });
 
   test("a compaction past its list's end fails the test, naming the focus", async () => {
     const error = await mistake(
-      testWorkflow(afterOneTurn(async (agent) => [await agent.compact({ prompt: "one" }), await agent.compact({ prompt: "Keep the plan.\nAll of it." })]), {
-        agents: { a: answer("planned") },
-        compactions: { a: [answer("first")] },
-      }),
+      testWorkflow(
+        afterOneTurn(async (agent) => [await agent.compact({ prompt: "one" }), await agent.compact({ prompt: "Keep the plan.\nAll of it." })]),
+        {
+          agents: { a: answer("planned") },
+          compactions: { a: [answer("first")] },
+        },
+      ),
     );
     expect(error.message).toBe('agent "a" compaction 2: its compaction script has 1 compaction. It was asked: Keep the plan.');
   });
 
   test("a compaction list walked short, or never reached, fails the test with the compaction noun", async () => {
     const short = await mistake(
-      testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "one" })), {
-        agents: { a: answer("planned") },
-        compactions: { a: [answer("first"), answer("second")], b: [answer("never")], "w-*": [answer("never")] },
-      }),
+      testWorkflow(
+        afterOneTurn((agent) => agent.compact({ prompt: "one" })),
+        {
+          agents: { a: answer("planned") },
+          compactions: { a: [answer("first"), answer("second")], b: [answer("never")], "w-*": [answer("never")] },
+        },
+      ),
     );
     expect(short.message.split("\n")).toEqual([
       'agent "a" was asked 1 compaction; its compaction script has 2',
@@ -168,15 +195,23 @@ describe("agent.compact", () => {
   });
 
   test("an empty compaction list is refused before the run", async () => {
-    const error = await mistake(testWorkflow(afterOneTurn(async () => null), { agents: { a: answer("planned") }, compactions: { a: [] } }));
+    const error = await mistake(
+      testWorkflow(
+        afterOneTurn(async () => null),
+        { agents: { a: answer("planned") }, compactions: { a: [] } },
+      ),
+    );
     expect(error.message).toBe('compactions["a"] is an empty list; a list has an entry per compaction');
   });
 
   test("are in the editor trace beside the entries that met them", async () => {
-    const run = await testWorkflow(afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })), {
-      agents: { a: answer("planned") },
-      compactions: { a: [answer("The plan.")] },
-    });
+    const run = await testWorkflow(
+      afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })),
+      {
+        agents: { a: answer("planned") },
+        compactions: { a: [answer("The plan.")] },
+      },
+    );
     const trace = traceOfRun(run)!;
     expect(trace.compactions).toEqual([
       {
@@ -214,7 +249,10 @@ describe("agent.set", () => {
   });
 
   test("is refused for an effort the harness doesn't list", async () => {
-    const run = await testWorkflow(afterOneTurn((agent) => agent.set({ effort: "ultracode" })), { agents: { a: answer("ok") } });
+    const run = await testWorkflow(
+      afterOneTurn((agent) => agent.set({ effort: "ultracode" })),
+      { agents: { a: answer("ok") } },
+    );
     expect(run.value).toEqual({
       kind: "failed",
       reason: 'claude has no effort "ultracode"; its levels are low, medium, high, xhigh, max',
@@ -224,9 +262,12 @@ describe("agent.set", () => {
   });
 
   test("is refused on a harness that can't switch in a session", async () => {
-    const run = await testWorkflow(afterOneTurn((agent) => agent.set({ model: "gpt-5" }), { harness: "cursor", model: "auto" }), {
-      agents: { a: answer("ok") },
-    });
+    const run = await testWorkflow(
+      afterOneTurn((agent) => agent.set({ model: "gpt-5" }), { harness: "cursor", model: "auto" }),
+      {
+        agents: { a: answer("ok") },
+      },
+    );
     expect(run.value).toMatchObject({ kind: "failed", reason: "cursor cannot switch model or effort in a session: cursor-agent takes its model when it starts" });
   });
 
@@ -281,9 +322,12 @@ describe("agent.fork", () => {
   });
 
   test("rejects a key already open, and a harness that cannot copy a session", async () => {
-    const reused = await testWorkflow(afterOneTurn((agent) => agent.fork({ key: "a" }).catch((error: Error) => error.message)), {
-      agents: { a: answer("ok") },
-    });
+    const reused = await testWorkflow(
+      afterOneTurn((agent) => agent.fork({ key: "a" }).catch((error: Error) => error.message)),
+      {
+        agents: { a: answer("ok") },
+      },
+    );
     expect(reused.value).toBe('agent "a" is already open; a fork needs a key of its own');
     const cursor = await testWorkflow(
       afterOneTurn((agent) => agent.fork({ key: "copy" }).catch((error: Error) => error.message), { harness: "cursor", model: "auto" }),
@@ -366,11 +410,7 @@ describe("the calling session", () => {
     const workflow = flow(async (wf) => {
       const caller = (await wf.agents.caller({ key: "author" }))!;
       await caller.run({ prompt: "go" });
-      return [
-        await caller.compact({ prompt: "focus" }),
-        await caller.set({ model: "opus" }),
-        await caller.fork({ key: "copy" }).catch((error: Error) => error.message),
-      ];
+      return [await caller.compact({ prompt: "focus" }), await caller.set({ model: "opus" }), await caller.fork({ key: "copy" }).catch((error: Error) => error.message)];
     });
     const run = await testWorkflow(workflow, { caller: { harness: "claude" }, agents: { author: answer("ok") } });
     expect(run.value).toEqual([
@@ -438,7 +478,10 @@ describe("wf.allowance", () => {
   });
 
   test("rejects a harness it doesn't know", async () => {
-    const run = await testWorkflow(flow(async (wf) => wf.allowance("gemini").catch((error: Error) => error.message)), {});
+    const run = await testWorkflow(
+      flow(async (wf) => wf.allowance("gemini").catch((error: Error) => error.message)),
+      {},
+    );
     expect(run.value).toBe('wf.allowance: no harness "gemini"; known: "claude", "codex", "pi", "cursor"');
   });
 });
@@ -482,17 +525,21 @@ describe("panes", () => {
     const failed = await testWorkflow(failing, { panes: { workspace: "origin", keep: "on-failure" } });
     expect(failed.agentOf("a")).toMatchObject({ panes: { workspace: "origin", keep: "on-failure" }, keptPane: true });
     expect(failed.agentOf("always").keptPane).toBe(true);
-    const completed = await testWorkflow(flow(async (wf) => void (await wf.agents.open({ key: "a", runtime: "claude" }))), {
-      panes: { keep: "on-failure" },
-    });
+    const completed = await testWorkflow(
+      flow(async (wf) => void (await wf.agents.open({ key: "a", runtime: "claude" }))),
+      {
+        panes: { keep: "on-failure" },
+      },
+    );
     expect(completed.agentOf("a").keptPane).toBeUndefined();
   });
 
   test("a headless agent refuses a layout", async () => {
     const workflow = flow(async (wf) =>
-      wf.agents
-        .open({ key: "h", runtime: { alias: "codex", placement: "headless" }, layout: { tab: "h" } })
-        .then(() => "opened", (error: Error) => error.message),
+      wf.agents.open({ key: "h", runtime: { alias: "codex", placement: "headless" }, layout: { tab: "h" } }).then(
+        () => "opened",
+        (error: Error) => error.message,
+      ),
     );
     const run = await testWorkflow(workflow, {});
     expect(run.value).toBe('agent "h" runs headless; layout and keepPane place a pane');
@@ -502,12 +549,15 @@ describe("panes", () => {
 describe("the options about agents", () => {
   test("are checked, each message naming its option", async () => {
     const error = await mistake(
-      testWorkflow(flow(async () => null), {
-        caller: { harness: "gemini" },
-        allowance: { claude: { kind: "plan", windows: [{ name: "5h", left: 2 }] } },
-        panes: { keep: "sometimes" as "always" },
-        compactions: { a: "summary" as never },
-      }),
+      testWorkflow(
+        flow(async () => null),
+        {
+          caller: { harness: "gemini" },
+          allowance: { claude: { kind: "plan", windows: [{ name: "5h", left: 2 }] } },
+          panes: { keep: "sometimes" as "always" },
+          compactions: { a: "summary" as never },
+        },
+      ),
     );
     expect(error.message.split("\n")).toEqual([
       'compactions["a"] must be answer(…), noAnswer.…() or a list of them, not "summary"',
@@ -543,13 +593,7 @@ describe("what the engine tells the host and the run", () => {
     });
     const result = await runOnEngine(workflow, host, { onAgentEnded: (key, reason) => void endedEarly.push(`${key}: ${reason}`) });
     expect(result.ending.kind).toBe("completed");
-    expect(seen).toEqual([
-      "turn 1: go",
-      "compact 1: focus",
-      "switched b 1: opus",
-      "ended a: the agent was stopped: done",
-      "ended b: the attempt ended (pane kept)",
-    ]);
+    expect(seen).toEqual(["turn 1: go", "compact 1: focus", "switched b 1: opus", "ended a: the agent was stopped: done", "ended b: the attempt ended (pane kept)"]);
     expect(endedEarly).toEqual(["a: done"]);
   });
 });

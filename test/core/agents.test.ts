@@ -138,7 +138,10 @@ describe("opening an agent", () => {
 
 describe("runtimes", () => {
   const executionOf = (runtime: RuntimeSelection, options: TestOptions<null> = {}) =>
-    testWorkflow(flow(async (wf) => (await wf.agents.open({ key: "a", runtime })).execution), options);
+    testWorkflow(
+      flow(async (wf) => (await wf.agents.open({ key: "a", runtime })).execution),
+      options,
+    );
 
   test("claude and codex are there by default", async () => {
     expect((await executionOf("claude")).value).toEqual({ harness: "claude", model: "sonnet", placement: "pane", alias: "claude" });

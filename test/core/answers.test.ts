@@ -19,9 +19,7 @@ describe("an answer's schema", () => {
   });
 
   test("must be the turn's: another schema answered, named where an imported module exports it, with where they first differ", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(SUMMARY, { summary: "x" }) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(SUMMARY, { summary: "x" }) } }));
     expect(error.message).toBe(
       `agent "a" turn 1: it asks for a schema; its script answers SUMMARY; they differ at /properties: the turn's has {"tags":…,"title":…}, SUMMARY has {"summary":…}. It was asked: tag it`,
     );
@@ -51,16 +49,12 @@ describe("an answer the turn's schema refuses", () => {
   });
 
   test("catches what types can't, such as minItems", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(LONG, { title: "ok!", tags: [] }) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(LONG, { title: "ok!", tags: [] }) } }));
     expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: /tags must not have fewer than 1 items');
   });
 
   test("a missing property is refused at the root", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "sum up", schema: SUMMARY }), { agents: { a: answer(SUMMARY, () => ({}) as never) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "sum up", schema: SUMMARY }), { agents: { a: answer(SUMMARY, () => ({}) as never) } }));
     expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: / must have required properties summary');
     expect(problemsOf(error)?.[0]?.path).toBe("/");
   });
@@ -71,9 +65,7 @@ describe("an answer the turn's schema refuses", () => {
   });
 
   test("an answer that is no JSON fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "count", schema: Type.Any() }), { agents: { a: answer(Type.Any(), () => 10n) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "count", schema: Type.Any() }), { agents: { a: answer(Type.Any(), () => 10n) } }));
     expect(error.message).toBe('agent "a" turn 1: its script\'s answer is not JSON: Do not know how to serialize a BigInt');
   });
 });
@@ -94,9 +86,7 @@ describe("a script function", () => {
   });
 
   test("that rejects fails the test the same way", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer(async () => Promise.reject(new Error("later"))) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer(async () => Promise.reject(new Error("later"))) } }));
     expect(error.message).toBe('agent "a" turn 1: its script threw: later. It was asked: go');
   });
 
@@ -163,9 +153,7 @@ describe("answer itself", () => {
   });
 
   test("refuses a noAnswer given as the value", () => {
-    expect(thrown(() => answer(SUMMARY, noAnswer.silent() as never)).message).toBe(
-      "answer(SCHEMA, noAnswer…) answers with a value; use the noAnswer entry on its own",
-    );
+    expect(thrown(() => answer(SUMMARY, noAnswer.silent() as never)).message).toBe("answer(SCHEMA, noAnswer…) answers with a value; use the noAnswer entry on its own");
   });
 
   test("refuses an entry given as the schema", () => {

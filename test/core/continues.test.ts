@@ -205,9 +205,7 @@ describe("what a continue refuses", () => {
 
   test("values for fromStage itself, or for a declared stage after it (a value that does not fit is the attempt's to fail)", async () => {
     const { workflow } = counted(true);
-    const error = await mistake(
-      testWorkflow(workflow, { fromStage: "build", values: { build: { branch: "b" }, ship: undefined, plan: { steps: 1 } } as never }),
-    );
+    const error = await mistake(testWorkflow(workflow, { fromStage: "build", values: { build: { branch: "b" }, ship: undefined, plan: { steps: 1 } } as never }));
     expect(error.message).toBe(
       [
         `values["build"]: stage build is fromStage, which the attempt runs; values give the stages before it`,
@@ -242,10 +240,19 @@ describe("what a continue refuses", () => {
   test("a malformed run line, by its line number and what is wrong with it", async () => {
     const { workflow } = counted();
     const cases: Array<[unknown, string]> = [
-      [[{ v: 1, kind: "attempt", attempt: 1, at: AT }, { v: 1, kind: "timer", attempt: 1, wait: 1, label: "x", due: "tomorrow", state: "pending" }], `earlier.run line 2: "due" of a timer line must be an ISO time, not "tomorrow"`],
+      [
+        [
+          { v: 1, kind: "attempt", attempt: 1, at: AT },
+          { v: 1, kind: "timer", attempt: 1, wait: 1, label: "x", due: "tomorrow", state: "pending" },
+        ],
+        `earlier.run line 2: "due" of a timer line must be an ISO time, not "tomorrow"`,
+      ],
       [[{ kind: "attempt", attempt: 1, at: AT }], `earlier.run line 1: "v" is missing: every line has its version, 1`],
       [[{ v: 2, kind: "attempt", attempt: 1, at: AT }], `earlier.run line 1: version 2 is not one this Turnlens reads; it reads version 1`],
-      [[{ v: 1, kind: "race", attempt: 1 }], `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended"`],
+      [
+        [{ v: 1, kind: "race", attempt: 1 }],
+        `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended"`,
+      ],
       [[{ v: 1, kind: "wait", attempt: 1, wait: 1, took: "timeout" }], `earlier.run line 1: a wait line needs "label"`],
       [[{ v: 1, kind: "attempt", at: AT }], `earlier.run line 1: an attempt line needs "attempt"`],
       [`{"v":1,"kind":"attempt","attempt":1,"at":"${AT}"}\nnot json\n`, `earlier.run line 2: not JSON: `],

@@ -18,7 +18,12 @@ const triage = (...keys: string[]) =>
       results.push(
         await wf.decide({ key, questions: QUESTIONS, state: { ticket: key } }).then(
           (decision) => ({ answers: decision.answers, record: decision.record }),
-          (error: Error & { code?: string; cause?: unknown }) => ({ error: error.name, code: error.code, message: error.message, cause: (error.cause as Error | undefined)?.message }),
+          (error: Error & { code?: string; cause?: unknown }) => ({
+            error: error.name,
+            code: error.code,
+            message: error.message,
+            cause: (error.cause as Error | undefined)?.message,
+          }),
         ),
       );
     }
@@ -79,10 +84,7 @@ describe("a decision's answers", () => {
     const run = await testWorkflow(triage("triage-1", "triage-2"), {
       decisions: { "triage-*": async (request) => ({ team: "payments", bug: request.key === "triage-2", urgency: Object.keys(request.questions).length - 1 }) },
     });
-    expect(run.value).toMatchObject([
-      { answers: { bug: { yes: false }, urgency: { level: 2 } } },
-      { answers: { bug: { yes: true }, urgency: { level: 2 } } },
-    ]);
+    expect(run.value).toMatchObject([{ answers: { bug: { yes: false }, urgency: { level: 2 } } }, { answers: { bug: { yes: true }, urgency: { level: 2 } } }]);
     expect(run.decisions).toEqual([
       { key: "triage-1", questions: QUESTIONS, state: { ticket: "triage-1" } },
       { key: "triage-2", questions: QUESTIONS, state: { ticket: "triage-2" } },
@@ -119,16 +121,46 @@ describe("an Error for a decision", () => {
 
 describe("a decision script that can't answer fails the test", () => {
   const cases: Array<[string, unknown, string, string]> = [
-    ["a question it wasn't asked", { team: "payments", bug: true, urgency: 0, impact: 2 }, 'its script answers "impact", which it did not ask', "decision-unasked-question"],
+    [
+      "a question it wasn't asked",
+      { team: "payments", bug: true, urgency: 0, impact: 2 },
+      'its script answers "impact", which it did not ask',
+      "decision-unasked-question",
+    ],
     ["a number for a choice", { team: 1, bug: true, urgency: 0 }, '"team" is a choice question; its script answers 1', "decision-wrong-kind"],
     ["text for a score", { team: "payments", bug: true, urgency: "high" }, '"urgency" is a score question; its script answers "high"', "decision-wrong-kind"],
     ["text for a yes-no", { team: "payments", bug: "yes", urgency: 0 }, '"bug" is a yes-no question; its script answers "yes"', "decision-wrong-kind"],
     ["a level past the scale", { team: "payments", bug: true, urgency: 3 }, '"urgency" has levels 0 to 2; its script answers 3', "decision-wrong-kind"],
-    ["an option it doesn't have", { team: "ops", bug: true, urgency: 0 }, 'its script\'s answer is refused: question team: "ops" is not one of its options (payments, accounts, frontend)', "decision-refused"],
-    ["probabilities adding up to less than 1", { team: { payments: 0.3, accounts: 0.2 }, bug: true, urgency: 0 }, "its script's answer is refused: question team: its probabilities add up to 0.5, not 1", "decision-refused"],
-    ["a probability below 0", { team: { payments: 1.1, accounts: -0.1 }, bug: true, urgency: 0 }, "its script's answer is refused: question team: 1.1 is not a probability", "decision-refused"],
-    ["a probability per level too few", { team: "payments", bug: true, urgency: [0.5, 0.5] }, "its script's answer is refused: question urgency: 2 probabilities for 3 levels", "decision-refused"],
-    ["a probability of yes above 1", { team: "payments", bug: 1.5, urgency: 0 }, "its script's answer is refused: question bug: no probability of yes: 1.5", "decision-refused"],
+    [
+      "an option it doesn't have",
+      { team: "ops", bug: true, urgency: 0 },
+      'its script\'s answer is refused: question team: "ops" is not one of its options (payments, accounts, frontend)',
+      "decision-refused",
+    ],
+    [
+      "probabilities adding up to less than 1",
+      { team: { payments: 0.3, accounts: 0.2 }, bug: true, urgency: 0 },
+      "its script's answer is refused: question team: its probabilities add up to 0.5, not 1",
+      "decision-refused",
+    ],
+    [
+      "a probability below 0",
+      { team: { payments: 1.1, accounts: -0.1 }, bug: true, urgency: 0 },
+      "its script's answer is refused: question team: 1.1 is not a probability",
+      "decision-refused",
+    ],
+    [
+      "a probability per level too few",
+      { team: "payments", bug: true, urgency: [0.5, 0.5] },
+      "its script's answer is refused: question urgency: 2 probabilities for 3 levels",
+      "decision-refused",
+    ],
+    [
+      "a probability of yes above 1",
+      { team: "payments", bug: 1.5, urgency: 0 },
+      "its script's answer is refused: question bug: no probability of yes: 1.5",
+      "decision-refused",
+    ],
     ["no answer to a question", { team: "payments", urgency: 0 }, "its script's answer is refused: question bug: no answer", "decision-refused"],
     ["a function returning no answers", () => 5, "its script returned 5, not answers by question id", "decision-wrong-kind"],
   ];
@@ -210,9 +242,12 @@ describe("decide asked wrongly", () => {
   });
 
   test("wf.decisions.decide is wf.decide under agentswf's first name for it", async () => {
-    const run = await testWorkflow(flow(async (wf) => (await wf.decisions.decide({ key: "k", questions: { bug: QUESTIONS.bug } })).answers), {
-      decisions: { k: { bug: 0.8 } },
-    });
+    const run = await testWorkflow(
+      flow(async (wf) => (await wf.decisions.decide({ key: "k", questions: { bug: QUESTIONS.bug } })).answers),
+      {
+        decisions: { k: { bug: 0.8 } },
+      },
+    );
     expect(run.value).toEqual({ bug: { yes: true, probability: 0.8 } });
   });
 });

@@ -71,7 +71,11 @@ describe("a workflow with events", () => {
       agents: silentFirst,
       events: [{ during: "writer#2", name: "note", data: { text: "second" } }],
     });
-    expect(run.turnsOf("writer").map((turn) => [turn.n, turn.nudge])).toEqual([[1, false], [1, true], [2, false]]);
+    expect(run.turnsOf("writer").map((turn) => [turn.n, turn.nudge])).toEqual([
+      [1, false],
+      [1, true],
+      [2, false],
+    ]);
     expect(run.value).toEqual({ started: null, taken: ["second"] });
     const error = await mistake(
       testWorkflow(notes({ stopAfter: 0, turns: 2 }), { agents: silentFirst, events: [{ during: "writer#3", name: "note", data: { text: "x" } }] }),
@@ -80,9 +84,7 @@ describe("a workflow with events", () => {
   });
 
   test("an event whose turn never runs fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(notes({ stopAfter: 0 }), { agents: writer, events: [{ during: "writer#3", name: "note", data: { text: "late" } }] }),
-    );
+    const error = await mistake(testWorkflow(notes({ stopAfter: 0 }), { agents: writer, events: [{ during: "writer#3", name: "note", data: { text: "late" } }] }));
     expect(error.message).toBe(`event "note" (during writer#3): agent "writer" never had turn 3`);
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "event-never-sent", option: "events", index: 0 });
   });
@@ -105,12 +107,8 @@ describe("a workflow with events", () => {
   });
 
   test("an after event the run parked before sending fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(notes(), { agents: writer, events: [{ after: "writer#1", name: "note", data: { text: "too late" } }] }),
-    );
-    expect(error.message).toBe(
-      `event "note" (after writer#1): the run parked before it was sent; an after event is sent while the run waits live in a keepAlive window`,
-    );
+    const error = await mistake(testWorkflow(notes(), { agents: writer, events: [{ after: "writer#1", name: "note", data: { text: "too late" } }] }));
+    expect(error.message).toBe(`event "note" (after writer#1): the run parked before it was sent; an after event is sent while the run waits live in a keepAlive window`);
   });
 
   test("an event the workflow does not declare fails the test as it is sent", async () => {

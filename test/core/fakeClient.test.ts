@@ -206,7 +206,11 @@ describe("fakeClient, unscripted, answers as the client's rules do", () => {
 
   test("a wait on a run no call made and rests doesn't name throws no-run", async () => {
     const runs = fakeClient();
-    expect(await thrown(runs.wait({ workflow: report, id: "r9" }))).toEqual({ name: "ClientError", code: "no-run", message: "wait on report/r9: there is no run report/r9" });
+    expect(await thrown(runs.wait({ workflow: report, id: "r9" }))).toEqual({
+      name: "ClientError",
+      code: "no-run",
+      message: "wait on report/r9: there is no run report/r9",
+    });
   });
 });
 
@@ -331,13 +335,48 @@ describe("fakeClient's script", () => {
 describe("fakeClient runs the real client's file-free checks", () => {
   const runs = fakeClient();
   const refusals: Array<{ what: string; call: () => Promise<unknown>; code: string; message: string }> = [
-    { what: "an event the workflow doesn't declare", call: () => runs.emit({ workflow: release, id: "v1", name: "shipped", data: {} }), code: "undeclared-event", message: `emit to release/v1: workflow "release" declares no event "shipped"; it takes "release.requested", "deploy"` },
-    { what: "data its schema refuses", call: () => runs.emit({ workflow: release, id: "v1", name: "deploy", data: { env: 3 } }), code: "bad-data", message: `emit to release/v1: event "deploy"'s data does not fit its schema: /env must be string` },
-    { what: "an agent's ended event", call: () => runs.emit({ workflow: release, id: "v1", name: "lead:ended", data: {} }), code: "engine-only", message: `emit to release/v1: "lead:ended" is awf's own event, sent when agent "lead" ends; nobody else sends it` },
-    { what: "an event to a workflow with none", call: () => runs.emit({ workflow: report, id: "r1", name: "go", data: {} }), code: "no-events", message: `emit to report/r1: workflow "report" declares no events` },
-    { what: "a run id that can't name a folder", call: () => runs.start({ workflow: report, id: "a b" }), code: "bad-id", message: `start report: id must be a run id (letters, digits, '.', '_' and '-'), not "a b"` },
-    { what: "args that aren't JSON", call: () => runs.start({ workflow: release, args: { tag: new Date(0) as never } }), code: "bad-args", message: "start release: its args are not JSON: $.tag is a Date, not a plain object" },
-    { what: "something defineWorkflow didn't make", call: () => runs.wait({ workflow: { name: "release" } as never, id: "v1" }), code: "not-a-workflow", message: "wait: workflow must be what defineWorkflow made, not an object" },
+    {
+      what: "an event the workflow doesn't declare",
+      call: () => runs.emit({ workflow: release, id: "v1", name: "shipped", data: {} }),
+      code: "undeclared-event",
+      message: `emit to release/v1: workflow "release" declares no event "shipped"; it takes "release.requested", "deploy"`,
+    },
+    {
+      what: "data its schema refuses",
+      call: () => runs.emit({ workflow: release, id: "v1", name: "deploy", data: { env: 3 } }),
+      code: "bad-data",
+      message: `emit to release/v1: event "deploy"'s data does not fit its schema: /env must be string`,
+    },
+    {
+      what: "an agent's ended event",
+      call: () => runs.emit({ workflow: release, id: "v1", name: "lead:ended", data: {} }),
+      code: "engine-only",
+      message: `emit to release/v1: "lead:ended" is awf's own event, sent when agent "lead" ends; nobody else sends it`,
+    },
+    {
+      what: "an event to a workflow with none",
+      call: () => runs.emit({ workflow: report, id: "r1", name: "go", data: {} }),
+      code: "no-events",
+      message: `emit to report/r1: workflow "report" declares no events`,
+    },
+    {
+      what: "a run id that can't name a folder",
+      call: () => runs.start({ workflow: report, id: "a b" }),
+      code: "bad-id",
+      message: `start report: id must be a run id (letters, digits, '.', '_' and '-'), not "a b"`,
+    },
+    {
+      what: "args that aren't JSON",
+      call: () => runs.start({ workflow: release, args: { tag: new Date(0) as never } }),
+      code: "bad-args",
+      message: "start release: its args are not JSON: $.tag is a Date, not a plain object",
+    },
+    {
+      what: "something defineWorkflow didn't make",
+      call: () => runs.wait({ workflow: { name: "release" } as never, id: "v1" }),
+      code: "not-a-workflow",
+      message: "wait: workflow must be what defineWorkflow made, not an object",
+    },
   ];
   test.each(refusals)("and refuses $what with a ClientError", async ({ call, code, message }) => {
     expect(await thrown(call())).toEqual({ name: "ClientError", code, message });

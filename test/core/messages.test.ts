@@ -23,8 +23,7 @@ function pair(routes: RouteSpec[], work?: (wf: WorkflowContext, a: AgentRef, b: 
 }
 
 /** A's turn: one send, answered with what it resolved to. */
-const sending = (peer: string, text: string, options?: SendOptions) =>
-  answer(async (turn) => JSON.stringify(await turn.send(peer, text, options)));
+const sending = (peer: string, text: string, options?: SendOptions) => answer(async (turn) => JSON.stringify(await turn.send(peer, text, options)));
 
 describe("routes", () => {
   test("a send along no route is refused no-route, and reaches no one", async () => {
@@ -55,14 +54,22 @@ describe("routes", () => {
   test("the same ends with another purpose reject, naming the first purpose", async () => {
     const conflicting = pair([], async (wf) => {
       await wf.messages.allow(BETWEEN);
-      return wf.messages.allow({ from: "b", to: "a", purpose: "gossip" }).then(() => "allowed", (error: Error) => error.message);
+      return wf.messages.allow({ from: "b", to: "a", purpose: "gossip" }).then(
+        () => "allowed",
+        (error: Error) => error.message,
+      );
     });
     const run = await testWorkflow(conflicting);
     expect(run.value).toBe('wf.messages.allow: messages from "b" to "a" are already allowed for "questions about the cache"; a route has one purpose');
   });
 
   test("an end the run does not know rejects", async () => {
-    const unknown = pair([], (wf) => wf.messages.allow({ from: "a", to: "ghost", purpose: "x" }).then(() => "allowed", (error: Error) => error.message));
+    const unknown = pair([], (wf) =>
+      wf.messages.allow({ from: "a", to: "ghost", purpose: "x" }).then(
+        () => "allowed",
+        (error: Error) => error.message,
+      ),
+    );
     const run = await testWorkflow(unknown);
     expect(run.value).toBe('wf.messages.allow: "ghost" is no open agent and no connected participant');
   });
@@ -155,9 +162,7 @@ describe("a message that wakes an agent", () => {
   });
 
   test("names the agents that have messages scripts when the woken one has none", async () => {
-    const error = await mistake(
-      testWorkflow(pair([BETWEEN]), { agents: { a: sending("b", "hi") }, messages: { c: () => undefined, "d-*": () => undefined } }),
-    );
+    const error = await mistake(testWorkflow(pair([BETWEEN]), { agents: { a: sending("b", "hi") }, messages: { c: () => undefined, "d-*": () => undefined } }));
     expect(error.message).toBe('agent "b" message 1: a message woke it, and "messages" has no script for it; scripted: "c", "d-*". It was sent by "a": hi');
   });
 
@@ -194,9 +199,7 @@ describe("a message that wakes an agent", () => {
         messages: { b: [() => undefined, () => undefined], a: [() => undefined] },
       }),
     );
-    expect(error.message).toBe(
-      'agent "b" was woken by 1 message; its messages script has 2\nagent "a" was never woken by a message; its messages script has 1 message',
-    );
+    expect(error.message).toBe('agent "b" was woken by 1 message; its messages script has 2\nagent "a" was never woken by a message; its messages script has 1 message');
     expect(problemsOf(error)?.map((problem) => [problem.code, problem.option])).toEqual([
       ["entry-never-reached", "messages"],
       ["list-never-asked", "messages"],

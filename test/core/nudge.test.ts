@@ -6,8 +6,7 @@ import type { AgentHost, HostEnd, TurnOperation } from "../../core/workflow/host
 import { askOnce, askTurns, SUMMARY } from "./workflows";
 import { runOnEngine } from "./engineRun";
 
-const shape = (run: { turns: readonly { n: number; nudge: boolean; outcome: string }[] }) =>
-  run.turns.map(({ n, nudge, outcome }) => ({ n, nudge, outcome }));
+const shape = (run: { turns: readonly { n: number; nudge: boolean; outcome: string }[] }) => run.turns.map(({ n, nudge, outcome }) => ({ n, nudge, outcome }));
 
 describe("a turn that ends without an answer", () => {
   test("is nudged once: two records, the nudge keeping the turn's number, both unanswered", async () => {

@@ -22,7 +22,7 @@ describe("an option of the wrong kind", () => {
     ["maxTurns as text", { maxTurns: "3" }, 'testWorkflow\'s "maxTurns" must be a whole number of turns, not "3"'],
     ["id that is a number", { id: 5 }, 'testWorkflow\'s "id" must be a run id such as "test", not 5'],
     ["empty id", { id: "" }, 'testWorkflow\'s "id" must be a run id such as "test", not ""'],
-    ["cwd that is no path", { cwd: 5 }, 'testWorkflow\'s "cwd" must be a directory\'s path, not 5'],
+    ["cwd that is no path", { cwd: 5 }, "testWorkflow's \"cwd\" must be a directory's path, not 5"],
     ["runtimes that aren't a map", { runtimes: "claude" }, 'testWorkflow\'s "runtimes" must map an alias to { harness, model }, not "claude"'],
     ["a runtime without a model", { runtimes: { fast: { harness: "claude" } } }, 'runtimes["fast"] must be { harness, model, effort? }, not {"harness":"claude"}'],
     ["a runtime that is a name", { runtimes: { fast: "claude" } }, 'runtimes["fast"] must be { harness, model, effort? }, not "claude"'],
@@ -166,7 +166,10 @@ describe("cwd", () => {
     // @ts-expect-error tsc wants args where they can't be null; left out, prepare makes them
     const run = await testWorkflow(tooled, { agents: { a: answer(async (turn) => JSON.stringify(await turn.tool("look"))) } });
     expect(run.value).toEqual({ prepared: true, tool: '{"kind":"result","output":true}' });
-    const given = await testWorkflow(tooled, { args: { existed: false }, agents: { a: answer(async (turn) => `${ownFolders().length} ${JSON.stringify(await turn.tool("look"))}`) } });
+    const given = await testWorkflow(tooled, {
+      args: { existed: false },
+      agents: { a: answer(async (turn) => `${ownFolders().length} ${JSON.stringify(await turn.tool("look"))}`) },
+    });
     expect(given.value).toEqual({ prepared: false, tool: '0 {"kind":"result","output":true}' });
   });
 

@@ -189,7 +189,14 @@ describe("bare TestOptions", () => {
   const shared: TestOptions = { id: "shared", stall: "1s" };
 
   test("spreads into the options of any workflow: with args, without, and with events", async () => {
-    expect((await testWorkflow(flow(async (wf) => wf.runId), { ...shared })).value).toBe("shared");
+    expect(
+      (
+        await testWorkflow(
+          flow(async (wf) => wf.runId),
+          { ...shared },
+        )
+      ).value,
+    ).toBe("shared");
     expect((await testWorkflow(needsFile, { ...shared, args: { file: "a.md" } })).value).toBe("read a.md");
     const run = await testWorkflow(ticketRun, { ...shared, agents: writer, events: [aNote] });
     expect(run.value).toMatchObject({ runId: "shared" });

@@ -23,9 +23,7 @@ describe("an option testWorkflow doesn't take", () => {
     // @ts-expect-error a misspelt option
     const error = await mistake(testWorkflow(hello, { agent: { a: answer("hi") } }));
     expect(error.message).toBe('testWorkflow takes no option "agent"; did you mean "agents"?');
-    expect(problemsOf(error)).toEqual([
-      { code: "unknown-option", option: "agent", suggestion: "agents", message: error.message },
-    ]);
+    expect(problemsOf(error)).toEqual([{ code: "unknown-option", option: "agent", suggestion: "agents", message: error.message }]);
   });
 
   test("is refused with every name it takes when none is near", async () => {
@@ -44,10 +42,7 @@ describe("an option testWorkflow doesn't take", () => {
   test("is refused one line each, in name order", async () => {
     // @ts-expect-error two misspellings
     const error = await mistake(testWorkflow(hello, { timout: "1s", agent: {} }));
-    expect(error.message).toBe(
-      'testWorkflow takes no option "agent"; did you mean "agents"?\n' +
-        'testWorkflow takes no option "timout"; did you mean "timeout"?',
-    );
+    expect(error.message).toBe('testWorkflow takes no option "agent"; did you mean "agents"?\n' + 'testWorkflow takes no option "timout"; did you mean "timeout"?');
   });
 
   test("is refused before prepare is called", async () => {
@@ -140,7 +135,10 @@ describe("args", () => {
   });
 
   test("are null for a workflow without prepare", async () => {
-    const run = await testWorkflow(flow(async (_wf) => "ran"), {});
+    const run = await testWorkflow(
+      flow(async (_wf) => "ran"),
+      {},
+    );
     expect(run.value).toBe("ran");
     const nulls = defineWorkflow({ name: "nulls", description: "Returns its args.", run: async (_wf, args) => ({ args }) });
     expect((await testWorkflow(nulls)).value).toEqual({ args: null });
@@ -171,7 +169,10 @@ describe("id", () => {
   });
 
   test("given, is the run's id and names it in the command that continues it", async () => {
-    const run = await testWorkflow(flow(async (wf) => wf.stop(`run ${wf.runId}`)), { id: "ticket-42" });
+    const run = await testWorkflow(
+      flow(async (wf) => wf.stop(`run ${wf.runId}`)),
+      { id: "ticket-42" },
+    );
     expect(run.ending).toMatchObject({ kind: "stopped", reason: "run ticket-42", continue: "awf run flow --continue ticket-42" });
   });
 });

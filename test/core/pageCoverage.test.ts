@@ -14,7 +14,9 @@ const pair = (b = "b") =>
   defineWorkflow({
     name: "pair",
     description: "Two agents that may message each other.",
-    tools: { lookup: { description: "Looks a ticket up.", input: Type.Object({ ticket: Type.String() }), run: async (input: { ticket: string }) => `ticket ${input.ticket}` } },
+    tools: {
+      lookup: { description: "Looks a ticket up.", input: Type.Object({ ticket: Type.String() }), run: async (input: { ticket: string }) => `ticket ${input.ticket}` },
+    },
     async run(wf) {
       const a = await wf.agents.open({ key: "a", runtime: "claude" });
       await wf.agents.open({ key: b, runtime: "claude", tools: ["lookup"] });
@@ -25,8 +27,7 @@ const pair = (b = "b") =>
   });
 
 /** A's turn: one question to `peer`, answered with what the send resolved to. */
-const asking = (peer = "b", text = "Which cache?\nThe one in front.") =>
-  answer(async (turn) => JSON.stringify(await turn.send(peer, text, { awaitReply: true })));
+const asking = (peer = "b", text = "Which cache?\nThe one in front.") => answer(async (turn) => JSON.stringify(await turn.send(peer, text, { awaitReply: true })));
 
 describe("the defaults of the options", () => {
   test("with neither timeout nor stall given, a hung turn is never timed out: after 2 s of nothing the stall fails the test", async () => {
@@ -56,10 +57,13 @@ describe("the defaults of the options", () => {
   test("a shared TestOptions, with no args or events, spreads into each test's own; a script built apart is a Script", async () => {
     const shared: TestOptions = { stall: "1s", maxTurns: 3 };
     const twoTurns: Script = [answer("one"), answer("two")];
-    const run = await testWorkflow(flow(async (wf) => {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      return [(await a.run({ prompt: "1" })).outcome, (await a.run({ prompt: "2" })).outcome];
-    }), { ...shared, agents: { a: twoTurns } });
+    const run = await testWorkflow(
+      flow(async (wf) => {
+        const a = await wf.agents.open({ key: "a", runtime: "claude" });
+        return [(await a.run({ prompt: "1" })).outcome, (await a.run({ prompt: "2" })).outcome];
+      }),
+      { ...shared, agents: { a: twoTurns } },
+    );
     expect(run.value).toEqual([
       { kind: "answered", value: "one" },
       { kind: "answered", value: "two" },
@@ -133,12 +137,7 @@ describe("messages", () => {
       },
     });
     expect(run.value).toEqual({ kind: "replied", text: "The LRU one." });
-    expect(seen).toEqual([
-      ["a", "Which cache?\nThe one in front.", true, false],
-      { kind: "result", output: "ticket T-1" },
-      { kind: "sent" },
-      ["a woken by", "Looking."],
-    ]);
+    expect(seen).toEqual([["a", "Which cache?\nThe one in front.", true, false], { kind: "result", output: "ticket T-1" }, { kind: "sent" }, ["a woken by", "Looking."]]);
   });
 
   test("a messages script is found by pattern, as agents' are", async () => {
@@ -185,8 +184,16 @@ describe("messages", () => {
   const refusals: Array<[string, unknown, string]> = [
     ["messages that aren't a map", [() => undefined], "messages must map an agent's key to a script for the messages that wake it, not [a function]"],
     ["an empty list", { b: [] }, 'messages["b"] is an empty list; a list has an entry per message'],
-    ["answer(…), which meets a turn, not a message", { b: answer("The LRU one.") }, 'messages["b"] must be (message) => …, noAnswer.…() or a list of them, not answer(…)'],
-    ["a list holding a value", { b: [noAnswer.silent(), "The LRU one."] }, 'messages["b"] must be (message) => …, noAnswer.…() or a list of them, not [noAnswer.silent(), "The LRU one."]'],
+    [
+      "answer(…), which meets a turn, not a message",
+      { b: answer("The LRU one.") },
+      'messages["b"] must be (message) => …, noAnswer.…() or a list of them, not answer(…)',
+    ],
+    [
+      "a list holding a value",
+      { b: [noAnswer.silent(), "The LRU one."] },
+      'messages["b"] must be (message) => …, noAnswer.…() or a list of them, not [noAnswer.silent(), "The LRU one."]',
+    ],
   ];
   for (const [what, messages, message] of refusals) {
     test(`given wrongly, is refused before the run: ${what}`, async () => {
@@ -268,7 +275,12 @@ describe("compactions", () => {
       'agent "w-1" compaction 1: its script threw: no summary. It was asked: Keep the plan.',
       "script-threw",
     ],
-    ["a script that returns nothing", { "w-1": answer(() => undefined as never) }, 'agent "w-1" compaction 1: its script returned nothing. It was asked: Keep the plan.', "script-returned-nothing"],
+    [
+      "a script that returns nothing",
+      { "w-1": answer(() => undefined as never) },
+      'agent "w-1" compaction 1: its script returned nothing. It was asked: Keep the plan.',
+      "script-returned-nothing",
+    ],
     [
       "a script that returns answer(…)",
       { "w-1": answer(() => answer("x") as never) },
@@ -455,7 +467,11 @@ describe("a workflow with events", () => {
     ["event that is no object", { event: "note" }, `testWorkflow's "event" must be { name, data, eventId? }, not "note"`],
     ["event with an id that is no string", { event: { name: "note", data: { text: "x" }, eventId: 5 } }, "event's eventId must be a string, not 5"],
     ["event that does not start it", { event: { name: "nope", data: {} } }, `event "nope" does not start noted; no event starts it`],
-    ["event the workflow does not declare, waking a continue", { earlier: {}, event: { name: "nope", data: {} } }, `event "nope" is no event noted declares; it declares "note"`],
+    [
+      "event the workflow does not declare, waking a continue",
+      { earlier: {}, event: { name: "nope", data: {} } },
+      `event "nope" is no event noted declares; it declares "note"`,
+    ],
     ["events that aren't a list", { events: {} }, `testWorkflow's "events" must be a list of { during | after, name, data }, not {}`],
     ["an events entry that is no object", { events: [5] }, `events[0] must be { during | after: "agent#n", name, data, eventId? }, not 5`],
     ["an events entry with an id that is no string", { events: [{ during: "writer#1", name: "note", eventId: 7 }] }, "events[0]'s eventId must be a string, not 7"],
@@ -479,8 +495,16 @@ describe("continuing: earlier, fromStage and values given wrongly are refused be
     ["earlier that is no object", { earlier: "yesterday" }, `testWorkflow's "earlier" must be { stages?, events?, run? }, not "yesterday"`],
     ["stages that aren't a map", { earlier: { stages: [] } }, `testWorkflow's "earlier.stages" must map each stage's name to its value, not []`],
     ["a stage name that is none", { earlier: { stages: { Plan: {} } } }, `earlier.stages: "Plan" is not a stage's name: lowercase letters, digits and '-'`],
-    ["a stage value that is no JSON", { earlier: { stages: { plan: { steps: [], at: new Date(0) } } } }, `earlier.stages["plan"] is not JSON: the value.at is a Date, not a plain object`],
-    ["a value for a stage that returns nothing", { earlier: { stages: { ship: { shipped: true } } } }, `earlier.stages["ship"]: stage ship returns nothing, so its value is undefined`],
+    [
+      "a stage value that is no JSON",
+      { earlier: { stages: { plan: { steps: [], at: new Date(0) } } } },
+      `earlier.stages["plan"] is not JSON: the value.at is a Date, not a plain object`,
+    ],
+    [
+      "a value for a stage that returns nothing",
+      { earlier: { stages: { ship: { shipped: true } } } },
+      `earlier.stages["ship"]: stage ship returns nothing, so its value is undefined`,
+    ],
     ["an earlier event that is no in.jsonl line", { earlier: { events: [{ name: "note" }] } }, `earlier.events line 1: "v" is missing: every line has its version, 1`],
     ["fromStage that is no name", { fromStage: 3 }, `testWorkflow's "fromStage" must be a stage's name, not 3`],
     ["values that aren't a map", { fromStage: "ship", values: 3 }, `testWorkflow's "values" must map each stage's name to its value, not 3`],
@@ -500,13 +524,22 @@ describe("caller, allowance and panes given wrongly are refused before the run, 
     ["caller.model that is no name", { caller: { harness: "claude", model: 5 } }, "caller.model must be the model its files show, not 5"],
     ["caller.here that is no boolean", { caller: { harness: "claude", here: "yes" } }, `caller.here must be true or false, not "yes"`],
     ["allowance that isn't a map", { allowance: [] }, `testWorkflow's "allowance" must map a harness to its HarnessAllowance, not []`],
-    ["allowance for a harness there is none of", { allowance: { gemini: { kind: "none" } } }, `allowance names no harness "gemini"; known: "claude", "codex", "pi", "cursor"`],
+    [
+      "allowance for a harness there is none of",
+      { allowance: { gemini: { kind: "none" } } },
+      `allowance names no harness "gemini"; known: "claude", "codex", "pi", "cursor"`,
+    ],
     ["panes that is no object", { panes: "run" }, `testWorkflow's "panes" must be { workspace?, keep? }, not "run"`],
     ["panes.workspace that is none", { panes: { workspace: "tab" } }, `panes.workspace is "run", "origin" or { name }, not "tab"`],
   ];
   for (const [what, options, message] of refusals) {
     test(what, async () => {
-      const error = await mistake(testWorkflow(flow(async () => null), options as never));
+      const error = await mistake(
+        testWorkflow(
+          flow(async () => null),
+          options as never,
+        ),
+      );
       expect(error.message).toBe(message);
       expect(problemsOf(error)?.[0]).toMatchObject({ code: "option-invalid", option: Object.keys(options)[0] });
     });
@@ -523,7 +556,10 @@ describe("what the run did, under parallel", () => {
     });
     const bStarted = deferred();
     const error = await mistake(
-      testWorkflow(oneThenOther, { stall: "50ms", agents: { a: answer(async () => (await bStarted.promise, "after b")), b: answer(() => (bStarted.resolve(), "started")) } }),
+      testWorkflow(oneThenOther, {
+        stall: "50ms",
+        agents: { a: answer(async () => (await bStarted.promise, "after b")), b: answer(() => (bStarted.resolve(), "started")) },
+      }),
     );
     expect(error.message).toBe('the run stalled: nothing started or ended for 50 ms; in flight: "a" turn 1');
   });
@@ -532,8 +568,12 @@ describe("what the run did, under parallel", () => {
 describe("an entry where it cannot go", () => {
   test("is named as written, not by its fields", async () => {
     expect(thrown(() => answer(noAnswer.silent() as never, 1 as never)).message).toBe("answer takes a schema and a value, or text; not noAnswer.silent()");
-    const error = await mistake(testWorkflow(flow(async () => null), { decisions: { "triage-1": answer("payments") as never } }));
+    const error = await mistake(
+      testWorkflow(
+        flow(async () => null),
+        { decisions: { "triage-1": answer("payments") as never } },
+      ),
+    );
     expect(error.message).toBe('decisions["triage-1"] must be answers by question id, an Error or a function, not answer(…)');
   });
 });
-

@@ -112,10 +112,12 @@ describe("wf.parallel", () => {
   test("past its deadline rejects with DeadlineExceededError", async () => {
     const fan = flow(async (wf) => {
       const agent = await wf.agents.open({ key: "a", runtime: "claude" });
-      const error = await wf.parallel([1], () => agent.run({ prompt: "wait" }), { deadline: "20ms" }).then(
-        () => undefined,
-        (caught: Error & { code?: string }) => caught,
-      );
+      const error = await wf
+        .parallel([1], () => agent.run({ prompt: "wait" }), { deadline: "20ms" })
+        .then(
+          () => undefined,
+          (caught: Error & { code?: string }) => caught,
+        );
       return { name: error?.name, code: error?.code, message: error?.message };
     });
     const run = await testWorkflow(fan, { agents: { a: noAnswer.hang() } });

@@ -126,9 +126,7 @@ describe("participants", () => {
     const label = 'waiting on "coordinator" to answer "One incident or two?"';
     expect(run.ending).toMatchObject({ kind: "parked", label });
     expect(run.ending).not.toHaveProperty("until");
-    expect(run.messagesOf("coordinator")).toEqual([
-      { from: "investigator", text: "One incident or two?", awaitReply: true, end: "failed", reason: "attempt-ended" },
-    ]);
+    expect(run.messagesOf("coordinator")).toEqual([{ from: "investigator", text: "One incident or two?", awaitReply: true, end: "failed", reason: "attempt-ended" }]);
     expect(() => run.value).toThrow(`the run parked, ${label}: it returns nothing until a continue`);
     expect(run.turnsOf("investigator").map((turn) => turn.outcome)).toEqual(["awaiting-reply"]);
   });
@@ -140,9 +138,7 @@ describe("participants", () => {
       participants: { coordinator: () => undefined },
     });
     expect(run.value).toEqual({ answer: JSON.stringify({ kind: "failed", reason: "timeout" }), tookMs: 2 * 86_400_000 });
-    expect(run.messagesOf("coordinator")).toEqual([
-      { from: "investigator", text: "One incident or two?", awaitReply: true, end: "failed", reason: "timeout" },
-    ]);
+    expect(run.messagesOf("coordinator")).toEqual([{ from: "investigator", text: "One incident or two?", awaitReply: true, end: "failed", reason: "timeout" }]);
     expect(run.timers).toEqual([{ label: 'waiting on "coordinator" to answer "One incident or two?"', due: expect.any(String), state: "fired", kind: "question" }]);
   });
 
@@ -204,7 +200,10 @@ describe("wf.participants.connect", () => {
       async run(wf) {
         await wf.participants.connect({ key: "coordinator" });
         await wf.participants.connect({ key: "lead" });
-        return wf.messages.allow({ between: ["coordinator", "lead"], purpose: "x" }).then(() => "allowed", (error: Error) => error.message);
+        return wf.messages.allow({ between: ["coordinator", "lead"], purpose: "x" }).then(
+          () => "allowed",
+          (error: Error) => error.message,
+        );
       },
     });
     const run = await testWorkflow(people);
@@ -224,7 +223,12 @@ describe("wf.participants.connect", () => {
           async () => (await wf.agents.open({ key: "worker", runtime: "claude" }), wf.participants.connect({ key: "worker" })),
           () => wf.agents.open({ key: "coordinator", runtime: "claude" }),
         ]) {
-          refusals.push(await attempt().then(() => "connected", (error: Error) => error.message));
+          refusals.push(
+            await attempt().then(
+              () => "connected",
+              (error: Error) => error.message,
+            ),
+          );
         }
         return { same: first === again, labels: again.labels ?? null, refusals };
       },

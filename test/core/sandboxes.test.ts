@@ -7,7 +7,11 @@ import { flow } from "./workflows";
 import { runOnEngine } from "./engineRun";
 
 /** What a call rejected with, as `<name>: <message>`, or "opened" when it resolved. */
-const refusal = (call: Promise<unknown>) => call.then(() => "opened", (error: Error) => `${error.name}: ${error.message}`);
+const refusal = (call: Promise<unknown>) =>
+  call.then(
+    () => "opened",
+    (error: Error) => `${error.name}: ${error.message}`,
+  );
 
 describe("what each agent was given", () => {
   test("agents given a sandbox from wf.sandboxes.open record its key, provider, resolved spec and domains, their own harness's model API added", async () => {
@@ -137,14 +141,26 @@ describe("refusals", () => {
   test.each<[string, unknown, string]>([
     ["no spec", null, "TypeError: wf.sandboxes.open takes { key, read?, write?, network?, srt? | docker? }"],
     ["no key", { read: ["."] }, "TypeError: wf.sandboxes.open needs a key"],
-    ["an agent's private key", { key: "agent:fixer" }, 'WorkflowRuleError: sandbox key "agent:fixer" is taken: "agent:<key>" is the private sandbox of an agent given an inline spec'],
+    [
+      "an agent's private key",
+      { key: "agent:fixer" },
+      'WorkflowRuleError: sandbox key "agent:fixer" is taken: "agent:<key>" is the private sandbox of an agent given an inline spec',
+    ],
     ["a key with a space", { key: "my box" }, "TypeError: sandbox key \"my box\" is letters, digits, '.', '_' and '-'"],
     ["a misspelt rule", { key: "box", reads: ["."] }, 'TypeError: sandbox "box" takes no option "reads"; did you mean "read"?'],
     ["paths that are no list", { key: "box", read: "src" }, 'TypeError: sandbox "box": read is a list of paths, not "src"'],
     ["an empty path", { key: "box", write: [""] }, 'TypeError: sandbox "box": write lists paths; "" is not one'],
-    ["a path from home", { key: "box", read: ["~/.ssh"] }, 'TypeError: sandbox "box": read: "~/.ssh" starts with ~, which is not expanded; give an absolute path or one relative to wf.cwd'],
+    [
+      "a path from home",
+      { key: "box", read: ["~/.ssh"] },
+      'TypeError: sandbox "box": read: "~/.ssh" starts with ~, which is not expanded; give an absolute path or one relative to wf.cwd',
+    ],
     ["domains that are no list", { key: "box", network: "github.com" }, 'TypeError: sandbox "box": network is a list of domains, not "github.com"'],
-    ["a URL for a domain", { key: "box", network: ["https://github.com"] }, 'TypeError: sandbox "box": network lists domains such as "github.com" or "*.npmjs.org"; "https://github.com" is not one'],
+    [
+      "a URL for a domain",
+      { key: "box", network: ["https://github.com"] },
+      'TypeError: sandbox "box": network lists domains such as "github.com" or "*.npmjs.org"; "https://github.com" is not one',
+    ],
     ["srt with options", { key: "box", srt: {} }, 'TypeError: sandbox "box": srt is true (it takes no options), not {}'],
     ["docker with no image", { key: "box", docker: {} }, 'TypeError: sandbox "box": docker names the image its container runs, such as { image: "node:20" }, not {}'],
     ["two providers", { key: "box", srt: true, docker: { image: "node:20" } }, 'TypeError: sandbox "box" is confined by one provider, srt or docker, not both'],
@@ -159,8 +175,16 @@ describe("refusals", () => {
 
   test.each<[string, unknown, string]>([
     ["a key for a ref", "box", 'TypeError: agent "a": its sandbox is a ref from wf.sandboxes.open or a sandbox\'s rules, not "box"'],
-    ["an inline sandbox with a key", { key: "box" }, 'TypeError: agent "a": an inline sandbox has no key (it is the agent\'s own, "agent:a"); wf.sandboxes.open opens one agents share'],
-    ["an inline sandbox with a bad domain", { network: ["x y"] }, 'TypeError: sandbox "agent:a": network lists domains such as "github.com" or "*.npmjs.org"; "x y" is not one'],
+    [
+      "an inline sandbox with a key",
+      { key: "box" },
+      'TypeError: agent "a": an inline sandbox has no key (it is the agent\'s own, "agent:a"); wf.sandboxes.open opens one agents share',
+    ],
+    [
+      "an inline sandbox with a bad domain",
+      { network: ["x y"] },
+      'TypeError: sandbox "agent:a": network lists domains such as "github.com" or "*.npmjs.org"; "x y" is not one',
+    ],
   ])("wf.agents.open refuses %s, and opens no agent", async (_case, sandbox, message) => {
     const run = await testWorkflow(givingSandbox(sandbox));
     expect(run.value).toBe(message);

@@ -35,7 +35,9 @@ describe("a schema mismatch", () => {
 
   test("compares shared keys first, so a differing type shows before the keys around it", async () => {
     const { message } = await mismatch(Type.String(), SUMMARY, { summary: "x" });
-    expect(message).toBe(`agent "a" turn 1: it asks for a schema; its script answers SUMMARY; they differ at /type: the turn's has "string", SUMMARY has "object". It was asked: Check it.`);
+    expect(message).toBe(
+      `agent "a" turn 1: it asks for a schema; its script answers SUMMARY; they differ at /type: the turn's has "string", SUMMARY has "object". It was asked: Check it.`,
+    );
   });
 
   test("goes down to the leaf that differs, by its JSON pointer, with both values", async () => {
@@ -65,6 +67,8 @@ describe("a schema mismatch", () => {
       `agent "a" turn 1: it asks for a schema; its script answers SUMMARY; they differ at /properties/summary: the turn's has {"description":…,"type":…}, SUMMARY has {"type":…}. It was asked: Check it.`,
     );
     const { message: leaf } = await mismatch(Type.Literal("d".repeat(100)), Type.Literal("e"), "e");
-    expect(leaf).toBe(`agent "a" turn 1: it asks for a schema; its script answers another; they differ at /const: the turn's has "${"d".repeat(59)}…, the script's has "e". It was asked: Check it.`);
+    expect(leaf).toBe(
+      `agent "a" turn 1: it asks for a schema; its script answers another; they differ at /const: the turn's has "${"d".repeat(59)}…, the script's has "e". It was asked: Check it.`,
+    );
   });
 });

@@ -19,8 +19,7 @@ describe("finding an agent's script", () => {
   });
 
   test("a pattern is anchored at both ends, and all but * in it is literal", async () => {
-    const unmatched = async (key: string) =>
-      (await mistake(testWorkflow(askEach([key]), { agents: { "review.*": answer("dot"), "*-b": answer("dash") } }))).message;
+    const unmatched = async (key: string) => (await mistake(testWorkflow(askEach([key]), { agents: { "review.*": answer("dot"), "*-b": answer("dash") } }))).message;
     const why = 'no script for it; scripted: "review.*", "*-b". It was asked: go';
     expect(await unmatched("reviewXa")).toBe(`agent "reviewXa" turn 1: ${why}`);
     expect(await unmatched("pre-review.a")).toBe(`agent "pre-review.a" turn 1: ${why}`);
@@ -28,12 +27,8 @@ describe("finding an agent's script", () => {
   });
 
   test("two patterns matching one key fail the test", async () => {
-    const error = await mistake(
-      testWorkflow(askEach(["worker-1"], "build it"), { agents: { "worker-*": answer("a"), "*-1": answer("b") } }),
-    );
-    expect(error.message).toBe(
-      'agent "worker-1" turn 1: it matches "worker-*" and "*-1"; give it a script of its own. It was asked: build it',
-    );
+    const error = await mistake(testWorkflow(askEach(["worker-1"], "build it"), { agents: { "worker-*": answer("a"), "*-1": answer("b") } }));
+    expect(error.message).toBe('agent "worker-1" turn 1: it matches "worker-*" and "*-1"; give it a script of its own. It was asked: build it');
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "glob-conflict", patterns: ["worker-*", "*-1"], agent: "worker-1" });
   });
 
@@ -44,9 +39,7 @@ describe("finding an agent's script", () => {
   });
 
   test("an agent with no script of its own fails the test, listing the scripted keys", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "go" }), { agents: { b: answer("x"), "c-*": answer("y") } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "go" }), { agents: { b: answer("x"), "c-*": answer("y") } }));
     expect(error.message).toBe('agent "a" turn 1: no script for it; scripted: "b", "c-*". It was asked: go');
     expect(problemsOf(error)?.[0]?.code).toBe("agent-unscripted");
   });
@@ -89,9 +82,7 @@ describe("walking a script", () => {
   });
 
   test("a turn past a pattern's list names the pattern and counts in the plural", async () => {
-    const error = await mistake(
-      testWorkflow(askTurns(["one", "two", "three"], "w-1"), { agents: { "w-*": [answer("1"), answer("2")] } }),
-    );
+    const error = await mistake(testWorkflow(askTurns(["one", "two", "three"], "w-1"), { agents: { "w-*": [answer("1"), answer("2")] } }));
     expect(error.message).toBe('agent "w-1" turn 3: its script ("w-*") has 2 turns. It was asked: three');
   });
 
@@ -109,9 +100,7 @@ describe("a list entry never reached", () => {
   });
 
   test("under a pattern, names the pattern", async () => {
-    const error = await mistake(
-      testWorkflow(askTurns(["one", "two"], "w-1"), { agents: { "w-*": [answer("1"), answer("2"), answer("3")] } }),
-    );
+    const error = await mistake(testWorkflow(askTurns(["one", "two"], "w-1"), { agents: { "w-*": [answer("1"), answer("2"), answer("3")] } }));
     expect(error.message).toBe('agent "w-1" was asked 2 turns; its script ("w-*") has 3');
   });
 
@@ -128,17 +117,13 @@ describe("a list entry never reached", () => {
   });
 
   test("a list for an agent never asked fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer("x"), b: [answer("1"), answer("2")] } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer("x"), b: [answer("1"), answer("2")] } }));
     expect(error.message).toBe('agent "b" was never asked; its script has 2 turns');
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "list-never-asked", agent: "b", key: "b", index: 0 });
   });
 
   test("a pattern's list no agent matched fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer("x"), "v-*": [answer("1")] } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "go" }), { agents: { a: answer("x"), "v-*": [answer("1")] } }));
     expect(error.message).toBe('no agent matching "v-*" was asked; its script has 1 turn');
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "list-never-asked", pattern: "v-*" });
   });
@@ -151,9 +136,7 @@ describe("a list entry never reached", () => {
   });
 
   test("is reported only when nothing else failed the test", async () => {
-    const error = await mistake(
-      testWorkflow(askTurns(["one", "two"]), { agents: { a: [answer("1"), answer(() => undefined as never)], b: [answer("b")] } }),
-    );
+    const error = await mistake(testWorkflow(askTurns(["one", "two"]), { agents: { a: [answer("1"), answer(() => undefined as never)], b: [answer("b")] } }));
     expect(error.message).toBe('agent "a" turn 2: its script returned nothing. It was asked: two');
   });
 

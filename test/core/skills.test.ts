@@ -58,9 +58,17 @@ describe("a skill that can't be read as a name is refused at open", () => {
   const cases: Array<[string, unknown, string]> = [
     ["a path that is not a string", [{ path: 5 }], `agent "a": skills[0]'s path is a skill folder's path or a file: URL, not 5`],
     ["a folder without SKILL.md", [{ path: "nowhere" }], `agent "a": skills[0]: skill folder "nowhere" has no SKILL.md (looked for `],
-    ["a SKILL.md without a name", [{ path: nameless }], `agent "a": skills[0]: "${nameless}"'s SKILL.md has no name; its front matter names the skill, as "name: <skill>" between --- lines`],
+    [
+      "a SKILL.md without a name",
+      [{ path: nameless }],
+      `agent "a": skills[0]: "${nameless}"'s SKILL.md has no name; its front matter names the skill, as "name: <skill>" between --- lines`,
+    ],
     ["a skill that is a bare name", ["probe-a"], `agent "a": skills[0] is { path } or { repo, skill, ref? }, not "probe-a"`],
-    ["a repo skill without its skill", [{ repo: "acme/skills" }], `agent "a": skills[0] is { path } or { repo, skill, ref? } with text for each, not {"repo":"acme/skills"}`],
+    [
+      "a repo skill without its skill",
+      [{ repo: "acme/skills" }],
+      `agent "a": skills[0] is { path } or { repo, skill, ref? } with text for each, not {"repo":"acme/skills"}`,
+    ],
     ["a misspelt field", [{ repo: "acme/skills", skil: "triage" }], `agent "a": skills[0] takes no option "skil"; did you mean "skill"?`],
     ["skills that are no list", { path: nameless }, `agent "a": skills is a list of { path } or { repo, skill, ref? }, not {"path":"${nameless}"}`],
   ];

@@ -14,9 +14,7 @@ describe("a stage", () => {
   });
 
   test("with a result returns its value, recorded with its summary", async () => {
-    const planned = flow(async (wf) =>
-      wf.stage("plan", { result: PLAN, summary: (plan) => `${plan.steps.length} steps` }, async () => ({ steps: ["a", "b"] })),
-    );
+    const planned = flow(async (wf) => wf.stage("plan", { result: PLAN, summary: (plan) => `${plan.steps.length} steps` }, async () => ({ steps: ["a", "b"] })));
     const run = await testWorkflow(planned);
     expect(run.value).toEqual({ steps: ["a", "b"] });
     const [record] = run.stages;
@@ -58,7 +56,16 @@ describe("a stage", () => {
 
   test("whose summary throws drops the summary and logs why", async () => {
     const summarised = flow(async (wf) =>
-      wf.stage("plan", { result: PLAN, summary: () => { throw new Error("no words"); } }, async () => ({ steps: [] })),
+      wf.stage(
+        "plan",
+        {
+          result: PLAN,
+          summary: () => {
+            throw new Error("no words");
+          },
+        },
+        async () => ({ steps: [] }),
+      ),
     );
     const run = await testWorkflow(summarised);
     expect(run.stages[0]).not.toHaveProperty("summary");
@@ -84,22 +91,66 @@ describe("a stage", () => {
   });
 
   test("that throws uncaught fails the run in that stage", async () => {
-    const run = await testWorkflow(flow(async (wf) => wf.stage("build", async () => { throw new Error("no compiler"); })));
+    const run = await testWorkflow(
+      flow(async (wf) =>
+        wf.stage("build", async () => {
+          throw new Error("no compiler");
+        }),
+      ),
+    );
     expect(run.ending).toMatchObject({ kind: "failed", stage: "build", reason: "no compiler" });
   });
 });
 
 describe("a stage rule broken", () => {
   const cases: Array<[string, Parameters<typeof flow>[0], string, string | undefined]> = [
-    ["a name that isn't one", (wf) => wf.stage("Doc Review", async () => undefined), `stage "Doc Review" is not a stage's name: lowercase letters, digits and '-'`, undefined],
+    [
+      "a name that isn't one",
+      (wf) => wf.stage("Doc Review", async () => undefined),
+      `stage "Doc Review" is not a stage's name: lowercase letters, digits and '-'`,
+      undefined,
+    ],
     ["a name starting with a digit", (wf) => wf.stage("1st", async () => undefined), `stage "1st" is not a stage's name: lowercase letters, digits and '-'`, undefined],
-    ["entered twice", async (wf) => { await wf.stage("qa", async () => undefined); await wf.stage("qa", async () => undefined); }, "stage qa was entered twice; a loop goes inside one stage", undefined],
+    [
+      "entered twice",
+      async (wf) => {
+        await wf.stage("qa", async () => undefined);
+        await wf.stage("qa", async () => undefined);
+      },
+      "stage qa was entered twice; a loop goes inside one stage",
+      undefined,
+    ],
     ["nested", (wf) => wf.stage("outer", () => wf.stage("inner", async () => undefined)), "stage inner was entered while stage outer is open", "outer"],
-    ["run at once", (wf) => wf.parallel(["one", "two"], (name) => wf.stage(name, async () => { await new Promise((done) => setImmediate(done)); })), "stage two was entered while stage one is open", "one"],
-    ["a value that doesn't fit its result", (wf) => wf.stage("doc-review", { result: PLAN }, async () => ({ steps: "all" }) as never), "stage doc-review's value does not fit its result: /steps must be array", "doc-review"],
-    ["a value that isn't JSON", (wf) => wf.stage("dated", { result: Type.Any() }, async () => ({ when: new Date(0) })), "stage dated's value is not JSON: $.when is a Date, not a plain object", "dated"],
+    [
+      "run at once",
+      (wf) =>
+        wf.parallel(["one", "two"], (name) =>
+          wf.stage(name, async () => {
+            await new Promise((done) => setImmediate(done));
+          }),
+        ),
+      "stage two was entered while stage one is open",
+      "one",
+    ],
+    [
+      "a value that doesn't fit its result",
+      (wf) => wf.stage("doc-review", { result: PLAN }, async () => ({ steps: "all" }) as never),
+      "stage doc-review's value does not fit its result: /steps must be array",
+      "doc-review",
+    ],
+    [
+      "a value that isn't JSON",
+      (wf) => wf.stage("dated", { result: Type.Any() }, async () => ({ when: new Date(0) })),
+      "stage dated's value is not JSON: $.when is a Date, not a plain object",
+      "dated",
+    ],
     ["a value with no result schema", (wf) => wf.stage("notify", async () => "sent"), "stage notify has no result schema, so it returns nothing", "notify"],
-    ["nothing returned for a result", (wf) => wf.stage("doc-review", { result: PLAN }, async () => undefined as never), "stage doc-review returned nothing", "doc-review"],
+    [
+      "nothing returned for a result",
+      (wf) => wf.stage("doc-review", { result: PLAN }, async () => undefined as never),
+      "stage doc-review returned nothing",
+      "doc-review",
+    ],
   ];
   for (const [what, run, message, stage] of cases) {
     test(`fails the attempt: ${what}`, async () => {

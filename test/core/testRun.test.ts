@@ -39,9 +39,41 @@ describe("a TestRun", () => {
   test("turns are everyone's in the order they started, each recorded as the workflow asked it", async () => {
     const run = await testWorkflow(review, scripted);
     expect(run.turns).toEqual([
-      { agent: "writer", n: 1, nudge: false, prompt: "Draft it.", schema: SUMMARY, label: "Draft", stage: "draft", cwd: expect.any(String), model: "sonnet", messages: [], outcome: "answered" },
-      { agent: "reviewer", n: 1, nudge: false, prompt: "Review: a draft", cwd: expect.any(String), model: "gpt-5.6-sol", effort: "low", messages: [], outcome: "unanswered" },
-      { agent: "reviewer", n: 1, nudge: true, prompt: "Review: a draft", cwd: expect.any(String), model: "gpt-5.6-sol", effort: "low", messages: [], outcome: "unanswered" },
+      {
+        agent: "writer",
+        n: 1,
+        nudge: false,
+        prompt: "Draft it.",
+        schema: SUMMARY,
+        label: "Draft",
+        stage: "draft",
+        cwd: expect.any(String),
+        model: "sonnet",
+        messages: [],
+        outcome: "answered",
+      },
+      {
+        agent: "reviewer",
+        n: 1,
+        nudge: false,
+        prompt: "Review: a draft",
+        cwd: expect.any(String),
+        model: "gpt-5.6-sol",
+        effort: "low",
+        messages: [],
+        outcome: "unanswered",
+      },
+      {
+        agent: "reviewer",
+        n: 1,
+        nudge: true,
+        prompt: "Review: a draft",
+        cwd: expect.any(String),
+        model: "gpt-5.6-sol",
+        effort: "low",
+        messages: [],
+        outcome: "unanswered",
+      },
     ]);
   });
 
@@ -91,9 +123,7 @@ describe("a TestRun", () => {
 
   test("stages are each stage the attempt entered", async () => {
     const run = await testWorkflow(review, scripted);
-    expect(run.stages).toEqual([
-      { name: "draft", outcome: "succeeded", attempt: 1, started: expect.any(String), at: expect.any(String), value: { summary: "a draft" } },
-    ]);
+    expect(run.stages).toEqual([{ name: "draft", outcome: "succeeded", attempt: 1, started: expect.any(String), at: expect.any(String), value: { summary: "a draft" } }]);
   });
 
   test("decisions are empty for a workflow that decides nothing", async () => {
@@ -132,7 +162,10 @@ describe("a run that didn't complete", () => {
   });
 
   test("a timed-out run's value throws, with the deadline error as the cause", async () => {
-    const run = await testWorkflow(flow((wf) => wf.parallel([1], () => new Promise(() => {}))), { timeout: "20ms" });
+    const run = await testWorkflow(
+      flow((wf) => wf.parallel([1], () => new Promise(() => {}))),
+      { timeout: "20ms" },
+    );
     expect(() => run.value).toThrow("the run timed out: the run's deadline passed");
     expect(thrown(() => run.value).cause).toMatchObject({ name: "DeadlineExceededError", code: "deadline-exceeded", runDeadline: true });
     expect(run.ending).toEqual({ kind: "timed-out", reason: "the run's deadline passed", stages: [], continue: "awf run flow --continue test" });

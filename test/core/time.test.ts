@@ -9,13 +9,9 @@ import { askOnce, askTurns, flow, forever, mistake } from "./workflows";
 
 describe("stall", () => {
   test("a script still deciding fails the test, naming the turn in flight", async () => {
-    const error = await mistake(
-      testWorkflow(askOnce({ prompt: "think" }), { stall: "30ms", agents: { a: answer(() => forever<string>()) } }),
-    );
+    const error = await mistake(testWorkflow(askOnce({ prompt: "think" }), { stall: "30ms", agents: { a: answer(() => forever<string>()) } }));
     expect(error.message).toBe('the run stalled: nothing started or ended for 30 ms; in flight: "a" turn 1');
-    expect(problemsOf(error)).toEqual([
-      { code: "stall", option: "stall", inFlight: [{ agent: "a", n: 1, nudge: false }], message: error.message },
-    ]);
+    expect(problemsOf(error)).toEqual([{ code: "stall", option: "stall", inFlight: [{ agent: "a", n: 1, nudge: false }], message: error.message }]);
   });
 
   test("names a nudge in flight as one", async () => {
@@ -142,7 +138,7 @@ describe("the stall guard", () => {
       },
       advance(milliseconds: number) {
         now += milliseconds;
-        for (const [id, timer] of [...timers]) if (timer.at <= now) (timers.delete(id), timer.fire());
+        for (const [id, timer] of [...timers]) if (timer.at <= now) timers.delete(id), timer.fire();
       },
       pending: () => timers.size,
     };
@@ -175,7 +171,11 @@ describe("the stall guard", () => {
 
   test("is poked as each turn starts, before its script answers", async () => {
     let activity = 0;
-    const host = new ScriptedHost(new ScriptBook("agents", readScripts("agents", { a: answer(() => forever<string>()) })), { fail: () => {}, activity: () => activity++ }, 20);
+    const host = new ScriptedHost(
+      new ScriptBook("agents", readScripts("agents", { a: answer(() => forever<string>()) })),
+      { fail: () => {}, activity: () => activity++ },
+      20,
+    );
     void host.run({
       id: 1,
       agent: "a",

@@ -69,7 +69,17 @@ describe("the trace of a turn", () => {
   test("stays out of the turn itself, so toEqual on turns is unaffected", async () => {
     const run = await testWorkflow(team, { agents: teamAgents() });
     const [first] = run.turns;
-    expect(first).toEqual({ agent: "planner", n: 1, nudge: false, prompt: "Plan it.", schema: SUMMARY, cwd: expect.any(String), model: "sonnet", messages: [], outcome: "answered" });
+    expect(first).toEqual({
+      agent: "planner",
+      n: 1,
+      nudge: false,
+      prompt: "Plan it.",
+      schema: SUMMARY,
+      cwd: expect.any(String),
+      model: "sonnet",
+      messages: [],
+      outcome: "answered",
+    });
     expect(JSON.stringify(first)).not.toContain("match");
     expect(traceOfTurn({ ...first })).toBeUndefined();
   });
@@ -78,9 +88,7 @@ describe("the trace of a turn", () => {
 describe("the trace of a mistake", () => {
   test("a turn past a list's end: the list's last entry", async () => {
     const error = await mistake(testWorkflow(askTurns(["one", "two"]), { agents: { a: [answer("1")] } })); // @past-end
-    expect(problemsOf(error)).toEqual([
-      expect.objectContaining({ code: "list-exhausted", agent: "a", turn: 2, key: "a", index: 1, site: siteOf("past-end") }),
-    ]);
+    expect(problemsOf(error)).toEqual([expect.objectContaining({ code: "list-exhausted", agent: "a", turn: 2, key: "a", index: 1, site: siteOf("past-end") })]);
     expect(problemsOf(error)?.[0]?.sites).toEqual([siteOf("past-end")]);
   });
 
@@ -96,7 +104,12 @@ describe("the trace of a mistake", () => {
         },
       }),
     );
-    expect(problemsOf(error)?.[0]).toMatchObject({ code: "entry-never-reached", index: 1, site: siteOf("unreached-1"), sites: [siteOf("unreached-1"), siteOf("unreached-2")] });
+    expect(problemsOf(error)?.[0]).toMatchObject({
+      code: "entry-never-reached",
+      index: 1,
+      site: siteOf("unreached-1"),
+      sites: [siteOf("unreached-1"), siteOf("unreached-2")],
+    });
   });
 
   test("a list never asked: its first entry", async () => {
@@ -109,13 +122,28 @@ describe("the trace of a mistake", () => {
       }),
     );
     expect(problemsOf(error)).toEqual([
-      { code: "list-never-asked", message: 'no agent matching "b-*" was asked; its script has 1 turn', pattern: "b-*", key: "b-*", index: 0, site: siteOf("never-asked"), sites: [siteOf("never-asked")] },
+      {
+        code: "list-never-asked",
+        message: 'no agent matching "b-*" was asked; its script has 1 turn',
+        pattern: "b-*",
+        key: "b-*",
+        index: 0,
+        site: siteOf("never-asked"),
+        sites: [siteOf("never-asked")],
+      },
     ]);
   });
 
   test("a schema mismatch: the entry, and both schemas", async () => {
     const error = await mistake(testWorkflow(askTurns(["one"]), { agents: { a: answer(SUMMARY, { summary: "x" }) } })); // @mismatch
-    expect(problemsOf(error)?.[0]).toMatchObject({ code: "schema-mismatch", site: siteOf("mismatch"), expectedSchema: "text", actualSchema: SUMMARY, index: null, key: "a" });
+    expect(problemsOf(error)?.[0]).toMatchObject({
+      code: "schema-mismatch",
+      site: siteOf("mismatch"),
+      expectedSchema: "text",
+      actualSchema: SUMMARY,
+      index: null,
+      key: "a",
+    });
   });
 
   test("a refused answer: the entry and the validator's path", async () => {
@@ -191,10 +219,17 @@ describe("subscribeToRuns", () => {
 
   test("gets a failing run's trace, with its problems and how the attempt ended", async () => {
     let error: unknown;
-    const traces = await traced(() => testWorkflow(askTurns(["one", "two"]), { agents: { a: [answer("1")] } }).catch((caught) => { error = caught; }));
+    const traces = await traced(() =>
+      testWorkflow(askTurns(["one", "two"]), { agents: { a: [answer("1")] } }).catch((caught) => {
+        error = caught;
+      }),
+    );
     expect(traces).toHaveLength(1);
     expect(traces[0]!.problems).toEqual(problemsOf(error));
-    expect(traces[0]!.turns.map((turn) => [turn.n, turn.outcome])).toEqual([[1, "answered"], [2, "cancelled"]]);
+    expect(traces[0]!.turns.map((turn) => [turn.n, turn.outcome])).toEqual([
+      [1, "answered"],
+      [2, "cancelled"],
+    ]);
     expect(traces[0]!.ending).toMatchObject({ kind: "cancelled" });
   });
 

@@ -127,12 +127,7 @@ describe("a transcript", () => {
       decisions: { "triage-1": { team: "payments", bug: 0.9, urgency: 2 }, "triage-*": new Error("provider down") },
     });
     expect(renderTranscript(traceOfRun(run)!, stable)).toBe(
-      [
-        "run triage · completed · 0 turns · 2 decisions",
-        "decision triage-1 ✓ answered  ← triage-1",
-        "decision triage-2 ✗ no answers  ← triage-*",
-        "",
-      ].join("\n"),
+      ["run triage · completed · 0 turns · 2 decisions", "decision triage-1 ✓ answered  ← triage-1", "decision triage-2 ✗ no answers  ← triage-*", ""].join("\n"),
     );
   });
 

@@ -74,7 +74,9 @@ describe("a workflow's definition given a property it doesn't take refuses it by
 
   test("a tool, handler for run", () => {
     const tools = { lookup: { description: "Looks up.", input: NOTE, handler: async () => "x" } };
-    expect(() => defineWorkflow({ name: "w", description: "d", tools: tools as never, run: async () => null })).toThrow(`workflow w: tool "lookup" takes no option "handler"; it takes "description", "input", "run"`);
+    expect(() => defineWorkflow({ name: "w", description: "d", tools: tools as never, run: async () => null })).toThrow(
+      `workflow w: tool "lookup" takes no option "handler"; it takes "description", "input", "run"`,
+    );
   });
 });
 

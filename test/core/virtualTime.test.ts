@@ -57,10 +57,7 @@ describe("the virtual clock", () => {
       const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
       const start = wf.now().getTime();
       let answeredAt = 0;
-      await Promise.all([
-        wf.sleep("1h", { label: "an hour" }),
-        writer.run({ prompt: "Write it." }).then(() => (answeredAt = wf.now().getTime())),
-      ]);
+      await Promise.all([wf.sleep("1h", { label: "an hour" }), writer.run({ prompt: "Write it." }).then(() => (answeredAt = wf.now().getTime()))]);
       return { answeredAfter: answeredAt - start, endedAfter: wf.now().getTime() - start };
     });
     const run = await testWorkflow(working, {

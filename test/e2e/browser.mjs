@@ -5,8 +5,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 
 /** A fresh Chromium (persistent context on a temp profile under `dir`); close() removes the profile. */
 export async function launch(dir, viewport = { width: 1400, height: 860 }) {
@@ -41,15 +50,24 @@ function consoleText(message) {
 export async function runExtensionTests({ url, dir, folder, devPath, testsPath, timeoutMs = 240_000, log = () => {} }) {
   const { host } = new URL(url);
   const remote = (path) => `vscode-remote://${host}${path}`;
-  const payload = [["extensionDevelopmentPath", remote(devPath)], ["extensionTestsPath", remote(testsPath)], ["skipWelcome", "true"]];
+  const payload = [
+    ["extensionDevelopmentPath", remote(devPath)],
+    ["extensionTestsPath", remote(testsPath)],
+    ["skipWelcome", "true"],
+  ];
   const target = `${url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   const browser = await launch(dir);
   let code = 2;
   let finish;
-  const done = new Promise((resolve) => { finish = resolve; });
+  const done = new Promise((resolve) => {
+    finish = resolve;
+  });
   let timer;
   try {
-    await browser.page.exposeFunction("codeAutomationExit", (exitCode) => { code = exitCode; finish(); });
+    await browser.page.exposeFunction("codeAutomationExit", (exitCode) => {
+      code = exitCode;
+      finish();
+    });
     browser.page.on("console", (message) => {
       const text = consoleText(message);
       log(text);
@@ -59,7 +77,15 @@ export async function runExtensionTests({ url, dir, folder, devPath, testsPath, 
     });
     browser.page.on("pageerror", (error) => log(`pageerror: ${error.message}`));
     await browser.page.goto(target);
-    await Promise.race([done, new Promise((resolve) => { timer = setTimeout(() => { console.log(`  TIMEOUT: no result after ${timeoutMs / 1000} s`); resolve(); }, timeoutMs); })]);
+    await Promise.race([
+      done,
+      new Promise((resolve) => {
+        timer = setTimeout(() => {
+          console.log(`  TIMEOUT: no result after ${timeoutMs / 1000} s`);
+          resolve();
+        }, timeoutMs);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
     await browser.close();

@@ -67,14 +67,31 @@ export async function startCodeServer({ cache, dir, vsix = [], env = {}, setting
   const out = openSync(log, "a");
   const child = spawn(
     node,
-    [entry, ...common, "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-      "--disable-workspace-trust", "--disable-getting-started-override", "--vscode-option", "enable-smoke-test-driver"],
+    [
+      entry,
+      ...common,
+      "--bind-addr",
+      `127.0.0.1:${port}`,
+      "--auth",
+      "none",
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      "--vscode-option",
+      "enable-smoke-test-driver",
+    ],
     // its own process group, so stop() can end the server and every child it forked (extension
     // hosts, file watcher, our language server and its workers) by that one id
     { env: childEnv, stdio: ["ignore", out, out], detached: true },
   );
   let exited = false;
-  const exit = new Promise((resolve) => child.once("exit", () => { exited = true; resolve(); }));
+  const exit = new Promise((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -82,17 +99,32 @@ export async function startCodeServer({ cache, dir, vsix = [], env = {}, setting
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {}
-    if (Date.now() > deadline) { await stop(); throw new Error(`code-server did not answer on ${url} in 60 s; see ${log}`); }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not answer on ${url} in 60 s; see ${log}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   async function stop() {
     const group = -child.pid;
-    const alive = () => { try { process.kill(group, 0); return true; } catch { return false; } };
-    try { process.kill(group, "SIGTERM"); } catch {}
+    const alive = () => {
+      try {
+        process.kill(group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      process.kill(group, "SIGTERM");
+    } catch {}
     await Promise.race([exit, new Promise((r) => setTimeout(r, 5000))]);
     // a --type=fileWatcher child can outlive the parent for a few seconds
     for (const end = Date.now() + 15_000; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 200));
-    if (alive()) try { process.kill(group, "SIGKILL"); } catch {}
+    if (alive())
+      try {
+        process.kill(group, "SIGKILL");
+      } catch {}
   }
   return { url, port, pid: child.pid, log, stop };
 }

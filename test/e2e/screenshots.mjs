@@ -64,7 +64,9 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await row("run summarize").waitFor(WAIT);
     // the file beside it, with the same run inline, and that test's transcript in Test Results
     await openFile("summarize/summarize.test.ts");
-    await editorText(/^reader.#1.✓$/).first().waitFor(WAIT);
+    await editorText(/^reader.#1.✓$/)
+      .first()
+      .waitFor(WAIT);
     await page.locator(".part.panel .monaco-list-row", { hasText: "returns the reader's summary" }).first().click();
     await page.locator(".part.panel", { hasText: "Read README.md and summarise it" }).first().waitFor(WAIT);
     await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
@@ -78,11 +80,16 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
     await openFile("review/workflow.test.ts");
-    await editorText(/verifier-1,.verifier-2,.verifier-3/).first().waitFor(WAIT);
+    await editorText(/verifier-1,.verifier-2,.verifier-3/)
+      .first()
+      .waitFor(WAIT);
     // TypeScript's part of the hover says "(loading...)" until its project is loaded
     await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
     // `answer("Looks good, merging.")`, the lead's second entry
-    const entry = page.locator(".editor-group-container.active .view-line", { hasText: /Looks.good,.merging/ }).locator("span", { hasText: /^answer$/ }).first();
+    const entry = page
+      .locator(".editor-group-container.active .view-line", { hasText: /Looks.good,.merging/ })
+      .locator("span", { hasText: /^answer$/ })
+      .first();
     const hover = page.locator(".monaco-hover", { hasText: "Turnlens · met" }).first();
     for (let attempt = 1; ; attempt++) {
       await entry.hover();
@@ -121,7 +128,9 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await openFile("mistakes/misspelled-option.test.ts");
     const squiggle = page.locator(".editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning").first();
     await page.locator(".markers-panel", { hasText: 'did you mean "agents"' }).first().waitFor(WAIT);
-    await editorText(/^agnets$/).first().click(); // the cursor on the name; the squiggle overlay takes no clicks
+    await editorText(/^agnets$/)
+      .first()
+      .click(); // the cursor on the name; the squiggle overlay takes no clicks
     await squiggle.waitFor(WAIT);
     await page.keyboard.press("Control+.");
     await page.locator(".action-widget", { hasText: 'Rename "agnets" to "agents"' }).first().waitFor(WAIT);

@@ -20,7 +20,9 @@ function turnlensPackage(root: string, manifest: Record<string, unknown>, { buil
   return root;
 }
 
-const bundled = readTurnlensPackage(turnlensPackage(join(base, "extension"), { version: "0.1.0", turnlensServer: { protocol: PROTOCOL_VERSION, main: "dist/server.js" } }))!;
+const bundled = readTurnlensPackage(
+  turnlensPackage(join(base, "extension"), { version: "0.1.0", turnlensServer: { protocol: PROTOCOL_VERSION, main: "dist/server.js" } }),
+)!;
 
 /** A workspace folder with `node_modules/turnlens` (manifest given) or none (null). */
 function workspace(manifest: Record<string, unknown> | null, options?: { built?: boolean }): string {
@@ -36,7 +38,12 @@ describe("the Turnlens the extension starts", () => {
   test("is the workspace's installed package when it speaks the extension's protocol", () => {
     const folder = workspace({ version: "0.2.0-team", turnlensServer: current });
     const choice = chooseServer({ folders: [folder], bundled, trusted: true });
-    expect(choice).toEqual({ source: "workspace", module: join(folder, "node_modules/turnlens/dist/server.js"), version: "0.2.0-team", root: join(folder, "node_modules/turnlens") });
+    expect(choice).toEqual({
+      source: "workspace",
+      module: join(folder, "node_modules/turnlens/dist/server.js"),
+      version: "0.2.0-team",
+      root: join(folder, "node_modules/turnlens"),
+    });
     expect(describeChoice(choice)).toBe(`using the workspace's Turnlens 0.2.0-team (${join(folder, "node_modules/turnlens/dist/server.js")})`);
   });
 
@@ -54,7 +61,11 @@ describe("the Turnlens the extension starts", () => {
     const linked = workspace(null);
     mkdirSync(join(linked, "node_modules"));
     symlinkSync(join(monorepo, "node_modules/turnlens"), join(linked, "node_modules/turnlens"));
-    expect(chooseServer({ folders: [linked], bundled, trusted: true })).toMatchObject({ source: "workspace", module: join(monorepo, "node_modules/turnlens/dist/server.js"), version: "0.3.0" });
+    expect(chooseServer({ folders: [linked], bundled, trusted: true })).toMatchObject({
+      source: "workspace",
+      module: join(monorepo, "node_modules/turnlens/dist/server.js"),
+      version: "0.3.0",
+    });
   });
 
   test("is the first workspace folder's package that has one, in folder order", () => {
@@ -87,7 +98,10 @@ describe("the Turnlens the extension starts", () => {
 
   test("is the bundled copy when the workspace's package is not built", () => {
     const folder = workspace({ version: "0.2.0", turnlensServer: current }, { built: false });
-    expect(chooseServer({ folders: [folder], bundled, trusted: true })).toMatchObject({ source: "bundled", refusal: `the workspace's Turnlens 0.2.0 (${join(folder, "node_modules/turnlens")}) has no dist/server.js (is it built?)` });
+    expect(chooseServer({ folders: [folder], bundled, trusted: true })).toMatchObject({
+      source: "bundled",
+      refusal: `the workspace's Turnlens 0.2.0 (${join(folder, "node_modules/turnlens")}) has no dist/server.js (is it built?)`,
+    });
   });
 
   test("never starts an untrusted workspace's own code", () => {

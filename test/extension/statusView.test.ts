@@ -18,7 +18,10 @@ describe("the status item", () => {
 
   test("is busy while a run goes, and warns once one has taken more than 4 s", () => {
     expect(statusView({ ...ready, runningSince: [1000] }, 1000 + SLOW_RUN_MS)).toMatchObject({ text: "Turnlens running", severity: "information", busy: true });
-    expect(statusView({ ...ready, runningSince: [1000, 3000] }, 1000 + SLOW_RUN_MS + 500)).toMatchObject({ severity: "warning", detail: "a run has taken 4.5 s (more than 4 s) · runs onType" });
+    expect(statusView({ ...ready, runningSince: [1000, 3000] }, 1000 + SLOW_RUN_MS + 500)).toMatchObject({
+      severity: "warning",
+      detail: "a run has taken 4.5 s (more than 4 s) · runs onType",
+    });
   });
 
   test("warns after a run slower than 4 s", () => {
@@ -33,15 +36,27 @@ describe("the status item", () => {
   });
 
   test("names the Turnlens in use and its version: the workspace's or the bundled one", () => {
-    expect(statusView({ ...ready, engine: { source: "workspace", version: "0.2.0" } }, 0)).toMatchObject({ detail: "runs onType · the workspace's Turnlens 0.2.0", severity: "information" });
-    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0" } }, 0)).toMatchObject({ detail: "runs onType · bundled Turnlens 0.1.0", severity: "information" });
+    expect(statusView({ ...ready, engine: { source: "workspace", version: "0.2.0" } }, 0)).toMatchObject({
+      detail: "runs onType · the workspace's Turnlens 0.2.0",
+      severity: "information",
+    });
+    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0" } }, 0)).toMatchObject({
+      detail: "runs onType · bundled Turnlens 0.1.0",
+      severity: "information",
+    });
   });
 
   test("warns, with the reason, when the workspace's Turnlens was passed over for the bundled one", () => {
     const refusal = "the workspace's Turnlens 0.0.9 (/w/node_modules/turnlens) is too old for this extension (Turnlens 0.1.0, protocol 1)";
-    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0", refusal } }, 0)).toMatchObject({ detail: `runs onType · bundled Turnlens 0.1.0: ${refusal}`, severity: "warning" });
+    expect(statusView({ ...ready, engine: { source: "bundled", version: "0.1.0", refusal } }, 0)).toMatchObject({
+      detail: `runs onType · bundled Turnlens 0.1.0: ${refusal}`,
+      severity: "warning",
+    });
     // Untrusted: the item already says so, and the bundled copy is simply what runs.
-    expect(statusView({ ...ready, trusted: false, engine: { source: "bundled", version: "0.1.0", refusal: "not trusted" } }, 0)).toMatchObject({ text: "Turnlens restricted", detail: "this workspace is not trusted: no test runs; static checks still show · bundled Turnlens 0.1.0" });
+    expect(statusView({ ...ready, trusted: false, engine: { source: "bundled", version: "0.1.0", refusal: "not trusted" } }, 0)).toMatchObject({
+      text: "Turnlens restricted",
+      detail: "this workspace is not trusted: no test runs; static checks still show · bundled Turnlens 0.1.0",
+    });
   });
 
   test("says no tests run in an untrusted workspace", () => {

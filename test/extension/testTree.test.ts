@@ -9,7 +9,14 @@ const A = "file:///work/a.test.ts";
 const B = "file:///work/b%20c.test.ts";
 const range = (start: number, end: number) => ({ start: { line: start, character: 0 }, end: { line: end, character: 2 } });
 
-function item(uri: string, path: string[], kind: "test" | "describe", children: TestItem[] = [], source: "static" | "run" = "static", lines?: [number, number]): TestItem {
+function item(
+  uri: string,
+  path: string[],
+  kind: "test" | "describe",
+  children: TestItem[] = [],
+  source: "static" | "run" = "static",
+  lines?: [number, number],
+): TestItem {
   return { id: TestId.of(uri, path), label: path[path.length - 1]!, kind, source, children, ...(lines ? { range: range(lines[0], lines[1]) } : {}) };
 }
 
@@ -21,7 +28,14 @@ function outline(node: TreeNode | undefined, depth = 0): string[] {
 }
 
 const loopTree = [
-  item(A, ["loop"], "describe", [item(A, ["loop", "stops"], "test", [], "static", [2, 4]), item(A, ["loop", "needs two"], "test", [], "static", [6, 8])], "static", [1, 9]),
+  item(
+    A,
+    ["loop"],
+    "describe",
+    [item(A, ["loop", "stops"], "test", [], "static", [2, 4]), item(A, ["loop", "needs two"], "test", [], "static", [6, 8])],
+    "static",
+    [1, 9],
+  ),
   item(A, ["top"], "test", [], "static", [11, 13]),
 ];
 
@@ -34,7 +48,13 @@ describe("the test tree", () => {
     const tree = new TestTree();
     tree.addFile(B);
     tree.discovered({ textDocument: { uri: A }, tests: loopTree });
-    expect(outline(tree.file(A))).toEqual(["a.test.ts (file, disk)", "  loop (describe, static)", "    stops (test, static)", "    needs two (test, static)", "  top (test, static)"]);
+    expect(outline(tree.file(A))).toEqual([
+      "a.test.ts (file, disk)",
+      "  loop (describe, static)",
+      "    stops (test, static)",
+      "    needs two (test, static)",
+      "  top (test, static)",
+    ]);
     tree.discovered({ textDocument: { uri: A }, tests: [item(A, ["top"], "test"), item(A, ["made at run time"], "test", [], "run")] });
     expect(outline(tree.file(A))).toEqual(["a.test.ts (file, disk)", "  top (test, static)", "  made at run time (test, run)"]);
     expect(outline(tree.file(B))).toEqual(["b c.test.ts (file, disk)"]);
@@ -45,7 +65,12 @@ describe("the test tree", () => {
     const tree = new TestTree();
     const id = TestId.of(B, ["suite", "inner", "a/b test"]);
     expect(tree.ensureTest(id).id).toBe(id);
-    expect(outline(tree.file(B))).toEqual(["b c.test.ts (file, disk)", "  suite (describe, progress)", "    inner (describe, progress)", "      a/b test (test, progress)"]);
+    expect(outline(tree.file(B))).toEqual([
+      "b c.test.ts (file, disk)",
+      "  suite (describe, progress)",
+      "    inner (describe, progress)",
+      "      a/b test (test, progress)",
+    ]);
     expect(tree.ensureTest(id)).toBe(tree.find(id)!);
     expect(tree.file(B)!.children.length).toBe(1);
   });
@@ -72,7 +97,12 @@ describe("the test tree", () => {
     const stops = TestId.of(A, ["loop", "stops"]);
     expect(testIdOf(runNodeId(stops, 0))).toBe(stops);
     expect(TestId.parse(testIdOf(runNodeId(stops, 0)))).toEqual({ uri: A, path: ["loop", "stops"] });
-    expect(tree.runIds([TestId.of(A, ["loop"]), runNodeId(stops, 0), A, TestId.of(A, ["top"])])).toEqual([stops, TestId.of(A, ["loop", "needs two"]), A, TestId.of(A, ["top"])]);
+    expect(tree.runIds([TestId.of(A, ["loop"]), runNodeId(stops, 0), A, TestId.of(A, ["top"])])).toEqual([
+      stops,
+      TestId.of(A, ["loop", "needs two"]),
+      A,
+      TestId.of(A, ["top"]),
+    ]);
     tree.discovered({ textDocument: { uri: B }, tests: [item(B, ["empty"], "describe")] });
     expect(tree.runIds([TestId.of(B, ["empty"])])).toEqual([B]);
   });
@@ -155,11 +185,20 @@ describe("failure messages", () => {
     expected: '{\n  "type": "object"\n}',
     actual: '{\n  "type": "boolean"\n}',
   };
-  const transcript: TestTranscript = { test: TestId.of(A, ["t"]), status: "failed", durationMs: 1, runs: [run("note", "failed", [schemaProblem, { code: "stall", message: "the run stalled" }])] };
+  const transcript: TestTranscript = {
+    test: TestId.of(A, ["t"]),
+    status: "failed",
+    durationMs: 1,
+    runs: [run("note", "failed", [schemaProblem, { code: "stall", message: "the run stalled" }])],
+  };
 
   test("a schema mismatch's message gets both schemas as expected and actual", () => {
     // The server's diagnostic writes both schemas whole, where the problem's message cuts them.
-    const message = { message: 'agent "writer" turn 1: it asks for {"properties":{"title":{"minLength":3,"type":"string"}}}; its script answers {"properties":{"done":{"type":"boolean"}}}', location: { uri: A, range: range(9, 9) } };
+    const message = {
+      message:
+        'agent "writer" turn 1: it asks for {"properties":{"title":{"minLength":3,"type":"string"}}}; its script answers {"properties":{"done":{"type":"boolean"}}}',
+      location: { uri: A, range: range(9, 9) },
+    };
     expect(withDiffs([message, { message: "the run stalled" }], transcript)).toEqual([
       { ...message, expected: schemaProblem.expected, actual: schemaProblem.actual },
       { message: "the run stalled" },
@@ -194,7 +233,12 @@ describe("debug runs", () => {
           file: "/work/a.test.ts",
           tests: [
             { path: ["loop", "stops"], status: "passed", durationMs: 3 },
-            { path: ["top"], status: "failed", durationMs: 2, error: { message: "expected 1", expected: "1", actual: "2", location: { file: "/work/a.test.ts", line: 12, column: 5 } } },
+            {
+              path: ["top"],
+              status: "failed",
+              durationMs: 2,
+              error: { message: "expected 1", expected: "1", actual: "2", location: { file: "/work/a.test.ts", line: 12, column: 5 } },
+            },
             { path: ["later"], status: "todo", durationMs: 0 },
           ],
         },
@@ -207,7 +251,14 @@ describe("debug runs", () => {
     const uriOf = (file: string) => `file://${file.replace(/ /g, "%20")}`;
     expect(progressOfCliReport(`debugger attached\n${JSON.stringify(report, null, 2)}\n`, uriOf)).toEqual([
       { type: "passed", test: TestId.of(A, ["loop", "stops"]), durationMs: 3 },
-      { type: "failed", test: TestId.of(A, ["top"]), durationMs: 2, messages: [{ message: "expected 1", expected: "1", actual: "2", location: { uri: A, range: { start: { line: 11, character: 0 }, end: { line: 11, character: 0 } } } }] },
+      {
+        type: "failed",
+        test: TestId.of(A, ["top"]),
+        durationMs: 2,
+        messages: [
+          { message: "expected 1", expected: "1", actual: "2", location: { uri: A, range: { start: { line: 11, character: 0 }, end: { line: 11, character: 0 } } } },
+        ],
+      },
       { type: "skipped", test: TestId.of(A, ["later"]) },
       { type: "output", text: "SyntaxError: bad\n" },
       { type: "end" },

@@ -72,12 +72,16 @@ interface Service {
  * resolveModuleNameLiterals); `literals: false` leaves resolution to TypeScript instead.
  */
 function languageService(dir: string, { literals = true } = {}): Service {
-  const config = ts.getParsedCommandLineOfConfigFile(join(dir, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(dir, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
     },
-  })!;
+  )!;
   const texts = new Map<string, string>();
   const versions = new Map<string, number>();
   const cache = ts.createModuleResolutionCache(dir, (f) => f, config.options);
@@ -100,7 +104,15 @@ function languageService(dir: string, { literals = true } = {}): Service {
   if (literals) {
     host.resolveModuleNameLiterals = (names, containingFile, redirected, options, sourceFile) =>
       names.map((literal) =>
-        ts.resolveModuleName(literal.text, containingFile, options, host as ts.ModuleResolutionHost, cache, redirected, ts.getModeForUsageLocation(sourceFile, literal, options)),
+        ts.resolveModuleName(
+          literal.text,
+          containingFile,
+          options,
+          host as ts.ModuleResolutionHost,
+          cache,
+          redirected,
+          ts.getModeForUsageLocation(sourceFile, literal, options),
+        ),
       );
   }
   const service = ts.createLanguageService(host, registry);
@@ -134,111 +146,155 @@ function messages(diagnostics: readonly ts.Diagnostic[]): string[] {
 }
 
 describe("with the plugin", () => {
-  test("the summarize workflow and its test have no errors at all", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
-    expect(messages(ls.diagnostics(join(dir, "summarize.ts")))).toEqual([]);
-    // The served names point into Turnlens's declarations.
-    const program = ls.service.getProgram()!;
-    const files = program.getSourceFiles().map((f) => f.fileName);
-    expect(files).toContain(join(TYPES, "agentswf", "testing.d.ts"));
-    expect(files).toContain(join(TYPES, "bun-test.d.ts"));
-    expect(files).toContain(join(TYPES, "node_modules", "typebox", "build", "index.d.mts"));
-  }, SLOW);
+  test(
+    "the summarize workflow and its test have no errors at all",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
+      expect(messages(ls.diagnostics(join(dir, "summarize.ts")))).toEqual([]);
+      // The served names point into Turnlens's declarations.
+      const program = ls.service.getProgram()!;
+      const files = program.getSourceFiles().map((f) => f.fileName);
+      expect(files).toContain(join(TYPES, "agentswf", "testing.d.ts"));
+      expect(files).toContain(join(TYPES, "bun-test.d.ts"));
+      expect(files).toContain(join(TYPES, "node_modules", "typebox", "build", "index.d.mts"));
+    },
+    SLOW,
+  );
 
-  test("an answer that does not match its schema is a type error at `summary`", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    const file = join(dir, "summarize.test.ts");
-    const text = readFileSync(file, "utf8");
-    const wrong = text.replace('answer(SUMMARY, { summary: "Two sentences." })', "answer(SUMMARY, { summary: 3 })");
-    expect(wrong).not.toBe(text);
-    ls.edit(file, wrong);
-    const errors = ls.service.getSemanticDiagnostics(file);
-    expect(messages(errors)).toEqual(["Type 'number' is not assignable to type 'string'."]);
-    const error = errors[0]!;
-    expect(wrong.slice(error.start!, error.start! + error.length!)).toBe("summary");
-    expect(wrong.slice(0, error.start!)).toEndWith("answer(SUMMARY, { ");
-  }, SLOW);
+  test(
+    "an answer that does not match its schema is a type error at `summary`",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      const file = join(dir, "summarize.test.ts");
+      const text = readFileSync(file, "utf8");
+      const wrong = text.replace('answer(SUMMARY, { summary: "Two sentences." })', "answer(SUMMARY, { summary: 3 })");
+      expect(wrong).not.toBe(text);
+      ls.edit(file, wrong);
+      const errors = ls.service.getSemanticDiagnostics(file);
+      expect(messages(errors)).toEqual(["Type 'number' is not assignable to type 'string'."]);
+      const error = errors[0]!;
+      expect(wrong.slice(error.start!, error.start! + error.length!)).toBe("summary");
+      expect(wrong.slice(0, error.start!)).toEndWith("answer(SUMMARY, { ");
+    },
+    SLOW,
+  );
 
-  test("hover shows the schema's static type and completions offer Turnlens's API", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    const file = join(dir, "summarize.test.ts");
-    const text = readFileSync(file, "utf8");
-    const quick = ls.service.getQuickInfoAtPosition(file, text.indexOf("run.value") + "run.".length);
-    expect(ts.displayPartsToString(quick?.displayParts)).toContain("summary: string");
-    const completions = ls.service.getCompletionsAtPosition(file, text.indexOf("noAnswer.silent") + "noAnswer.".length, {});
-    expect(completions?.entries.map((e) => e.name)).toContain("silent");
-  }, SLOW);
+  test(
+    "hover shows the schema's static type and completions offer Turnlens's API",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      const file = join(dir, "summarize.test.ts");
+      const text = readFileSync(file, "utf8");
+      const quick = ls.service.getQuickInfoAtPosition(file, text.indexOf("run.value") + "run.".length);
+      expect(ts.displayPartsToString(quick?.displayParts)).toContain("summary: string");
+      const completions = ls.service.getCompletionsAtPosition(file, text.indexOf("noAnswer.silent") + "noAnswer.".length, {});
+      expect(completions?.entries.map((e) => e.name)).toContain("silent");
+    },
+    SLOW,
+  );
 
-  test("typebox subpaths and vitest resolve too", () => {
-    const dir = project({
-      "check.test.ts": [
-        'import { expect, test } from "vitest";',
-        'import { Value } from "typebox/value";',
-        'import { Type } from "agentswf/workflow";',
-        'import type { RunTrace } from "turnlens/trace";',
-        "const S = Type.Object({ n: Type.Number() });",
-        'test("checks", () => { expect(Value.Check(S, { n: 1 })).toBe(true); });',
-        "export type T = RunTrace;",
-        "",
-      ].join("\n"),
-    });
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    expect(messages(ls.diagnostics(join(dir, "check.test.ts")))).toEqual([]);
-  }, SLOW);
+  test(
+    "typebox subpaths and vitest resolve too",
+    () => {
+      const dir = project({
+        "check.test.ts": [
+          'import { expect, test } from "vitest";',
+          'import { Value } from "typebox/value";',
+          'import { Type } from "agentswf/workflow";',
+          'import type { RunTrace } from "turnlens/trace";',
+          "const S = Type.Object({ n: Type.Number() });",
+          'test("checks", () => { expect(Value.Check(S, { n: 1 })).toBe(true); });',
+          "export type T = RunTrace;",
+          "",
+        ].join("\n"),
+      });
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      expect(messages(ls.diagnostics(join(dir, "check.test.ts")))).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("paths turnlens init wrote before turnlens is installed (into a missing ./node_modules/turnlens) leave the plugin to resolve", () => {
-    const dir = summarizeProject();
-    const paths = servedPaths(join(dir, "node_modules", "turnlens", "dist", "types"), dir);
-    expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "preserve", moduleResolution: "bundler", strict: true, noEmit: true, paths } }));
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
-    expect(ls.service.getProgram()!.getSourceFiles().map((f) => f.fileName)).toContain(join(TYPES, "agentswf", "testing.d.ts"));
-  }, SLOW);
+  test(
+    "paths turnlens init wrote before turnlens is installed (into a missing ./node_modules/turnlens) leave the plugin to resolve",
+    () => {
+      const dir = summarizeProject();
+      const paths = servedPaths(join(dir, "node_modules", "turnlens", "dist", "types"), dir);
+      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { target: "ES2022", module: "preserve", moduleResolution: "bundler", strict: true, noEmit: true, paths } }),
+      );
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
+      expect(
+        ls.service
+          .getProgram()!
+          .getSourceFiles()
+          .map((f) => f.fileName),
+      ).toContain(join(TYPES, "agentswf", "testing.d.ts"));
+    },
+    SLOW,
+  );
 
-  test("a module the project installs itself wins over Turnlens's", () => {
-    const dir = project({
-      "node_modules/vitest/package.json": JSON.stringify({ name: "vitest", version: "9.9.9", types: "index.d.ts" }),
-      "node_modules/vitest/index.d.ts": "export declare const onlyInTheUsersVitest: 1;\n",
-      "uses.ts": 'import { onlyInTheUsersVitest } from "vitest";\nexport const one: 1 = onlyInTheUsersVitest;\n',
-    });
-    const ls = languageService(dir);
-    withPlugin(ls, dir);
-    expect(messages(ls.diagnostics(join(dir, "uses.ts")))).toEqual([]);
-  }, SLOW);
+  test(
+    "a module the project installs itself wins over Turnlens's",
+    () => {
+      const dir = project({
+        "node_modules/vitest/package.json": JSON.stringify({ name: "vitest", version: "9.9.9", types: "index.d.ts" }),
+        "node_modules/vitest/index.d.ts": "export declare const onlyInTheUsersVitest: 1;\n",
+        "uses.ts": 'import { onlyInTheUsersVitest } from "vitest";\nexport const one: 1 = onlyInTheUsersVitest;\n',
+      });
+      const ls = languageService(dir);
+      withPlugin(ls, dir);
+      expect(messages(ls.diagnostics(join(dir, "uses.ts")))).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("a host without resolveModuleNameLiterals gets TypeScript's resolution plus the plugin's", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir, { literals: false });
-    withPlugin(ls, dir);
-    expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
-  }, SLOW);
+  test(
+    "a host without resolveModuleNameLiterals gets TypeScript's resolution plus the plugin's",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir, { literals: false });
+      withPlugin(ls, dir);
+      expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("a typesDir without declarations leaves the service as it was", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir);
-    withPlugin(ls, dir, { typesDir: join(dir, "nowhere") });
-    expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
-  }, SLOW);
+  test(
+    "a typesDir without declarations leaves the service as it was",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir);
+      withPlugin(ls, dir, { typesDir: join(dir, "nowhere") });
+      expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
+    },
+    SLOW,
+  );
 });
 
 describe("without the plugin", () => {
-  test("the same project cannot find the served modules (the test above can fail)", () => {
-    const dir = summarizeProject();
-    const ls = languageService(dir);
-    const found = messages(ls.diagnostics(join(dir, "summarize.test.ts")));
-    expect(found).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
-    expect(found).toContain("Cannot find module 'bun:test' or its corresponding type declarations.");
-  }, SLOW);
+  test(
+    "the same project cannot find the served modules (the test above can fail)",
+    () => {
+      const dir = summarizeProject();
+      const ls = languageService(dir);
+      const found = messages(ls.diagnostics(join(dir, "summarize.test.ts")));
+      expect(found).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
+      expect(found).toContain("Cannot find module 'bun:test' or its corresponding type declarations.");
+    },
+    SLOW,
+  );
 });
 
 /** Opens `file` in a real tsserver process and returns its semantic diagnostics' texts. */
@@ -269,20 +325,28 @@ function tsserverDiagnostics(file: string, pluginProbe?: string): Promise<string
 }
 
 describe("in a tsserver process, loaded the way VS Code loads it", () => {
-  test("from an extension folder holding only dist/ and node_modules/turnlens-typescript-plugin", async () => {
-    const extension = mkdtempSync(join(tmpdir(), "turnlens-extension-"));
-    made.push(extension);
-    cpSync(join(ROOT, "dist", "tsPlugin"), join(extension, "dist", "tsPlugin"), { recursive: true });
-    cpSync(join(ROOT, "dist", "types"), join(extension, "dist", "types"), { recursive: true });
-    cpSync(join(ROOT, "node_modules", "turnlens-typescript-plugin"), join(extension, "node_modules", "turnlens-typescript-plugin"), { recursive: true });
-    const dir = summarizeProject();
-    expect(await tsserverDiagnostics(join(dir, "summarize.test.ts"), extension)).toEqual([]);
-  }, SLOW);
+  test(
+    "from an extension folder holding only dist/ and node_modules/turnlens-typescript-plugin",
+    async () => {
+      const extension = mkdtempSync(join(tmpdir(), "turnlens-extension-"));
+      made.push(extension);
+      cpSync(join(ROOT, "dist", "tsPlugin"), join(extension, "dist", "tsPlugin"), { recursive: true });
+      cpSync(join(ROOT, "dist", "types"), join(extension, "dist", "types"), { recursive: true });
+      cpSync(join(ROOT, "node_modules", "turnlens-typescript-plugin"), join(extension, "node_modules", "turnlens-typescript-plugin"), { recursive: true });
+      const dir = summarizeProject();
+      expect(await tsserverDiagnostics(join(dir, "summarize.test.ts"), extension)).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("without the plugin tsserver reports the missing modules", async () => {
-    const dir = summarizeProject();
-    expect(await tsserverDiagnostics(join(dir, "summarize.test.ts"))).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
-  }, SLOW);
+  test(
+    "without the plugin tsserver reports the missing modules",
+    async () => {
+      const dir = summarizeProject();
+      expect(await tsserverDiagnostics(join(dir, "summarize.test.ts"))).toContain("Cannot find module 'agentswf/testing' or its corresponding type declarations.");
+    },
+    SLOW,
+  );
 });
 
 describe("the declarations", () => {

@@ -15,7 +15,9 @@ const scopesOf = (tokens: Token[], text: string, line?: number) => {
 };
 /** The 1-based line of the sample that first contains `needle`. */
 const lineOf = (needle: string) => {
-  const index = readFileSync(SAMPLE, "utf8").split("\n").findIndex((line) => line.includes(needle));
+  const index = readFileSync(SAMPLE, "utf8")
+    .split("\n")
+    .findIndex((line) => line.includes(needle));
   if (index < 0) throw new Error(`the sample has no line with ${needle}`);
   return index + 1;
 };

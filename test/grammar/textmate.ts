@@ -84,7 +84,7 @@ export function tokensOf(tokens: Token[], text: string, line?: number): Token[] 
 
 /** One line per token: `line:start-end "text" scope scope …` (line 1-based, columns 0-based, end exclusive). */
 export function snapshotText(tokens: Token[]): string {
-  const header = "# line:start-end \"text\" scopes, outermost first (line 1-based; columns 0-based, end exclusive)";
+  const header = '# line:start-end "text" scopes, outermost first (line 1-based; columns 0-based, end exclusive)';
   return `${[header, ...tokens.map((t) => `${t.line}:${t.start}-${t.end} ${JSON.stringify(t.text)} ${t.scopes.join(" ")}`)].join("\n")}\n`;
 }
 

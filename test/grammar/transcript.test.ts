@@ -58,7 +58,7 @@ describe("the transcript grammar", () => {
   });
 
   test("a cut answer stays on its line: the next line is read afresh", async () => {
-    const text = ['run cut · completed · 2 turns', "── a", "#1  one", '    ✓ answered  {"summary":"xxxxxx…', "    ← a[0]", "#2  two"].join("\n");
+    const text = ["run cut · completed · 2 turns", "── a", "#1  one", '    ✓ answered  {"summary":"xxxxxx…', "    ← a[0]", "#2  two"].join("\n");
     const tokens = await tokenize(text, TRANSCRIPT_SCOPE);
     expect(scopesOf(tokens, "…", 4)).toContain("comment.other.cut.turnlens-transcript");
     expect(scopesOf(tokens, "←", 5)).toEqual([TRANSCRIPT_SCOPE, "meta.entry.turnlens-transcript", "keyword.operator.met-by.turnlens-transcript"]);

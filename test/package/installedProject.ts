@@ -117,10 +117,7 @@ export function packedTarball(): Promise<Tarball> {
     const destination = mkdtempSync(join(tmpdir(), "turnlens-tarball-"));
     packedInto = destination;
     process.once("exit", () => rmSync(destination, { recursive: true, force: true }));
-    const result = mustSucceed(
-      "npm pack",
-      await runIn(ROOT, "npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", destination]),
-    );
+    const result = mustSucceed("npm pack", await runIn(ROOT, "npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", destination]));
     const [info] = JSON.parse(result.stdout) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
     if (!info) throw new Error(`npm pack printed no package:\n${result.stdout}`);
     return { path: join(destination, info.filename), files: info.files.map((file) => file.path).sort(), size: info.size, unpackedSize: info.unpackedSize };
@@ -155,7 +152,16 @@ export async function installedProject(options: { packages?: string[] } = {}): P
   try {
     mustSucceed(
       "npm install",
-      await project.run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-dev", tarball.path, `typescript@${typescriptVersion()}`, ...(options.packages ?? [])]),
+      await project.run("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--save-dev",
+        tarball.path,
+        `typescript@${typescriptVersion()}`,
+        ...(options.packages ?? []),
+      ]),
     );
   } catch (error) {
     project.remove();

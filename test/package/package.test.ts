@@ -37,75 +37,126 @@ const SHIPPED = [
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
 ];
 
-test("npm pack ships the command, the CLI and its worker, the public modules, the language server and the declarations, and nothing else", async () => {
-  const tarball = await packedTarball();
-  console.log(`tarball ${tarball.path.split("/").at(-1)}: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${tarball.files.length} files`);
-  expect(tarball.files.filter((file) => !SHIPPED.some((pattern) => pattern.test(file)))).toEqual([]);
-  for (const needed of ["bin/turnlens.mjs", "dist/cli.mjs", "dist/worker.mjs", "dist/server.js", "dist/testing.mjs", "dist/types/agentswf/testing.d.ts", "dist/types/turnlens/testing.d.ts", "dist/types/node_modules/typebox/build/index.d.mts", "README.md", "LICENSE"]) {
-    expect(tarball.files).toContain(needed);
-  }
-  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
-  expect(manifest.private).toBeUndefined();
-  // dist/ bundles everything it uses but esbuild, whose native binary cannot be bundled.
-  expect(Object.keys(manifest.dependencies as object)).toEqual(["esbuild"]);
-  expect(manifest.scripts).toMatchObject({ prepack: "node build.mjs" });
-}, INSTALL_TIMEOUT);
+test(
+  "npm pack ships the command, the CLI and its worker, the public modules, the language server and the declarations, and nothing else",
+  async () => {
+    const tarball = await packedTarball();
+    console.log(`tarball ${tarball.path.split("/").at(-1)}: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${tarball.files.length} files`);
+    expect(tarball.files.filter((file) => !SHIPPED.some((pattern) => pattern.test(file)))).toEqual([]);
+    for (const needed of [
+      "bin/turnlens.mjs",
+      "dist/cli.mjs",
+      "dist/worker.mjs",
+      "dist/server.js",
+      "dist/testing.mjs",
+      "dist/types/agentswf/testing.d.ts",
+      "dist/types/turnlens/testing.d.ts",
+      "dist/types/node_modules/typebox/build/index.d.mts",
+      "README.md",
+      "LICENSE",
+    ]) {
+      expect(tarball.files).toContain(needed);
+    }
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.private).toBeUndefined();
+    // dist/ bundles everything it uses but esbuild, whose native binary cannot be bundled.
+    expect(Object.keys(manifest.dependencies as object)).toEqual(["esbuild"]);
+    expect(manifest.scripts).toMatchObject({ prepack: "node build.mjs" });
+  },
+  INSTALL_TIMEOUT,
+);
 
-test("in a fresh folder with the tarball and typescript installed, init --example, turnlens test and tsc pass, and init writes no absolute path", async () => {
-  const { dir, run } = await project();
-  // An install, not a link to this repository.
-  expect(lstatSync(join(dir, "node_modules", "turnlens")).isSymbolicLink()).toBe(false);
-  expect(existsSync(join(dir, "node_modules", "turnlens", "core"))).toBe(false);
+test(
+  "in a fresh folder with the tarball and typescript installed, init --example, turnlens test and tsc pass, and init writes no absolute path",
+  async () => {
+    const { dir, run } = await project();
+    // An install, not a link to this repository.
+    expect(lstatSync(join(dir, "node_modules", "turnlens")).isSymbolicLink()).toBe(false);
+    expect(existsSync(join(dir, "node_modules", "turnlens", "core"))).toBe(false);
 
-  const init = await run("npx", ["turnlens", "init", "--example"]);
-  expect(init.stdout).toBe("created tsconfig.json\ncreated workflows/hello/workflow.ts\ncreated workflows/hello/workflow.test.ts\nnext: turnlens test\n");
-  expect(init.code).toBe(0);
-  const written = init.stdout.split("\n").filter((line) => line.startsWith("created ")).map((line) => line.slice("created ".length));
-  for (const file of written) {
-    const text = readFileSync(join(dir, file), "utf8");
-    for (const absolute of [dir, realpathSync(dir), ROOT, tmpdir()]) expect({ file, holds: text.includes(absolute) ? absolute : "no absolute path" }).toEqual({ file, holds: "no absolute path" });
-  }
-  const paths = (JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
-  expect(Object.values(paths).flat().filter((path) => !path.startsWith("./node_modules/turnlens/dist/types/"))).toEqual([]);
+    const init = await run("npx", ["turnlens", "init", "--example"]);
+    expect(init.stdout).toBe("created tsconfig.json\ncreated workflows/hello/workflow.ts\ncreated workflows/hello/workflow.test.ts\nnext: turnlens test\n");
+    expect(init.code).toBe(0);
+    const written = init.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("created "))
+      .map((line) => line.slice("created ".length));
+    for (const file of written) {
+      const text = readFileSync(join(dir, file), "utf8");
+      for (const absolute of [dir, realpathSync(dir), ROOT, tmpdir()])
+        expect({ file, holds: text.includes(absolute) ? absolute : "no absolute path" }).toEqual({ file, holds: "no absolute path" });
+    }
+    const paths = (JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
+    expect(
+      Object.values(paths)
+        .flat()
+        .filter((path) => !path.startsWith("./node_modules/turnlens/dist/types/")),
+    ).toEqual([]);
 
-  const tests = await run("npx", ["turnlens", "test"]);
-  expect(tests.lastLine).toBe("2 passed, 0 failed");
-  expect(tests.code).toBe(0);
+    const tests = await run("npx", ["turnlens", "test"]);
+    expect(tests.lastLine).toBe("2 passed, 0 failed");
+    expect(tests.code).toBe(0);
 
-  const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
-  expect(tsc.stdout).toBe("");
-  expect(tsc.code).toBe(0);
-}, INSTALL_TIMEOUT);
-
-test("tsc fails at the property once a scripted answer has the wrong type", async () => {
-  const { dir, run } = await project();
-  const file = join(dir, TEST_FILE);
-  const text = readFileSync(file, "utf8");
-  expect(text).toContain(RIGHT_ANSWER);
-  writeFileSync(file, text.replace(RIGHT_ANSWER, "answer(GREETING, { greeting: 3 })"));
-  try {
     const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
-    expect(tsc.code).toBe(2);
-    const [, where, line, column] = /^(workflows\/hello\/workflow\.test\.ts)\((\d+),(\d+)\): error TS2322: Type 'number' is not assignable to type 'string'\.$/.exec(tsc.stdout.trim()) ?? ["", tsc.stdout];
-    expect(where).toBe("workflows/hello/workflow.test.ts");
-    // The error is at the property, `greeting`.
-    expect(readFileSync(file, "utf8").split("\n")[Number(line) - 1]!.slice(Number(column) - 1)).toStartWith("greeting: 3 })");
-  } finally {
-    writeFileSync(file, text);
-  }
-}, INSTALL_TIMEOUT);
+    expect(tsc.stdout).toBe("");
+    expect(tsc.code).toBe(0);
+  },
+  INSTALL_TIMEOUT,
+);
 
-test("the installed package's own names resolve: turnlens/testing's types from the package's exports, its module in Node", async () => {
-  const { dir, run } = await project();
-  // No paths: tsc finds turnlens/testing through node_modules/turnlens/package.json's exports alone.
-  writeFileSync(join(dir, "tsconfig.exports.json"), `${JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: true, noEmit: true, types: [] }, files: ["uses-exports.mts"] }, null, 2)}\n`);
-  writeFileSync(join(dir, "uses-exports.mts"), 'import { answer, noAnswer } from "turnlens/testing";\nimport type { RunTrace } from "turnlens/trace";\nexport const entries = [answer({ type: "object" }, { any: 1 }), noAnswer.silent()];\nexport type Trace = RunTrace;\n');
-  const tsc = await run("npx", ["tsc", "-p", "tsconfig.exports.json", "--pretty", "false"]);
-  expect(tsc.stdout).toBe("");
-  expect(tsc.code).toBe(0);
-  const node = await run("node", ["--input-type=module", "-e", 'const w = await import("turnlens/workflow"); const t = await import("turnlens/testing"); console.log(typeof w.defineWorkflow, typeof t.testWorkflow)']);
-  expect(node.stdout).toBe("function function\n");
-}, INSTALL_TIMEOUT);
+test(
+  "tsc fails at the property once a scripted answer has the wrong type",
+  async () => {
+    const { dir, run } = await project();
+    const file = join(dir, TEST_FILE);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain(RIGHT_ANSWER);
+    writeFileSync(file, text.replace(RIGHT_ANSWER, "answer(GREETING, { greeting: 3 })"));
+    try {
+      const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
+      expect(tsc.code).toBe(2);
+      const [, where, line, column] = /^(workflows\/hello\/workflow\.test\.ts)\((\d+),(\d+)\): error TS2322: Type 'number' is not assignable to type 'string'\.$/.exec(
+        tsc.stdout.trim(),
+      ) ?? ["", tsc.stdout];
+      expect(where).toBe("workflows/hello/workflow.test.ts");
+      // The error is at the property, `greeting`.
+      expect(
+        readFileSync(file, "utf8")
+          .split("\n")
+          [Number(line) - 1]!.slice(Number(column) - 1),
+      ).toStartWith("greeting: 3 })");
+    } finally {
+      writeFileSync(file, text);
+    }
+  },
+  INSTALL_TIMEOUT,
+);
+
+test(
+  "the installed package's own names resolve: turnlens/testing's types from the package's exports, its module in Node",
+  async () => {
+    const { dir, run } = await project();
+    // No paths: tsc finds turnlens/testing through node_modules/turnlens/package.json's exports alone.
+    writeFileSync(
+      join(dir, "tsconfig.exports.json"),
+      `${JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: true, noEmit: true, types: [] }, files: ["uses-exports.mts"] }, null, 2)}\n`,
+    );
+    writeFileSync(
+      join(dir, "uses-exports.mts"),
+      'import { answer, noAnswer } from "turnlens/testing";\nimport type { RunTrace } from "turnlens/trace";\nexport const entries = [answer({ type: "object" }, { any: 1 }), noAnswer.silent()];\nexport type Trace = RunTrace;\n',
+    );
+    const tsc = await run("npx", ["tsc", "-p", "tsconfig.exports.json", "--pretty", "false"]);
+    expect(tsc.stdout).toBe("");
+    expect(tsc.code).toBe(0);
+    const node = await run("node", [
+      "--input-type=module",
+      "-e",
+      'const w = await import("turnlens/workflow"); const t = await import("turnlens/testing"); console.log(typeof w.defineWorkflow, typeof t.testWorkflow)',
+    ]);
+    expect(node.stdout).toBe("function function\n");
+  },
+  INSTALL_TIMEOUT,
+);
 
 // ---------------------------------------------------------------------------------------------
 // Editors: the project's own language server, `npx turnlens lsp --stdio`, started as
@@ -144,7 +195,15 @@ async function editorCheck(command: string, args: (scratch: string) => string[])
   writeFileSync(join(dir, EDITOR_TEST_FILE), EDITOR_TEST);
   const scratch = mkdtempSync(join(tmpdir(), "turnlens-editor-"));
   try {
-    const env = { HOME: scratch, XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch, XDG_STATE_HOME: scratch, TURNLENS_PROJECT: dir, TURNLENS_FILE: join(dir, EDITOR_TEST_FILE) };
+    const env = {
+      HOME: scratch,
+      XDG_CONFIG_HOME: scratch,
+      XDG_DATA_HOME: scratch,
+      XDG_CACHE_HOME: scratch,
+      XDG_STATE_HOME: scratch,
+      TURNLENS_PROJECT: dir,
+      TURNLENS_FILE: join(dir, EDITOR_TEST_FILE),
+    };
     const result = await runIn(dir, command, args(scratch), { env });
     const context = `${command} exited ${result.code}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
     const lines = result.stdout.split("\n");
@@ -178,46 +237,60 @@ const missing = (name: string, install: string) => () => {
 
 if (!hasNvim && !inCi) test.skip(`${NEOVIM} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
 else
-  test(NEOVIM, async () => {
-    if (!hasNvim) missing("nvim", "neovim")();
-    const { code, line, stdout } = await editorCheck("nvim", () => ["--headless", "-n", "-i", "NONE", "-u", join(EDITORS, "neovim.lua")]);
-    expect(line(/^DIAG 10:/)).toBe('DIAG 10:5 [turnlens unknown-option] testWorkflow takes no option "agnets"; did you mean "agents"?');
-    // Only a run in the installed package's worker finds this one.
-    expect(line(/^DIAG 17:/)).toBe('DIAG 17:72 [turnlens entry-never-reached] agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
-    expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents" (quickfix, preferred)');
-    expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
-    expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
-    expect(line(/^RESULT:/)).toBe("RESULT: OK");
-    expect({ code, stdout }).toEqual({ code: 0, stdout });
-  }, INSTALL_TIMEOUT);
+  test(
+    NEOVIM,
+    async () => {
+      if (!hasNvim) missing("nvim", "neovim")();
+      const { code, line, stdout } = await editorCheck("nvim", () => ["--headless", "-n", "-i", "NONE", "-u", join(EDITORS, "neovim.lua")]);
+      expect(line(/^DIAG 10:/)).toBe('DIAG 10:5 [turnlens unknown-option] testWorkflow takes no option "agnets"; did you mean "agents"?');
+      // Only a run in the installed package's worker finds this one.
+      expect(line(/^DIAG 17:/)).toBe('DIAG 17:72 [turnlens entry-never-reached] agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
+      expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents" (quickfix, preferred)');
+      expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
+      expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
+      expect(line(/^RESULT:/)).toBe("RESULT: OK");
+      expect({ code, stdout }).toEqual({ code: 0, stdout });
+    },
+    INSTALL_TIMEOUT,
+  );
 
 if (!hasEglot && !inCi) test.skip(`${EMACS} (skipped: emacs or eglot is not installed; \`apt-get install -y emacs-nox elpa-eglot\` to run it)`, () => {});
 else
-  test(EMACS, async () => {
-    if (!hasEglot) missing("emacs with eglot", "emacs-nox elpa-eglot")();
-    const { code, line, stdout } = await editorCheck("emacs", () => ["--batch", "-Q", "-l", join(EDITORS, "eglot.el")]);
-    expect(line(/^DIAG line 10:/)).toBe('DIAG line 10: turnlens [unknown-option]: testWorkflow takes no option "agnets"; did you mean "agents"?');
-    expect(line(/^DIAG line 17:/)).toBe('DIAG line 17: turnlens [entry-never-reached]: agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
-    expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents"');
-    expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
-    expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
-    expect(line(/^RESULT:/)).toBe("RESULT: OK");
-    expect({ code, stdout }).toEqual({ code: 0, stdout });
-  }, INSTALL_TIMEOUT);
+  test(
+    EMACS,
+    async () => {
+      if (!hasEglot) missing("emacs with eglot", "emacs-nox elpa-eglot")();
+      const { code, line, stdout } = await editorCheck("emacs", () => ["--batch", "-Q", "-l", join(EDITORS, "eglot.el")]);
+      expect(line(/^DIAG line 10:/)).toBe('DIAG line 10: turnlens [unknown-option]: testWorkflow takes no option "agnets"; did you mean "agents"?');
+      expect(line(/^DIAG line 17:/)).toBe(
+        'DIAG line 17: turnlens [entry-never-reached]: agent "greeter" was asked 1 turn; its script has 2: this entry is never reached',
+      );
+      expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents"');
+      expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
+      expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
+      expect(line(/^RESULT:/)).toBe("RESULT: OK");
+      expect({ code, stdout }).toEqual({ code: 0, stdout });
+    },
+    INSTALL_TIMEOUT,
+  );
 
-test("the project copied to a second path, the first one gone, still passes turnlens test and tsc", async () => {
-  const first = await project();
-  const moved = first.copyTo();
-  try {
-    first.remove();
-    expect(existsSync(first.dir)).toBe(false);
-    const tests = await moved.run("npx", ["turnlens", "test"]);
-    expect(tests.lastLine).toBe("2 passed, 0 failed");
-    expect(tests.code).toBe(0);
-    const tsc = await moved.run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
-    expect(tsc.stdout).toBe("");
-    expect(tsc.code).toBe(0);
-  } finally {
-    moved.remove();
-  }
-}, INSTALL_TIMEOUT);
+test(
+  "the project copied to a second path, the first one gone, still passes turnlens test and tsc",
+  async () => {
+    const first = await project();
+    const moved = first.copyTo();
+    try {
+      first.remove();
+      expect(existsSync(first.dir)).toBe(false);
+      const tests = await moved.run("npx", ["turnlens", "test"]);
+      expect(tests.lastLine).toBe("2 passed, 0 failed");
+      expect(tests.code).toBe(0);
+      const tsc = await moved.run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
+      expect(tsc.stdout).toBe("");
+      expect(tsc.code).toBe(0);
+    } finally {
+      moved.remove();
+    }
+  },
+  INSTALL_TIMEOUT,
+);

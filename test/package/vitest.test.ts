@@ -23,13 +23,17 @@ afterAll(() => {
   removeTarball();
 });
 
-test("in a fresh folder with the tarball and vitest installed, vitest run passes and fails exactly the tests turnlens test does", () => {
-  // Installed from the tarball, not linked to this repository.
-  expect(lstatSync(join(project!.dir, "node_modules", "turnlens")).isSymbolicLink()).toBe(false);
-  expect(Object.keys(result.turnlens).length).toBeGreaterThan(40);
-  expect(result.vitest).toEqual(result.turnlens);
-  expect([result.runs.turnlens.code, result.runs.vitest.code]).toEqual([1, 1]);
-}, INSTALL_TIMEOUT);
+test(
+  "in a fresh folder with the tarball and vitest installed, vitest run passes and fails exactly the tests turnlens test does",
+  () => {
+    // Installed from the tarball, not linked to this repository.
+    expect(lstatSync(join(project!.dir, "node_modules", "turnlens")).isSymbolicLink()).toBe(false);
+    expect(Object.keys(result.turnlens).length).toBeGreaterThan(40);
+    expect(result.vitest).toEqual(result.turnlens);
+    expect([result.runs.turnlens.code, result.runs.vitest.code]).toEqual([1, 1]);
+  },
+  INSTALL_TIMEOUT,
+);
 
 test("there, every example passes and every test file of examples/mistakes fails", () => {
   const mistakeFiles = readdirSync(join(ROOT, "examples", "mistakes"))

@@ -27,32 +27,48 @@ async function ranFiles(cwd: string, args: string[] = []): Promise<{ code: numbe
 }
 
 describe("symlinks in a folder search", () => {
-  test("a symlink out of the project is not followed, to a folder or to a file", async () => {
-    const outside = project({ "elsewhere.test.ts": PASSING, "single.test.ts": PASSING });
-    const dir = project({ "tests/own.test.ts": PASSING });
-    symlinkSync(outside, join(dir, "tests", "outside"), "dir");
-    symlinkSync(join(outside, "single.test.ts"), join(dir, "tests", "single.test.ts"), "file");
-    expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
-  }, SLOW);
+  test(
+    "a symlink out of the project is not followed, to a folder or to a file",
+    async () => {
+      const outside = project({ "elsewhere.test.ts": PASSING, "single.test.ts": PASSING });
+      const dir = project({ "tests/own.test.ts": PASSING });
+      symlinkSync(outside, join(dir, "tests", "outside"), "dir");
+      symlinkSync(join(outside, "single.test.ts"), join(dir, "tests", "single.test.ts"), "file");
+      expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
+    },
+    SLOW,
+  );
 
-  test("a symlink loop runs each file once, under its real path", async () => {
-    const dir = project({ "tests/own.test.ts": PASSING });
-    symlinkSync(dir, join(dir, "tests", "loop"), "dir");
-    symlinkSync(join(dir, "tests"), join(dir, "alias"), "dir");
-    expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
-  }, SLOW);
+  test(
+    "a symlink loop runs each file once, under its real path",
+    async () => {
+      const dir = project({ "tests/own.test.ts": PASSING });
+      symlinkSync(dir, join(dir, "tests", "loop"), "dir");
+      symlinkSync(join(dir, "tests"), join(dir, "alias"), "dir");
+      expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
+    },
+    SLOW,
+  );
 
-  test("a symlink into node_modules inside the project finds nothing there", async () => {
-    const dir = project({ "tests/own.test.ts": PASSING, "node_modules/pkg/theirs.test.ts": PASSING });
-    symlinkSync(join(dir, "node_modules", "pkg"), join(dir, "tests", "pkg"), "dir");
-    expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
-  }, SLOW);
+  test(
+    "a symlink into node_modules inside the project finds nothing there",
+    async () => {
+      const dir = project({ "tests/own.test.ts": PASSING, "node_modules/pkg/theirs.test.ts": PASSING });
+      symlinkSync(join(dir, "node_modules", "pkg"), join(dir, "tests", "pkg"), "dir");
+      expect(await ranFiles(dir)).toEqual({ code: 0, files: [join(dir, "tests", "own.test.ts")] });
+    },
+    SLOW,
+  );
 
-  test("a file named on the command line runs even through a symlink out of the project", async () => {
-    const outside = project({ "single.test.ts": PASSING });
-    const dir = project({ "tests/own.test.ts": PASSING });
-    mkdirSync(join(dir, "named"));
-    symlinkSync(join(outside, "single.test.ts"), join(dir, "named", "single.test.ts"), "file");
-    expect(await ranFiles(dir, ["named/single.test.ts"])).toEqual({ code: 0, files: [join(dir, "named", "single.test.ts")] });
-  }, SLOW);
+  test(
+    "a file named on the command line runs even through a symlink out of the project",
+    async () => {
+      const outside = project({ "single.test.ts": PASSING });
+      const dir = project({ "tests/own.test.ts": PASSING });
+      mkdirSync(join(dir, "named"));
+      symlinkSync(join(outside, "single.test.ts"), join(dir, "named", "single.test.ts"), "file");
+      expect(await ranFiles(dir, ["named/single.test.ts"])).toEqual({ code: 0, files: [join(dir, "named", "single.test.ts")] });
+    },
+    SLOW,
+  );
 });

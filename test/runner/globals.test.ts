@@ -3,9 +3,13 @@
 import { expect, test } from "bun:test";
 import { fixture, SLOW, turnlens } from "./harness.ts";
 
-test("a test file may use Promise.withResolvers, Array.fromAsync, the Set methods, groupBy, iterator helpers, RegExp.escape and Error.isError", async () => {
-  const result = await turnlens([fixture("globals")]);
-  expect(result.stdout).toContain(`✓ ${fixture("globals/newer-globals.test.js")} (8 tests)`);
-  expect(result.lastLine).toBe("8 passed, 0 failed");
-  expect(result.code).toBe(0);
-}, SLOW);
+test(
+  "a test file may use Promise.withResolvers, Array.fromAsync, the Set methods, groupBy, iterator helpers, RegExp.escape and Error.isError",
+  async () => {
+    const result = await turnlens([fixture("globals")]);
+    expect(result.stdout).toContain(`✓ ${fixture("globals/newer-globals.test.js")} (8 tests)`);
+    expect(result.lastLine).toBe("8 passed, 0 failed");
+    expect(result.code).toBe(0);
+  },
+  SLOW,
+);

@@ -26,7 +26,11 @@ export function turnlens(args: string[], cwd = ROOT, env: Record<string, string 
 
 /** `turnlens test ...args` started, not awaited, with every process of its tree tagged `tag`. */
 export function startTurnlens(args: string[], tag: string): ChildProcess {
-  return spawn(process.execPath, [BIN, "test", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [BIN, "test", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** A tag no other run carries, for counting a run's processes by their environment. */

@@ -48,123 +48,159 @@ function snapshotOfProject(dir: string): Record<string, string> {
   return snapshot(dir, ["node_modules"]);
 }
 
-const SERVED = ["agentswf/workflow", "agentswf/testing", "agentswf/client", "turnlens/workflow", "turnlens/testing", "turnlens/client", "turnlens/trace", "bun:test", "vitest", "typebox", "typebox/*"];
+const SERVED = [
+  "agentswf/workflow",
+  "agentswf/testing",
+  "agentswf/client",
+  "turnlens/workflow",
+  "turnlens/testing",
+  "turnlens/client",
+  "turnlens/trace",
+  "bun:test",
+  "vitest",
+  "typebox",
+  "typebox/*",
+];
 
 describe("a folder that installs turnlens and nothing else yet", () => {
-  test("init writes a tsconfig and a first workflow whose tests pass, and tsc agrees", async () => {
-    const project = tempProject({});
-    try {
-      installTurnlens(project.dir);
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(0);
-      expect(init.stdout).toContain("created tsconfig.json");
-      expect(init.stdout).toContain("created workflows/hello/workflow.ts");
-      expect(init.stdout).toContain("created workflows/hello/workflow.test.ts");
-      expect(init.stdout).not.toContain("note:");
-      const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
-      expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
-      // Through the symlink, relative to the tsconfig: never the clone it points to.
-      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-      expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
-      expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).not.toContain(ROOT);
+  test(
+    "init writes a tsconfig and a first workflow whose tests pass, and tsc agrees",
+    async () => {
+      const project = tempProject({});
+      try {
+        installTurnlens(project.dir);
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain("created tsconfig.json");
+        expect(init.stdout).toContain("created workflows/hello/workflow.ts");
+        expect(init.stdout).toContain("created workflows/hello/workflow.test.ts");
+        expect(init.stdout).not.toContain("note:");
+        const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
+        // Through the symlink, relative to the tsconfig: never the clone it points to.
+        expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+        expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
+        expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).not.toContain(ROOT);
 
-      const run = await turnlens([], project.dir);
-      expect(run.lastLine).toBe("2 passed, 0 failed");
-      expect(run.code).toBe(0);
+        const run = await turnlens([], project.dir);
+        expect(run.lastLine).toBe("2 passed, 0 failed");
+        expect(run.code).toBe(0);
 
-      const check = await tsc(project.dir);
-      expect(check.stdout).toBe("");
-      expect(check.code).toBe(0);
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+        const check = await tsc(project.dir);
+        expect(check.stdout).toBe("");
+        expect(check.code).toBe(0);
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("a package of a workspace gets paths up to the workspace's node_modules", async () => {
-    const project = tempProject({ "package.json": '{ "workspaces": ["packages/*"] }\n' });
-    try {
-      installTurnlens(project.dir);
-      const pkg = join(project.dir, "packages", "agents");
-      const init = await turnlensCommand(["init", pkg]);
-      expect(init.code).toBe(0);
-      const paths = compilerOptionsOf(join(pkg, "tsconfig.json")).paths as Record<string, string[]>;
-      expect(paths["agentswf/testing"]).toEqual(["../../node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-      const check = await tsc(pkg);
-      expect(check.stdout).toBe("");
-      expect(check.code).toBe(0);
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+  test(
+    "a package of a workspace gets paths up to the workspace's node_modules",
+    async () => {
+      const project = tempProject({ "package.json": '{ "workspaces": ["packages/*"] }\n' });
+      try {
+        installTurnlens(project.dir);
+        const pkg = join(project.dir, "packages", "agents");
+        const init = await turnlensCommand(["init", pkg]);
+        expect(init.code).toBe(0);
+        const paths = compilerOptionsOf(join(pkg, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(paths["agentswf/testing"]).toEqual(["../../node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+        const check = await tsc(pkg);
+        expect(check.stdout).toBe("");
+        expect(check.code).toBe(0);
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("without turnlens and TypeScript installed, init points where npm puts them and says how to add them", async () => {
-    const project = tempProject({});
-    try {
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(0);
-      const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
-      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-      expect(init.stdout.split("\n").filter((line) => line.startsWith("note:"))).toEqual([
-        "note: turnlens is not installed in this folder: the paths point where npm puts it (./node_modules/turnlens), so tsc finds them once it is installed",
-        "note: TypeScript is not installed in this folder, so `npx tsc` would offer an unrelated package named tsc",
-        "note: add turnlens and typescript: npm install --save-dev turnlens typescript",
-      ]);
-      // The example still runs: `turnlens test` serves the modules itself.
-      expect((await turnlens([], project.dir)).lastLine).toBe("2 passed, 0 failed");
-      // Installing is all tsc needed: the tsconfig stays as it was.
-      installTurnlens(project.dir);
-      expect((await tsc(project.dir)).stdout).toBe("");
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+  test(
+    "without turnlens and TypeScript installed, init points where npm puts them and says how to add them",
+    async () => {
+      const project = tempProject({});
+      try {
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(0);
+        const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+        expect(init.stdout.split("\n").filter((line) => line.startsWith("note:"))).toEqual([
+          "note: turnlens is not installed in this folder: the paths point where npm puts it (./node_modules/turnlens), so tsc finds them once it is installed",
+          "note: TypeScript is not installed in this folder, so `npx tsc` would offer an unrelated package named tsc",
+          "note: add turnlens and typescript: npm install --save-dev turnlens typescript",
+        ]);
+        // The example still runs: `turnlens test` serves the modules itself.
+        expect((await turnlens([], project.dir)).lastLine).toBe("2 passed, 0 failed");
+        // Installing is all tsc needed: the tsconfig stays as it was.
+        installTurnlens(project.dir);
+        expect((await tsc(project.dir)).stdout).toBe("");
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("tsc with those paths rejects an answer that does not match its schema", async () => {
-    const project = tempProject({});
-    try {
-      installTurnlens(project.dir);
-      expect((await turnlensCommand(["init", project.dir])).code).toBe(0);
-      const testFile = join(project.dir, "workflows", "hello", "workflow.test.ts");
-      const text = readFileSync(testFile, "utf8");
-      writeFileSync(testFile, text.replace('answer(GREETING, { greeting: "Hello, Ada!" })', "answer(GREETING, { greeting: 3 })"));
-      expect(readFileSync(testFile, "utf8")).not.toBe(text);
-      const check = await tsc(project.dir);
-      expect(check.code).not.toBe(0);
-      expect(check.stdout).toContain("workflow.test.ts(10,");
-      expect(check.stdout).toContain("error TS2322: Type 'number' is not assignable to type 'string'");
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+  test(
+    "tsc with those paths rejects an answer that does not match its schema",
+    async () => {
+      const project = tempProject({});
+      try {
+        installTurnlens(project.dir);
+        expect((await turnlensCommand(["init", project.dir])).code).toBe(0);
+        const testFile = join(project.dir, "workflows", "hello", "workflow.test.ts");
+        const text = readFileSync(testFile, "utf8");
+        writeFileSync(testFile, text.replace('answer(GREETING, { greeting: "Hello, Ada!" })', "answer(GREETING, { greeting: 3 })"));
+        expect(readFileSync(testFile, "utf8")).not.toBe(text);
+        const check = await tsc(project.dir);
+        expect(check.code).not.toBe(0);
+        expect(check.stdout).toContain("workflow.test.ts(10,");
+        expect(check.stdout).toContain("error TS2322: Type 'number' is not assignable to type 'string'");
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("init twice changes nothing and says so", async () => {
-    const project = tempProject({});
-    try {
-      installTurnlens(project.dir);
-      expect((await turnlensCommand(["init"], project.dir)).code).toBe(0);
-      const before = snapshotOfProject(project.dir);
-      const again = await turnlensCommand(["init"], project.dir);
-      expect(again.code).toBe(0);
-      expect(again.stdout).toContain("skipped tsconfig.json: already maps the served modules");
-      expect(again.lastLine).toBe("nothing changed: the folder is already set up");
-      expect(snapshotOfProject(project.dir)).toEqual(before);
-    } finally {
-      project.remove();
-    }
-  }, SLOW);
+  test(
+    "init twice changes nothing and says so",
+    async () => {
+      const project = tempProject({});
+      try {
+        installTurnlens(project.dir);
+        expect((await turnlensCommand(["init"], project.dir)).code).toBe(0);
+        const before = snapshotOfProject(project.dir);
+        const again = await turnlensCommand(["init"], project.dir);
+        expect(again.code).toBe(0);
+        expect(again.stdout).toContain("skipped tsconfig.json: already maps the served modules");
+        expect(again.lastLine).toBe("nothing changed: the folder is already set up");
+        expect(snapshotOfProject(project.dir)).toEqual(before);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
 
-  test("--json prints what was done", async () => {
-    const project = tempProject({});
-    try {
-      const init = await turnlensCommand(["init", project.dir, "--json"]);
-      expect(init.code).toBe(0);
-      const result = JSON.parse(init.stdout) as { created: string[]; errors: string[] };
-      expect(result.created).toEqual(["tsconfig.json", join("workflows", "hello", "workflow.ts"), join("workflows", "hello", "workflow.test.ts")]);
-      expect(result.errors).toEqual([]);
-    } finally {
-      project.remove();
-    }
-  }, SLOW);
+  test(
+    "--json prints what was done",
+    async () => {
+      const project = tempProject({});
+      try {
+        const init = await turnlensCommand(["init", project.dir, "--json"]);
+        expect(init.code).toBe(0);
+        const result = JSON.parse(init.stdout) as { created: string[]; errors: string[] };
+        expect(result.created).toEqual(["tsconfig.json", join("workflows", "hello", "workflow.ts"), join("workflows", "hello", "workflow.test.ts")]);
+        expect(result.errors).toEqual([]);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("a folder that has things already", () => {
@@ -184,112 +220,154 @@ describe("a folder that has things already", () => {
 }
 `;
 
-  test("an existing tsconfig keeps its options, comments and aliases; missing paths are added", async () => {
-    const project = tempProject({
-      "tsconfig.json": USER_TSCONFIG,
-      "types/my-vitest.d.ts": "export declare function test(name: string, fn: () => unknown): void;\n",
-      "src/util.ts": "export const three = 3;\n",
-      "scratch/broken.ts": "const x: number = 'not checked';\n",
-    });
-    try {
-      installTurnlens(project.dir);
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(0);
-      expect(init.stdout).toContain("updated tsconfig.json");
-      expect(init.stdout).toContain('note: tsconfig.json maps "vitest" elsewhere; kept yours');
-      const text = readFileSync(join(project.dir, "tsconfig.json"), "utf8");
-      expect(text).toContain("// the user's own comment");
-      expect(text).toContain('"exclude": ["scratch"]');
-      const options = compilerOptionsOf(join(project.dir, "tsconfig.json"));
-      expect(options.target).toBe("ES2020");
-      expect(options.noUnusedLocals).toBe(true);
-      const paths = options.paths as Record<string, string[]>;
-      expect(paths["@/*"]).toEqual(["./src/*"]);
-      expect(paths.vitest).toEqual(["./types/my-vitest.d.ts"]);
-      expect(Object.keys(paths).sort()).toEqual(["@/*", ...SERVED].sort());
+  test(
+    "an existing tsconfig keeps its options, comments and aliases; missing paths are added",
+    async () => {
+      const project = tempProject({
+        "tsconfig.json": USER_TSCONFIG,
+        "types/my-vitest.d.ts": "export declare function test(name: string, fn: () => unknown): void;\n",
+        "src/util.ts": "export const three = 3;\n",
+        "scratch/broken.ts": "const x: number = 'not checked';\n",
+      });
+      try {
+        installTurnlens(project.dir);
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain("updated tsconfig.json");
+        expect(init.stdout).toContain('note: tsconfig.json maps "vitest" elsewhere; kept yours');
+        const text = readFileSync(join(project.dir, "tsconfig.json"), "utf8");
+        expect(text).toContain("// the user's own comment");
+        expect(text).toContain('"exclude": ["scratch"]');
+        const options = compilerOptionsOf(join(project.dir, "tsconfig.json"));
+        expect(options.target).toBe("ES2020");
+        expect(options.noUnusedLocals).toBe(true);
+        const paths = options.paths as Record<string, string[]>;
+        expect(paths["@/*"]).toEqual(["./src/*"]);
+        expect(paths.vitest).toEqual(["./types/my-vitest.d.ts"]);
+        expect(Object.keys(paths).sort()).toEqual(["@/*", ...SERVED].sort());
 
-      expect((await tsc(project.dir)).stdout).toBe("");
-      const again = await turnlensCommand(["init", project.dir]);
-      expect(again.lastLine).toBe("nothing changed: the folder is already set up");
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+        expect((await tsc(project.dir)).stdout).toBe("");
+        const again = await turnlensCommand(["init", project.dir]);
+        expect(again.lastLine).toBe("nothing changed: the folder is already set up");
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("paths an older init wrote (gone, or absolute into a clone) are pointed at the installed package", async () => {
-    const stale = "/nowhere/turnlens-0.0.1/dist/types";
-    const clone = join(ROOT, "dist", "types");
-    const project = tempProject({
-      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: true, paths: { "agentswf/testing": [`${stale}/agentswf/testing.d.ts`], "typebox/*": [`${stale}/node_modules/typebox/build/*/index.d.mts`], "bun:test": [`${clone}/bun-test.d.ts`] } } }, null, 2),
-      "src/mine.ts": "export const notAWorkflow = 1;\n",
-    });
-    try {
-      installTurnlens(project.dir);
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(0);
-      expect(init.stdout).toContain("updated tsconfig.json");
-      const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
-      expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-      expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
-      expect(paths["bun:test"]).toEqual(["./node_modules/turnlens/dist/types/bun-test.d.ts"]);
-      expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
-      expect((await tsc(project.dir)).stdout).toBe("");
-    } finally {
-      project.remove();
-    }
-  }, TSC_SLOW);
+  test(
+    "paths an older init wrote (gone, or absolute into a clone) are pointed at the installed package",
+    async () => {
+      const stale = "/nowhere/turnlens-0.0.1/dist/types";
+      const clone = join(ROOT, "dist", "types");
+      const project = tempProject({
+        "tsconfig.json": JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              skipLibCheck: true,
+              paths: {
+                "agentswf/testing": [`${stale}/agentswf/testing.d.ts`],
+                "typebox/*": [`${stale}/node_modules/typebox/build/*/index.d.mts`],
+                "bun:test": [`${clone}/bun-test.d.ts`],
+              },
+            },
+          },
+          null,
+          2,
+        ),
+        "src/mine.ts": "export const notAWorkflow = 1;\n",
+      });
+      try {
+        installTurnlens(project.dir);
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain("updated tsconfig.json");
+        const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
+        expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
+        expect(paths["bun:test"]).toEqual(["./node_modules/turnlens/dist/types/bun-test.d.ts"]);
+        expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
+        expect((await tsc(project.dir)).stdout).toBe("");
+      } finally {
+        project.remove();
+      }
+    },
+    TSC_SLOW,
+  );
 
-  test("a folder with a workflow gets no example unless --example, and no file is overwritten", async () => {
-    const mine = 'import { defineWorkflow } from "agentswf/workflow";\nexport default defineWorkflow({ name: "mine", run: async () => 1 });\n';
-    const myTest = "// the user's own test\n";
-    const project = tempProject({ "src/mine.ts": mine, "workflows/hello/workflow.test.ts": myTest });
-    try {
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(0);
-      expect(init.stdout).toContain("no example was written (--example writes one)");
-      expect(existsSync(join(project.dir, "workflows", "hello", "workflow.ts"))).toBe(false);
+  test(
+    "a folder with a workflow gets no example unless --example, and no file is overwritten",
+    async () => {
+      const mine = 'import { defineWorkflow } from "agentswf/workflow";\nexport default defineWorkflow({ name: "mine", run: async () => 1 });\n';
+      const myTest = "// the user's own test\n";
+      const project = tempProject({ "src/mine.ts": mine, "workflows/hello/workflow.test.ts": myTest });
+      try {
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain("no example was written (--example writes one)");
+        expect(existsSync(join(project.dir, "workflows", "hello", "workflow.ts"))).toBe(false);
 
-      const example = await turnlensCommand(["init", project.dir, "--example"]);
-      expect(example.code).toBe(0);
-      expect(example.stdout).toContain("created workflows/hello/workflow.ts");
-      expect(example.stdout).toContain("skipped workflows/hello/workflow.test.ts: already exists");
-      expect(readFileSync(join(project.dir, "workflows", "hello", "workflow.test.ts"), "utf8")).toBe(myTest);
-      expect(readFileSync(join(project.dir, "src", "mine.ts"), "utf8")).toBe(mine);
-    } finally {
-      project.remove();
-    }
-  }, SLOW);
+        const example = await turnlensCommand(["init", project.dir, "--example"]);
+        expect(example.code).toBe(0);
+        expect(example.stdout).toContain("created workflows/hello/workflow.ts");
+        expect(example.stdout).toContain("skipped workflows/hello/workflow.test.ts: already exists");
+        expect(readFileSync(join(project.dir, "workflows", "hello", "workflow.test.ts"), "utf8")).toBe(myTest);
+        expect(readFileSync(join(project.dir, "src", "mine.ts"), "utf8")).toBe(mine);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
 
-  test("a tsconfig that is not JSON is left alone and init exits 1", async () => {
-    const project = tempProject({ "tsconfig.json": "{ not json" });
-    try {
-      const init = await turnlensCommand(["init", project.dir]);
-      expect(init.code).toBe(1);
-      expect(init.stdout).toContain("error: tsconfig.json could not be read");
-      expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).toBe("{ not json");
-    } finally {
-      project.remove();
-    }
-  }, SLOW);
+  test(
+    "a tsconfig that is not JSON is left alone and init exits 1",
+    async () => {
+      const project = tempProject({ "tsconfig.json": "{ not json" });
+      try {
+        const init = await turnlensCommand(["init", project.dir]);
+        expect(init.code).toBe(1);
+        expect(init.stdout).toContain("error: tsconfig.json could not be read");
+        expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).toBe("{ not json");
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("usage errors exit 2", () => {
-  test("an unknown option", async () => {
-    const result = await turnlensCommand(["init", "--frobnicate"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("unknown option: --frobnicate");
-    expect(result.stderr).toContain("Usage: turnlens init");
-  }, SLOW);
+  test(
+    "an unknown option",
+    async () => {
+      const result = await turnlensCommand(["init", "--frobnicate"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("unknown option: --frobnicate");
+      expect(result.stderr).toContain("Usage: turnlens init");
+    },
+    SLOW,
+  );
 
-  test("two folders", async () => {
-    const result = await turnlensCommand(["init", "a", "b"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("init takes one folder, got 2: a b");
-  }, SLOW);
+  test(
+    "two folders",
+    async () => {
+      const result = await turnlensCommand(["init", "a", "b"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("init takes one folder, got 2: a b");
+    },
+    SLOW,
+  );
 
-  test("a file instead of a folder", async () => {
-    const result = await turnlensCommand(["init", "package.json"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("not a folder: package.json");
-  }, SLOW);
+  test(
+    "a file instead of a folder",
+    async () => {
+      const result = await turnlensCommand(["init", "package.json"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("not a folder: package.json");
+    },
+    SLOW,
+  );
 });

@@ -11,24 +11,28 @@ function alive(pid: number): boolean {
 }
 
 describe("a warm worker's next file starts with nothing of the last one running", () => {
-  test("processes a passed file spawned (detached, re-parented, from a promisified exec) are killed when the file ends, and the worker lives on", async () => {
-    const pool = new WorkerPool({ size: () => 1, log: () => {} });
-    let output = "";
-    try {
-      const file = fixture("tree/leavesProcessesBetweenFiles.test.ts");
-      const first = await pool.run({ file, timeoutMs: 5000 }, undefined, { onOutput: (text) => (output += text) });
-      expect(first?.report.tests.map((t) => t.status)).toEqual(["passed"]);
-      const pids = (/pids (\d+) (\d+) (\d+)/.exec(output)?.slice(1) ?? []).map(Number);
-      expect(pids).toHaveLength(3);
-      const workers = pool.pids;
-      expect(workers).toHaveLength(1);
-      await until(() => pids.every((pid) => !alive(pid)));
-      expect(pids.filter(alive)).toEqual([]);
-      const second = await pool.run({ file: fixture("pass/one.test.ts"), timeoutMs: 5000 });
-      expect(second?.report.tests.every((t) => t.status === "passed")).toBe(true);
-      expect(pool.pids).toEqual(workers);
-    } finally {
-      pool.stop();
-    }
-  }, SLOW);
+  test(
+    "processes a passed file spawned (detached, re-parented, from a promisified exec) are killed when the file ends, and the worker lives on",
+    async () => {
+      const pool = new WorkerPool({ size: () => 1, log: () => {} });
+      let output = "";
+      try {
+        const file = fixture("tree/leavesProcessesBetweenFiles.test.ts");
+        const first = await pool.run({ file, timeoutMs: 5000 }, undefined, { onOutput: (text) => (output += text) });
+        expect(first?.report.tests.map((t) => t.status)).toEqual(["passed"]);
+        const pids = (/pids (\d+) (\d+) (\d+)/.exec(output)?.slice(1) ?? []).map(Number);
+        expect(pids).toHaveLength(3);
+        const workers = pool.pids;
+        expect(workers).toHaveLength(1);
+        await until(() => pids.every((pid) => !alive(pid)));
+        expect(pids.filter(alive)).toEqual([]);
+        const second = await pool.run({ file: fixture("pass/one.test.ts"), timeoutMs: 5000 });
+        expect(second?.report.tests.every((t) => t.status === "passed")).toBe(true);
+        expect(pool.pids).toEqual(workers);
+      } finally {
+        pool.stop();
+      }
+    },
+    SLOW,
+  );
 });

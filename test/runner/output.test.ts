@@ -6,50 +6,74 @@ import type { RunSummary } from "../../core/runner/report.ts";
 import { fixture, SLOW, turnlens } from "./harness.ts";
 
 describe("no output lost", () => {
-  test("20,000 log lines all arrive, the last one included", async () => {
-    const result = await turnlens([fixture("output/manyLines.test.ts")]);
-    expect(result.code).toBe(0);
-    const lines = result.stdout.split("\n").filter((line) => line.startsWith("line "));
-    expect(lines).toHaveLength(20_000);
-    expect(lines[0]).toBe("line 1 of 20000");
-    expect(lines.at(-1)).toBe("line 20000 of 20000");
-    expect(new Set(lines).size).toBe(20_000);
-  }, SLOW);
+  test(
+    "20,000 log lines all arrive, the last one included",
+    async () => {
+      const result = await turnlens([fixture("output/manyLines.test.ts")]);
+      expect(result.code).toBe(0);
+      const lines = result.stdout.split("\n").filter((line) => line.startsWith("line "));
+      expect(lines).toHaveLength(20_000);
+      expect(lines[0]).toBe("line 1 of 20000");
+      expect(lines.at(-1)).toBe("line 20000 of 20000");
+      expect(new Set(lines).size).toBe(20_000);
+    },
+    SLOW,
+  );
 
-  test("the lines a test printed before it blocked its worker arrive, though the watchdog killed it", async () => {
-    const result = await turnlens([fixture("output/printsThenSpins.test.ts"), "--timeout", "300ms"]);
-    expect(result.code).toBe(1);
-    expect(result.stdout.split("\n").filter((line) => line.startsWith("before the loop"))).toEqual(["before the loop 1", "before the loop 2", "before the loop 3"]);
-    expect(result.stdout).toContain("did not finish within its 300ms timeout");
-  }, SLOW);
+  test(
+    "the lines a test printed before it blocked its worker arrive, though the watchdog killed it",
+    async () => {
+      const result = await turnlens([fixture("output/printsThenSpins.test.ts"), "--timeout", "300ms"]);
+      expect(result.code).toBe(1);
+      expect(result.stdout.split("\n").filter((line) => line.startsWith("before the loop"))).toEqual(["before the loop 1", "before the loop 2", "before the loop 3"]);
+      expect(result.stdout).toContain("did not finish within its 300ms timeout");
+    },
+    SLOW,
+  );
 
-  test("a 100 MiB flood keeps the cap's worth and says how much was cut, and the next test's output still arrives", async () => {
-    const result = await turnlens([fixture("output/flood.test.ts"), "--reporter", "json"]);
-    expect(result.code).toBe(0);
-    // The json reporter sends the tests' output to stderr, in order.
-    const kept = result.stderr.split("\n").filter((line) => line.startsWith("x")).join("\n").length + 1;
-    expect(kept).toBe(OUTPUT_CAP_BYTES);
-    const cut = 100 * 1024 * 1024 - OUTPUT_CAP_BYTES;
-    expect(result.stderr).toContain(`[turnlens: ${cut} more bytes of this test's output were cut; a test keeps ${OUTPUT_CAP_BYTES} bytes]\nthe next test's line\n`);
-    expect((JSON.parse(result.stdout) as RunSummary).passed).toBe(2);
-  }, SLOW);
+  test(
+    "a 100 MiB flood keeps the cap's worth and says how much was cut, and the next test's output still arrives",
+    async () => {
+      const result = await turnlens([fixture("output/flood.test.ts"), "--reporter", "json"]);
+      expect(result.code).toBe(0);
+      // The json reporter sends the tests' output to stderr, in order.
+      const kept =
+        result.stderr
+          .split("\n")
+          .filter((line) => line.startsWith("x"))
+          .join("\n").length + 1;
+      expect(kept).toBe(OUTPUT_CAP_BYTES);
+      const cut = 100 * 1024 * 1024 - OUTPUT_CAP_BYTES;
+      expect(result.stderr).toContain(`[turnlens: ${cut} more bytes of this test's output were cut; a test keeps ${OUTPUT_CAP_BYTES} bytes]\nthe next test's line\n`);
+      expect((JSON.parse(result.stdout) as RunSummary).passed).toBe(2);
+    },
+    SLOW,
+  );
 });
 
 describe("timeouts a timer cannot hold", () => {
-  test("per-test and default timeouts of 2^31 ms and more do not fire at once", async () => {
-    const result = await turnlens([fixture("limits/hugeTimeout.test.ts"), "--reporter", "json"]);
-    const report = JSON.parse(result.stdout) as RunSummary;
-    expect(report.files[0]!.tests.map((t) => [t.name, t.status, t.error?.message])).toEqual([
-      ["has a per-test timeout of 2^31 ms", "passed", undefined],
-      ["has an infinite per-test timeout", "passed", undefined],
-      ["runs under a default timeout of 2^40 ms", "passed", undefined],
-    ]);
-    expect(result.code).toBe(0);
-  }, SLOW);
+  test(
+    "per-test and default timeouts of 2^31 ms and more do not fire at once",
+    async () => {
+      const result = await turnlens([fixture("limits/hugeTimeout.test.ts"), "--reporter", "json"]);
+      const report = JSON.parse(result.stdout) as RunSummary;
+      expect(report.files[0]!.tests.map((t) => [t.name, t.status, t.error?.message])).toEqual([
+        ["has a per-test timeout of 2^31 ms", "passed", undefined],
+        ["has an infinite per-test timeout", "passed", undefined],
+        ["runs under a default timeout of 2^40 ms", "passed", undefined],
+      ]);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 
-  test("--timeout past what a timer holds is a usage error", async () => {
-    const result = await turnlens([fixture("limits"), "--timeout", "40000m"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold\n`);
-  }, SLOW);
+  test(
+    "--timeout past what a timer holds is a usage error",
+    async () => {
+      const result = await turnlens([fixture("limits"), "--timeout", "40000m"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold\n`);
+    },
+    SLOW,
+  );
 });

@@ -6,47 +6,62 @@ import { join } from "node:path";
 import type { RunSummary } from "../../core/runner/report.ts";
 import { fixture, freshTag, ROOT, SLOW, startTurnlens, taggedCommands, turnlens, until } from "./harness.ts";
 
-const exited = (child: ReturnType<typeof startTurnlens>) => new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+const exited = (child: ReturnType<typeof startTurnlens>) =>
+  new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
 
 describe("nothing outlives turnlens test", () => {
   for (const signal of ["SIGKILL", "SIGTERM"] as const) {
-    test(`${signal} to turnlens test mid-loop leaves no process of its tree`, async () => {
-      const tag = freshTag();
-      const cli = startTurnlens([fixture("tree/spawnsAndLoops.test.ts"), "--timeout", "10m"], tag);
-      const ended = exited(cli);
-      // The worker, its esbuild service and both children of the looping test are up.
-      await until(() => taggedCommands(tag).filter((command) => command.startsWith("sleep 30")).length === 2);
-      expect(taggedCommands(tag).filter((command) => command.includes("worker.mjs"))).toHaveLength(1);
-      cli.kill(signal);
-      expect(await ended).toBe(signal === "SIGKILL" ? "SIGKILL" : 143);
-      await until(() => taggedCommands(tag).length === 0);
-      expect(taggedCommands(tag)).toEqual([]);
-    }, SLOW);
+    test(
+      `${signal} to turnlens test mid-loop leaves no process of its tree`,
+      async () => {
+        const tag = freshTag();
+        const cli = startTurnlens([fixture("tree/spawnsAndLoops.test.ts"), "--timeout", "10m"], tag);
+        const ended = exited(cli);
+        // The worker, its esbuild service and both children of the looping test are up.
+        await until(() => taggedCommands(tag).filter((command) => command.startsWith("sleep 30")).length === 2);
+        expect(taggedCommands(tag).filter((command) => command.includes("worker.mjs"))).toHaveLength(1);
+        cli.kill(signal);
+        expect(await ended).toBe(signal === "SIGKILL" ? "SIGKILL" : 143);
+        await until(() => taggedCommands(tag).length === 0);
+        expect(taggedCommands(tag)).toEqual([]);
+      },
+      SLOW,
+    );
   }
 
-  test("what a passed test leaves running (children, detached, re-parented, intervals, threads) is gone when the run ends", async () => {
-    const tag = freshTag();
-    const result = await turnlens([fixture("tree/leavesThingsBehind.test.ts"), "--reporter", "json"], ROOT, { TURNLENS_TREES: tag });
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).passed).toBe(2);
-    await until(() => taggedCommands(tag).length === 0);
-    expect(taggedCommands(tag)).toEqual([]);
-  }, SLOW);
+  test(
+    "what a passed test leaves running (children, detached, re-parented, intervals, threads) is gone when the run ends",
+    async () => {
+      const tag = freshTag();
+      const result = await turnlens([fixture("tree/leavesThingsBehind.test.ts"), "--reporter", "json"], ROOT, { TURNLENS_TREES: tag });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout).passed).toBe(2);
+      await until(() => taggedCommands(tag).length === 0);
+      expect(taggedCommands(tag)).toEqual([]);
+    },
+    SLOW,
+  );
 });
 
 describe("a test cannot signal its runner", () => {
-  test("a test that signals its parent or its parent's group fails, and the run goes on to report", async () => {
-    const result = await turnlens([fixture("tree/killsItsParent.test.ts"), "--reporter", "json"]);
-    expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as RunSummary;
-    const tests = report.files[0]!.tests;
-    expect(tests.map((t) => [t.name, t.status])).toEqual([
-      ["sends SIGTERM to its parent", "failed"],
-      ["sends SIGKILL to its parent's process group", "failed"],
-      ["still runs after", "passed"],
-    ]);
-    expect(tests[0]!.error?.message).toMatch(/^the test called process\.kill\(\d+, "SIGTERM"\), which would signal the turnlens process that runs it; a test must not signal its runner$/);
-    expect(tests[0]!.error?.location).toMatchObject({ file: join(ROOT, fixture("tree/killsItsParent.test.ts")), line: 6 });
-    expect(tests[1]!.error?.message).toMatch(/^the test called process\.kill\(-\d+, "SIGKILL"\)/);
-  }, SLOW);
+  test(
+    "a test that signals its parent or its parent's group fails, and the run goes on to report",
+    async () => {
+      const result = await turnlens([fixture("tree/killsItsParent.test.ts"), "--reporter", "json"]);
+      expect(result.code).toBe(1);
+      const report = JSON.parse(result.stdout) as RunSummary;
+      const tests = report.files[0]!.tests;
+      expect(tests.map((t) => [t.name, t.status])).toEqual([
+        ["sends SIGTERM to its parent", "failed"],
+        ["sends SIGKILL to its parent's process group", "failed"],
+        ["still runs after", "passed"],
+      ]);
+      expect(tests[0]!.error?.message).toMatch(
+        /^the test called process\.kill\(\d+, "SIGTERM"\), which would signal the turnlens process that runs it; a test must not signal its runner$/,
+      );
+      expect(tests[0]!.error?.location).toMatchObject({ file: join(ROOT, fixture("tree/killsItsParent.test.ts")), line: 6 });
+      expect(tests[1]!.error?.message).toMatch(/^the test called process\.kill\(-\d+, "SIGKILL"\)/);
+    },
+    SLOW,
+  );
 });

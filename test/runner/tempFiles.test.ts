@@ -25,23 +25,31 @@ function deadPid(): number {
 }
 
 describe("temporary files are always removed", () => {
-  test("a worker killed while loading a file or inside a run leaves no bundle and no run folder", async () => {
-    const result = await turnlens([fixture("tempFiles"), "--timeout", "300ms"]);
-    expect(result.code).toBe(1);
-    const pids = workerPids(result.stdout);
-    expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(leftBy(pid)).toEqual([]);
-  }, SLOW);
+  test(
+    "a worker killed while loading a file or inside a run leaves no bundle and no run folder",
+    async () => {
+      const result = await turnlens([fixture("tempFiles"), "--timeout", "300ms"]);
+      expect(result.code).toBe(1);
+      const pids = workerPids(result.stdout);
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) expect(leftBy(pid)).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("what a process killed with its pool left is removed when the next worker starts", async () => {
-    const pid = deadPid();
-    const bundle = join(bundleCacheDir(), `gone.test.ts.bundle.${pid}.1.mjs`);
-    const folder = join(tmpdir(), `turnlens-run-${pid}-abcdef`);
-    writeFileSync(bundle, "export {};\n");
-    mkdirSync(join(folder, "inside"), { recursive: true });
-    expect(leftBy(pid)).toHaveLength(2);
-    const result = await turnlens([fixture("pass")]);
-    expect(result.code).toBe(0);
-    expect(leftBy(pid)).toEqual([]);
-  }, SLOW);
+  test(
+    "what a process killed with its pool left is removed when the next worker starts",
+    async () => {
+      const pid = deadPid();
+      const bundle = join(bundleCacheDir(), `gone.test.ts.bundle.${pid}.1.mjs`);
+      const folder = join(tmpdir(), `turnlens-run-${pid}-abcdef`);
+      writeFileSync(bundle, "export {};\n");
+      mkdirSync(join(folder, "inside"), { recursive: true });
+      expect(leftBy(pid)).toHaveLength(2);
+      const result = await turnlens([fixture("pass")]);
+      expect(result.code).toBe(0);
+      expect(leftBy(pid)).toEqual([]);
+    },
+    SLOW,
+  );
 });

@@ -114,26 +114,30 @@ test("the plugin serves every name turnlens test serves, but vitest, which is Vi
   expect([...vitestServedNames].sort()).toEqual(servedNames.filter((name) => name !== "vitest").sort());
 });
 
-test("a vitest.config.ts that adds the plugin type-checks against its declarations, and a wrong option does not", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "turnlens-vitest-types-"));
-  try {
-    mkdirSync(join(dir, "node_modules"));
-    symlinkSync(ROOT, join(dir, "node_modules", "turnlens"), "dir");
-    symlinkSync(join(ROOT, "node_modules", "vitest"), join(dir, "node_modules", "vitest"), "dir");
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    const options = { module: "nodenext", moduleResolution: "nodenext", strict: true, noEmit: true, skipLibCheck: true, types: [] };
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["vitest.config.ts"] }));
-    const config = (option: string) =>
-      `import turnlens from "turnlens/vitest";\nimport { defineConfig } from "vitest/config";\n\nexport default defineConfig({ plugins: [turnlens({ bunTest: ${option} })] });\n`;
-    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    writeFileSync(join(dir, "vitest.config.ts"), config("true"));
-    const good = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
-    expect({ code: good.code, stdout: good.stdout }).toEqual({ code: 0, stdout: "" });
-    writeFileSync(join(dir, "vitest.config.ts"), config("1"));
-    const bad = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
-    expect(bad.code).toBe(2);
-    expect(bad.stdout.trim()).toBe("vitest.config.ts(4,52): error TS2322: Type 'number' is not assignable to type 'boolean | undefined'.");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, MINUTES);
+test(
+  "a vitest.config.ts that adds the plugin type-checks against its declarations, and a wrong option does not",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "turnlens-vitest-types-"));
+    try {
+      mkdirSync(join(dir, "node_modules"));
+      symlinkSync(ROOT, join(dir, "node_modules", "turnlens"), "dir");
+      symlinkSync(join(ROOT, "node_modules", "vitest"), join(dir, "node_modules", "vitest"), "dir");
+      writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+      const options = { module: "nodenext", moduleResolution: "nodenext", strict: true, noEmit: true, skipLibCheck: true, types: [] };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["vitest.config.ts"] }));
+      const config = (option: string) =>
+        `import turnlens from "turnlens/vitest";\nimport { defineConfig } from "vitest/config";\n\nexport default defineConfig({ plugins: [turnlens({ bunTest: ${option} })] });\n`;
+      const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+      writeFileSync(join(dir, "vitest.config.ts"), config("true"));
+      const good = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
+      expect({ code: good.code, stdout: good.stdout }).toEqual({ code: 0, stdout: "" });
+      writeFileSync(join(dir, "vitest.config.ts"), config("1"));
+      const bad = await runNode([tsc, "-p", ".", "--pretty", "false"], dir);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout.trim()).toBe("vitest.config.ts(4,52): error TS2322: Type 'number' is not assignable to type 'boolean | undefined'.");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  MINUTES,
+);

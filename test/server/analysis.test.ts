@@ -8,15 +8,7 @@ import { readOptions } from "../../core/testing/options.ts";
 import { readDecisionScripts } from "../../core/testing/scriptedDecisions.ts";
 import { readScripts } from "../../core/testing/scripts.ts";
 import type { Workflow } from "../../core/workflow/types.ts";
-import {
-  analyzeTestFile,
-  callAtSite,
-  entriesAtSite,
-  entryAtSite,
-  looseEntryAtSite,
-  testAt,
-  testAtSite,
-} from "../../server/analysis/analyzeTestFile.ts";
+import { analyzeTestFile, callAtSite, entriesAtSite, entryAtSite, looseEntryAtSite, testAt, testAtSite } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticTestFile } from "../../server/analysis/model.ts";
 import { ROOT, SLOW, turnlens } from "../runner/harness.ts";
 import type { Fixture } from "./check/annotations.ts";
@@ -186,20 +178,24 @@ expect(1).toBe(1);
     expect(analyze(source).tests).toEqual([]);
   });
 
-  test("every test of a fixture is found by the path and location the runner reported for it", async () => {
-    const fixture = join(ROOT, "test/server/fixtures/testNames.fixture.ts");
-    const result = await turnlens([fixture, "--reporter", "json"]);
-    const report = JSON.parse(result.stdout) as { files: Array<{ tests: Array<{ id: string; path: string[]; location: { line: number; column: number } }> }> };
-    const reported = report.files[0]!.tests;
-    expect(reported.length).toBe(12);
-    const model = analyzeTestFile(fixture, readFileSync(fixture, "utf8"));
-    for (const each of reported) {
-      const occurrence = /\((\d+)\)$/.exec(each.id)?.[1];
-      const found = testAt(model, each.path, occurrence ? Number(occurrence) : 1);
-      expect({ path: each.path, found: found?.kind }).toEqual({ path: each.path, found: "test" });
-      expect(testAtSite(model, each.location.line, each.location.column)).toBe(found);
-    }
-  }, SLOW);
+  test(
+    "every test of a fixture is found by the path and location the runner reported for it",
+    async () => {
+      const fixture = join(ROOT, "test/server/fixtures/testNames.fixture.ts");
+      const result = await turnlens([fixture, "--reporter", "json"]);
+      const report = JSON.parse(result.stdout) as { files: Array<{ tests: Array<{ id: string; path: string[]; location: { line: number; column: number } }> }> };
+      const reported = report.files[0]!.tests;
+      expect(reported.length).toBe(12);
+      const model = analyzeTestFile(fixture, readFileSync(fixture, "utf8"));
+      for (const each of reported) {
+        const occurrence = /\((\d+)\)$/.exec(each.id)?.[1];
+        const found = testAt(model, each.path, occurrence ? Number(occurrence) : 1);
+        expect({ path: each.path, found: found?.kind }).toEqual({ path: each.path, found: "test" });
+        expect(testAtSite(model, each.location.line, each.location.column)).toBe(found);
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("testWorkflow calls and their options", () => {
@@ -227,7 +223,12 @@ test("summarises", async () => {
         propertyRange: rangeOf(source, 'agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) }'),
         valueRange: rangeOf(source, '{ reader: answer(SUMMARY, { summary: "Two sentences." }) }'),
       },
-      { name: "maxTurns", nameRange: rangeOf(source, "maxTurns"), propertyRange: rangeOf(source, "maxTurns: 3"), valueRange: rangeOf(source, "3", { after: "maxTurns: " }) },
+      {
+        name: "maxTurns",
+        nameRange: rangeOf(source, "maxTurns"),
+        propertyRange: rangeOf(source, "maxTurns: 3"),
+        valueRange: rangeOf(source, "3", { after: "maxTurns: " }),
+      },
     ]);
   });
 
@@ -243,7 +244,10 @@ test("summarises", async () => {
       testIndex: 0,
     });
     expect(call!.range).toEqual({ start: call!.calleeRange.start, end: rangeOf(source, "  })").end });
-    expect(call!.optionsRange).toEqual({ start: rangeOf(source, "{", { after: "testWorkflow(summarize, " }).start, end: rangeOf(source, "}", { after: "maxTurns: 3,\n  " }).end });
+    expect(call!.optionsRange).toEqual({
+      start: rangeOf(source, "{", { after: "testWorkflow(summarize, " }).start,
+      end: rangeOf(source, "}", { after: "maxTurns: 3,\n  " }).end,
+    });
     expect(model.imports).toEqual({
       "bun:test": ["describe", "expect", "it", "test"],
       "agentswf/testing": ["answer", "noAnswer", "testWorkflow"],
@@ -579,7 +583,14 @@ testWorkflow(summarize, {
 //                                                                       ^^^^^^^^^^^^ problem[script-invalid, option "agents", key "f"]: agents["f"] must be answer(…), noAnswer.…() or a list of them, not a function
 });
 `);
-    const values: Array<[string, unknown]> = [["a", 42], ["b", "hi"], ["c", { title: "x" }], ["d", null], ["e", undefined], ["f", () => "text"]];
+    const values: Array<[string, unknown]> = [
+      ["a", 42],
+      ["b", "hi"],
+      ["c", { title: "x" }],
+      ["d", null],
+      ["e", undefined],
+      ["f", () => "text"],
+    ];
     expect(messages(fixture)).toEqual(values.map(([key, value]) => coreMessage(() => readScripts("agents", { [key]: value }))));
   });
 
@@ -752,9 +763,7 @@ describe("finding what a run reported", () => {
   });
 
   test("every entry's callee holds the name a stack trace points at", () => {
-    const entries: StaticEntry[] = model.calls.flatMap((call) =>
-      call.agents!.scripts.flatMap((script) => [...script.entries, ...(script.definition?.entries ?? [])]),
-    );
+    const entries: StaticEntry[] = model.calls.flatMap((call) => call.agents!.scripts.flatMap((script) => [...script.entries, ...(script.definition?.entries ?? [])]));
     expect(new Set(entries.map((entry) => textIn(source, entry.calleeRange!)))).toEqual(new Set(["answer", "timedOut", "hang", "failed"]));
   });
 });

@@ -34,80 +34,101 @@ function strip(items: TestItem[]): unknown[] {
 }
 
 describe("the test explorer", () => {
-  test("gets the tree of each opened document, with self-describing ids", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    const initialized = await server.initialize();
-    expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true, protocol: PROTOCOL_VERSION } });
-    const uri = await server.open(PATH, TEXT);
-    const discovered = await server.waitFor<TestsDiscoveredParams>("turnlens/testsDiscovered", (params) => params.textDocument.uri === uri);
-    expect(strip(discovered.tests)).toEqual([
-      {
-        id: `${uri}#loop`,
-        label: "loop",
-        kind: "describe",
-        line: 4,
-        source: "static",
-        children: [
-          { id: `${uri}#loop/stops%20when%20done`, label: "stops when done", kind: "test", line: 5, source: "static", children: [] },
-          { id: `${uri}#loop/needs%20a%20second%20step`, label: "needs a second step", kind: "test", line: 9, source: "static", children: [] },
-        ],
-      },
-    ]);
-  }, SLOW);
+  test(
+    "gets the tree of each opened document, with self-describing ids",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      const initialized = await server.initialize();
+      expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true, protocol: PROTOCOL_VERSION } });
+      const uri = await server.open(PATH, TEXT);
+      const discovered = await server.waitFor<TestsDiscoveredParams>("turnlens/testsDiscovered", (params) => params.textDocument.uri === uri);
+      expect(strip(discovered.tests)).toEqual([
+        {
+          id: `${uri}#loop`,
+          label: "loop",
+          kind: "describe",
+          line: 4,
+          source: "static",
+          children: [
+            { id: `${uri}#loop/stops%20when%20done`, label: "stops when done", kind: "test", line: 5, source: "static", children: [] },
+            { id: `${uri}#loop/needs%20a%20second%20step`, label: "needs a second step", kind: "test", line: 9, source: "static", children: [] },
+          ],
+        },
+      ]);
+    },
+    SLOW,
+  );
 
-  test("sends no explorer messages to a client without the capability", async () => {
-    const { experimental: _experimental, ...capabilities } = EDITOR_CAPABILITIES;
-    server = new TestServer({ capabilities });
-    await server.initialize();
-    const uri = await server.open(PATH, TEXT);
-    await server.advance(300);
-    await server.waitFor<PublishDiagnosticsParams>("textDocument/publishDiagnostics", (params) => params.uri === uri && params.diagnostics.length > 0);
-    expect(server.received.filter((message) => message.method.startsWith("turnlens/"))).toEqual([]);
-  }, SLOW);
+  test(
+    "sends no explorer messages to a client without the capability",
+    async () => {
+      const { experimental: _experimental, ...capabilities } = EDITOR_CAPABILITIES;
+      server = new TestServer({ capabilities });
+      await server.initialize();
+      const uri = await server.open(PATH, TEXT);
+      await server.advance(300);
+      await server.waitFor<PublishDiagnosticsParams>("textDocument/publishDiagnostics", (params) => params.uri === uri && params.diagnostics.length > 0);
+      expect(server.received.filter((message) => message.method.startsWith("turnlens/"))).toEqual([]);
+    },
+    SLOW,
+  );
 
-  test("runs the tests a client asks for and reports enqueued, started, passed or failed with a located message, then end", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    await server.initialize();
-    const uri = await server.open(PATH, TEXT);
-    const failing = `${uri}#loop/needs%20a%20second%20step`;
-    const passing = `${uri}#loop/stops%20when%20done`;
-    const result = await server.request("turnlens/runTests", { runId: "r1", include: [uri], exclude: [] });
-    expect(result).toEqual({ runId: "r1", enqueued: [passing, failing] });
-    await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === "r1" && params.message.type === "end");
-    const messages = server.all<TestRunProgressParams>("turnlens/testRunProgress").filter((params) => params.runId === "r1").map((params) => params.message);
-    const list = rangeOf(TEXT, "[answer(STEP, { done: false })]");
-    expect(messages.map((message) => ("durationMs" in message ? { ...message, durationMs: 0 } : message))).toEqual([
-      { type: "enqueued", test: passing },
-      { type: "enqueued", test: failing },
-      { type: "started", test: passing },
-      { type: "passed", test: passing, durationMs: 0 },
-      { type: "started", test: failing },
-      {
-        type: "failed",
-        test: failing,
-        durationMs: 0,
-        messages: [{ message: 'agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.', location: { uri, range: list } }],
-      },
-      { type: "end" },
-    ]);
-  }, SLOW);
+  test(
+    "runs the tests a client asks for and reports enqueued, started, passed or failed with a located message, then end",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      await server.initialize();
+      const uri = await server.open(PATH, TEXT);
+      const failing = `${uri}#loop/needs%20a%20second%20step`;
+      const passing = `${uri}#loop/stops%20when%20done`;
+      const result = await server.request("turnlens/runTests", { runId: "r1", include: [uri], exclude: [] });
+      expect(result).toEqual({ runId: "r1", enqueued: [passing, failing] });
+      await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === "r1" && params.message.type === "end");
+      const messages = server
+        .all<TestRunProgressParams>("turnlens/testRunProgress")
+        .filter((params) => params.runId === "r1")
+        .map((params) => params.message);
+      const list = rangeOf(TEXT, "[answer(STEP, { done: false })]");
+      expect(messages.map((message) => ("durationMs" in message ? { ...message, durationMs: 0 } : message))).toEqual([
+        { type: "enqueued", test: passing },
+        { type: "enqueued", test: failing },
+        { type: "started", test: passing },
+        { type: "passed", test: passing, durationMs: 0 },
+        { type: "started", test: failing },
+        {
+          type: "failed",
+          test: failing,
+          durationMs: 0,
+          messages: [{ message: 'agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.', location: { uri, range: list } }],
+        },
+        { type: "end" },
+      ]);
+    },
+    SLOW,
+  );
 
-  test("running one test from its code lens keeps the others' results and reruns only that test", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    await server.initialize();
-    const uri = await server.open(PATH, TEXT);
-    await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "needs a second step"]] });
-    const first = await server.runEnded(uri);
-    expect(first?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-    const lenses = async () =>
-      (await server.request<Array<{ command: { title: string } }>>("textDocument/codeLens", { textDocument: { uri } })).map((lens) => lens.command.title.replace(/\d+ ms/, "N ms"));
-    expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "▶ Run", "✗ 1 problem"]);
-    const from = server.received.length;
-    await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "stops when done"]] });
-    const second = await server.runEnded(uri, from);
-    expect(second?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-    expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "✓ 1 turn · N ms", "▶ Run", "✗ 1 problem"]);
-    const started = server.all<TestRunProgressParams>("turnlens/testRunProgress", from).filter((params) => params.message.type === "started");
-    expect(started.map((params) => (params.message as { test: string }).test)).toEqual([`${uri}#loop/stops%20when%20done`]);
-  }, SLOW);
+  test(
+    "running one test from its code lens keeps the others' results and reruns only that test",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      await server.initialize();
+      const uri = await server.open(PATH, TEXT);
+      await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "needs a second step"]] });
+      const first = await server.runEnded(uri);
+      expect(first?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      const lenses = async () =>
+        (await server.request<Array<{ command: { title: string } }>>("textDocument/codeLens", { textDocument: { uri } })).map((lens) =>
+          lens.command.title.replace(/\d+ ms/, "N ms"),
+        );
+      expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "▶ Run", "✗ 1 problem"]);
+      const from = server.received.length;
+      await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "stops when done"]] });
+      const second = await server.runEnded(uri, from);
+      expect(second?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "✓ 1 turn · N ms", "▶ Run", "✗ 1 problem"]);
+      const started = server.all<TestRunProgressParams>("turnlens/testRunProgress", from).filter((params) => params.message.type === "started");
+      expect(started.map((params) => (params.message as { test: string }).test)).toEqual([`${uri}#loop/stops%20when%20done`]);
+    },
+    SLOW,
+  );
 });

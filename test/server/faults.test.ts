@@ -32,7 +32,13 @@ function lines(...text: string[]): string {
 function testFailed(text: string, line: string, message: string): Diagnostic {
   const range = rangeOf(text, line);
   const indent = text.split("\n")[range.start.line]!.length - text.split("\n")[range.start.line]!.trimStart().length;
-  return { range: { start: { line: range.start.line, character: indent }, end: range.end }, severity: DiagnosticSeverity.Error, source: "turnlens", code: "test-failed", message };
+  return {
+    range: { start: { line: range.start.line, character: indent }, end: range.end },
+    severity: DiagnosticSeverity.Error,
+    source: "turnlens",
+    code: "test-failed",
+    message,
+  };
 }
 
 /** The lenses of a fixture opened by hand, a duration made constant. */
@@ -41,142 +47,195 @@ function checkLensesOf(uri: string, fixture: Fixture, diagnostics: Diagnostic[] 
 }
 
 describe("a test file that misbehaves", () => {
-  test("a synchronous infinite loop is killed and reported on its test, the tests after it still run, and the server keeps answering", async () => {
-    await start({ initializationOptions: { settings: { testTimeout: 300 } } });
-    const fixture = parseFixture(
-      lines(
+  test(
+    "a synchronous infinite loop is killed and reported on its test, the tests after it still run, and the server keeps answering",
+    async () => {
+      await start({ initializationOptions: { settings: { testTimeout: 300 } } });
+      const fixture = parseFixture(
+        lines(
+          'import { test } from "bun:test";',
+          "| lens[turnlens.runFile]: ▶ Run file",
+          "",
+          'test("spins", () => {',
+          "^^^^ lens[turnlens.runTest]: ▶ Run",
+          "^^^^ lens: ✗ failed",
+          "  for (;;) {}",
+          "});",
+          "",
+          'test("runs after", () => {});',
+          "^^^^ lens[turnlens.runTest]: ▶ Run",
+          "^^^^ lens: ✓ 0 turns · N ms",
+        ),
+      );
+      const text = fixture.text;
+      const uri = await server.open(join(MISTAKES, "virtual-loop.test.ts"), text);
+      await server.advance(300);
+      await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
+      expect(await answers(uri)).toBe(true);
+      const published = await server.runEnded(uri);
+      expect(published?.diagnostics).toEqual([
+        testFailed(
+          text,
+          'test("spins", () => {',
+          "the test did not finish within its 300ms timeout (plus 300ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed",
+        ),
+      ]);
+      await checkLensesOf(uri, fixture);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    "process.exit(1) in a test fails that test at the call, and the worker survives",
+    async () => {
+      await start();
+      const text = lines('import { test } from "bun:test";', "", 'test("exits", () => {', "  process.exit(1);", "});");
+      const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-exit.test.ts"), text);
+      expect(diagnostics.diagnostics).toEqual([testFailed(text, "process.exit(1);", "the test called process.exit(1); a test must not end the process")]);
+      expect(server.workers.every((child) => child.exitCode === null && child.signalCode === null)).toBe(true);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    "a worker killed mid-run fails the running test and the rest of the file resumes in a fresh worker",
+    async () => {
+      await start();
+      const fixture = parseFixture(
+        lines(
+          'import { test } from "bun:test";',
+          "| lens[turnlens.runFile]: ▶ Run file",
+          "",
+          'test("is running when the worker dies", async () => {',
+          "^^^^ lens[turnlens.runTest]: ▶ Run",
+          "^^^^ lens: ✗ failed",
+          "  await new Promise((resolve) => setTimeout(resolve, 10_000));",
+          "});",
+          "",
+          'test("runs in the next worker", () => {});',
+          "^^^^ lens[turnlens.runTest]: ▶ Run",
+          "^^^^ lens: ✓ 0 turns · N ms",
+        ),
+      );
+      const text = fixture.text;
+      const uri = await server.open(join(MISTAKES, "virtual-killed.test.ts"), text);
+      await server.advance(300);
+      await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
+      for (const child of server.workers) child.kill("SIGKILL");
+      const published = await server.runEnded(uri);
+      expect(published?.diagnostics).toEqual([
+        testFailed(
+          text,
+          'test("is running when the worker dies", async () => {',
+          "the test ended its worker process (killed by signal SIGKILL); did it call process.kill, run out of memory or crash node?",
+        ),
+      ]);
+      await checkLensesOf(uri, fixture);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    "a test that exhausts its worker's memory is reported on that test and the server carries on",
+    async () => {
+      await start({ workerExecArgv: ["--max-old-space-size=48"] });
+      const text = lines(
         'import { test } from "bun:test";',
-        "| lens[turnlens.runFile]: ▶ Run file",
         "",
-        'test("spins", () => {',
-        "^^^^ lens[turnlens.runTest]: ▶ Run",
-        "^^^^ lens: ✗ failed",
-        "  for (;;) {}",
+        'test("hoards", () => {',
+        "  const kept: string[][] = [];",
+        "  for (;;) kept.push(new Array(100_000).fill(String(kept.length)));",
         "});",
-        "",
-        'test("runs after", () => {});',
-        "^^^^ lens[turnlens.runTest]: ▶ Run",
-        "^^^^ lens: ✓ 0 turns · N ms",
-      ),
-    );
-    const text = fixture.text;
-    const uri = await server.open(join(MISTAKES, "virtual-loop.test.ts"), text);
-    await server.advance(300);
-    await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
-    expect(await answers(uri)).toBe(true);
-    const published = await server.runEnded(uri);
-    expect(published?.diagnostics).toEqual([
-      testFailed(
-        text,
-        'test("spins", () => {',
-        "the test did not finish within its 300ms timeout (plus 300ms grace) and blocked its worker process (a synchronous infinite loop?); the worker was killed",
-      ),
-    ]);
-    await checkLensesOf(uri, fixture);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
+      );
+      const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-memory.test.ts"), text);
+      expect(diagnostics.diagnostics).toHaveLength(1);
+      expect(diagnostics.diagnostics[0]).toMatchObject({ code: "test-failed", range: testFailed(text, 'test("hoards", () => {', "").range });
+      expect(diagnostics.diagnostics[0]!.message).toMatch(
+        /^the test ran its worker process out of memory \(the JavaScript heap limit was reached\) running \S+virtual-memory\.test\.ts and ended it \((killed by signal SIGABRT|exit code \d+|killed by signal SIGTRAP)\)$/,
+      );
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
 
-  test("process.exit(1) in a test fails that test at the call, and the worker survives", async () => {
-    await start();
-    const text = lines('import { test } from "bun:test";', "", 'test("exits", () => {', "  process.exit(1);", "});");
-    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-exit.test.ts"), text);
-    expect(diagnostics.diagnostics).toEqual([testFailed(text, "process.exit(1);", "the test called process.exit(1); a test must not end the process")]);
-    expect(server.workers.every((child) => child.exitCode === null && child.signalCode === null)).toBe(true);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
-
-  test("a worker killed mid-run fails the running test and the rest of the file resumes in a fresh worker", async () => {
-    await start();
-    const fixture = parseFixture(
-      lines(
+  test(
+    "a file with a syntax error gets the bundler's error at the place, and static diagnostics still work",
+    async () => {
+      await start();
+      const text = lines(
         'import { test } from "bun:test";',
-        "| lens[turnlens.runFile]: ▶ Run file",
+        'import { testWorkflow } from "agentswf/testing";',
         "",
-        'test("is running when the worker dies", async () => {',
-        "^^^^ lens[turnlens.runTest]: ▶ Run",
-        "^^^^ lens: ✗ failed",
-        "  await new Promise((resolve) => setTimeout(resolve, 10_000));",
+        'test("broken", async () => {',
+        "  const = 1;",
+        "  await testWorkflow(note, { agnets: {} });",
         "});",
-        "",
-        'test("runs in the next worker", () => {});',
-        "^^^^ lens[turnlens.runTest]: ▶ Run",
-        "^^^^ lens: ✓ 0 turns · N ms",
-      ),
-    );
-    const text = fixture.text;
-    const uri = await server.open(join(MISTAKES, "virtual-killed.test.ts"), text);
-    await server.advance(300);
-    await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "started");
-    for (const child of server.workers) child.kill("SIGKILL");
-    const published = await server.runEnded(uri);
-    expect(published?.diagnostics).toEqual([
-      testFailed(
-        text,
-        'test("is running when the worker dies", async () => {',
-        "the test ended its worker process (killed by signal SIGKILL); did it call process.kill, run out of memory or crash node?",
-      ),
-    ]);
-    await checkLensesOf(uri, fixture);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
+      );
+      const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-syntax.test.ts"), text);
+      const equals = rangeOf(text, "= 1;");
+      expect(diagnostics.diagnostics).toEqual([
+        {
+          range: rangeOf(text, "agnets"),
+          severity: DiagnosticSeverity.Error,
+          source: "turnlens",
+          code: "unknown-option",
+          message: 'testWorkflow takes no option "agnets"; did you mean "agents"?',
+        },
+        { range: equals, severity: DiagnosticSeverity.Error, source: "turnlens", code: "file-failed", message: 'Expected identifier but found "="' },
+      ]);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
 
-  test("a test that exhausts its worker's memory is reported on that test and the server carries on", async () => {
-    await start({ workerExecArgv: ["--max-old-space-size=48"] });
-    const text = lines(
-      'import { test } from "bun:test";',
-      "",
-      'test("hoards", () => {',
-      "  const kept: string[][] = [];",
-      "  for (;;) kept.push(new Array(100_000).fill(String(kept.length)));",
-      "});",
-    );
-    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-memory.test.ts"), text);
-    expect(diagnostics.diagnostics).toHaveLength(1);
-    expect(diagnostics.diagnostics[0]).toMatchObject({ code: "test-failed", range: testFailed(text, 'test("hoards", () => {', "").range });
-    expect(diagnostics.diagnostics[0]!.message).toMatch(/^the test ran its worker process out of memory \(the JavaScript heap limit was reached\) running \S+virtual-memory\.test\.ts and ended it \((killed by signal SIGABRT|exit code \d+|killed by signal SIGTRAP)\)$/);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
+  test(
+    "a test importing a missing module gets the import error on the import",
+    async () => {
+      await start();
+      const path = join(MISTAKES, "virtual-missing.test.ts");
+      const text = lines('import { test } from "bun:test";', 'import { thing } from "./nope";', "", 'test("uses it", () => thing());');
+      const { uri, diagnostics } = await server.openAndRun(path, text);
+      expect(diagnostics.diagnostics).toEqual([
+        {
+          range: rangeOf(text, '"./nope";'),
+          severity: DiagnosticSeverity.Error,
+          source: "turnlens",
+          code: "file-failed",
+          message: `Cannot find module "./nope" imported at ${path}:2:23`,
+        },
+      ]);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
 
-  test("a file with a syntax error gets the bundler's error at the place, and static diagnostics still work", async () => {
-    await start();
-    const text = lines('import { test } from "bun:test";', 'import { testWorkflow } from "agentswf/testing";', "", 'test("broken", async () => {', "  const = 1;", "  await testWorkflow(note, { agnets: {} });", "});");
-    const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-syntax.test.ts"), text);
-    const equals = rangeOf(text, "= 1;");
-    expect(diagnostics.diagnostics).toEqual([
-      { range: rangeOf(text, "agnets"), severity: DiagnosticSeverity.Error, source: "turnlens", code: "unknown-option", message: 'testWorkflow takes no option "agnets"; did you mean "agents"?' },
-      { range: equals, severity: DiagnosticSeverity.Error, source: "turnlens", code: "file-failed", message: 'Expected identifier but found "="' },
-    ]);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
-
-  test("a test importing a missing module gets the import error on the import", async () => {
-    await start();
-    const path = join(MISTAKES, "virtual-missing.test.ts");
-    const text = lines('import { test } from "bun:test";', 'import { thing } from "./nope";', "", 'test("uses it", () => thing());');
-    const { uri, diagnostics } = await server.openAndRun(path, text);
-    expect(diagnostics.diagnostics).toEqual([
-      { range: rangeOf(text, '"./nope";'), severity: DiagnosticSeverity.Error, source: "turnlens", code: "file-failed", message: `Cannot find module "./nope" imported at ${path}:2:23` },
-    ]);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
-
-  test("200 edits in a burst each publish their static diagnostics at once, run once, for the last version, and nothing stale is published", async () => {
-    await start();
-    const { text } = mistake("turn-past-list");
-    const uri = await server.open(join(MISTAKES, "virtual-burst.test.ts"), text);
-    let version = 1;
-    for (let edit = 1; edit <= 200; edit++) version = await server.change(uri, `${text}// edit ${edit}\n`);
-    expect(await answers(uri)).toBe(true);
-    await server.advance(300);
-    const last = await server.runEnded(uri);
-    expect(version).toBe(201);
-    expect(last?.version).toBe(201);
-    expect(last?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-    const versions = server.all<PublishDiagnosticsParams>("textDocument/publishDiagnostics").filter((params) => params.uri === uri).map((params) => params.version);
-    // Each version's static diagnostics (none) at once, then the one run's, of the last version.
-    expect(versions).toEqual([...Array.from({ length: 201 }, (_, index) => index + 1), 201]);
-    const runs = server.all<TestRunProgressParams>("turnlens/testRunProgress").filter((params) => params.uri === uri && params.message.type === "end");
-    expect(runs).toHaveLength(1);
-    expect(await answers(uri)).toBe(true);
-  }, SLOW);
+  test(
+    "200 edits in a burst each publish their static diagnostics at once, run once, for the last version, and nothing stale is published",
+    async () => {
+      await start();
+      const { text } = mistake("turn-past-list");
+      const uri = await server.open(join(MISTAKES, "virtual-burst.test.ts"), text);
+      let version = 1;
+      for (let edit = 1; edit <= 200; edit++) version = await server.change(uri, `${text}// edit ${edit}\n`);
+      expect(await answers(uri)).toBe(true);
+      await server.advance(300);
+      const last = await server.runEnded(uri);
+      expect(version).toBe(201);
+      expect(last?.version).toBe(201);
+      expect(last?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      const versions = server
+        .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
+        .filter((params) => params.uri === uri)
+        .map((params) => params.version);
+      // Each version's static diagnostics (none) at once, then the one run's, of the last version.
+      expect(versions).toEqual([...Array.from({ length: 201 }, (_, index) => index + 1), 201]);
+      const runs = server.all<TestRunProgressParams>("turnlens/testRunProgress").filter((params) => params.uri === uri && params.message.type === "end");
+      expect(runs).toHaveLength(1);
+      expect(await answers(uri)).toBe(true);
+    },
+    SLOW,
+  );
 });

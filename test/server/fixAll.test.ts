@@ -41,11 +41,13 @@ test("two", async () => {
 `;
 
 describe("fixing a whole file", () => {
-  test("one quick fix removes every entry never reached, emptying no list and dropping scripts never asked", async () => {
-    const opened = await openFixture(
-      server,
-      join(MISTAKES, "virtual-unreached.test.ts"),
-      `import { test } from "bun:test";
+  test(
+    "one quick fix removes every entry never reached, emptying no list and dropping scripts never asked",
+    async () => {
+      const opened = await openFixture(
+        server,
+        join(MISTAKES, "virtual-unreached.test.ts"),
+        `import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { note, NOTE } from "./workflows";
 
@@ -74,38 +76,44 @@ test("two", async () => {
   });
 });
 `,
-    );
-    checkDiagnostics(opened);
-    await checkActions(opened);
-    await checkActionResult(
-      opened,
-      "Remove every entry never reached in this file",
-      rewritten(
-        opened.fixture.text,
-        [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""],
-        ['\n        answer(NOTE, { title: "Release 2.2" }),', ""],
-        [',\n      reader: [answer(NOTE, { title: "never" })]', ""],
-      ),
-    );
-    await server.close(opened.uri);
-  }, SLOW);
+      );
+      checkDiagnostics(opened);
+      await checkActions(opened);
+      await checkActionResult(
+        opened,
+        "Remove every entry never reached in this file",
+        rewritten(
+          opened.fixture.text,
+          [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""],
+          ['\n        answer(NOTE, { title: "Release 2.2" }),', ""],
+          [',\n      reader: [answer(NOTE, { title: "never" })]', ""],
+        ),
+      );
+      await server.close(opened.uri);
+    },
+    SLOW,
+  );
 
-  test("fix-all renames the misspelled option and removes the unreached entries in one edit", async () => {
-    const opened = await openFixture(server, join(MISTAKES, "virtual-fixall.test.ts"), UNREACHED);
-    const [action, ...more] = await server.request<CodeAction[]>("textDocument/codeAction", {
-      textDocument: { uri: opened.uri },
-      range: WHOLE,
-      context: { diagnostics: [], only: ["source.fixAll"] },
-    });
-    expect(more).toEqual([]);
-    expect(action?.kind).toBe("source.fixAll.turnlens");
-    // The misspelled option refuses the whole second call, so its entries were never judged.
-    await checkActionResult(
-      opened,
-      "Fix all Turnlens problems",
-      rewritten(UNREACHED, [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""], ["agnets: {}", "agents: {}"]),
-      { only: ["source.fixAll"] },
-    );
-    await server.close(opened.uri);
-  }, SLOW);
+  test(
+    "fix-all renames the misspelled option and removes the unreached entries in one edit",
+    async () => {
+      const opened = await openFixture(server, join(MISTAKES, "virtual-fixall.test.ts"), UNREACHED);
+      const [action, ...more] = await server.request<CodeAction[]>("textDocument/codeAction", {
+        textDocument: { uri: opened.uri },
+        range: WHOLE,
+        context: { diagnostics: [], only: ["source.fixAll"] },
+      });
+      expect(more).toEqual([]);
+      expect(action?.kind).toBe("source.fixAll.turnlens");
+      // The misspelled option refuses the whole second call, so its entries were never judged.
+      await checkActionResult(
+        opened,
+        "Fix all Turnlens problems",
+        rewritten(UNREACHED, [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""], ["agnets: {}", "agents: {}"]),
+        { only: ["source.fixAll"] },
+      );
+      await server.close(opened.uri);
+    },
+    SLOW,
+  );
 });

@@ -129,7 +129,11 @@ export class TestServer {
       workerGraceMs: 300,
       ...(options.workerRecycle ? { workerRecycle: options.workerRecycle } : {}),
       createWorker: () => {
-        const child = forkWorker({ entry: options.workerEntry ?? WORKER, execArgv: options.workerExecArgv ?? [], ...(options.workerEnv ? { env: options.workerEnv } : {}) });
+        const child = forkWorker({
+          entry: options.workerEntry ?? WORKER,
+          execArgv: options.workerExecArgv ?? [],
+          ...(options.workerEnv ? { env: options.workerEnv } : {}),
+        });
         this.workers.push(child);
         return child;
       },
@@ -234,13 +238,18 @@ export class TestServer {
 
   /** Every notification of `method` received so far (from index `from`). */
   all<P>(method: string, from = 0): P[] {
-    return this.received.slice(from).filter((message) => message.method === method).map((message) => message.params as P);
+    return this.received
+      .slice(from)
+      .filter((message) => message.method === method)
+      .map((message) => message.params as P);
   }
 
   /** Waits for the end of the next background run of `uri` (from `from` on), then returns the last diagnostics published for it. */
   async runEnded(uri: string, from = 0): Promise<PublishDiagnosticsParams | undefined> {
     await this.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.uri === uri && params.message.type === "end", from);
-    return this.all<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method).filter((params) => params.uri === uri).at(-1);
+    return this.all<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method)
+      .filter((params) => params.uri === uri)
+      .at(-1);
   }
 
   /** Opens a file and lets its first run go (the open's debounce), returning its diagnostics after the run. */

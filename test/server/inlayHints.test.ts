@@ -13,11 +13,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-test("an entry shared by two tests gets one hint on its line, counting the turns it met in both", async () => {
-  const opened = await openFixture(
-    server,
-    join(MISTAKES, "virtual-shared.test.ts"),
-    `import { test } from "bun:test";
+test(
+  "an entry shared by two tests gets one hint on its line, counting the turns it met in both",
+  async () => {
+    const opened = await openFixture(
+      server,
+      join(MISTAKES, "virtual-shared.test.ts"),
+      `import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { loop, STEP } from "./workflows";
 
@@ -32,16 +34,20 @@ test("second run of the shared list", async () => {
   await testWorkflow(loop, { agents: { worker: finish } });
 });
 `,
-  );
-  checkDiagnostics(opened);
-  await checkHints(opened);
-}, SLOW);
+    );
+    checkDiagnostics(opened);
+    await checkHints(opened);
+  },
+  SLOW,
+);
 
-test("a turn and the nudge that followed it read as one call, with the outcome the engine recorded", async () => {
-  const opened = await openFixture(
-    server,
-    join(MISTAKES, "virtual-silent.test.ts"),
-    `import { test } from "bun:test";
+test(
+  "a turn and the nudge that followed it read as one call, with the outcome the engine recorded",
+  async () => {
+    const opened = await openFixture(
+      server,
+      join(MISTAKES, "virtual-silent.test.ts"),
+      `import { test } from "bun:test";
 import { noAnswer, testWorkflow } from "agentswf/testing";
 import { note } from "./workflows";
 
@@ -50,7 +56,9 @@ test("a silent writer", async () => {
 //                                             ^^^^^^^^^^^^^^^^^ hint: writer #1 nudged ✗ unanswered
 });
 `,
-  );
-  checkDiagnostics(opened);
-  await checkHints(opened);
-}, SLOW);
+    );
+    checkDiagnostics(opened);
+    await checkHints(opened);
+  },
+  SLOW,
+);

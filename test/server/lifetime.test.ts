@@ -21,7 +21,16 @@ import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
 import { freshTag, taggedCommands, until } from "../runner/harness.ts";
 import { MISTAKES, ROOT, SLOW } from "./harness.ts";
 
-const SPINS = ['import { test } from "bun:test";', 'import { spawn } from "node:child_process";', "", 'test("spawns and spins", () => {', '  spawn("sleep", ["305"], { detached: true, stdio: "ignore" }).unref();', "  for (;;) {}", "});", ""].join("\n");
+const SPINS = [
+  'import { test } from "bun:test";',
+  'import { spawn } from "node:child_process";',
+  "",
+  'test("spawns and spins", () => {',
+  '  spawn("sleep", ["305"], { detached: true, stdio: "ignore" }).unref();',
+  "  for (;;) {}",
+  "});",
+  "",
+].join("\n");
 
 interface Started {
   child: ChildProcess;
@@ -61,29 +70,43 @@ interface Ending {
 
 const endings: Ending[] = [
   { name: "killing the server mid-loop leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGKILL"), exit: "SIGKILL" },
-  { name: "SIGTERM to the server mid-loop ends it with 143 and leaves no process of its tree", when: spinning, end: (server) => void server.child.kill("SIGTERM"), exit: 143 },
+  {
+    name: "SIGTERM to the server mid-loop ends it with 143 and leaves no process of its tree",
+    when: spinning,
+    end: (server) => void server.child.kill("SIGTERM"),
+    exit: 143,
+  },
   {
     name: "`exit` without `shutdown` a moment after a worker started leaves no process of its tree",
     when: (tag) => workers(tag) > 0,
     end: (server) => server.connection.sendNotification(ExitNotification.type),
     exit: 1,
   },
-  { name: "closing the server's stdin a moment after a worker started leaves no process of its tree", when: (tag) => workers(tag) > 0, end: (server) => void server.child.stdin!.end(), exit: 1 },
+  {
+    name: "closing the server's stdin a moment after a worker started leaves no process of its tree",
+    when: (tag) => workers(tag) > 0,
+    end: (server) => void server.child.stdin!.end(),
+    exit: 1,
+  },
 ];
 
 describe("nothing outlives the language server", () => {
   for (const ending of endings) {
-    test(ending.name, async () => {
-      const tag = freshTag();
-      const server = await startServer(tag);
-      await openSpinning(server, ending.name.split(" ")[0]!.replace(/\W/g, ""));
-      await until(() => ending.when(tag));
-      await ending.end(server);
-      expect(await server.exited).toBe(ending.exit);
-      await until(() => taggedCommands(tag).length === 0);
-      expect(taggedCommands(tag)).toEqual([]);
-      server.connection.dispose();
-    }, SLOW);
+    test(
+      ending.name,
+      async () => {
+        const tag = freshTag();
+        const server = await startServer(tag);
+        await openSpinning(server, ending.name.split(" ")[0]!.replace(/\W/g, ""));
+        await until(() => ending.when(tag));
+        await ending.end(server);
+        expect(await server.exited).toBe(ending.exit);
+        await until(() => taggedCommands(tag).length === 0);
+        expect(taggedCommands(tag)).toEqual([]);
+        server.connection.dispose();
+      },
+      SLOW,
+    );
   }
 });
 
@@ -91,7 +114,10 @@ describe("the worker started before the server loads", () => {
   /** dist/server.js spawned with a fresh tag, once the worker it forks before loading the server is up (nothing sent yet). */
   async function spawned(): Promise<{ tag: string; child: ChildProcess; connection: MessageConnection }> {
     const tag = freshTag();
-    const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) } });
+    const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
+    });
     await until(() => workers(tag) === 1);
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     connection.onError(() => {});
@@ -107,31 +133,46 @@ describe("the worker started before the server loads", () => {
     connection.dispose();
   }
 
-  test("an untrusted workspace has it killed at initialize, and no other starts", async () => {
-    const server = await spawned();
-    await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: { workspaceTrusted: false } });
-    await until(() => workers(server.tag) === 0);
-    const uri = pathToFileURL(join(MISTAKES, "virtual-untrusted.test.ts")).href;
-    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
-    // A round trip: the open has been handled (and its debounce, 0 ms, has long passed).
-    await server.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
-    expect(workers(server.tag)).toBe(0);
-    await shutDown(server);
-  }, SLOW);
+  test(
+    "an untrusted workspace has it killed at initialize, and no other starts",
+    async () => {
+      const server = await spawned();
+      await server.connection.sendRequest(InitializeRequest.type, {
+        processId: null,
+        rootUri: pathToFileURL(ROOT).href,
+        capabilities: {},
+        initializationOptions: { workspaceTrusted: false },
+      });
+      await until(() => workers(server.tag) === 0);
+      const uri = pathToFileURL(join(MISTAKES, "virtual-untrusted.test.ts")).href;
+      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
+      // A round trip: the open has been handled (and its debounce, 0 ms, has long passed).
+      await server.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
+      expect(workers(server.tag)).toBe(0);
+      await shutDown(server);
+    },
+    SLOW,
+  );
 
-  test("in a trusted workspace it runs the first document's tests, the only worker the server started", async () => {
-    const server = await spawned();
-    const published = new Promise<Array<{ code?: unknown }>>((resolve) =>
-      server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: Array<{ code?: unknown }> }) => {
-        if (params.diagnostics.length > 0) resolve(params.diagnostics);
-      }),
-    );
-    await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
-    await server.connection.sendNotification(InitializedNotification.type, {});
-    const path = join(MISTAKES, "turn-past-list.test.ts");
-    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") } });
-    expect((await published).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-    expect(workers(server.tag)).toBe(1);
-    await shutDown(server);
-  }, SLOW);
+  test(
+    "in a trusted workspace it runs the first document's tests, the only worker the server started",
+    async () => {
+      const server = await spawned();
+      const published = new Promise<Array<{ code?: unknown }>>((resolve) =>
+        server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: Array<{ code?: unknown }> }) => {
+          if (params.diagnostics.length > 0) resolve(params.diagnostics);
+        }),
+      );
+      await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
+      await server.connection.sendNotification(InitializedNotification.type, {});
+      const path = join(MISTAKES, "turn-past-list.test.ts");
+      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },
+      });
+      expect((await published).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      expect(workers(server.tag)).toBe(1);
+      await shutDown(server);
+    },
+    SLOW,
+  );
 });

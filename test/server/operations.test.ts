@@ -316,7 +316,10 @@ describe("what the scripts met, over the protocol", () => {
   test("an events element shows that it was sent and during which turn", async () => {
     await checkHints(shown, { test: "a note during the first turn gives a second" });
     // The time it was sent is on the run's virtual clock, which starts at the real time.
-    await checkHovers(shown, { test: "a note during the first turn gives a second", normalize: (text) => text.replace(/ · at \d{4}-\d\d-\d\dT[\d:.]+Z$/, " · at <time>") });
+    await checkHovers(shown, {
+      test: "a note during the first turn gives a second",
+      normalize: (text) => text.replace(/ · at \d{4}-\d\d-\d\dT[\d:.]+Z$/, " · at <time>"),
+    });
   });
 
   test("a decisions key shows the answers its decision got: the first in the hint, every one in the hover", async () => {
@@ -358,7 +361,10 @@ describe("the problems of the new kinds, over the protocol", () => {
     await checkActionResult(
       failing,
       "Remove this entry never reached",
-      failing.fixture.text.replace('[(message) => message.reply("The read cache."), (message) => message.reply("Never.")]', '[(message) => message.reply("The read cache.")]'),
+      failing.fixture.text.replace(
+        '[(message) => message.reply("The read cache."), (message) => message.reply("Never.")]',
+        '[(message) => message.reply("The read cache.")]',
+      ),
     );
   });
 

@@ -37,16 +37,24 @@ async function hoverAt(position: Position): Promise<string | undefined> {
   return found ? (found.contents as { value: string }).value.split("\n\n")[0] : undefined;
 }
 
-test("a line with an agent's entries and a compactions entry reads the turns first, then the compaction", async () => {
-  await checkHints(opened);
-}, SLOW);
+test(
+  "a line with an agent's entries and a compactions entry reads the turns first, then the compaction",
+  async () => {
+    await checkHints(opened);
+  },
+  SLOW,
+);
 
-test("each entry on that line hovers with only what it met", async () => {
-  const inside = (needle: string) => {
-    const { start } = rangeOf(opened.fixture.text, needle);
-    return { line: start.line, character: start.character + 2 };
-  };
-  expect(await hoverAt(inside('answer("Outline.")'))).toBe("Turnlens · 1 compaction");
-  expect(await hoverAt(inside('answer("Draft.")'))).toBe("Turnlens · met 1 turn");
-  expect(await hoverAt(inside('answer("Final note.")'))).toBe("Turnlens · met 1 turn");
-}, SLOW);
+test(
+  "each entry on that line hovers with only what it met",
+  async () => {
+    const inside = (needle: string) => {
+      const { start } = rangeOf(opened.fixture.text, needle);
+      return { line: start.line, character: start.character + 2 };
+    };
+    expect(await hoverAt(inside('answer("Outline.")'))).toBe("Turnlens · 1 compaction");
+    expect(await hoverAt(inside('answer("Draft.")'))).toBe("Turnlens · met 1 turn");
+    expect(await hoverAt(inside('answer("Final note.")'))).toBe("Turnlens · met 1 turn");
+  },
+  SLOW,
+);

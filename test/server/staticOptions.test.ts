@@ -104,7 +104,7 @@ testWorkflow(flow, { events: [{ name: "note", data: { text: "x" } }, { during: "
 `);
   });
 
-  test("a during or after that is not \"agent#n\" is option-invalid on the element", () => {
+  test('a during or after that is not "agent#n" is option-invalid on the element', () => {
     checkStaticProblems(`${HEADER}
 testWorkflow(flow, { events: [{ during: "writer", name: "note", data: {} }, { after: "writer#0", name: "note", data: {} }, { after: 2, name: "note", data: {} }, { during: "writer-2#12", name: "note", data: {} }] });
 //                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
@@ -219,10 +219,26 @@ const SAME_WORDS: Array<[string, "plain" | "events", string]> = [
   ["an events element with both", "events", `{ events: [{ during: "writer#1", after: "writer#1", name: "note", data: { text: "x" } }] }`],
   ["a during that is no turn", "events", `{ events: [{ during: "writer", name: "note", data: { text: "x" } }] }`],
   ["an after that is a number", "events", `{ events: [{ after: 2, name: "note", data: { text: "x" } }] }`],
-  ["an eventId given twice", "events", `{ events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "n-1" }, { during: "writer#2", name: "note", data: { text: "y" }, eventId: "n-1" }] }`],
-  ["the starting event's eventId given again", "events", `{ event: { name: "case.changed", data: { case: "c" }, eventId: "e-1" }, events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "e-1" }] }`],
-  ["awf.start given again", "events", `{ event: { name: "case.changed", data: { case: "c" } }, events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "awf.start" }] }`],
-  ["awf.test.2 given before its element", "events", `{ events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "awf.test.2" }, { during: "writer#2", name: "note", data: { text: "y" } }] }`],
+  [
+    "an eventId given twice",
+    "events",
+    `{ events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "n-1" }, { during: "writer#2", name: "note", data: { text: "y" }, eventId: "n-1" }] }`,
+  ],
+  [
+    "the starting event's eventId given again",
+    "events",
+    `{ event: { name: "case.changed", data: { case: "c" }, eventId: "e-1" }, events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "e-1" }] }`,
+  ],
+  [
+    "awf.start given again",
+    "events",
+    `{ event: { name: "case.changed", data: { case: "c" } }, events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "awf.start" }] }`,
+  ],
+  [
+    "awf.test.2 given before its element",
+    "events",
+    `{ events: [{ during: "writer#1", name: "note", data: { text: "x" }, eventId: "awf.test.2" }, { during: "writer#2", name: "note", data: { text: "y" } }] }`,
+  ],
   ["values without fromStage", "plain", `{ values: { draft: "x" } }`],
   ["files and cwd", "plain", `{ files: { "notes.md": "x" }, cwd: "/tmp/work" }`],
 ];
@@ -294,16 +310,20 @@ test("values without fromStage", async () => {
   });
   afterAll(() => server.dispose());
 
-  test("the run refuses the same options, and each problem shows once: the static diagnostic", async () => {
-    const opened = await openFixture(server, FILE, TEXT);
-    checkDiagnostics(opened);
-    const { uri, diagnostics: statics } = opened;
-    // The run did refuse each one, in the same words: only its copy is left out.
-    const report: FileReport = server.server.state.currentResults(uri)!.report;
-    // A refused call's problems are on its run, and again on the test's error.
-    const refusals = report.tests.flatMap((test) => test.runs.flatMap((run) => run.problems));
-    expect(report.tests.map((test) => test.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
-    expect(refusals.map((problem) => [problem.code, problem.message])).toEqual(statics.map((diagnostic) => [diagnostic.code, diagnostic.message]));
-    await server.close(uri);
-  }, SLOW);
+  test(
+    "the run refuses the same options, and each problem shows once: the static diagnostic",
+    async () => {
+      const opened = await openFixture(server, FILE, TEXT);
+      checkDiagnostics(opened);
+      const { uri, diagnostics: statics } = opened;
+      // The run did refuse each one, in the same words: only its copy is left out.
+      const report: FileReport = server.server.state.currentResults(uri)!.report;
+      // A refused call's problems are on its run, and again on the test's error.
+      const refusals = report.tests.flatMap((test) => test.runs.flatMap((run) => run.problems));
+      expect(report.tests.map((test) => test.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
+      expect(refusals.map((problem) => [problem.code, problem.message])).toEqual(statics.map((diagnostic) => [diagnostic.code, diagnostic.message]));
+      await server.close(uri);
+    },
+    SLOW,
+  );
 });

@@ -63,51 +63,69 @@ for (const [name, args] of [
   ["the bundled server runs a file's tests over stdio and exits cleanly after shutdown", [join(ROOT, "dist", "server.js"), "--stdio"]],
   ["`turnlens lsp --stdio` is that server", [BIN, "lsp", "--stdio"]],
 ] as const) {
-  test(name, async () => {
-    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
-    await runsAFileThenExits(child, createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)));
-  }, SLOW);
+  test(
+    name,
+    async () => {
+      const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+      await runsAFileThenExits(child, createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin)));
+    },
+    SLOW,
+  );
 }
 
-test("`turnlens lsp --node-ipc` serves over the IPC channel of a client that forks it", async () => {
-  const child = fork(BIN, ["lsp", "--node-ipc"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
-  await runsAFileThenExits(child, createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child)));
-}, SLOW);
+test(
+  "`turnlens lsp --node-ipc` serves over the IPC channel of a client that forks it",
+  async () => {
+    const child = fork(BIN, ["lsp", "--node-ipc"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    await runsAFileThenExits(child, createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child)));
+  },
+  SLOW,
+);
 
-test("`turnlens lsp` without a transport says which to give and exits 2; the CLI's help lists it", () => {
-  const bare = spawnSync(process.execPath, [BIN, "lsp"], { encoding: "utf8" });
-  expect(bare.status).toBe(2);
-  expect(bare.stderr.split("\n")[0]).toBe("turnlens lsp needs a transport: --stdio or --node-ipc");
-  expect(bare.stdout).toBe("");
-  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
-  expect(help.status).toBe(0);
-  expect(help.stdout).toContain("turnlens lsp --stdio (or --node-ipc) starts the language server for an editor");
-}, SLOW);
+test(
+  "`turnlens lsp` without a transport says which to give and exits 2; the CLI's help lists it",
+  () => {
+    const bare = spawnSync(process.execPath, [BIN, "lsp"], { encoding: "utf8" });
+    expect(bare.status).toBe(2);
+    expect(bare.stderr.split("\n")[0]).toBe("turnlens lsp needs a transport: --stdio or --node-ipc");
+    expect(bare.stdout).toBe("");
+    const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("turnlens lsp --stdio (or --node-ipc) starts the language server for an editor");
+  },
+  SLOW,
+);
 
-test("an error no handler caught in the server process is logged, and the server goes on to run a file's tests", async () => {
-  // A stray throw and a stray rejection, raised in the server process itself once it has loaded
-  // (the preload waits for the server's own handler), before it is asked anything.
-  const preload = [
-    "const raise = () => {",
-    "  if (process.listenerCount('uncaughtException') === 0) return void setTimeout(raise, 5);",
-    "  setTimeout(() => { throw new Error('a stray server error'); }, 0);",
-    "  setTimeout(() => { Promise.reject(new Error('a stray rejection')); }, 0);",
-    "};",
-    "raise();",
-  ].join(" ");
-  const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const logged: string[] = [];
-  const bothLogged = new Promise<void>((resolve) =>
-    connection.onNotification("window/logMessage", (params: { message: string }) => {
-      logged.push(params.message.split("\n")[0]!);
-      if (logged.some((line) => line.includes("stray server error")) && logged.some((line) => line.includes("stray rejection"))) resolve();
-    }),
-  );
-  await runsAFileThenExits(child, connection);
-  await bothLogged;
-  expect(logged.filter((line) => line.includes("stray"))).toEqual([
-    "uncaught error (the server goes on): Error: a stray server error",
-    "unhandled rejection (the server goes on): Error: a stray rejection",
-  ]);
-}, SLOW);
+test(
+  "an error no handler caught in the server process is logged, and the server goes on to run a file's tests",
+  async () => {
+    // A stray throw and a stray rejection, raised in the server process itself once it has loaded
+    // (the preload waits for the server's own handler), before it is asked anything.
+    const preload = [
+      "const raise = () => {",
+      "  if (process.listenerCount('uncaughtException') === 0) return void setTimeout(raise, 5);",
+      "  setTimeout(() => { throw new Error('a stray server error'); }, 0);",
+      "  setTimeout(() => { Promise.reject(new Error('a stray rejection')); }, 0);",
+      "};",
+      "raise();",
+    ].join(" ");
+    const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(ROOT, "dist", "server.js"), "--stdio"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const logged: string[] = [];
+    const bothLogged = new Promise<void>((resolve) =>
+      connection.onNotification("window/logMessage", (params: { message: string }) => {
+        logged.push(params.message.split("\n")[0]!);
+        if (logged.some((line) => line.includes("stray server error")) && logged.some((line) => line.includes("stray rejection"))) resolve();
+      }),
+    );
+    await runsAFileThenExits(child, connection);
+    await bothLogged;
+    expect(logged.filter((line) => line.includes("stray"))).toEqual([
+      "uncaught error (the server goes on): Error: a stray server error",
+      "unhandled rejection (the server goes on): Error: a stray rejection",
+    ]);
+  },
+  SLOW,
+);

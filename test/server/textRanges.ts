@@ -28,7 +28,10 @@ export function offsetOf(text: string, needle: string, options: SearchOptions = 
 }
 
 function onCommentLine(text: string, offset: number): boolean {
-  return text.slice(text.lastIndexOf("\n", offset - 1) + 1).trimStart().startsWith("//");
+  return text
+    .slice(text.lastIndexOf("\n", offset - 1) + 1)
+    .trimStart()
+    .startsWith("//");
 }
 
 export function positionAt(text: string, offset: number): Position {
@@ -46,8 +49,7 @@ export function rangeOf(text: string, needle: string, options: SearchOptions = {
 /** The text a range covers. */
 export function textIn(text: string, range: Range): string {
   const lines = text.split("\n");
-  const offset = (position: Position) =>
-    lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
+  const offset = (position: Position) => lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
   return text.slice(offset(range.start), offset(range.end));
 }
 

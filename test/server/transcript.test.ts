@@ -31,57 +31,82 @@ async function runAll(include: string[], runId: string): Promise<void> {
 }
 
 describe("the transcript request", () => {
-  test("answers null for a test that has not run", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    await server.initialize();
-    const uri = await server.open(PATH, TEXT);
-    expect(await server.request("turnlens/transcript", { test: `${uri}#stops%20when%20done` })).toBeNull();
-  }, SLOW);
+  test(
+    "answers null for a test that has not run",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      await server.initialize();
+      const uri = await server.open(PATH, TEXT);
+      expect(await server.request("turnlens/transcript", { test: `${uri}#stops%20when%20done` })).toBeNull();
+    },
+    SLOW,
+  );
 
-  test("renders one test's runs, where each testWorkflow was called, and both schemas of a mismatch", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    await server.initialize();
-    const uri = await server.open(PATH, TEXT);
-    await runAll([uri], "r1");
+  test(
+    "renders one test's runs, where each testWorkflow was called, and both schemas of a mismatch",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      await server.initialize();
+      const uri = await server.open(PATH, TEXT);
+      await runAll([uri], "r1");
 
-    const passed = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#stops%20when%20done` });
-    expect(passed.tests.map((test) => ({ ...test, durationMs: 0, runs: test.runs.map((run) => ({ ...run, durationMs: 0, transcript: run.transcript.replace(/ · \d+ ms/, "") })) }))).toEqual([
-      {
-        test: `${uri}#stops%20when%20done`,
-        status: "passed",
-        durationMs: 0,
-        runs: [
-          {
-            workflow: "loop",
-            ending: "completed",
-            turns: 1,
-            durationMs: 0,
-            location: { uri, range: { start: { line: 5, character: 8 }, end: { line: 5, character: 8 } } },
-            problems: [],
-            transcript: ["run loop · completed · 1 turn", "── worker", "#1  Do step 1.", '    ✓ answered  {"done":true}', "    ← worker  virtual-transcript.test.ts:6:48", ""].join("\n"),
-          },
-        ],
-      },
-    ]);
-    expect(passed.text.split("\n")[0]).toMatch(/^test stops when done · passed · \d+ ms$/);
+      const passed = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#stops%20when%20done` });
+      expect(
+        passed.tests.map((test) => ({
+          ...test,
+          durationMs: 0,
+          runs: test.runs.map((run) => ({ ...run, durationMs: 0, transcript: run.transcript.replace(/ · \d+ ms/, "") })),
+        })),
+      ).toEqual([
+        {
+          test: `${uri}#stops%20when%20done`,
+          status: "passed",
+          durationMs: 0,
+          runs: [
+            {
+              workflow: "loop",
+              ending: "completed",
+              turns: 1,
+              durationMs: 0,
+              location: { uri, range: { start: { line: 5, character: 8 }, end: { line: 5, character: 8 } } },
+              problems: [],
+              transcript: [
+                "run loop · completed · 1 turn",
+                "── worker",
+                "#1  Do step 1.",
+                '    ✓ answered  {"done":true}',
+                "    ← worker  virtual-transcript.test.ts:6:48",
+                "",
+              ].join("\n"),
+            },
+          ],
+        },
+      ]);
+      expect(passed.text.split("\n")[0]).toMatch(/^test stops when done · passed · \d+ ms$/);
 
-    const failed = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#answers%20for%20another%20schema` });
-    const problem = failed.tests[0]!.runs[0]!.problems[0]!;
-    expect(problem.code).toBe("schema-mismatch");
-    expect(JSON.parse(problem.expected!)).toMatchObject({ type: "object", properties: { title: { type: "string" } } });
-    expect(JSON.parse(problem.actual!)).toMatchObject({ type: "object", properties: { done: { type: "boolean" } } });
-  }, SLOW);
+      const failed = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#answers%20for%20another%20schema` });
+      const problem = failed.tests[0]!.runs[0]!.problems[0]!;
+      expect(problem.code).toBe("schema-mismatch");
+      expect(JSON.parse(problem.expected!)).toMatchObject({ type: "object", properties: { title: { type: "string" } } });
+      expect(JSON.parse(problem.actual!)).toMatchObject({ type: "object", properties: { done: { type: "boolean" } } });
+    },
+    SLOW,
+  );
 
-  test("renders every test of a file run from disk when asked for its bare uri", async () => {
-    server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-    await server.initialize();
-    const uri = pathToFileURL(join(ROOT, "examples", "review", "workflow.test.ts")).href;
-    await runAll([uri], "r1");
-    const result = await server.request<TranscriptResult>("turnlens/transcript", { test: uri });
-    expect(result.tests.length).toBeGreaterThan(1);
-    expect(result.tests.every((test) => test.test.startsWith(`${uri}#`) && test.status === "passed")).toBe(true);
-    const heads = result.text.split("\n").filter((line) => line.startsWith("test "));
-    expect(heads.length).toBe(result.tests.length);
-    expect(result.text).toContain("run review · completed");
-  }, SLOW);
+  test(
+    "renders every test of a file run from disk when asked for its bare uri",
+    async () => {
+      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      await server.initialize();
+      const uri = pathToFileURL(join(ROOT, "examples", "review", "workflow.test.ts")).href;
+      await runAll([uri], "r1");
+      const result = await server.request<TranscriptResult>("turnlens/transcript", { test: uri });
+      expect(result.tests.length).toBeGreaterThan(1);
+      expect(result.tests.every((test) => test.test.startsWith(`${uri}#`) && test.status === "passed")).toBe(true);
+      const heads = result.text.split("\n").filter((line) => line.startsWith("test "));
+      expect(heads.length).toBe(result.tests.length);
+      expect(result.text).toContain("run review · completed");
+    },
+    SLOW,
+  );
 });

@@ -24,7 +24,9 @@ describe("the examples/mistakes files at both times", () => {
   });
   afterAll(() => server.dispose());
 
-  const files = readdirSync(MISTAKES).filter((name) => name.endsWith(".test.ts")).sort();
+  const files = readdirSync(MISTAKES)
+    .filter((name) => name.endsWith(".test.ts"))
+    .sort();
 
   test("some mistake is visible before the run", () => {
     const visible = files.filter((name) => analyzeTestFile(name, readFileSync(join(MISTAKES, name), "utf8")).problems.length > 0);
@@ -32,19 +34,23 @@ describe("the examples/mistakes files at both times", () => {
   });
 
   for (const name of files) {
-    test(`${name}: what the editor shows before the run is what the run refuses of its options, word for word`, async () => {
-      const path = join(MISTAKES, name);
-      const before = analyzeTestFile(name, readFileSync(path, "utf8")).problems.map(words);
-      const { uri } = await server.openAndRun(path);
-      const report: FileReport = server.server.state.currentResults(uri)!.report;
-      // A refused call's problems are on its run, and again on the test's error.
-      const during = report.tests
-        .flatMap((found) => found.runs.flatMap((run) => run.problems))
-        .filter((problem) => OPTION_REFUSALS.includes(problem.code))
-        .map(words);
-      expect(during).toEqual(before);
-      await server.close(uri);
-    }, SLOW);
+    test(
+      `${name}: what the editor shows before the run is what the run refuses of its options, word for word`,
+      async () => {
+        const path = join(MISTAKES, name);
+        const before = analyzeTestFile(name, readFileSync(path, "utf8")).problems.map(words);
+        const { uri } = await server.openAndRun(path);
+        const report: FileReport = server.server.state.currentResults(uri)!.report;
+        // A refused call's problems are on its run, and again on the test's error.
+        const during = report.tests
+          .flatMap((found) => found.runs.flatMap((run) => run.problems))
+          .filter((problem) => OPTION_REFUSALS.includes(problem.code))
+          .map(words);
+        expect(during).toEqual(before);
+        await server.close(uri);
+      },
+      SLOW,
+    );
   }
 });
 
@@ -130,7 +136,11 @@ describe("the static pass keeps no rule of its own", () => {
     const refusalWords = /\bmust\b|given twice|needs one of|takes no option|empty list|give fromStage|not both/;
     const worded = readdirSync(folder)
       .filter((name) => name.endsWith(".ts"))
-      .flatMap((name) => literalsOf(join(folder, name)).filter((text) => refusalWords.test(text)).map((text) => `${name}: ${text}`));
+      .flatMap((name) =>
+        literalsOf(join(folder, name))
+          .filter((text) => refusalWords.test(text))
+          .map((text) => `${name}: ${text}`),
+      );
     expect(worded).toEqual([]);
   });
 });

@@ -18,62 +18,80 @@ exports.run = async () => {
   let testFile;
 
   await steps([
-    ["the folder is empty and the extension is installed", async () => {
-      const entries = await vscode.workspace.fs.readDirectory(root);
-      assert.deepStrictEqual(entries, [], "the workspace starts empty");
-      extension = vscode.extensions.getExtension("turnlens.turnlens");
-      assert.ok(extension, "turnlens.turnlens is installed");
-    }],
+    [
+      "the folder is empty and the extension is installed",
+      async () => {
+        const entries = await vscode.workspace.fs.readDirectory(root);
+        assert.deepStrictEqual(entries, [], "the workspace starts empty");
+        extension = vscode.extensions.getExtension("turnlens.turnlens");
+        assert.ok(extension, "turnlens.turnlens is installed");
+      },
+    ],
 
-    ["the getting-started command scaffolds a first test", async () => {
-      const id = gettingStartedCommand(extension);
-      assert.ok(id, `the extension contributes a getting-started command (has: ${(extension.packageJSON.contributes?.commands ?? []).map((c) => c.command).join(", ")})`);
-      log(`running ${id}`);
-      // not awaited alone: a command may end on a message that waits for a click
-      let settled = false;
-      const running = Promise.resolve(vscode.commands.executeCommand(id)).then(
-        () => void (settled = true),
-        (error) => {
-          settled = true;
-          throw error;
-        },
-      );
-      running.catch(() => {});
-      const files = await waitFor("a test file in the folder", async () => {
-        const found = await vscode.workspace.findFiles("**/*.{test,spec}.{ts,mts,js,mjs}", "**/node_modules/**");
-        return found.length > 0 && found;
-      });
-      testFile = files[0];
-      log(`scaffolded: ${files.map((uri) => vscode.workspace.asRelativePath(uri)).join(", ")}${settled ? "" : " (the command has not returned yet)"}`);
-      if (settled) await running; // a command that failed fails the step
-      await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-      api = extension.exports;
-    }],
+    [
+      "the getting-started command scaffolds a first test",
+      async () => {
+        const id = gettingStartedCommand(extension);
+        assert.ok(
+          id,
+          `the extension contributes a getting-started command (has: ${(extension.packageJSON.contributes?.commands ?? []).map((c) => c.command).join(", ")})`,
+        );
+        log(`running ${id}`);
+        // not awaited alone: a command may end on a message that waits for a click
+        let settled = false;
+        const running = Promise.resolve(vscode.commands.executeCommand(id)).then(
+          () => void (settled = true),
+          (error) => {
+            settled = true;
+            throw error;
+          },
+        );
+        running.catch(() => {});
+        const files = await waitFor("a test file in the folder", async () => {
+          const found = await vscode.workspace.findFiles("**/*.{test,spec}.{ts,mts,js,mjs}", "**/node_modules/**");
+          return found.length > 0 && found;
+        });
+        testFile = files[0];
+        log(`scaffolded: ${files.map((uri) => vscode.workspace.asRelativePath(uri)).join(", ")}${settled ? "" : " (the command has not returned yet)"}`);
+        if (settled) await running; // a command that failed fails the step
+        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
+        api = extension.exports;
+      },
+    ],
 
-    ["its tests show in the test tree and pass", async () => {
-      const { document } = await open(testFile);
-      await api.ready();
-      const item = await waitFor("the scaffolded file's tests in the tree", () => {
-        const found = api.testItems().find((candidate) => candidate.id === testFile.toString());
-        return found && found.children.length > 0 && found;
-      });
-      log(`tree: ${item.label}: ${item.children.map((child) => child.label).join(" | ")}`);
-      await vscode.commands.executeCommand("turnlens.runThisFile", testFile);
-      const status = await waitFor("the run's result", () => /last run: \d+ passed/.test(api.status()) && !/failed/.test(api.status()) && api.status());
-      log(`status: ${status}`);
-      const lenses = await codeLenses(testFile);
-      const results = lenses.filter((lens) => /^[✓✗○]/.test(lens.title));
-      log(`lenses: ${results.map((lens) => lens.title).join(" | ")}`);
-      assert.ok(results.length > 0 && results.every((lens) => lens.title.startsWith("✓")), "every test passed");
+    [
+      "its tests show in the test tree and pass",
+      async () => {
+        const { document } = await open(testFile);
+        await api.ready();
+        const item = await waitFor("the scaffolded file's tests in the tree", () => {
+          const found = api.testItems().find((candidate) => candidate.id === testFile.toString());
+          return found && found.children.length > 0 && found;
+        });
+        log(`tree: ${item.label}: ${item.children.map((child) => child.label).join(" | ")}`);
+        await vscode.commands.executeCommand("turnlens.runThisFile", testFile);
+        const status = await waitFor("the run's result", () => /last run: \d+ passed/.test(api.status()) && !/failed/.test(api.status()) && api.status());
+        log(`status: ${status}`);
+        const lenses = await codeLenses(testFile);
+        const results = lenses.filter((lens) => /^[✓✗○]/.test(lens.title));
+        log(`lenses: ${results.map((lens) => lens.title).join(" | ")}`);
+        assert.ok(results.length > 0 && results.every((lens) => lens.title.startsWith("✓")), "every test passed");
 
-      const hints = await waitFor("the inline turns", async () => {
-        const all = await inlayHints(document);
-        return all.length > 0 && all;
-      });
-      log(`inlay hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
-      assert.ok(hints.every((hint) => /^[\w*, -]+ #\d/.test(hint.label.trim())), "each hint names an agent's turns");
-      assert.ok(hints.some((hint) => /^[\w-]+ #\d+ ✓$/.test(hint.label.trim())), "an entry shows the turn it answered");
-    }],
+        const hints = await waitFor("the inline turns", async () => {
+          const all = await inlayHints(document);
+          return all.length > 0 && all;
+        });
+        log(`inlay hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
+        assert.ok(
+          hints.every((hint) => /^[\w*, -]+ #\d/.test(hint.label.trim())),
+          "each hint names an agent's turns",
+        );
+        assert.ok(
+          hints.some((hint) => /^[\w-]+ #\d+ ✓$/.test(hint.label.trim())),
+          "an entry shows the turn it answered",
+        );
+      },
+    ],
   ]);
   log("gettingStarted: all passed");
 };

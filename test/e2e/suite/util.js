@@ -34,10 +34,7 @@ function waitFor(what, probe, { ms = 60_000, pollMs = 250, events = [] } = {}) {
         last = error;
       }
     };
-    const deadline = setTimeout(
-      () => finish(new Error(`timed out after ${ms / 1000} s waiting for ${what}${last ? ` (last error: ${last.message})` : ""}`)),
-      ms,
-    );
+    const deadline = setTimeout(() => finish(new Error(`timed out after ${ms / 1000} s waiting for ${what}${last ? ` (last error: ${last.message})` : ""}`)), ms);
     const poll = setInterval(check, pollMs);
     for (const event of events) subscriptions.push(event(() => void check()));
     void check();

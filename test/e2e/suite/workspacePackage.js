@@ -16,46 +16,67 @@ exports.run = async () => {
   let api;
 
   await steps([
-    ["the extension starts the workspace's own Turnlens, of another version than its own", async () => {
-      extension = vscode.extensions.getExtension("turnlens.turnlens");
-      assert.ok(extension, "turnlens.turnlens is installed");
-      assert.notStrictEqual(extension.packageJSON.version, expected.version, "the workspace's version differs from the extension's");
-      await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-      api = extension.exports;
-      await api.ready();
-      const engine = api.engine();
-      log(`engine: ${JSON.stringify(engine)}`);
-      assert.deepStrictEqual({ source: engine.source, version: engine.version, module: engine.module }, { source: "workspace", version: expected.version, module: expected.server });
-      assert.strictEqual(engine.line, `using the workspace's Turnlens ${expected.version} (${expected.server})`);
-    }],
+    [
+      "the extension starts the workspace's own Turnlens, of another version than its own",
+      async () => {
+        extension = vscode.extensions.getExtension("turnlens.turnlens");
+        assert.ok(extension, "turnlens.turnlens is installed");
+        assert.notStrictEqual(extension.packageJSON.version, expected.version, "the workspace's version differs from the extension's");
+        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
+        api = extension.exports;
+        await api.ready();
+        const engine = api.engine();
+        log(`engine: ${JSON.stringify(engine)}`);
+        assert.deepStrictEqual(
+          { source: engine.source, version: engine.version, module: engine.module },
+          { source: "workspace", version: expected.version, module: expected.server },
+        );
+        assert.strictEqual(engine.line, `using the workspace's Turnlens ${expected.version} (${expected.server})`);
+      },
+    ],
 
-    ["the server process is the workspace's dist/server.js", async () => {
-      const pid = api.serverPid();
-      const commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      log(`server ${pid}: ${commandLine.join(" ")}`);
-      assert.ok(commandLine.includes(expected.server), `the server runs ${expected.server}`);
-    }],
+    [
+      "the server process is the workspace's dist/server.js",
+      async () => {
+        const pid = api.serverPid();
+        const commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+        log(`server ${pid}: ${commandLine.join(" ")}`);
+        assert.ok(commandLine.includes(expected.server), `the server runs ${expected.server}`);
+      },
+    ],
 
-    ["the status item names the workspace's version", async () => {
-      await open(ownTest);
-      const status = await waitFor("the status to name the workspace's Turnlens", () => api.status().includes(`the workspace's Turnlens ${expected.version}`) && api.status());
-      log(`status: ${status}`);
-      assert.doesNotMatch(status, /bundled/);
-    }],
+    [
+      "the status item names the workspace's version",
+      async () => {
+        await open(ownTest);
+        const status = await waitFor(
+          "the status to name the workspace's Turnlens",
+          () => api.status().includes(`the workspace's Turnlens ${expected.version}`) && api.status(),
+        );
+        log(`status: ${status}`);
+        assert.doesNotMatch(status, /bundled/);
+      },
+    ],
 
-    ["its runs come from the workspace's worker: the test that checks its own process passes", async () => {
-      await vscode.commands.executeCommand("turnlens.runThisFile", ownTest);
-      const status = await waitFor("the run's result", () => /last run: /.test(api.status()) && api.status());
-      log(`status: ${status}`);
-      assert.match(status, /last run: 2 passed in/, "both tests of own.test.ts pass (one asserts process.argv[1] is the workspace's dist/worker.mjs)");
-      const workers = await waitFor("the server's worker processes", () => {
-        const children = readFileSync(`/proc/${api.serverPid()}/task/${api.serverPid()}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-        const lines = children.map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean));
-        return lines.length > 0 && lines;
-      });
-      log(`workers: ${workers.map((line) => line.join(" ")).join(" | ")}`);
-      assert.ok(workers.every((line) => line.includes(expected.worker)), `every worker runs ${expected.worker}`);
-    }],
+    [
+      "its runs come from the workspace's worker: the test that checks its own process passes",
+      async () => {
+        await vscode.commands.executeCommand("turnlens.runThisFile", ownTest);
+        const status = await waitFor("the run's result", () => /last run: /.test(api.status()) && api.status());
+        log(`status: ${status}`);
+        assert.match(status, /last run: 2 passed in/, "both tests of own.test.ts pass (one asserts process.argv[1] is the workspace's dist/worker.mjs)");
+        const workers = await waitFor("the server's worker processes", () => {
+          const children = readFileSync(`/proc/${api.serverPid()}/task/${api.serverPid()}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+          const lines = children.map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean));
+          return lines.length > 0 && lines;
+        });
+        log(`workers: ${workers.map((line) => line.join(" ")).join(" | ")}`);
+        assert.ok(
+          workers.every((line) => line.includes(expected.worker)),
+          `every worker runs ${expected.worker}`,
+        );
+      },
+    ],
   ]);
   log("workspacePackage: all passed");
 };

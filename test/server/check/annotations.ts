@@ -18,7 +18,8 @@ export interface Fixture {
 // An annotation line: optional `//`, markers under the code (carets, or `|` for an empty range) at
 // the code's own columns, optionally `…+N:C` (the range ends N lines down at character C), one of
 // the tags the checks know and, after a colon, the text.
-const ANNOTATION = /^(?<lead>\s*(?:\/\/)?\s*)(?<markers>\^+|\|)(?:…\+(?<lines>\d+):(?<character>\d+))? (?<tag>(?:error|warning|info|help|related|problem|hint|hover|nohover|lens|action)(?:\[[^\]]*\])?)(?:: (?<text>.*))?$/;
+const ANNOTATION =
+  /^(?<lead>\s*(?:\/\/)?\s*)(?<markers>\^+|\|)(?:…\+(?<lines>\d+):(?<character>\d+))? (?<tag>(?:error|warning|info|help|related|problem|hint|hover|nohover|lens|action)(?:\[[^\]]*\])?)(?:: (?<text>.*))?$/;
 // A continuation line: `|` under the first marker of the annotation above it, then a line of its text.
 const CONTINUATION = /^(?<lead>\s*(?:\/\/)?\s*)\|(?: (?<text>.*))?$/;
 

@@ -19,7 +19,8 @@ function requestActions(opened: OpenedFixture, range: Range, only?: string[]): P
 /** The actions over each annotated range (in the scope) are the annotated ones. */
 export async function checkActions(opened: OpenedFixture, scope: CheckScope = {}): Promise<void> {
   const ranges = new Map<string, Range>();
-  for (const annotation of opened.fixture.annotations.filter(isAction).filter(scopeFilter(opened.fixture.text, scope))) ranges.set(key(annotation.range), annotation.range);
+  for (const annotation of opened.fixture.annotations.filter(isAction).filter(scopeFilter(opened.fixture.text, scope)))
+    ranges.set(key(annotation.range), annotation.range);
   if (ranges.size === 0) throw new Error("checkActions: the fixture has no action annotation to ask over (in the scope)");
   const actual: Annotation[] = [];
   for (const range of ranges.values()) {
@@ -44,14 +45,16 @@ export async function checkActionResult(opened: OpenedFixture, title: string, af
     actions = await requestActions(opened, whole, options.only);
   } else {
     const [annotation, ...others] = opened.fixture.annotations.filter((found) => isAction(found) && found.text === title);
-    if (!annotation || others.length > 0) throw new Error(`checkActionResult: the fixture needs one action annotation titled ${JSON.stringify(title)}, not ${others.length + (annotation ? 1 : 0)}`);
+    if (!annotation || others.length > 0)
+      throw new Error(`checkActionResult: the fixture needs one action annotation titled ${JSON.stringify(title)}, not ${others.length + (annotation ? 1 : 0)}`);
     actions = await requestActions(opened, annotation.range);
   }
   const action = actions.find((found) => found.title === title);
   if (!action) throw new Error(`checkActionResult: no action titled ${JSON.stringify(title)} there; offered: ${JSON.stringify(actions.map((found) => found.title))}`);
   const changes = action.edit?.changes ?? {};
   const elsewhere = Object.keys(changes).filter((uri) => uri !== opened.uri);
-  if (elsewhere.length > 0 || action.edit?.documentChanges) throw new Error(`checkActionResult: ${JSON.stringify(title)} edits other files or uses documentChanges: ${JSON.stringify(action.edit)}`);
+  if (elsewhere.length > 0 || action.edit?.documentChanges)
+    throw new Error(`checkActionResult: ${JSON.stringify(title)} edits other files or uses documentChanges: ${JSON.stringify(action.edit)}`);
   const document = TextDocument.create(opened.uri, "typescript", 1, opened.fixture.text);
   const result = TextDocument.applyEdits(document, changes[opened.uri] ?? []);
   const expected = parseFixture(after).text;

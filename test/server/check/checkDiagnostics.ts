@@ -38,7 +38,11 @@ export function diagnosticAnnotations(diagnostic: Diagnostic, uri: string): Anno
 export function checkDiagnostics(opened: OpenedFixture, scope: CheckScope = {}): void {
   compareAnnotations(
     opened.fixture,
-    { check: "checkDiagnostics", isMine: (annotation) => DIAGNOSTIC_TAG.test(annotation.tag), actual: opened.diagnostics.flatMap((diagnostic) => diagnosticAnnotations(diagnostic, opened.uri)) },
+    {
+      check: "checkDiagnostics",
+      isMine: (annotation) => DIAGNOSTIC_TAG.test(annotation.tag),
+      actual: opened.diagnostics.flatMap((diagnostic) => diagnosticAnnotations(diagnostic, opened.uri)),
+    },
     scope,
   );
 }

@@ -20,8 +20,7 @@ export function textDiff(expected: string, actual: string): string {
       lines.push({ mark: " ", text: left[i] ?? "" });
       i++;
       j++;
-    }
-    else if (i < left.length && (j >= right.length || (common[i + 1]?.[j] ?? 0) >= (common[i]?.[j + 1] ?? 0))) lines.push({ mark: "-", text: left[i++] ?? "" });
+    } else if (i < left.length && (j >= right.length || (common[i + 1]?.[j] ?? 0) >= (common[i]?.[j + 1] ?? 0))) lines.push({ mark: "-", text: left[i++] ?? "" });
     else lines.push({ mark: "+", text: right[j++] ?? "" });
   }
   const changed = lines.map((line, index) => (line.mark === " " ? -1 : index)).filter((index) => index >= 0);
