@@ -128,6 +128,15 @@ function languageService(dir: string, { literals = true } = {}): Service {
 }
 
 /** Applies the plugin to a language service the way tsserver does. */
+/** examples/summarize in a fresh project, in a language service with the plugin: its test file and text. */
+function summarizeWithPlugin(): { dir: string; ls: Service; file: string; text: string } {
+  const dir = summarizeProject();
+  const ls = languageService(dir);
+  withPlugin(ls, dir);
+  const file = join(dir, "summarize.test.ts");
+  return { dir, ls, file, text: readFileSync(file, "utf8") };
+}
+
 function withPlugin(ls: Service, dir: string, config: Record<string, unknown> = {}): ts.LanguageService {
   const pluginModule = loadPlugin()({ typescript: ts });
   const logged: string[] = [];
@@ -149,10 +158,8 @@ describe("with the plugin", () => {
   test(
     "the summarize workflow and its test have no errors at all",
     () => {
-      const dir = summarizeProject();
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
-      expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
+      const { dir, ls, file } = summarizeWithPlugin();
+      expect(messages(ls.diagnostics(file))).toEqual([]);
       expect(messages(ls.diagnostics(join(dir, "summarize.ts")))).toEqual([]);
       // The served names point into Turnlens's declarations.
       const program = ls.service.getProgram()!;
@@ -167,11 +174,7 @@ describe("with the plugin", () => {
   test(
     "an answer that does not match its schema is a type error at `summary`",
     () => {
-      const dir = summarizeProject();
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
-      const file = join(dir, "summarize.test.ts");
-      const text = readFileSync(file, "utf8");
+      const { ls, file, text } = summarizeWithPlugin();
       const wrong = text.replace('answer(SUMMARY, { summary: "Two sentences." })', "answer(SUMMARY, { summary: 3 })");
       expect(wrong).not.toBe(text);
       ls.edit(file, wrong);
@@ -187,11 +190,7 @@ describe("with the plugin", () => {
   test(
     "hover shows the schema's static type and completions offer Turnlens's API",
     () => {
-      const dir = summarizeProject();
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
-      const file = join(dir, "summarize.test.ts");
-      const text = readFileSync(file, "utf8");
+      const { ls, file, text } = summarizeWithPlugin();
       const quick = ls.service.getQuickInfoAtPosition(file, text.indexOf("run.value") + "run.".length);
       expect(ts.displayPartsToString(quick?.displayParts)).toContain("summary: string");
       const completions = ls.service.getCompletionsAtPosition(file, text.indexOf("noAnswer.silent") + "noAnswer.".length, {});

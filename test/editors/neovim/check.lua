@@ -15,6 +15,41 @@ local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
 local apply_unknown_option_fix = dofile(here .. '/unknownOptionFix.lua')
 
+-- A file opened in a buffer the client is attached to (0.7 has no vim.lsp.start()).
+local open_file = function(file, client_id)
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf, client_id)
+  return buf
+end
+
+-- The position just inside the first line `needle` is on that also passes `keep`.
+local position_of = function(buf, needle, keep)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local col = l:find(needle, 1, true)
+    if col and keep(l) then return { line = i - 1, character = col } end
+  end
+end
+
+-- The hover at `pos` once the server has one (its tests have run), as one markdown text.
+local hover_text = function(client, buf, pos, what)
+  local hover
+  assert(vim.wait(timeout, function()
+    local r = client.request_sync('textDocument/hover',
+      { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = pos }, 2000, buf)
+    if r and not r.err and r.result and r.result.contents then hover = r.result return true end
+    return false
+  end, 100), 'no hover on ' .. what .. ' within ' .. timeout .. ' ms')
+  return table.concat(vim.lsp.util.convert_input_to_markdown_lines(hover.contents), '\n')
+end
+
+local print_diagnostics = function(file, buf)
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file, ':t'), d.lnum + 1, d.col + 1,
+      d.source or '?', tostring(d.code), one_line(d.message)))
+  end
+end
+
 -- Raw publishDiagnostics params as the server sent them, before Neovim converts them.
 local published = {}
 local handlers = {
@@ -37,9 +72,7 @@ local ok, err = pcall(function()
 
   -- 1. the misspelled option: diagnostics, then the quick fix
   local file = ws .. '/misspelled-option.test.ts'
-  vim.cmd('edit ' .. vim.fn.fnameescape(file))
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id) -- 0.7 has no vim.lsp.start()
+  local buf = open_file(file, client_id)
   assert(vim.wait(timeout, function() return client.initialized end, 20), 'server did not initialize')
   out('SERVER ' .. ((client.server_capabilities or {}).hoverProvider and 'initialized, hover provider' or 'initialized'))
 
@@ -51,10 +84,7 @@ local ok, err = pcall(function()
     return false
   end
   assert(vim.wait(timeout, find_unknown, 20), 'no unknown-option diagnostic within ' .. timeout .. ' ms')
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file, ':t'), d.lnum + 1, d.col + 1,
-      d.source or '?', tostring(d.code), one_line(d.message)))
-  end
+  print_diagnostics(file, buf)
 
   -- the code-action request carries the diagnostic exactly as the server published it
   local _, line = apply_unknown_option_fix({ client = client, buf = buf, published = published, timeout = 5000, out = out })
@@ -65,37 +95,18 @@ local ok, err = pcall(function()
 
   -- 2. another mistake: a hover on its first answer(...) entry, once its tests have run
   local file2 = ws .. '/entry-never-reached.test.ts'
-  vim.cmd('edit ' .. vim.fn.fnameescape(file2))
-  local buf2 = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf2, client_id)
-  local pos
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf2, 0, -1, false)) do
-    local col = l:find('answer(', 1, true)
-    if col and not l:find('import', 1, true) then pos = { line = i - 1, character = col } break end
-  end
+  local buf2 = open_file(file2, client_id)
+  local pos = position_of(buf2, 'answer(', function(l) return not l:find('import', 1, true) end)
   assert(pos, 'no answer( call in ' .. file2)
-  local hover
-  assert(vim.wait(timeout, function()
-    local r = client.request_sync('textDocument/hover',
-      { textDocument = { uri = vim.uri_from_bufnr(buf2) }, position = pos }, 2000, buf2)
-    if r and not r.err and r.result and r.result.contents then hover = r.result return true end
-    return false
-  end, 100), 'no hover on answer( within ' .. timeout .. ' ms')
-  local diags2 = vim.diagnostic.get(buf2)
-  for _, d in ipairs(diags2) do
-    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file2, ':t'), d.lnum + 1, d.col + 1,
-      d.source or '?', tostring(d.code), one_line(d.message)))
-  end
-  local text = table.concat(vim.lsp.util.convert_input_to_markdown_lines(hover.contents), '\n')
+  local text = hover_text(client, buf2, pos, 'answer(')
+  print_diagnostics(file2, buf2)
   out(('HOVER %s:%d:%d %s'):format(vim.fn.fnamemodify(file2, ':t'), pos.line + 1, pos.character + 1, one_line(text)))
   assert(text:find('writer', 1, true) and (text:find('turn 1', 1, true) or text:find('#1', 1, true)),
     "the hover does not name the writer's turn 1")
 
   -- 3. an event whose turn never comes: its diagnostic sits on its element of the events array
   local file3 = ws .. '/event-never-sent.test.ts'
-  vim.cmd('edit ' .. vim.fn.fnameescape(file3))
-  local buf3 = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf3, client_id)
+  local buf3 = open_file(file3, client_id)
   local never_sent
   assert(vim.wait(timeout, function()
     for _, d in ipairs(vim.diagnostic.get(buf3)) do
@@ -103,10 +114,7 @@ local ok, err = pcall(function()
     end
     return false
   end, 20), 'no event-never-sent diagnostic within ' .. timeout .. ' ms')
-  for _, d in ipairs(vim.diagnostic.get(buf3)) do
-    out(('DIAG %s:%d:%d [%s %s] %s'):format(vim.fn.fnamemodify(file3, ':t'), d.lnum + 1, d.col + 1,
-      d.source or '?', tostring(d.code), one_line(d.message)))
-  end
+  print_diagnostics(file3, buf3)
   local at = vim.api.nvim_buf_get_lines(buf3, never_sent.lnum, never_sent.lnum + 1, true)[1]:sub(never_sent.col + 1)
   out(('AT event-never-sent %s'):format(at))
   assert(at:find('^{ during: "writer#2"'), 'event-never-sent does not start at the events element')
@@ -114,23 +122,10 @@ local ok, err = pcall(function()
   -- 4. a passing example: a hover and an inlay hint on the messages entry that met the reviewer's
   -- message (0.7 has no inlay hints of its own, so the request goes out by hand)
   local file4 = passing .. '/workflow.test.ts'
-  vim.cmd('edit ' .. vim.fn.fnameescape(file4))
-  local buf4 = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf4, client_id)
-  local pos4
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf4, 0, -1, false)) do
-    local col = l:find('(message) => message.reply(', 1, true)
-    if col and l:find('messages:', 1, true) then pos4 = { line = i - 1, character = col } break end
-  end
+  local buf4 = open_file(file4, client_id)
+  local pos4 = position_of(buf4, '(message) => message.reply(', function(l) return l:find('messages:', 1, true) end)
   assert(pos4, 'no messages: { planner: (message) => message.reply( in ' .. file4)
-  local hover4
-  assert(vim.wait(timeout, function()
-    local r = client.request_sync('textDocument/hover',
-      { textDocument = { uri = vim.uri_from_bufnr(buf4) }, position = pos4 }, 2000, buf4)
-    if r and not r.err and r.result and r.result.contents then hover4 = r.result return true end
-    return false
-  end, 100), 'no hover on the messages entry within ' .. timeout .. ' ms')
-  local text4 = table.concat(vim.lsp.util.convert_input_to_markdown_lines(hover4.contents), '\n')
+  local text4 = hover_text(client, buf4, pos4, 'the messages entry')
   out(('HOVER %s:%d:%d %s'):format(vim.fn.fnamemodify(file4, ':t'), pos4.line + 1, pos4.character + 1, one_line(text4)))
   assert(text4:find('woken by', 1, true) and text4:find('reviewer', 1, true), 'the hover does not say who woke the planner')
   local hints = client.request_sync('textDocument/inlayHint', {
