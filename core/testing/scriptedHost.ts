@@ -197,7 +197,11 @@ export class ScriptedHost implements AgentHost {
         }),
       );
     }
-    const reply = await scriptReply(entry, () => this.turnFor(operation), operation.signal);
+    const reply = await scriptReply(
+      entry,
+      () => this.turnFor(operation),
+      () => operation.signal,
+    );
     if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the turn" };
     if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at);
     if (reply.kind === "mistake") {

@@ -54,11 +54,6 @@ export function outcomeOfCancel(reason: unknown): Outcome {
   return { kind: "cancelled", reason: messageOf(reason) };
 }
 
-function whenAborted(signal: AbortSignal): Promise<unknown> {
-  if (signal.aborted) return Promise.resolve(signal.reason);
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
-}
-
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What `wf.agents.open` and `agent.run` take (AgentSpec, TurnSpec); anything else is refused by name. */
@@ -304,7 +299,7 @@ export class AgentRegistry implements Agents {
     const nudgeEnabled = spec.nudge !== false && (!state.isCaller || harnessFacts(state.execution.harness)?.showsInterrupt === true);
     const nudgePrompt = typeof spec.nudge === "object" ? spec.nudge.prompt : DEFAULT_NUDGE;
     const first = await this.operate(state, spec, n, false, scope, nudgePrompt);
-    if (first.end !== "silent" || !nudgeEnabled || scope.signal.aborted) {
+    if (first.end !== "silent" || !nudgeEnabled || scope.cancelReason) {
       return this.finish(first, first.end === "silent" ? "the turn ended without an answer" : undefined);
     }
     this.attempt.host.settle(first.operation, { kind: "unanswered", reason: "a nudge followed" });
@@ -351,7 +346,10 @@ export class AgentRegistry implements Agents {
       ...(scope.stage !== undefined ? { stage: scope.stage } : {}),
       cwd: state.opened.cwd,
       execution: { ...state.execution },
-      signal: scope.signal,
+      // A getter: the scope makes its AbortController only when the host asks for it.
+      get signal() {
+        return scope.signal;
+      },
       ...messaging.fields,
       submit(raw) {
         if (closed || answered) return { accepted: false, error: "the turn has ended" };
@@ -375,7 +373,13 @@ export class AgentRegistry implements Agents {
     const hostEnd: Promise<HostEnd> = Promise.resolve()
       .then(() => this.attempt.host.run(operation))
       .catch((error) => ({ kind: "failed" as const, reason: `the agent's host failed: ${messageOf(error)}` }));
-    const raced = await Promise.race([hostEnd.then((end) => ({ end })), whenAborted(scope.signal).then((reason) => ({ aborted: reason }))]);
+    // Raced against the scope's cancel through one listener, which the end removes; the promises
+    // are the ones an AbortSignal's race took, so work around the turn sees the same order.
+    let stopListening = () => {};
+    const cancelled = scope.cancelReason;
+    const aborted = cancelled ? Promise.resolve<unknown>(cancelled) : new Promise<unknown>((resolve) => (stopListening = scope.onCancel(resolve)));
+    const raced = await Promise.race([hostEnd.then((end) => ({ end })), aborted.then((reason) => ({ aborted: reason }))]);
+    stopListening();
     closed = true;
     working();
     logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered !== undefined);
