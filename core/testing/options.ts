@@ -42,6 +42,10 @@ export const COMMON_OPTIONS = [
 /** Only a workflow with events takes these. */
 export const EVENT_OPTIONS = ["event", "events"] as const;
 
+/** The names a test may give, for a workflow with events and for one without: made once, not per test. */
+const KNOWN_WITHOUT_EVENTS: readonly string[] = [...COMMON_OPTIONS];
+const KNOWN_WITH_EVENTS: readonly string[] = [...COMMON_OPTIONS, ...EVENT_OPTIONS].filter((name) => name !== "values");
+
 export const DEFAULT_STALL = "2s";
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MAX_TIMERS = 20;
@@ -104,10 +108,11 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   }
   const given = options as Record<string, unknown>;
   const hasEvents = "events" in workflow && (workflow as { events?: unknown }).events !== undefined;
-  const known: string[] = [...COMMON_OPTIONS, ...(hasEvents ? EVENT_OPTIONS : [])].filter((name) => !(hasEvents && name === "values"));
+  const known = hasEvents ? KNOWN_WITH_EVENTS : KNOWN_WITHOUT_EVENTS;
   const problems: ProblemTrace[] = [];
-  for (const name of Object.keys(given).sort()) {
-    if (known.includes(name)) continue;
+  // Only unknown names need sorting (their problems are listed by name); a test's own are all known.
+  const unknown = Object.keys(given).filter((name) => !known.includes(name));
+  for (const name of unknown.sort()) {
     if ((EVENT_OPTIONS as readonly string[]).includes(name)) {
       problems.push({ code: "unknown-option", option: name, message: `testWorkflow takes "${name}" only for a workflow with events; ${workflow.name} declares none` });
       continue;

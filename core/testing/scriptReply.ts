@@ -16,8 +16,10 @@ export type ScriptReply =
   /** A mistake of the script: the problem's code, its words, and where it threw. */
   | { kind: "mistake"; code: ProblemTrace["code"]; why: string; thrownAt?: SourceSite };
 
-export async function scriptReply(entry: Answer, turn: () => Turn, signal: AbortSignal): Promise<ScriptReply> {
+/** `signalOf` is asked only for a function's reply: a value needs no signal, and the engine makes one only when asked. */
+export async function scriptReply(entry: Answer, turn: () => Turn, signalOf: () => AbortSignal): Promise<ScriptReply> {
   if (!entry.respond) return { kind: "value", value: entry.value };
+  const signal = signalOf();
   const aborted = new Promise<"aborted">((resolve) => {
     if (signal.aborted) resolve("aborted");
     signal.addEventListener("abort", () => resolve("aborted"), { once: true });

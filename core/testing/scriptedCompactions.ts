@@ -109,7 +109,11 @@ export class ScriptedCompactions {
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
     if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at);
     if (!isAnswer(entry)) return this.failWith(compactionProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, at));
-    const reply = await scriptReply(entry, () => this.turnFor(operation), operation.signal);
+    const reply = await scriptReply(
+      entry,
+      () => this.turnFor(operation),
+      () => operation.signal,
+    );
     if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the compaction" };
     if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at);
     if (reply.kind === "mistake") {

@@ -54,11 +54,6 @@ export function outcomeOfCancel(reason: unknown): Outcome {
   return { kind: "cancelled", reason: messageOf(reason) };
 }
 
-function whenAborted(signal: AbortSignal): Promise<unknown> {
-  if (signal.aborted) return Promise.resolve(signal.reason);
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
-}
-
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What `wf.agents.open` and `agent.run` take (AgentSpec, TurnSpec); anything else is refused by name. */
@@ -304,7 +299,7 @@ export class AgentRegistry implements Agents {
     const nudgeEnabled = spec.nudge !== false && (!state.isCaller || harnessFacts(state.execution.harness)?.showsInterrupt === true);
     const nudgePrompt = typeof spec.nudge === "object" ? spec.nudge.prompt : DEFAULT_NUDGE;
     const first = await this.operate(state, spec, n, false, scope, nudgePrompt);
-    if (first.end !== "silent" || !nudgeEnabled || scope.signal.aborted) {
+    if (first.end !== "silent" || !nudgeEnabled || scope.cancelReason) {
       return this.finish(first, first.end === "silent" ? "the turn ended without an answer" : undefined);
     }
     this.attempt.host.settle(first.operation, { kind: "unanswered", reason: "a nudge followed" });
@@ -337,45 +332,58 @@ export class AgentRegistry implements Agents {
     // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
     let working = activity.busy();
     const messaging = this.messaging.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
-    const operation: TurnOperation = {
-      id: this.attempt.nextOperationId(),
-      kind,
-      ...(compactionId !== undefined ? { compactionId } : {}),
-      agent: state.opened.key,
-      n,
-      nudge,
-      prompt: spec.prompt,
-      ...(nudge ? { nudgePrompt } : {}),
-      ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
-      ...(spec.label !== undefined ? { label: spec.label } : {}),
-      ...(scope.stage !== undefined ? { stage: scope.stage } : {}),
-      cwd: state.opened.cwd,
-      execution: { ...state.execution },
-      signal: scope.signal,
-      ...messaging.fields,
-      submit(raw) {
-        if (closed || answered) return { accepted: false, error: "the turn has ended" };
-        // `wf result` is refused while the agent owes a reply it was shown.
-        const owing = kind === "turn" ? messaging.refusesResult() : undefined;
-        if (owing) return { accepted: false, error: owing };
-        const verdict = checkAnswer(spec.schema, raw);
-        if (verdict.accepted) answered = { value: verdict.value };
-        return verdict;
-      },
-      async idleWhile(waiting) {
-        working();
-        try {
-          return await waiting;
-        } finally {
-          if (!closed) working = activity.busy();
-        }
-      },
+    // Field by field, in the order hosts always saw them: a literal of optional spreads cost several
+    // times as much, and `signal` comes from the operation's prototype (see OperationOfScope).
+    const operation = new OperationOfScope(scope) as unknown as TurnOperation;
+    operation.id = this.attempt.nextOperationId();
+    operation.kind = kind;
+    if (compactionId !== undefined) operation.compactionId = compactionId;
+    operation.agent = state.opened.key;
+    operation.n = n;
+    operation.nudge = nudge;
+    operation.prompt = spec.prompt;
+    if (nudge) operation.nudgePrompt = nudgePrompt;
+    if (spec.schema !== undefined) operation.schema = spec.schema;
+    if (spec.label !== undefined) operation.label = spec.label;
+    const stage = scope.stage;
+    if (stage !== undefined) operation.stage = stage;
+    operation.cwd = state.opened.cwd;
+    operation.execution = { ...state.execution };
+    const fields = messaging.fields;
+    operation.messages = fields.messages;
+    if (fields.cause) operation.cause = fields.cause;
+    operation.send = fields.send;
+    operation.reply = fields.reply;
+    operation.tool = fields.tool;
+    operation.owes = fields.owes;
+    operation.submit = (raw) => {
+      if (closed || answered) return { accepted: false, error: "the turn has ended" };
+      // `wf result` is refused while the agent owes a reply it was shown.
+      const owing = kind === "turn" ? messaging.refusesResult() : undefined;
+      if (owing) return { accepted: false, error: owing };
+      const verdict = checkAnswer(spec.schema, raw);
+      if (verdict.accepted) answered = { value: verdict.value };
+      return verdict;
+    };
+    operation.idleWhile = async (waiting) => {
+      working();
+      try {
+        return await waiting;
+      } finally {
+        if (!closed) working = activity.busy();
+      }
     };
     const logEnd = logOperation(this.attempt, operation);
     const hostEnd: Promise<HostEnd> = Promise.resolve()
       .then(() => this.attempt.host.run(operation))
       .catch((error) => ({ kind: "failed" as const, reason: `the agent's host failed: ${messageOf(error)}` }));
-    const raced = await Promise.race([hostEnd.then((end) => ({ end })), whenAborted(scope.signal).then((reason) => ({ aborted: reason }))]);
+    // Raced against the scope's cancel through one listener, which the end removes; the promises
+    // are the ones an AbortSignal's race took, so work around the turn sees the same order.
+    let stopListening = () => {};
+    const cancelled = scope.cancelReason;
+    const aborted = cancelled ? Promise.resolve<unknown>(cancelled) : new Promise<unknown>((resolve) => (stopListening = scope.onCancel(resolve)));
+    const raced = await Promise.race([hostEnd.then((end) => ({ end })), aborted.then((reason) => ({ aborted: reason }))]);
+    stopListening();
     closed = true;
     working();
     logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered !== undefined);
@@ -394,6 +402,21 @@ export class AgentRegistry implements Agents {
       default:
         return { operation, end: { kind: end.kind, reason: end.reason } };
     }
+  }
+}
+
+/**
+ * What an operation is made from: its `signal` is its scope's, read only when the host asks, so a
+ * turn answered without looking at it makes no AbortController. A getter on the prototype: one in
+ * each operation's own fields made every operation several times dearer to make.
+ */
+class OperationOfScope {
+  readonly #scope: Scope;
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
+  get signal(): AbortSignal {
+    return this.#scope.signal;
   }
 }
 

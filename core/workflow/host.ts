@@ -66,8 +66,11 @@ export interface TurnOperation {
   stage?: string;
   cwd: string;
   execution: Execution;
-  /** Aborted when the engine cancels the operation; its reason is a CancelReason. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the engine cancels the operation; its reason is a CancelReason. A getter on the
+   * operation's prototype, made on first read: read it from the operation (a spread copy lacks it).
+   */
+  readonly signal: AbortSignal;
   /** Hands the engine an answer (JSON text for a schema, else the text); the real check judges it. */
   submit(raw: string): AnswerVerdict;
   /** Awaits `waiting` without counting as work, so a run whose only turn awaits a reply can idle. */

@@ -386,7 +386,7 @@ export class MessageBus {
       let last = first;
       const owed = owedHere()[0];
       // An owed reply is reminded once, as a turn with no answer is nudged once.
-      if (owed && isNormalEnd(first) && !operationScope.signal.aborted) {
+      if (owed && isNormalEnd(first) && !operationScope.cancelReason) {
         this.attempt.host.settle(first.operation, { kind: "unanswered", reason: "a reminder followed" });
         last = await this.registry.operate(state, prompt, n, true, operationScope, reminderPrompt(owed.record.from, owed.record.text), "message", undefined, message);
       }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow, type TestOptions, type Turn } from "agentswf/testing";
-import type { AgentRef, AgentSpec, RuntimeSelection } from "agentswf/workflow";
-import { askOnce, deferred, flow, SUMMARY } from "./workflows";
+import { defineWorkflow, type AgentRef, type AgentSpec, type RuntimeSelection } from "agentswf/workflow";
+import type { AgentHost, TurnOperation } from "../../core/workflow/host.ts";
+import { runOnEngine } from "./engineRun";
+import { askOnce, deferred, flow, forever, SUMMARY } from "./workflows";
 
 describe("the turn a script function gets", () => {
   test("has the agent, n, nudge, prompt, schema, label, stage, cwd, model, effort and signal", async () => {
@@ -195,5 +197,52 @@ describe("runtimes", () => {
   test("a placement no harness runs is refused", async () => {
     const run = await executionOf({ harness: "pi", model: "m", placement: "cloud" as never });
     expect(() => run.value).toThrow('agent "a": pi does not run cloud');
+  });
+});
+
+describe("the signal of an operation the engine hands a host", () => {
+  // The engine makes an operation's signal when the host first reads it; either way it says the same.
+  async function stoppedTurn(readSignal: "while it runs" | "after it was stopped") {
+    let operation: TurnOperation | undefined;
+    const running = deferred();
+    let abortedAs: unknown;
+    const host: AgentHost = {
+      opened: () => {},
+      run: (given) => {
+        operation = given;
+        if (readSignal === "while it runs") given.signal.addEventListener("abort", () => (abortedAs = given.signal.reason), { once: true });
+        running.resolve();
+        return forever();
+      },
+      settle: () => {},
+    };
+    const workflow = defineWorkflow({
+      name: "stopped",
+      description: "Stops its agent mid-turn.",
+      run: async (wf) => {
+        const agent = await wf.agents.open({ key: "a", runtime: "claude" });
+        const turn = agent.run({ prompt: "go" });
+        await running.promise;
+        wf.agents.stop("a", "enough");
+        return (await turn).outcome;
+      },
+    });
+    const result = await runOnEngine(workflow, host);
+    return { result, signal: operation!.signal, abortedAs };
+  }
+
+  test("read while the turn runs, aborts when the engine cancels the turn, with the cancel's reason", async () => {
+    const { result, signal, abortedAs } = await stoppedTurn("while it runs");
+    expect(result.ending).toMatchObject({ kind: "completed", value: { kind: "cancelled", reason: "the agent was stopped: enough" } });
+    expect(signal.aborted).toBe(true);
+    expect(abortedAs).toMatchObject({ kind: "cancelled", reason: "the agent was stopped: enough" });
+  });
+
+  test("read first after the engine cancelled the turn, is already aborted, with the cancel's reason", async () => {
+    const { result, signal } = await stoppedTurn("after it was stopped");
+    expect(result.ending).toMatchObject({ kind: "completed", value: { kind: "cancelled", reason: "the agent was stopped: enough" } });
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toMatchObject({ kind: "cancelled", reason: "the agent was stopped: enough" });
   });
 });
