@@ -54,7 +54,7 @@ startServer(connection, {
   now: () => performance.now(),
   createWorker: () =>
     forkWorker({
-      // The worker entry next to this bundle (dist/server.js → dist/worker.mjs).
+      // The worker entry next to this bundle: dist/worker.mjs, beside dist/server.js (the bundle keeps this comment: ASCII only, codeCache.ts).
       entry: join(__dirname, "worker.mjs"),
       env: { NO_COLOR: "1" },
       // A test that exhausts memory crashes its worker (reported, respawned), not the machine.

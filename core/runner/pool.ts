@@ -125,8 +125,6 @@ interface Slot {
   stderrTail: string;
   /** Files it has run. */
   runs: number;
-  /** The job prewarm() gives it once ready, unless a real file comes first. */
-  warmup?: FileJob;
   exited: Promise<void>;
 }
 
@@ -161,9 +159,11 @@ export class WorkerPool {
 
   /**
    * Starts workers ahead of the first run, up to `count` live ones (never above the pool's size),
-   * and keeps them warm like warm(). Each started here runs `warmup` once it is ready, so esbuild,
-   * the served modules and the JIT are loaded before a real file needs them; a real file waiting
-   * goes first, and a warm-up's result goes nowhere.
+   * and keeps them warm like warm(). Each started here is sent `warmup` with its fork, so esbuild,
+   * the served modules and the JIT are loaded before a real file needs them; a warm-up's result
+   * goes nowhere. Sent with the fork, not once the worker says it is ready: the worker reads it as
+   * soon as it listens (Node keeps what came before), even while this process is busy (the
+   * language server loading its own bundle), so the warm-up never waits for this event loop.
    */
   prewarm(count = 1, warmup?: FileJob): void {
     this.keepWarm = true;
@@ -172,7 +172,7 @@ export class WorkerPool {
     while (live() < wanted) {
       const slot = this.spawn();
       if (!slot) return;
-      if (warmup) slot.warmup = warmup;
+      if (warmup) this.dispatch(slot, { job: warmup, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false });
     }
   }
 
@@ -262,21 +262,10 @@ export class WorkerPool {
   }
 
   private pump(): void {
-    // A worker prewarm() started runs its warm-up when no real file waits for it.
-    if (this.queue.length === 0) {
-      for (const slot of this.slots) {
-        if (!slot.warmup || !slot.ready || slot.dead || slot.exiting || slot.active) continue;
-        const job = slot.warmup;
-        slot.warmup = undefined;
-        this.dispatch(slot, { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false });
-      }
-    }
     while (this.queue.length > 0) {
       const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
       const next = this.queue[0];
       if (idle && next) {
-        // A real file goes first: the warm-up of this worker is not needed any more.
-        idle.warmup = undefined;
         this.queue.shift();
         this.dispatch(idle, next);
         continue;
@@ -479,7 +468,8 @@ export class WorkerPool {
     slot.active = undefined;
     clearTimeout(active?.abandoned);
     if (active && !active.cancelled && !active.pending.settled && !active.pending.warmup) this.reportDeath(slot, active, code, signal);
-    if (!slot.ready && !active) {
+    // A worker that died before it was ready failed to start, whether or not its warm-up was sent.
+    if (!slot.ready && (!active || active.pending.warmup === true)) {
       this.startupFailures++;
       if (this.startupFailures >= 2) {
         const why = `turnlens could not start a worker process (${signal ? `signal ${signal}` : `exit code ${code}`})`;
