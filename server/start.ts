@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../core/runner/pool.ts";
 import { requireWithCodeCache } from "./codeCache.ts";
-import { handOverEarlyWorkers, warmupJob, type EarlyWorkers } from "./warmup.ts";
+import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 
 const early: EarlyWorkers = {
   // Until the server has read its settings: the default size, and its log to stderr (stdout may be the protocol).
@@ -19,9 +19,9 @@ const early: EarlyWorkers = {
     factory: takeServerWorker,
   }),
 };
-// Trust is not known yet: the warm-up is Turnlens's own file, in the temp folder, and runs no
+// Trust is not known yet: the warm-ups are Turnlens's own files, in the temp folder, and run no
 // code of the workspace; an untrusted workspace (known at initialize) has the worker killed.
-early.pool.prewarm(1, warmupJob(tmpdir()));
+early.pool.prewarm(1, { withFork: preloadJob(tmpdir()), whenIdle: warmupJob(tmpdir()) });
 handOverEarlyWorkers(early);
 // The server is the other bundle (esbuild does not follow this path).
 requireWithCodeCache(join(__dirname, "serverMain.js"));

@@ -125,6 +125,8 @@ interface Slot {
   stderrTail: string;
   /** Files it has run. */
   runs: number;
+  /** The warm-up prewarm() gives it once ready and idle, unless a real file comes first. */
+  warmup?: FileJob;
   exited: Promise<void>;
 }
 
@@ -159,20 +161,22 @@ export class WorkerPool {
 
   /**
    * Starts workers ahead of the first run, up to `count` live ones (never above the pool's size),
-   * and keeps them warm like warm(). Each started here is sent `warmup` with its fork, so esbuild,
-   * the served modules and the JIT are loaded before a real file needs them; a warm-up's result
-   * goes nowhere. Sent with the fork, not once the worker says it is ready: the worker reads it as
-   * soon as it listens (Node keeps what came before), even while this process is busy (the
-   * language server loading its own bundle), so the warm-up never waits for this event loop.
+   * and keeps them warm like warm(). Each started here is sent `warmups.withFork` with its fork
+   * (what any first file pays anyway: esbuild's service, the served modules), and then, once
+   * ready and if no real file waits, `warmups.whenIdle` (the JIT warmed on a test); a warm-up's
+   * result goes nowhere. The first is sent with the fork, not once the worker says it is ready:
+   * the worker reads it as soon as it listens (Node keeps what came before), even while this
+   * process is busy (the language server loading its own bundle), so it never waits for this event loop.
    */
-  prewarm(count = 1, warmup?: FileJob): void {
+  prewarm(count = 1, warmups: { withFork?: FileJob; whenIdle?: FileJob } = {}): void {
     this.keepWarm = true;
     const live = () => [...this.slots].filter((slot) => !slot.dead && !slot.exiting).length;
     const wanted = Math.min(count, this.options.size());
     while (live() < wanted) {
       const slot = this.spawn();
       if (!slot) return;
-      if (warmup) this.dispatch(slot, { job: warmup, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false });
+      if (warmups.whenIdle) slot.warmup = warmups.whenIdle;
+      if (warmups.withFork) this.dispatch(slot, warmupPending(warmups.withFork));
     }
   }
 
@@ -262,10 +266,21 @@ export class WorkerPool {
   }
 
   private pump(): void {
+    // A worker prewarm() started runs its idle warm-up when no real file waits for it.
+    if (this.queue.length === 0) {
+      for (const slot of this.slots) {
+        if (!slot.warmup || !slot.ready || slot.dead || slot.exiting || slot.active) continue;
+        const job = slot.warmup;
+        slot.warmup = undefined;
+        this.dispatch(slot, warmupPending(job));
+      }
+    }
     while (this.queue.length > 0) {
       const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
       const next = this.queue[0];
       if (idle && next) {
+        // A real file goes first: the idle warm-up of this worker is not needed any more.
+        idle.warmup = undefined;
         this.queue.shift();
         this.dispatch(idle, next);
         continue;
@@ -531,6 +546,11 @@ export class WorkerPool {
 /** V8's last words when a heap is exhausted. */
 function outOfMemory(stderr: string): boolean {
   return /JavaScript heap out of memory|Reached heap limit|Allocation failed/.test(stderr);
+}
+
+/** A prewarm() job: its result goes nowhere. */
+function warmupPending(job: FileJob): Pending {
+  return { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false };
 }
 
 function fileError(file: string, message: string): FileReport {
