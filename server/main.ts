@@ -54,10 +54,13 @@ startServer(connection, {
   now: () => performance.now(),
   createWorker: () =>
     forkWorker({
-      // The worker entry next to this bundle (dist/server.js → dist/worker.mjs).
+      // The worker entry next to this bundle: dist/worker.mjs, beside dist/server.js (the bundle keeps this comment: ASCII only, codeCache.ts).
       entry: join(__dirname, "worker.mjs"),
       env: { NO_COLOR: "1" },
-      // A test that exhausts memory crashes its worker (reported, respawned), not the machine.
-      execArgv: ["--max-old-space-size=2048", "--enable-source-maps"],
+      // A test that exhausts memory crashes its worker (reported, respawned), not the machine. No
+      // --enable-source-maps, as `turnlens test`'s workers: it had Node read and parse the source maps
+      // of the worker's own ~4 MB of modules at every start (~40-60 ms on a loaded machine), where the
+      // worker turns maps on itself for the test files (their frames are the ones reports show).
+      execArgv: ["--max-old-space-size=2048"],
     }),
 });

@@ -6,7 +6,7 @@ import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
-import { warmupJob, type EarlyWorkers } from "./warmup.ts";
+import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import * as codeActions from "./features/codeActions.ts";
@@ -102,7 +102,8 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       // A worker is forked and warmed now (unless server/start.ts did already), while the client
       // opens its first document, so that document's first run finds the engine loaded. Trust is
       // known now: in an untrusted workspace no worker stays.
-      if (state.trusted) workers.prewarm(1, warmupJob((params.rootUri ? fileOf(params.rootUri) : undefined) ?? process.cwd()));
+      const folder = (params.rootUri ? fileOf(params.rootUri) : undefined) ?? process.cwd();
+      if (state.trusted) workers.prewarm(1, { withFork: preloadJob(folder), whenIdle: warmupJob(folder) });
       else workers.stop();
       // Every server says which protocol it speaks, so a client can refuse one it does not know.
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;

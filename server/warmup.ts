@@ -5,8 +5,26 @@ import { join } from "node:path";
 import type { FileJob, WorkerPool } from "../core/runner/pool.ts";
 
 /**
- * The file a worker started early runs before any document needs it: it loads esbuild's
- * service, the served engine and TypeBox, and warms the JIT on one scripted turn. Never on disk.
+ * What a worker started early is sent with its fork: a file that only imports what a test file
+ * does, so esbuild's service starts and the served engine and TypeBox load, the cold part every
+ * first file pays anyway. No test: a document that arrives before the worker is ready (the usual
+ * case on a loaded machine) waits for this, and a test run would be that much more to wait for.
+ */
+export function preloadJob(folder: string): FileJob {
+  const source = [
+    'import { expect, test } from "bun:test";',
+    'import { answer, testWorkflow } from "agentswf/testing";',
+    'import { defineWorkflow } from "agentswf/workflow";',
+    'import Type from "typebox";',
+    "void [expect, test, answer, testWorkflow, defineWorkflow, Type];",
+    "",
+  ].join("\n");
+  return { file: join(folder, "turnlens-preload.test.ts"), source, timeoutMs: 10_000 };
+}
+
+/**
+ * The file a worker started early runs once it is idle, if no document came first: it warms the
+ * JIT on one scripted turn, so the first document's tests run at a warm worker's speed. Never on disk.
  */
 export function warmupJob(folder: string): FileJob {
   const source = [

@@ -125,7 +125,7 @@ interface Slot {
   stderrTail: string;
   /** Files it has run. */
   runs: number;
-  /** The job prewarm() gives it once ready, unless a real file comes first. */
+  /** The warm-up prewarm() gives it once ready and idle, unless a real file comes first. */
   warmup?: FileJob;
   exited: Promise<void>;
 }
@@ -161,18 +161,22 @@ export class WorkerPool {
 
   /**
    * Starts workers ahead of the first run, up to `count` live ones (never above the pool's size),
-   * and keeps them warm like warm(). Each started here runs `warmup` once it is ready, so esbuild,
-   * the served modules and the JIT are loaded before a real file needs them; a real file waiting
-   * goes first, and a warm-up's result goes nowhere.
+   * and keeps them warm like warm(). Each started here is sent `warmups.withFork` with its fork
+   * (what any first file pays anyway: esbuild's service, the served modules), and then, once
+   * ready and if no real file waits, `warmups.whenIdle` (the JIT warmed on a test); a warm-up's
+   * result goes nowhere. The first is sent with the fork, not once the worker says it is ready:
+   * the worker reads it as soon as it listens (Node keeps what came before), even while this
+   * process is busy (the language server loading its own bundle), so it never waits for this event loop.
    */
-  prewarm(count = 1, warmup?: FileJob): void {
+  prewarm(count = 1, warmups: { withFork?: FileJob; whenIdle?: FileJob } = {}): void {
     this.keepWarm = true;
     const live = () => [...this.slots].filter((slot) => !slot.dead && !slot.exiting).length;
     const wanted = Math.min(count, this.options.size());
     while (live() < wanted) {
       const slot = this.spawn();
       if (!slot) return;
-      if (warmup) slot.warmup = warmup;
+      if (warmups.whenIdle) slot.warmup = warmups.whenIdle;
+      if (warmups.withFork) this.dispatch(slot, warmupPending(warmups.withFork));
     }
   }
 
@@ -262,20 +266,20 @@ export class WorkerPool {
   }
 
   private pump(): void {
-    // A worker prewarm() started runs its warm-up when no real file waits for it.
+    // A worker prewarm() started runs its idle warm-up when no real file waits for it.
     if (this.queue.length === 0) {
       for (const slot of this.slots) {
         if (!slot.warmup || !slot.ready || slot.dead || slot.exiting || slot.active) continue;
         const job = slot.warmup;
         slot.warmup = undefined;
-        this.dispatch(slot, { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false });
+        this.dispatch(slot, warmupPending(job));
       }
     }
     while (this.queue.length > 0) {
       const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
       const next = this.queue[0];
       if (idle && next) {
-        // A real file goes first: the warm-up of this worker is not needed any more.
+        // A real file goes first: the idle warm-up of this worker is not needed any more.
         idle.warmup = undefined;
         this.queue.shift();
         this.dispatch(idle, next);
@@ -479,7 +483,8 @@ export class WorkerPool {
     slot.active = undefined;
     clearTimeout(active?.abandoned);
     if (active && !active.cancelled && !active.pending.settled && !active.pending.warmup) this.reportDeath(slot, active, code, signal);
-    if (!slot.ready && !active) {
+    // A worker that died before it was ready failed to start, whether or not its warm-up was sent.
+    if (!slot.ready && (!active || active.pending.warmup === true)) {
       this.startupFailures++;
       if (this.startupFailures >= 2) {
         const why = `turnlens could not start a worker process (${signal ? `signal ${signal}` : `exit code ${code}`})`;
@@ -541,6 +546,11 @@ export class WorkerPool {
 /** V8's last words when a heap is exhausted. */
 function outOfMemory(stderr: string): boolean {
   return /JavaScript heap out of memory|Reached heap limit|Allocation failed/.test(stderr);
+}
+
+/** A prewarm() job: its result goes nowhere. */
+function warmupPending(job: FileJob): Pending {
+  return { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false };
 }
 
 function fileError(file: string, message: string): FileReport {

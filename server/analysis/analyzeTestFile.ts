@@ -2,7 +2,7 @@
 // finds the tests, the testWorkflow calls with their scripts and entries, and the mistakes visible
 // without a run. The language server calls it on every change, so it parses once and walks once.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { ConstDeclarations } from "./constDeclarations.ts";
 import { readImportBindings } from "./importBindings.ts";
 import type { StaticEntry, StaticProblem, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./model.ts";

@@ -1,7 +1,7 @@
 // The file's `const` declarations, so a script written as a name (`lead`, `clean`) can be followed
 // to the answer(...) calls it holds, where runtime traces point.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 
 interface ConstDeclaration {
   initializer: ts.Expression;

@@ -2,7 +2,7 @@
 // run's scripted events (`RunTrace.events`, and the problems with option "events" and an index)
 // land on the element that wrote them.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { propertyKeyOf, unwrapExpression } from "./literalValues.ts";
 import type { StaticEventElement, StaticEvents } from "./model.ts";
 import { rangeOfNode } from "./ranges.ts";

@@ -1,7 +1,7 @@
 // The file's imports: every local name by module specifier, and which local names stand for the
 // testing API (testWorkflow, answer, noAnswer) and the test API (test, it, describe), aliases included.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 
 /** Modules whose `testWorkflow`, `answer` and `noAnswer` are Turnlens's. */
 export const TESTING_MODULES = new Set(["agentswf/testing", "turnlens/testing"]);

@@ -1,7 +1,7 @@
 // What the static pass can know about an expression without running it: the value of a plain
 // literal, the key of an object property, whether it is a function.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 
 /** Strips parentheses, `as`, `satisfies`, `!` and `<T>` assertions, which change no value. */
 export function unwrapExpression(node: ts.Expression): ts.Expression {

@@ -2,7 +2,7 @@
 // (0-based line, 0-based UTF-16 character), the 1-based sites of runtime stack traces as
 // positions, and comparing, containing, sizing and ordering them.
 
-import type ts from "typescript";
+import type ts from "./typescript.ts";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Position, Range } from "./model.ts";
 

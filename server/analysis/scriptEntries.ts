@@ -2,7 +2,7 @@
 // `messages`, `participants`): each key's script, its shape, and every answer(...)/noAnswer.*()
 // entry (or, where the option takes them, function) with the ranges a runtime trace points at.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import type { ConstDeclarations } from "./constDeclarations.ts";
 import { testingRoleOfMember, type ImportBindings } from "./importBindings.ts";
 import { propertyKeyOf, unwrapExpression } from "./literalValues.ts";

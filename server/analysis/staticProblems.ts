@@ -2,7 +2,7 @@
 // (core/testing/optionsBeforeRun.ts) on what the text makes certain: this file only hands them
 // the written values and shows each problem where it was written.
 
-import type ts from "typescript";
+import type ts from "./typescript.ts";
 import { problemsBeforeRun } from "../../core/testing/optionsBeforeRun.ts";
 import type { ProblemTrace } from "../../core/testing/trace.ts";
 import { unwrapExpression } from "./literalValues.ts";

@@ -1,7 +1,7 @@
 // Recognising `test`, `it` and `describe` calls with their modifiers (`.skip`, `.only.each(rows)`,
 // `.if(cond)`, each`table`) and naming them as the runner will report them.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { testApiRoleOfMember, type ImportBindings } from "./importBindings.ts";
 import { unwrapExpression } from "./literalValues.ts";
 

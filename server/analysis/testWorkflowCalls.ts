@@ -2,7 +2,7 @@
 // each option with its ranges, the keyed scripts (`agents`, `decisions`, `compactions`, `messages`,
 // `participants`) and the elements of `events`.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { readEventElements } from "./eventElements.ts";
 import { testingRoleOfMember, type ImportBindings } from "./importBindings.ts";
 import { propertyKeyOf, unwrapExpression } from "./literalValues.ts";

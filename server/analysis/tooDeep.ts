@@ -2,7 +2,7 @@
 // 5,000-term `+` chain, 2,000 chained `.map()`): it blanks that code out, analyses the rest, and
 // says where with a "too deep to analyse" notice, rather than overflowing the server's stack.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import type { StaticProblem } from "./model.ts";
 import { rangeBetween } from "./ranges.ts";
 

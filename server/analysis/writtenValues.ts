@@ -2,7 +2,7 @@
 // what the text makes certain (literals, lists, objects, functions, answer(…)/noAnswer.…() as
 // stand-ins), NotKnown where it cannot tell, and where each was written, so a problem finds its range.
 
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { entryStandIn } from "../../core/testing/entries.ts";
 import { MAY_HOLD_MORE, NotKnown, WRITTEN } from "../../core/testing/notKnown.ts";
 import { isFunctionLike, literalValueOf, propertyKeyOf, unwrapExpression } from "./literalValues.ts";

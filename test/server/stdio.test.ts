@@ -3,7 +3,8 @@
 // tests cannot see (real timers, real worker path).
 import { expect, test } from "bun:test";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -126,6 +127,42 @@ test(
       "uncaught error (the server goes on): Error: a stray server error",
       "unhandled rejection (the server goes on): Error: a stray rejection",
     ]);
+  },
+  SLOW,
+);
+
+test(
+  "a server that exits right after initialize leaves its code cache, and the next start loads through it without writing it again",
+  async () => {
+    // A temp folder of its own: the cache lives in `<tmpdir>/turnlens-code-cache-<uid>/`.
+    const temp = mkdtempSync(join(tmpdir(), "turnlens-code-cache-test-"));
+    const startAndExit = async () => {
+      const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, TMPDIR: temp } });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+      connection.listen();
+      await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(ROOT).href, capabilities: {} });
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      expect(await exited).toBe(0);
+      connection.dispose();
+    };
+    try {
+      await startAndExit();
+      const folder = join(temp, `turnlens-code-cache-${process.getuid?.()}`);
+      const written = readdirSync(folder);
+      expect(written).toHaveLength(1);
+      expect(written[0]).toMatch(/^[0-9a-f]{32}\.bin$/);
+      const file = join(folder, written[0] ?? "");
+      const before = statSync(file);
+      await startAndExit();
+      // V8 accepted it (a rejected cache is written again as the server exits).
+      expect(readdirSync(folder)).toEqual(written);
+      expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+      expect(statSync(file).ino).toBe(before.ino);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
   },
   SLOW,
 );
