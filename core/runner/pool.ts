@@ -181,6 +181,11 @@ export class WorkerPool {
     }
   }
 
+  /** Applies a change of `size()` now, not at the next dispatch (more workers start for the queue). */
+  resize(): void {
+    this.pump();
+  }
+
   /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
   run(job: FileJob, signal?: AbortSignal, listener: JobListener = {}): Promise<JobResult | undefined> {
     return new Promise((resolve) => {
