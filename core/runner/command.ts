@@ -165,7 +165,7 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
   // One worker to start with; the others once the work left is worth their start (docs/runner.md).
   const cores = Math.max(1, Math.min(availableParallelism(), files.length));
   let size = 1;
-  const pool = new WorkerPool({ size: () => size });
+  const pool = new WorkerPool({ size: () => size, bundleAhead: true });
   let unstarted = files.length;
   let ended = 0;
   let firstStart: number | undefined;

@@ -83,6 +83,12 @@ export interface WorkerPoolOptions {
   log?: (message: string) => void;
   /** When a warm worker is replaced by a fresh one (limits.ts has the defaults). */
   recycle?: { afterRuns: number; aboveRssBytes: number };
+  /**
+   * Promise workers their next files and have them bundle those ahead (reserveAhead). For a run
+   * whose files do not change while it lasts (`turnlens test`); a long-lived pool, whose files the
+   * user edits between runs, leaves it off.
+   */
+  bundleAhead?: boolean;
 }
 
 interface Pending {
@@ -289,7 +295,7 @@ export class WorkerPool {
    * Only files run from disk, whole: an editor's text or a resumed file is bundled when it runs.
    */
   private reserveAhead(slot: Slot): void {
-    if (slot.reserved.length > 0) return;
+    if (!this.options.bundleAhead || slot.reserved.length > 0) return;
     const share = Math.floor(this.queue.length / Math.max(1, this.options.size()));
     const count = Math.min(AHEAD_FILES, share, this.recycle.afterRuns - slot.runs - 1);
     const taken: Pending[] = [];
