@@ -16,6 +16,9 @@ import type { SchemaName } from "./schemaNames.ts";
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
 
+/** Files a worker is promised next, and bundles in one esbuild build while it runs the current one. */
+const AHEAD_FILES = 16;
+
 /** Starts one worker process (dist/worker.mjs with an IPC channel). */
 export type WorkerFactory = () => ChildProcess;
 
@@ -80,6 +83,12 @@ export interface WorkerPoolOptions {
   log?: (message: string) => void;
   /** When a warm worker is replaced by a fresh one (limits.ts has the defaults). */
   recycle?: { afterRuns: number; aboveRssBytes: number };
+  /**
+   * Promise workers their next files and have them bundle those ahead (reserveAhead). For a run
+   * whose files do not change while it lasts (`turnlens test`); a long-lived pool, whose files the
+   * user edits between runs, leaves it off.
+   */
+  bundleAhead?: boolean;
 }
 
 interface Pending {
@@ -127,6 +136,8 @@ interface Slot {
   runs: number;
   /** The warm-up prewarm() gives it once ready and idle, unless a real file comes first. */
   warmup?: FileJob;
+  /** Files promised to it next (it bundles them ahead); another worker takes one only when idle. */
+  reserved: Pending[];
   exited: Promise<void>;
 }
 
@@ -180,6 +191,11 @@ export class WorkerPool {
     }
   }
 
+  /** Applies a change of `size()` now, not at the next dispatch (more workers start for the queue). */
+  resize(): void {
+    this.pump();
+  }
+
   /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
   run(job: FileJob, signal?: AbortSignal, listener: JobListener = {}): Promise<JobResult | undefined> {
     return new Promise((resolve) => {
@@ -195,6 +211,7 @@ export class WorkerPool {
   stop(): void {
     for (const pending of this.queue.splice(0)) this.settle(pending, undefined);
     for (const slot of this.slots) {
+      for (const pending of slot.reserved.splice(0)) this.settle(pending, undefined);
       if (slot.active) {
         slot.active.cancelled = true;
         this.settle(slot.active.pending, undefined);
@@ -214,6 +231,10 @@ export class WorkerPool {
   private cancel(pending: Pending, reason?: unknown): void {
     const queued = this.queue.indexOf(pending);
     if (queued >= 0) this.queue.splice(queued, 1);
+    for (const slot of this.slots) {
+      const reserved = slot.reserved.indexOf(pending);
+      if (reserved >= 0) slot.reserved.splice(reserved, 1);
+    }
     for (const slot of this.slots) {
       const active = slot.active;
       if (active?.pending !== pending) continue;
@@ -254,6 +275,7 @@ export class WorkerPool {
     clearTimeout(slot.watchdog);
     // Dying: no file is dispatched to it, even if a `done` already on its way frees it.
     slot.exiting = true;
+    this.release(slot);
     if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
     else slot.child.kill("SIGKILL");
   }
@@ -262,7 +284,37 @@ export class WorkerPool {
   private retire(slot: Slot): void {
     if (slot.exiting || slot.dead) return;
     slot.exiting = true;
+    this.release(slot);
     this.send(slot, { type: "exit" });
+  }
+
+  /** A leaving worker's promised files go back to the front of the queue, in their order. */
+  private release(slot: Slot): void {
+    this.queue.unshift(...slot.reserved.splice(0).filter((pending) => !pending.settled));
+  }
+
+  /**
+   * Promises `slot` the next files of the queue (as many as leaves the other workers their share,
+   * and no more than it runs before it is recycled), and tells it to bundle them now, in one build.
+   * Only files run from disk, whole: an editor's text or a resumed file is bundled when it runs.
+   */
+  private reserveAhead(slot: Slot): void {
+    if (!this.options.bundleAhead || slot.reserved.length > 0) return;
+    const share = Math.floor(this.queue.length / Math.max(1, this.options.size()));
+    const count = Math.min(AHEAD_FILES, share, this.recycle.afterRuns - slot.runs - 1);
+    const taken: Pending[] = [];
+    for (const pending of this.queue) {
+      if (taken.length >= count || pending.job.source !== undefined || pending.job.onlyIds || pending.warmup) break;
+      taken.push(pending);
+    }
+    if (taken.length < 2) return;
+    this.queue.splice(0, taken.length);
+    slot.reserved = taken;
+    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file) });
+  }
+
+  private idleSlots(): Slot[] {
+    return [...this.slots].filter((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
   }
 
   private pump(): void {
@@ -275,14 +327,23 @@ export class WorkerPool {
         this.dispatch(slot, warmupPending(job));
       }
     }
+    // A worker runs the files promised to it first: it has bundled them.
+    for (const slot of this.idleSlots()) {
+      const next = slot.reserved.shift();
+      if (!next) continue;
+      slot.warmup = undefined;
+      this.dispatch(slot, next);
+      this.reserveAhead(slot);
+    }
     while (this.queue.length > 0) {
-      const idle = [...this.slots].find((slot) => slot.ready && !slot.dead && !slot.exiting && !slot.active);
+      const idle = this.idleSlots()[0];
       const next = this.queue[0];
       if (idle && next) {
         // A real file goes first: the idle warm-up of this worker is not needed any more.
         idle.warmup = undefined;
         this.queue.shift();
         this.dispatch(idle, next);
+        this.reserveAhead(idle);
         continue;
       }
       const live = [...this.slots].filter((slot) => !slot.dead && !slot.exiting);
@@ -295,6 +356,12 @@ export class WorkerPool {
         continue;
       }
       return;
+    }
+    // Nothing queued: an idle worker takes the last file promised to the busiest other one.
+    for (const slot of this.idleSlots()) {
+      const donor = [...this.slots].filter((other) => other !== slot).sort((a, b) => b.reserved.length - a.reserved.length)[0];
+      const stolen = donor?.reserved.pop();
+      if (stolen) this.dispatch(slot, stolen);
     }
     // Workers beyond the size (the setting went down) leave once idle.
     const idle = [...this.slots].filter((slot) => slot.ready && !slot.active && !slot.dead && !slot.exiting);
@@ -356,6 +423,7 @@ export class WorkerPool {
       startupErr: "",
       stderrTail: "",
       runs: 0,
+      reserved: [],
       exited: new Promise((resolve) => (resolveExit = resolve)),
     };
     this.slots.add(slot);
@@ -387,9 +455,12 @@ export class WorkerPool {
       }
     });
     child.on("message", (raw) => {
-      const read = readWorkerMessage(raw);
-      if ("refused" in read) this.refuse(slot, read.refused);
-      else this.onMessage(slot, read.message);
+      // A worker sends a test's report with the next phase as one batch (worker.ts), read in order.
+      for (const each of Array.isArray(raw) ? raw : [raw]) {
+        const read = readWorkerMessage(each);
+        if ("refused" in read) return this.refuse(slot, read.refused);
+        this.onMessage(slot, read.message);
+      }
     });
     return slot;
   }
@@ -479,6 +550,7 @@ export class WorkerPool {
       removeTempFilesOf(slot.child.pid);
     }
     this.slots.delete(slot);
+    this.release(slot);
     const active = slot.active;
     slot.active = undefined;
     clearTimeout(active?.abandoned);

@@ -26,7 +26,7 @@ import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
-import { BundleError, bundlePathFor, bundleTestFile } from "./transform.ts";
+import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -442,7 +442,8 @@ class FileRun {
         testPath: this.options.file,
       });
       const phaseDeadline = (hookTimeout?: number) => this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
-      phaseDeadline();
+      // Without beforeEach hooks the body's own phase (below) follows at once: one message, not two.
+      if (!node.fn || chain.some((suite) => suite.hooks.beforeEach.length > 0)) phaseDeadline();
       try {
         for (const suite of chain) {
           for (const entry of suite.hooks.beforeEach) {
@@ -543,10 +544,12 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
 
   // 1. Bundle.
   emit({ type: "phase", phase: { kind: "bundle" }, deadlineMs: 60_000 });
-  const outfile = bundlePathFor(file);
+  // Bundled ahead with the files before it (the pool's hint), unless it runs an editor's text.
+  const made = options.source === undefined ? await takeBundledAhead(file) : undefined;
+  const outfile = made?.outfile ?? bundlePathFor(file);
   let served: Set<string>;
   try {
-    const bundle = await bundleTestFile(file, outfile, options.source);
+    const bundle = made ?? (await bundleTestFile(file, outfile, options.source));
     served = bundle.served;
     await writeFile(outfile, bundle.code);
   } catch (error) {

@@ -6,7 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
-import { startBundler } from "./transform.ts";
+import { bundleAhead, startBundler } from "./transform.ts";
 import { removeStaleTempFiles } from "./tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -46,8 +46,31 @@ for (const stream of [process.stdout, process.stderr]) stream.on("error", () => 
 
 let inFlight = 0;
 const drained: Array<() => void> = [];
+/**
+ * A test's report and the list of collected tests wait (at most until the current tick's microtasks
+ * end) to leave with the next message: a test's report and the next test's phase cross as one
+ * message. Whatever comes before user code runs (a phase) or may be the last word before a kill
+ * (output) leaves at once, with what waited before it, in order.
+ */
+let waiting: WorkerMessage[] = [];
 function send(message: WorkerMessage): void {
-  if (!channel) return;
+  if (message.type === "event" && message.event.type !== "phase") {
+    if (waiting.push(message) === 1) process.nextTick(flush);
+    return;
+  }
+  waiting.push(message);
+  flush();
+}
+
+function flush(): void {
+  if (waiting.length === 0) return;
+  const batch = waiting;
+  waiting = [];
+  write(batch.length === 1 ? batch[0] : batch);
+}
+
+function write(message: WorkerMessage | WorkerMessage[] | undefined): void {
+  if (!channel || message === undefined) return;
   inFlight++;
   sending = true;
   try {
@@ -65,6 +88,7 @@ function send(message: WorkerMessage): void {
 
 /** Exits once every message and every byte of output has left. */
 async function exitWhenFlushed(): Promise<never> {
+  flush();
   if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
   killTagged(tag);
@@ -110,6 +134,7 @@ process.on("message", (raw) => {
   const message = raw as ParentMessage;
   if (message.type === "exit") void exitWhenFlushed();
   if (message.type === "run") void runOne(message);
+  if (message.type === "ahead") bundleAhead(message.files);
 });
 
 /** The language server asks for the names of the schemas a new script entry would answer. */

@@ -25,6 +25,8 @@ export type ParentMessage =
       /** `false`: the tests' run traces stay in the worker (`turnlens test`'s reporters show none). */
       traces?: false;
     }
+  /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
+  | { type: "ahead"; files: string[] }
   | { type: "exit" };
 
 export type WorkerMessage =

@@ -147,6 +147,74 @@ describe("a test file that cannot load", () => {
   );
 });
 
+// Written apart: the runner rewrites `import.meta.url` in this file's own text, strings included.
+const IMPORT_META = "import.meta";
+
+/** `count` test files in folders `a/` and `b/`, each importing the counter module beside it. */
+function manyFiles(count: number): Record<string, string> {
+  const files: Record<string, string> = {
+    "a/counter.ts": "let count = 0;\nexport function bump(): number {\n  return ++count;\n}\n",
+    "b/counter.ts": "let count = 0;\nexport function bump(): number {\n  return ++count;\n}\n",
+    "a/data.json": '{ "folder": "a" }\n',
+    "b/data.json": '{ "folder": "b" }\n',
+  };
+  for (let i = 1; i <= count; i++) {
+    const folder = i % 2 === 0 ? "b" : "a";
+    const name = `${folder}/f${String(i).padStart(2, "0")}.test.ts`;
+    files[name] = `import { expect, test } from "bun:test";
+import { fileURLToPath } from "node:url";
+import { bump } from "./counter.ts";
+test("f${i} has its own module state, paths and require", () => {
+  expect(bump()).toBe(1);
+  expect(__filename).toBe(fileURLToPath(${IMPORT_META}.url));
+  expect(__filename.endsWith("/${name}")).toBe(true);
+  expect(__dirname.endsWith("/${folder}")).toBe(true);
+  expect(require("./data.json").folder).toBe("${folder}");
+});
+`;
+  }
+  return files;
+}
+
+describe("files bundled ahead, many in one build", () => {
+  test(
+    "each of many files gets fresh state for its own modules, its own paths and its own require",
+    async () => {
+      const project = tempProject(manyFiles(12));
+      try {
+        const result = await turnlens([project.dir, "--reporter", "json"]);
+        const json = JSON.parse(result.stdout) as RunSummary;
+        expect(json.files.map((f) => [f.file.slice(project.dir.length + 1), f.tests.map((t) => t.status)])).toEqual(
+          [...Array(12).keys()].map((i) => [`${(i + 1) % 2 === 0 ? "b" : "a"}/f${String(i + 1).padStart(2, "0")}.test.ts`, ["passed"]]).sort(),
+        );
+        expect(result.code).toBe(0);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a syntax error in one of many files fails that file alone, with its location",
+    async () => {
+      const files = manyFiles(12);
+      files["a/f03.test.ts"] = 'import { test } from "bun:test";\n\ntest("x", () => {\n  const value = ;\n});\n';
+      const project = tempProject(files);
+      try {
+        const result = await turnlens([project.dir, "--reporter", "json"]);
+        const json = JSON.parse(result.stdout) as RunSummary;
+        const broken = join(project.dir, "a", "f03.test.ts");
+        expect(json.files.find((f) => f.file === broken)?.error).toMatchObject({ message: 'Unexpected ";"', location: { file: broken, line: 4, column: 17 } });
+        expect([json.passed, json.failed]).toEqual([11, 1]);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+});
+
 describe("served modules", () => {
   test(
     "a folder with nothing installed can import agentswf/testing, and each test's runs are in the report",
