@@ -249,6 +249,18 @@ const URL_TOKEN = '"__turnlens_ahead_url__"';
 /** The bundles made ahead, in the order the pool promised their runs. */
 const ahead: Array<{ file: string; bundle: Promise<AheadBundle | undefined> }> = [];
 
+/** How every test file is bundled, alone or ahead with others: ESM for Node 20, maps inline, in memory. */
+const TEST_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "inline",
+  sourcesContent: true,
+  write: false,
+  logLevel: "silent",
+} as const;
+
 /**
  * Starts bundling `files` (on disk, not yet run) in one esbuild build, for the runs the pool will
  * send this worker next: one build of many entries costs esbuild and the plugin far less than a
@@ -267,15 +279,8 @@ export function bundleAhead(files: readonly string[]): void {
     outdir: bundleCacheDir(),
     outExtension: { ".js": ".mjs" },
     absWorkingDir: cwd,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    sourcemap: "inline",
-    sourcesContent: true,
-    write: false,
+    ...TEST_BUNDLE_OPTIONS,
     metafile: true,
-    logLevel: "silent",
     plugins: [turnlensPlugin(undefined, undefined, served)],
     // Each output gets its own file's values in place of the tokens (below).
     define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
@@ -335,15 +340,8 @@ export async function bundleTestFile(file: string, outfile: string, source?: str
     const result = await build({
       entryPoints: [file],
       absWorkingDir: cwd,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      sourcemap: "inline",
-      sourcesContent: true,
-      write: false,
+      ...TEST_BUNDLE_OPTIONS,
       outfile,
-      logLevel: "silent",
       plugins: [turnlensPlugin(file, source, served)],
       define: {
         __filename: JSON.stringify(file),
