@@ -5,7 +5,7 @@
 // V8 itself rejects data that does not match the source or its flags, and then it is rewritten.
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,6 +16,10 @@ import { constants, Script } from "node:vm";
  * that exits sooner (an editor closed at once, a benchmark's start) writes it as it exits.
  */
 const WRITE_AFTER_MS = 5000;
+
+function hashOf(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
 
 /** A folder only this user owns and can write, or undefined (then no cache is used). */
 function cacheFolder(): string | undefined {
@@ -39,8 +43,9 @@ export function requireWithCodeCache(file: string): void {
   const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const folder = cacheFolder();
   const stat = statSync(file);
-  const key = createHash("sha256").update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest("hex").slice(0, 32);
-  const cacheFile = folder ? join(folder, `${key}.bin`) : undefined;
+  // `<the file>-<its build and Node's>.bin`: a new build's cache replaces the old one's (below).
+  const fileKey = hashOf(file);
+  const cacheFile = folder ? join(folder, `${fileKey}-${hashOf(`${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)}.bin`) : undefined;
   let cachedData: Buffer | undefined;
   try {
     // Only a file of this user's (another could have been planted in a shared temp folder).
@@ -69,6 +74,11 @@ export function requireWithCodeCache(file: string): void {
       const temporary = `${cacheFile}.${process.pid}`;
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       renameSync(temporary, cacheFile);
+      // The caches of this file's earlier builds (or Node versions) would never be read again.
+      for (const name of readdirSync(dirname(cacheFile))) {
+        const other = join(dirname(cacheFile), name);
+        if (name.startsWith(`${fileKey}-`) && name.endsWith(".bin") && other !== cacheFile) rmSync(other, { force: true });
+      }
     } catch {
       // No cache this time: the next start compiles again.
     }

@@ -3,7 +3,8 @@
 // tests cannot see (real timers, real worker path).
 import { expect, test } from "bun:test";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -132,7 +133,7 @@ test(
 );
 
 test(
-  "a server that exits right after initialize leaves its code cache, and the next start loads through it without writing it again",
+  "a server that exits right after initialize leaves its code cache in place of an older build's, and the next start loads through it without writing it again",
   async () => {
     // A temp folder of its own: the cache lives in `<tmpdir>/turnlens-code-cache-<uid>/`.
     const temp = mkdtempSync(join(tmpdir(), "turnlens-code-cache-test-"));
@@ -148,16 +149,27 @@ test(
       connection.dispose();
     };
     try {
-      await startAndExit();
+      // An earlier build's cache of the same file, and another file's cache.
       const folder = join(temp, `turnlens-code-cache-${process.getuid?.()}`);
-      const written = readdirSync(folder);
+      mkdirSync(folder, { mode: 0o700 });
+      const fileKey = createHash("sha256")
+        .update(join(ROOT, "dist", "serverMain.js"))
+        .digest("hex")
+        .slice(0, 16);
+      writeFileSync(join(folder, `${fileKey}-0000000000000000.bin`), "an older build's");
+      writeFileSync(join(folder, "ffffffffffffffff-0000000000000000.bin"), "another file's");
+      await startAndExit();
+      // The older build's cache is replaced; another file's is left alone.
+      const written = readdirSync(folder).filter((name) => name.startsWith(`${fileKey}-`));
       expect(written).toHaveLength(1);
-      expect(written[0]).toMatch(/^[0-9a-f]{32}\.bin$/);
+      expect(written[0]).toMatch(/^[0-9a-f]{16}-[0-9a-f]{16}\.bin$/);
+      expect(written[0]).not.toBe(`${fileKey}-0000000000000000.bin`);
+      expect(readdirSync(folder).sort()).toEqual([written[0], "ffffffffffffffff-0000000000000000.bin"].sort());
       const file = join(folder, written[0] ?? "");
       const before = statSync(file);
       await startAndExit();
       // V8 accepted it (a rejected cache is written again as the server exits).
-      expect(readdirSync(folder)).toEqual(written);
+      expect(readdirSync(folder).filter((name) => name.startsWith(`${fileKey}-`))).toEqual(written);
       expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
       expect(statSync(file).ino).toBe(before.ino);
     } finally {
