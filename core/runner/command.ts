@@ -320,7 +320,8 @@ async function watchMode(options: CliOptions): Promise<number> {
   const rerunFor = async (changed: string[]) => {
     let added: string[] = [];
     let removed: string[] = [];
-    if (changed.some((path) => isTestFile(path) || basename(path) === "package.json")) {
+    // A deleted path may have been a folder of test files: look for the test files again then too.
+    if (changed.some((path) => isTestFile(path) || basename(path) === "package.json" || (!existsSync(path) && graph.reads(path)))) {
       try {
         ({ added, removed } = graph.setFiles((await selectFiles(options)).files));
       } catch (error) {
@@ -337,8 +338,10 @@ async function watchMode(options: CliOptions): Promise<number> {
     const settings = relevant.some((path) => BUNDLE_SETTINGS.test(basename(path)));
     const affected = (settings ? graph.files : graph.affected(relevant)).filter((file) => !added.includes(file));
     const names = listed(relevant.map(shown));
-    if (relevant.length > 0 && affected.length === 0) lines.push(`changed ${names}: no test imports it, nothing to rerun`);
-    else if (relevant.length > 0) lines.push(`changed ${names}: rerunning ${listed(affected.map(shown))}`);
+    // With a new test file running, whose graph is not known yet, a file no other test reads may well be its.
+    if (relevant.length > 0 && affected.length === 0 && added.length === 0)
+      lines.push(`changed ${names}: no test imports ${relevant.length > 1 ? "them" : "it"}, nothing to rerun`);
+    else if (relevant.length > 0 && affected.length > 0) lines.push(`changed ${names}: rerunning ${listed(affected.map(shown))}`);
     const files = graph.files.filter((file) => affected.includes(file) || added.includes(file));
     if (lines.length > 0) process.stdout.write(`\n${lines.join("\n")}\n`);
     if (files.length > 0 && !stopping) await run(files);
@@ -346,7 +349,14 @@ async function watchMode(options: CliOptions): Promise<number> {
 
   // One batch at a time: changes during a run wait for it and make one rerun together.
   const drain = async () => {
-    while (queued.length > 0 && !stopping) await rerunFor([...new Set(queued.splice(0))]);
+    while (queued.length > 0 && !stopping) {
+      try {
+        await rerunFor([...new Set(queued.splice(0))]);
+      } catch (error) {
+        // A rerun that went wrong is reported; the watch goes on for the next change.
+        process.stderr.write(`turnlens: ${(error as Error).stack ?? String(error)}\n`);
+      }
+    }
   };
 
   draining = run(first.files)

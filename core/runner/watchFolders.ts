@@ -2,7 +2,7 @@
 // created later too), files that editors save by rename stay watched, and a burst of events settles
 // into one batch of absolute paths. Which tests a batch reruns is watchGraph.ts's business.
 import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
-import { join, sep } from "node:path";
+import { basename, join, sep } from "node:path";
 
 /** Quiet time after the last event before a batch is handed over (a save is often several events). */
 export const SETTLE_MS = 100;
@@ -103,8 +103,8 @@ export class FolderWatcher {
 
   private watchOne(folder: string, recursive: boolean): boolean {
     try {
-      const watcher = watch(folder, { recursive }, (_event, name) => {
-        if (name) this.onEvent(folder, name.toString());
+      const watcher = watch(folder, { recursive }, (event, name) => {
+        if (name) this.onEvent(folder, name.toString(), event);
       });
       // A watched folder that is deleted ends its watcher; an error here must not end the command.
       watcher.on("error", () => this.unwatch(folder));
@@ -125,19 +125,22 @@ export class FolderWatcher {
     }
   }
 
-  private onEvent(folder: string, name: string): void {
+  private onEvent(folder: string, name: string, event: "rename" | "change"): void {
     if (this.closed || ignoredRelative(name)) return;
     const path = join(folder, name);
-    if (!NATIVE_RECURSIVE) {
-      // A folder created (or moved in) gets watched; one deleted (or moved away) is let go.
-      const stats = statSync(path, { throwIfNoEntry: false });
-      if (stats?.isDirectory()) {
-        if (!this.watchers.has(path)) this.watchTree(path, true);
-        return;
+    const stats = statSync(path, { throwIfNoEntry: false });
+    // A folder's own event is no file's change (its files have theirs), but without native recursion
+    // a folder created or moved in gets watched, and one replaced (a checkout deleting and creating
+    // it again) is a new folder, watched afresh.
+    if (stats?.isDirectory()) {
+      if (!NATIVE_RECURSIVE && !isIgnoredFolderName(basename(path)) && (event === "rename" || !this.watchers.has(path))) {
+        this.unwatch(path);
+        this.watchTree(path, true);
       }
-      // The files a deleted folder held went with it: its path stands for them (watchGraph.ts).
-      if (!stats && this.watchers.has(path)) this.unwatch(path);
+      return;
     }
+    // The files a deleted folder held went with it: its path stands for them (watchGraph.ts).
+    if (!stats && this.watchers.has(path)) this.unwatch(path);
     this.note(path);
   }
 

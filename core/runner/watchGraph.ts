@@ -95,12 +95,12 @@ export class TestGraph {
     return [...this.tests].filter(([key]) => rerun.has(key)).map(([, file]) => file);
   }
 
-  /** Whether some test file's known inputs hold the path (or, for a folder, a file under it), or it is a test file. */
+  /** Whether the path (or, for a folder, a file under it) is a test file or among some test file's known inputs. */
   reads(path: string): boolean {
     const key = canonicalPath(path);
     if (this.tests.has(key) || this.dependentsOf.has(key)) return true;
     const under = key + sep;
-    return [...this.dependentsOf.keys()].some((input) => input.startsWith(under));
+    return [...this.dependentsOf.keys(), ...this.tests.keys()].some((path) => path.startsWith(under));
   }
 
   private forget(key: string): void {

@@ -4,7 +4,8 @@
 // process in a fresh project and waits on its output, never on a clock.
 import { describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, SLOW, tempProject } from "./harness.ts";
 
@@ -253,6 +254,51 @@ describe("what stays watched", () => {
       } finally {
         await watching.stop();
         project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a folder of test files moved into the project is watched and run, and moved away is dropped",
+    async () => {
+      const project = tempProject({
+        "flows/one.ts": workflowSource("one", "say one"),
+        "flows/two.ts": workflowSource("two", "say two"),
+        "tests/one.test.ts": testSource("one"),
+      });
+      // Made outside the project, then moved in whole: no event of its own for the file inside.
+      const outside = join(tmpdir(), `turnlens-watch-moved-${process.pid}-${Date.now()}`);
+      mkdirSync(outside);
+      writeFileSync(join(outside, "two.test.ts"), testSource("two"));
+      const watching = new Watching(project.dir);
+      try {
+        await watching.linesAfter(0, { runEnded: true });
+        let from = watching.mark();
+        renameSync(outside, join(project.dir, "more"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "new test file more/two.test.ts: running it",
+          "✓ more/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        // The moved-in folder is watched: its test file's own change reruns it.
+        from = watching.mark();
+        writeFileSync(join(project.dir, "more/two.test.ts"), testSource("two", "two, edited, returns its agent's answer"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed more/two.test.ts: rerunning more/two.test.ts",
+          "✓ more/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        from = watching.mark();
+        renameSync(join(project.dir, "more"), outside);
+        const dropped = "dropped more/two.test.ts: deleted";
+        expect(await watching.linesAfter(from, { line: dropped })).toEqual([dropped]);
+      } finally {
+        await watching.stop();
+        project.remove();
+        rmSync(outside, { recursive: true, force: true });
       }
     },
     SLOW,
