@@ -177,6 +177,33 @@ describe("what a change reruns", () => {
     },
     SLOW,
   );
+
+  test(
+    "a test file that did not bundle (its workflow not written yet) reruns when the workflow appears, and the other test file does not",
+    async () => {
+      const project = tempProject({
+        "flows/two.ts": workflowSource("two", "say two"),
+        "tests/one.test.ts": testSource("one"),
+        "tests/two.test.ts": testSource("two"),
+      });
+      const watching = new Watching(project.dir);
+      try {
+        const first = await watching.linesAfter(0, { runEnded: true });
+        expect(first.filter((line) => /^[✓✗] /.test(line))).toEqual(["✗ tests/one.test.ts (could not run)", "✓ tests/two.test.ts (1 test)"]);
+        const from = watching.mark();
+        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed flows/one.ts: rerunning tests/one.test.ts",
+          "✓ tests/one.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("what stays watched", () => {
