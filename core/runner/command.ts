@@ -1,14 +1,16 @@
 // The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n]`
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
-import { existsSync, readdirSync, watch, type FSWatcher } from "node:fs";
-import { basename, join, resolve, sep } from "node:path";
+import { existsSync, fstatSync, statSync } from "node:fs";
+import { basename, dirname, relative, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { initCommand } from "./init.ts";
 import { availableParallelism } from "node:os";
 import { MAX_TIMER_MS } from "./limits.ts";
-import { WorkerPool } from "./pool.ts";
+import { WorkerPool, type JobResult } from "./pool.ts";
 import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
+import { FolderWatcher } from "./watchFolders.ts";
+import { TestGraph } from "./watchGraph.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -23,7 +25,7 @@ Options:
       --timeout <duration>         per-test timeout such as 500ms, 10s or 2m (default 5s)
       --reporter <name>            pretty (default), json or junit
       --shard <i/n>                run the i-th of n shares of the files, such as 1/3
-      --watch                      rerun tests when files change
+      --watch                      rerun the tests a changed file affects
   -h, --help                       print this help
 
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
@@ -161,7 +163,13 @@ const MORE_WORKERS_AFTER_MS = 1000;
 const FILES_BEFORE_ESTIMATE = 3;
 
 /** Every file through one worker pool, in order; the pool's workers exit (output flushed) before it resolves. */
-async function runFiles(files: string[], options: CliOptions, reporter: ReturnType<typeof makeReporter>, signal?: AbortSignal): Promise<FileReport[]> {
+async function runFiles(
+  files: string[],
+  options: CliOptions,
+  reporter: ReturnType<typeof makeReporter>,
+  signal?: AbortSignal,
+  onResult?: (file: string, result: JobResult) => void,
+): Promise<FileReport[]> {
   // One worker to start with; the others once the work left is worth their start (docs/runner.md).
   const cores = Math.max(1, Math.min(availableParallelism(), files.length));
   let size = 1;
@@ -207,6 +215,7 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
       ended++;
       growIfWorthIt();
       const report = result?.report ?? { file, tests: [], durationMs: 0 };
+      if (result) onResult?.(file, result);
       if (result) reporter.fileEnd(report);
       return report;
     }),
@@ -218,11 +227,11 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
 }
 
 /** Runs the files once and reports; resolves to the summary. */
-async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal): Promise<RunSummary> {
+async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal, onResult?: (file: string, result: JobResult) => void): Promise<RunSummary> {
   const started = performance.now();
   const reporter = makeReporter(options.reporter, outputs());
   reporter.start(files.length);
-  const reports = await runFiles(files, options, reporter, signal);
+  const reports = await runFiles(files, options, reporter, signal, onResult);
   const summary = summarize(reports);
   let note: string | undefined;
   if (summary.passed + summary.failed === 0) {
@@ -236,93 +245,130 @@ function exitCodeOf(summary: RunSummary): number {
   return summary.failed > 0 || summary.passed + summary.failed === 0 ? 1 : 0;
 }
 
-const IGNORED_DIR = /(^|[\\/])(node_modules|dist|\.[^\\/]+)([\\/]|$)/;
+/** Files whose change alters how every test file bundles: every test file reruns. */
+const BUNDLE_SETTINGS = /^(tsconfig.*\.json|jsconfig\.json|package\.json)$/;
 
+/**
+ * What the file's run read, for the watch graph: undefined (rerun on any change) when it did not
+ * get as far as its tests, since a bundle that failed read only part of what the file needs (a
+ * missing import the user is about to write is in no list).
+ */
+function inputsOf(result: JobResult): readonly string[] | undefined {
+  if (result.report.error && result.report.tests.length === 0) return undefined;
+  return result.inputs;
+}
+
+/** Up to three paths, then how many more. */
+function listed(paths: string[]): string {
+  return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more`;
+}
+
+/**
+ * `--watch` (docs/runner.md, Watch): one run, then each settled batch of changes reruns the test
+ * files whose last bundle read a changed file (watchGraph.ts), picks up new test files and drops
+ * deleted ones. Folders are watched so that files saved by rename stay watched (watchFolders.ts).
+ */
 async function watchMode(options: CliOptions): Promise<number> {
   const controller = new AbortController();
-  let current = await selectFiles(options);
-  const watchers: FSWatcher[] = [];
-  const changedTests = new Set<string>();
-  let changedOther = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | null = null;
+  const cwd = process.cwd();
+  const shown = (path: string) => {
+    const rel = relative(cwd, path);
+    return rel === "" || rel.startsWith("..") ? path : rel;
+  };
+  // Output sent to a file inside the project changes with each run: it is not a change to rerun for.
+  const outputFiles = [1, 2].flatMap((fd) => {
+    try {
+      const stats = fstatSync(fd);
+      return stats.isFile() ? [`${stats.dev}:${stats.ino}`] : [];
+    } catch {
+      return []; // closed
+    }
+  });
+  const ownOutput = (path: string) => {
+    if (outputFiles.length === 0) return false;
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats !== undefined && outputFiles.includes(`${stats.dev}:${stats.ino}`);
+  };
+  const first = await selectFiles(options);
+  const graph = new TestGraph();
+  graph.setFiles(first.files);
   let stopping = false;
+  const queued: string[] = [];
+  let draining: Promise<void> | undefined;
+
+  const watcher = new FolderWatcher({
+    onBatch: (paths) => {
+      queued.push(...paths);
+      draining ??= drain().finally(() => (draining = undefined));
+    },
+    log: (message) => process.stderr.write(`turnlens: ${message}\n`),
+  });
+  // The project (its config's folder, else the current one), the searched folders, the named files' folders.
+  watcher.add(first.config?.root ?? cwd);
+  for (const dir of first.dirs) watcher.add(dir);
+  for (const file of first.files) watcher.add(dirname(file));
 
   const run = async (files: string[]) => {
-    const summary = await runOnce(files, options, controller.signal);
+    const summary = await runOnce(files, options, controller.signal, (file, result) => graph.record(file, inputsOf(result)));
+    // An input outside the watched folders (a sibling package) is watched from now on.
+    for (const input of graph.allInputs()) {
+      if (!input.split(sep).includes("node_modules") && !watcher.covers(dirname(input))) watcher.add(dirname(input));
+    }
     if (!stopping) process.stderr.write(`\nwatching for changes (${exitCodeOf(summary) === 0 ? "all passed" : "some failed"}); press Ctrl-C to exit\n`);
   };
 
-  const rerun = async () => {
-    if (running) {
-      timer = setTimeout(() => void rerun(), 100);
-      return;
+  const rerunFor = async (changed: string[]) => {
+    let added: string[] = [];
+    let removed: string[] = [];
+    // A deleted path may have been a folder of test files: look for the test files again then too.
+    if (changed.some((path) => isTestFile(path) || basename(path) === "package.json" || (!existsSync(path) && graph.reads(path)))) {
+      try {
+        ({ added, removed } = graph.setFiles((await selectFiles(options)).files));
+      } catch (error) {
+        process.stderr.write(`${(error as Error).message}\n`);
+        return;
+      }
     }
-    const tests = [...changedTests];
-    const all = changedOther;
-    changedTests.clear();
-    changedOther = false;
-    let files: string[];
-    try {
-      current = await selectFiles(options);
-    } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      return;
-    }
-    if (all) files = current.files;
-    else files = tests.filter((f) => existsSync(f) && (current.files.includes(f) || options.paths.length > 0));
-    if (files.length === 0) return;
-    process.stdout.write(`\n${all ? "files changed: rerunning all tests" : `rerunning ${files.map((f) => basename(f)).join(", ")}`}\n`);
-    running = run(files).finally(() => (running = null));
+    const lines: string[] = [];
+    if (removed.length > 0) lines.push(`dropped ${listed(removed.map(shown))}: ${removed.every((file) => !existsSync(file)) ? "deleted" : "no longer included"}`);
+    if (added.length > 0) lines.push(`new test file${added.length > 1 ? "s" : ""} ${listed(added.map(shown))}: running ${added.length > 1 ? "them" : "it"}`);
+    // A path gone again that no test read was an editor's scratch file (sed -i's, say).
+    const handled = new Set([...added, ...removed]);
+    const relevant = changed.filter((path) => !handled.has(path) && !ownOutput(path) && (existsSync(path) || graph.reads(path)));
+    const settings = relevant.some((path) => BUNDLE_SETTINGS.test(basename(path)));
+    const affected = (settings ? graph.files : graph.affected(relevant)).filter((file) => !added.includes(file));
+    const names = listed(relevant.map(shown));
+    // With a new test file running, whose graph is not known yet, a file no other test reads may well be its.
+    if (relevant.length > 0 && affected.length === 0 && added.length === 0)
+      lines.push(`changed ${names}: no test imports ${relevant.length > 1 ? "them" : "it"}, nothing to rerun`);
+    else if (relevant.length > 0 && affected.length > 0) lines.push(`changed ${names}: rerunning ${listed(affected.map(shown))}`);
+    const files = graph.files.filter((file) => affected.includes(file) || added.includes(file));
+    if (lines.length > 0) process.stdout.write(`\n${lines.join("\n")}\n`);
+    if (files.length > 0 && !stopping) await run(files);
   };
 
-  const onChange = (dir: string, filename: string | Buffer | null) => {
-    if (!filename) return;
-    const name = filename.toString();
-    if (IGNORED_DIR.test(name)) return;
-    const abs = resolve(dir, name);
-    if (isTestFile(abs)) changedTests.add(abs);
-    else if (/\.(m|c)?[jt]sx?$|\.json$/.test(abs)) changedOther = true;
-    else return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void rerun(), 150);
+  // One batch at a time: changes during a run wait for it and make one rerun together.
+  const drain = async () => {
+    while (queued.length > 0 && !stopping) {
+      try {
+        await rerunFor([...new Set(queued.splice(0))]);
+      } catch (error) {
+        // A rerun that went wrong is reported; the watch goes on for the next change.
+        process.stderr.write(`turnlens: ${(error as Error).stack ?? String(error)}\n`);
+      }
+    }
   };
 
-  // Watch the searched folders and the project's own top-level folders (sources a test imports),
-  // never node_modules or dist.
-  const roots = new Set<string>(current.dirs);
-  const projectRoot = current.config?.root ?? process.cwd();
-  for (const entry of readdirSync(projectRoot, { withFileTypes: true })) {
-    if (entry.isDirectory() && !IGNORED_DIR.test(entry.name)) roots.add(join(projectRoot, entry.name));
-  }
-  for (const file of current.files) if (!roots.has(file)) roots.add(join(file, "..") + sep);
-  const watched: string[] = [];
-  for (const root of roots) {
-    const dir = root.endsWith(sep) ? root.slice(0, -1) : root;
-    if (watched.some((w) => dir === w || dir.startsWith(w + sep))) continue;
-    try {
-      watchers.push(watch(dir, { recursive: true }, (_event, filename) => onChange(dir, filename)));
-      watched.push(dir);
-    } catch {
-      // a folder we cannot watch is skipped
-    }
-  }
-  try {
-    watchers.push(watch(projectRoot, { recursive: false }, (_event, filename) => onChange(projectRoot, filename)));
-  } catch {
-    // ignore
-  }
-
-  running = run(current.files).finally(() => (running = null));
+  draining = run(first.files)
+    .then(drain)
+    .finally(() => (draining = undefined));
 
   return new Promise<number>((resolveExit) => {
     process.once("SIGINT", () => {
       stopping = true;
       controller.abort();
-      for (const w of watchers) w.close();
-      clearTimeout(timer);
+      watcher.close();
       resolveExit(130);
-      // Recursive fs.watch can keep internal handles open; Ctrl-C must end the command.
       setImmediate(() => process.exit(130));
     });
   });

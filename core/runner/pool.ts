@@ -27,6 +27,8 @@ export interface FileJob {
   file: string;
   /** The editor's text of the file; absent runs what is on disk. */
   source?: string;
+  /** Texts bundled instead of the disk's, by absolute path (the editor's open buffers, any file the bundle loads). */
+  sources?: Record<string, string>;
   timeoutMs: number;
   /** Only tests whose full name matches run (`-t`). */
   pattern?: { source: string; flags: string };
@@ -41,6 +43,12 @@ export interface FileJob {
 export interface JobResult {
   report: FileReport;
   schemas: SchemaName[];
+  /**
+   * The absolute paths of the project files the file's bundle read, the file first (not
+   * node_modules, not the served modules): what a change to reruns it. Absent when its worker
+   * ended before the file was done (a crash, a kill) and no resumed run reported them.
+   */
+  inputs?: string[];
 }
 
 export interface JobListener {
@@ -304,7 +312,7 @@ export class WorkerPool {
     const count = Math.min(AHEAD_FILES, share, this.recycle.afterRuns - slot.runs - 1);
     const taken: Pending[] = [];
     for (const pending of this.queue) {
-      if (taken.length >= count || pending.job.source !== undefined || pending.job.onlyIds || pending.warmup) break;
+      if (taken.length >= count || pending.job.source !== undefined || pending.job.sources || pending.job.onlyIds || pending.warmup) break;
       taken.push(pending);
     }
     if (taken.length < 2) return;
@@ -378,6 +386,7 @@ export class WorkerPool {
     }
     const message: ParentMessage = { type: "run", file: job.file, timeoutMs: job.timeoutMs };
     if (job.source !== undefined) message.source = job.source;
+    if (job.sources) message.sources = job.sources;
     if (job.pattern) message.pattern = job.pattern;
     if (job.onlyIds) message.onlyIds = job.onlyIds;
     if (job.schemaModules) message.schemaModules = job.schemaModules;
@@ -519,7 +528,7 @@ export class WorkerPool {
         durationMs: Math.round((pending.carriedMs + message.durationMs) * 100) / 100,
       };
       if (message.error) report.error = message.error;
-      this.settle(pending, { report, schemas: message.schemas ?? [] });
+      this.settle(pending, { report, schemas: message.schemas ?? [], ...(message.inputs ? { inputs: message.inputs } : {}) });
       this.finished(slot, message.rss);
     }
   }

@@ -33,6 +33,10 @@ export interface RunFileOptions {
   file: string;
   /** The file's text to run instead of what is on disk (an editor's unsaved buffer). */
   source?: string;
+  /** Texts to bundle instead of the disk's, by absolute path (an editor's open buffers); `source` wins for the file. */
+  sources?: Readonly<Record<string, string>>;
+  /** The project files the file's bundle read (the file first), once it is bundled or failed to be. */
+  onInputs?: (inputs: string[]) => void;
   /** Only tests whose full name (describe names and test name, space separated) matches run. */
   testNamePattern?: RegExp;
   /** Default per-test timeout. */
@@ -544,16 +548,21 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
 
   // 1. Bundle.
   emit({ type: "phase", phase: { kind: "bundle" }, deadlineMs: 60_000 });
+  const sources = options.source === undefined ? (options.sources ?? {}) : { ...options.sources, [file]: options.source };
   // Bundled ahead with the files before it (the pool's hint), unless it runs an editor's text.
-  const made = options.source === undefined ? await takeBundledAhead(file) : undefined;
+  const made = Object.keys(sources).length === 0 ? await takeBundledAhead(file) : undefined;
   const outfile = made?.outfile ?? bundlePathFor(file);
   let served: Set<string>;
   try {
-    const bundle = made ?? (await bundleTestFile(file, outfile, options.source));
+    const bundle = made ?? (await bundleTestFile(file, outfile, sources));
     served = bundle.served;
+    options.onInputs?.(bundle.inputs);
     await writeFile(outfile, bundle.code);
   } catch (error) {
-    if (error instanceof BundleError) return finish([], error.report);
+    if (error instanceof BundleError) {
+      options.onInputs?.(error.inputs);
+      return finish([], error.report);
+    }
     return finish([], errorReport(error, file));
   }
 
@@ -609,7 +618,7 @@ async function loadAndRun(
   routeStrayErrors((error) => run.interrupt.fail(error));
   const unsubscribe = options.traces === false ? () => {} : subscribeToRuns((trace) => run.onRun(trace));
   // A schema mismatch names each schema as the source does: the exports of the modules the file imports.
-  const stopNaming = nameSchemasWith(schemaNamerFor(file, options.source));
+  const stopNaming = nameSchemasWith(schemaNamerFor(file, options.source ?? options.sources?.[file]));
   const onAbort = () => run.cancel();
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) run.cancel();

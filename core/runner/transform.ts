@@ -1,7 +1,7 @@
 // Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
-import { build, transform, type Message, type Plugin } from "esbuild";
+import { build, transform, type Message, type Metafile, type Plugin } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
@@ -15,12 +15,49 @@ export interface BundleResult {
   code: string;
   /** Served module names the file uses. */
   served: Set<string>;
+  /** The absolute paths of the project files the bundle read, the entry first (see inputsOf). */
+  inputs: string[];
 }
 
+/** The text to bundle in place of the disk's, by absolute path (an editor's open buffers). */
+export type SourceOverlay = Readonly<Record<string, string>>;
+
 export class BundleError extends Error {
-  constructor(readonly report: ErrorReport) {
+  /** `inputs`: the project files esbuild had loaded when it failed, so a fix to any of them is seen. */
+  constructor(
+    readonly report: ErrorReport,
+    readonly inputs: string[] = [],
+  ) {
     super(report.message);
   }
+}
+
+/**
+ * The project files the bundle of `entry` read: the entry and every file it reaches through the
+ * imports esbuild followed, from the metafile (a file whose code was tree-shaken away was still
+ * read, so the import graph is walked, not an output's byte counts). node_modules and the served
+ * modules are external and never in it.
+ */
+function inputsOf(metafile: Metafile, entry: string, cwd: string): string[] {
+  // The output names its entry as esbuild resolved it (symbolic links followed), which the inputs use.
+  const output = Object.values(metafile.outputs).find((meta) => meta.entryPoint !== undefined);
+  return inputsFrom(metafile, output?.entryPoint ?? entry, cwd);
+}
+
+function inputsFrom(metafile: Metafile, entry: string, cwd: string): string[] {
+  const byPath = new Map(Object.entries(metafile.inputs).map(([key, input]) => [resolve(cwd, key), input]));
+  const found = new Set<string>();
+  const visit = (path: string) => {
+    if (found.has(path)) return;
+    const input = byPath.get(path);
+    if (!input) return;
+    found.add(path);
+    for (const imported of input.imports) {
+      if (!imported.external) visit(resolve(cwd, imported.path));
+    }
+  };
+  visit(resolve(cwd, entry));
+  return [...found].filter((path) => !path.includes(`${sep}node_modules${sep}`));
 }
 
 const builtins = new Set(builtinModules);
@@ -115,12 +152,16 @@ function servedShimUrl(name: string): Promise<string> {
   return url;
 }
 
-function turnlensPlugin(entry: string | undefined, source: string | undefined, served: Set<string>): Plugin {
+/**
+ * `loaded` gathers every file the plugin loads, which names the inputs of a build that failed (it
+ * has no metafile); a build that succeeds reads them from its metafile, per entry.
+ */
+function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, served: Set<string>, loaded?: Set<string>): Plugin {
   const servedFiles = servedSourceFiles();
   return {
     name: "turnlens",
     setup(b) {
-      // The entry may exist only as an editor's text (`source`): it resolves to itself, on disk or not.
+      // The entry may exist only as an editor's text (`sources`): it resolves to itself, on disk or not.
       if (entry !== undefined) {
         b.onResolve({ filter: new RegExp(`^${escapeRegExp(entry)}$`) }, (args) => (args.kind === "entry-point" ? { path: entry } : undefined));
       }
@@ -172,7 +213,9 @@ function turnlensPlugin(entry: string | undefined, source: string | undefined, s
 
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         if (args.namespace !== "file") return undefined;
-        const text = args.path === entry && source !== undefined ? source : await readFile(args.path, "utf8");
+        loaded?.add(args.path);
+        // An open buffer's text, saved or not, is what runs.
+        const text = sources[args.path] ?? (await readFile(args.path, "utf8"));
         return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
       });
     },
@@ -281,7 +324,7 @@ export function bundleAhead(files: readonly string[]): void {
     absWorkingDir: cwd,
     ...TEST_BUNDLE_OPTIONS,
     metafile: true,
-    plugins: [turnlensPlugin(undefined, undefined, served)],
+    plugins: [turnlensPlugin(undefined, {}, served)],
     // Each output gets its own file's values in place of the tokens (below).
     define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
     banner: {
@@ -308,7 +351,7 @@ export function bundleAhead(files: readonly string[]): void {
           .replace(FILE_TOKEN, () => JSON.stringify(file))
           .replace(DIR_TOKEN, () => JSON.stringify(dirname(file)))
           .replace(URL_TOKEN, () => JSON.stringify(pathToFileURL(file).href));
-        return { outfile, code, served: servedHere };
+        return { outfile, code, served: servedHere, inputs: inputsFrom(done.result.metafile, meta.entryPoint ?? file, cwd) };
       }),
     });
   }
@@ -329,11 +372,15 @@ export async function takeBundledAhead(file: string): Promise<AheadBundle | unde
 }
 
 /**
- * Bundles `file` (or `source`, the unsaved text of `file`) into `outfile`'s text. Throws a
- * BundleError, with the location and esbuild's message, when the file cannot be bundled.
+ * Bundles `file` into `outfile`'s text, each file whose path `sources` has (an editor's buffers,
+ * the test file's own among them or not) read from there instead of the disk; a string `sources`
+ * is the text of `file` alone. Throws a BundleError, with the location and esbuild's message, when
+ * the file cannot be bundled.
  */
-export async function bundleTestFile(file: string, outfile: string, source?: string): Promise<BundleResult> {
+export async function bundleTestFile(file: string, outfile: string, sources: SourceOverlay | string = {}): Promise<BundleResult> {
+  const overlay: SourceOverlay = typeof sources === "string" ? { [file]: sources } : sources;
   const served = new Set<string>();
+  const loaded = new Set<string>();
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
@@ -342,7 +389,8 @@ export async function bundleTestFile(file: string, outfile: string, source?: str
       absWorkingDir: cwd,
       ...TEST_BUNDLE_OPTIONS,
       outfile,
-      plugins: [turnlensPlugin(file, source, served)],
+      metafile: true,
+      plugins: [turnlensPlugin(file, overlay, served, loaded)],
       define: {
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),
@@ -353,11 +401,12 @@ export async function bundleTestFile(file: string, outfile: string, source?: str
     });
     const output = result.outputFiles.find((o) => o.path.endsWith(".mjs")) ?? result.outputFiles[0];
     if (!output) throw new BundleError({ message: "esbuild produced no output" });
-    return { code: output.text, served };
+    return { code: output.text, served, inputs: inputsOf(result.metafile, file, cwd) };
   } catch (error) {
     if (error instanceof BundleError) throw error;
     const messages = (error as { errors?: Message[] }).errors;
-    if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd));
+    const inputs = [file, ...[...loaded].filter((path) => path !== file && !path.includes(`${sep}node_modules${sep}`))];
+    if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd), inputs);
     throw error;
   }
 }

@@ -98,6 +98,7 @@ async function exitWhenFlushed(): Promise<never> {
 async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
+  let inputs: string[] | undefined;
   captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
   try {
     report = await runTestFile({
@@ -106,6 +107,10 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       ...(pattern ? { testNamePattern: pattern } : {}),
       ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
       ...(message.source !== undefined ? { source: message.source } : {}),
+      ...(message.sources ? { sources: message.sources } : {}),
+      onInputs: (read) => {
+        inputs = read;
+      },
       ...(message.traces === false ? { traces: false as const } : {}),
       // A deadline past what a timer holds (Infinity included) is sent as the longest one.
       onEvent: (event) => {
@@ -127,6 +132,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
     rss: process.memoryUsage.rss(),
     ...(report.error ? { error: report.error } : {}),
     ...(schemas.length > 0 ? { schemas } : {}),
+    ...(inputs ? { inputs } : {}),
   });
 }
 

@@ -18,6 +18,11 @@ export type ParentMessage =
       /** The file's text to run instead of what is on disk (the language server's unsaved buffer). */
       source?: string;
       /**
+       * Texts to bundle instead of the disk's, by absolute path: the language server's open buffers,
+       * saved or not, for any file the bundle loads (`source` wins for the test file itself).
+       */
+      sources?: Record<string, string>;
+      /**
        * Module specifiers, relative to the file's folder, whose exported schemas the worker names
        * for the turns that a new script entry would answer (see schemaNames.ts).
        */
@@ -38,7 +43,19 @@ export type WorkerMessage =
    * The file is done. Its tests crossed the channel once each, as `test` events; this carries
    * only what the file itself ended with, and the worker's memory after it.
    */
-  | { type: "done"; file: string; durationMs: number; rss: number; error?: ErrorReport; schemas?: SchemaName[] };
+  | {
+      type: "done";
+      file: string;
+      durationMs: number;
+      rss: number;
+      error?: ErrorReport;
+      schemas?: SchemaName[];
+      /**
+       * The absolute paths of the project files the file's bundle read, the file first (not
+       * node_modules, not the served modules); absent when it was never bundled.
+       */
+      inputs?: string[];
+    };
 
 const site = Type.Object({ file: Type.String(), line: Type.Number(), column: Type.Number() });
 const testInfo = Type.Object({ id: Type.String(), name: Type.String(), path: Type.Array(Type.String()), location: Type.Optional(site) });
@@ -76,6 +93,7 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
     rss: Type.Number(),
     error: Type.Optional(errorReport),
     schemas: Type.Optional(Type.Array(schemaName)),
+    inputs: Type.Optional(Type.Array(Type.String())),
   }),
 };
 let validators: Map<string, Validator> | undefined;

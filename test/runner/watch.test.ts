@@ -1,0 +1,333 @@
+// `turnlens test --watch` reruns exactly the test files a change affects (through the files each
+// one's bundle read), keeps watching files saved by rename, picks up new test files and drops
+// deleted ones, and says when a change reruns nothing. Each test drives the command as a child
+// process in a fresh project and waits on its output, never on a clock.
+import { describe, expect, test } from "bun:test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, SLOW, tempProject } from "./harness.ts";
+
+/** A workflow whose one agent `key` is asked to say `prompt`; it returns the agent's text. */
+function workflowSource(key: string, prompt: string, returns = "outcome.value.text"): string {
+  return `import { defineWorkflow } from "agentswf/workflow";
+import Type from "typebox";
+
+export const REPLY = Type.Object({ text: Type.String() });
+
+export default defineWorkflow({
+  name: "${key}",
+  description: "asks one agent",
+  async run(wf) {
+    const agent = await wf.agents.open({ key: "${key}", runtime: "claude" });
+    const { outcome } = await agent.run({ prompt: "${prompt}", schema: REPLY });
+    return outcome.kind === "answered" ? ${returns} : "none";
+  },
+});
+`;
+}
+
+/** A test of `flows/<key>.ts` expecting the agent's scripted "hi" back. */
+function testSource(key: string, name = `${key} returns its agent's answer`): string {
+  return `import { expect, test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import flow, { REPLY } from "../flows/${key}";
+
+test("${name}", async () => {
+  const run = await testWorkflow(flow, { agents: { ${key}: answer(REPLY, { text: "hi" }) } });
+  expect(run.value).toBe("hi");
+});
+`;
+}
+
+/** Two workflows, each with its test file, and a file no test imports. */
+function twoWorkflows() {
+  return tempProject({
+    "flows/one.ts": workflowSource("one", "say one"),
+    "flows/two.ts": workflowSource("two", "say two"),
+    "tests/one.test.ts": testSource("one"),
+    "tests/two.test.ts": testSource("two"),
+    "notes.md": "# notes\n",
+  });
+}
+
+/** `turnlens test --watch` running in `dir`, its stdout gathered as it arrives. */
+class Watching {
+  stdout = "";
+  stderr = "";
+  private readonly child: ChildProcess;
+  private readonly waiters = new Set<() => void>();
+  private exited = false;
+
+  constructor(dir: string) {
+    this.child = spawn(process.execPath, [join(ROOT, "bin", "turnlens.mjs"), "test", "--watch"], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout?.on("data", (chunk: Buffer) => {
+      this.stdout += chunk.toString();
+      for (const waiter of this.waiters) waiter();
+    });
+    this.child.stderr?.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.on("close", () => {
+      this.exited = true;
+      for (const waiter of this.waiters) waiter();
+    });
+  }
+
+  /** Where the output is now: what a later wait and read start from. */
+  mark(): number {
+    return this.stdout.length;
+  }
+
+  /**
+   * The output's non-empty lines from `from` once its run has ended (a count line such as `1 passed,
+   * 0 failed`) or once `line` has arrived; the timing line (`1 file in 0.4s`) is left out.
+   */
+  async linesAfter(from: number, until: { runEnded: true } | { line: string }): Promise<string[]> {
+    const lines = () =>
+      this.stdout
+        .slice(from)
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !/^\d+ files? in /.test(line));
+    const done = () => ("line" in until ? lines().includes(until.line) : lines().some((line) => /^\d+ passed, \d+ failed/.test(line)));
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (done()) {
+          this.waiters.delete(check);
+          resolve();
+        } else if (this.exited) {
+          this.waiters.delete(check);
+          reject(new Error(`turnlens --watch exited early\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+    return lines();
+  }
+
+  /** Ctrl-C, and its exit. */
+  async stop(): Promise<number | null> {
+    if (this.exited) return this.child.exitCode;
+    const closed = new Promise<number | null>((resolve) => this.child.once("close", (code) => resolve(code)));
+    this.child.kill("SIGINT");
+    return closed;
+  }
+}
+
+describe("what a change reruns", () => {
+  test(
+    "a change to one of two workflows reruns only its test file, and a test file's own change reruns only it",
+    async () => {
+      const project = twoWorkflows();
+      const watching = new Watching(project.dir);
+      try {
+        expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "✓ tests/two.test.ts (1 test)", "2 passed, 0 failed"]);
+
+        let from = watching.mark();
+        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed flows/one.ts: rerunning tests/one.test.ts",
+          "✓ tests/one.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        from = watching.mark();
+        writeFileSync(join(project.dir, "tests/two.test.ts"), testSource("two", "two still returns its agent's answer"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed tests/two.test.ts: rerunning tests/two.test.ts",
+          "✓ tests/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+        expect(await watching.stop()).toBe(130);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a change to a file no test imports reruns nothing, and says so in one line",
+    async () => {
+      const project = twoWorkflows();
+      const watching = new Watching(project.dir);
+      try {
+        await watching.linesAfter(0, { runEnded: true });
+        const from = watching.mark();
+        writeFileSync(join(project.dir, "notes.md"), "# notes\n\nmore\n");
+        const noted = "changed notes.md: no test imports it, nothing to rerun";
+        expect(await watching.linesAfter(from, { line: noted })).toEqual([noted]);
+        // Nothing ran for it: the next change's rerun comes straight after the note.
+        writeFileSync(join(project.dir, "flows/two.ts"), workflowSource("two", "say two, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          noted,
+          "changed flows/two.ts: rerunning tests/two.test.ts",
+          "✓ tests/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a test file that did not bundle (its workflow not written yet) reruns when the workflow appears, and the other test file does not",
+    async () => {
+      const project = tempProject({
+        "flows/two.ts": workflowSource("two", "say two"),
+        "tests/one.test.ts": testSource("one"),
+        "tests/two.test.ts": testSource("two"),
+      });
+      const watching = new Watching(project.dir);
+      try {
+        const first = await watching.linesAfter(0, { runEnded: true });
+        expect(first.filter((line) => /^[✓✗] /.test(line))).toEqual(["✗ tests/one.test.ts (could not run)", "✓ tests/two.test.ts (1 test)"]);
+        const from = watching.mark();
+        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed flows/one.ts: rerunning tests/one.test.ts",
+          "✓ tests/one.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("what stays watched", () => {
+  test(
+    "a workflow saved by rename (a temp file renamed over it, as vim, Emacs and sed -i do) reruns its test on each save",
+    async () => {
+      const project = twoWorkflows();
+      const watching = new Watching(project.dir);
+      const saveByRename = (text: string) => {
+        const temp = join(project.dir, "flows/sedTmp4f2a");
+        writeFileSync(temp, text);
+        renameSync(temp, join(project.dir, "flows/one.ts"));
+      };
+      try {
+        await watching.linesAfter(0, { runEnded: true });
+        let from = watching.mark();
+        saveByRename(workflowSource("one", "say one, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed flows/one.ts: rerunning tests/one.test.ts",
+          "✓ tests/one.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        // The second save must be seen too, and run what it saved: the workflow now returns "bye".
+        from = watching.mark();
+        saveByRename(workflowSource("one", "say one, please", '"bye"'));
+        const lines = await watching.linesAfter(from, { runEnded: true });
+        expect(lines.slice(0, 2)).toEqual(["changed flows/one.ts: rerunning tests/one.test.ts", "✗ tests/one.test.ts (1 of 1 failed)"]);
+        expect(lines.at(-1)).toBe("0 passed, 1 failed");
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a test file created after the watch started is run, and one deleted is dropped",
+    async () => {
+      const project = tempProject({
+        "flows/one.ts": workflowSource("one", "say one"),
+        "flows/two.ts": workflowSource("two", "say two"),
+        "tests/one.test.ts": testSource("one"),
+      });
+      const watching = new Watching(project.dir);
+      try {
+        expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "1 passed, 0 failed"]);
+
+        let from = watching.mark();
+        writeFileSync(join(project.dir, "tests/two.test.ts"), testSource("two"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "new test file tests/two.test.ts: running it",
+          "✓ tests/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        // Its graph is known now: a change to the other workflow leaves it alone.
+        from = watching.mark();
+        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed flows/one.ts: rerunning tests/one.test.ts",
+          "✓ tests/one.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        from = watching.mark();
+        rmSync(join(project.dir, "tests/two.test.ts"));
+        const dropped = "dropped tests/two.test.ts: deleted";
+        expect(await watching.linesAfter(from, { line: dropped })).toEqual([dropped]);
+        // A change to its workflow now reruns nothing.
+        writeFileSync(join(project.dir, "flows/two.ts"), workflowSource("two", "say two, please"));
+        const noted = "changed flows/two.ts: no test imports it, nothing to rerun";
+        expect(await watching.linesAfter(from, { line: noted })).toEqual([dropped, noted]);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a folder of test files moved into the project is watched and run, and moved away is dropped",
+    async () => {
+      const project = tempProject({
+        "flows/one.ts": workflowSource("one", "say one"),
+        "flows/two.ts": workflowSource("two", "say two"),
+        "tests/one.test.ts": testSource("one"),
+      });
+      // Made outside the project, then moved in whole: no event of its own for the file inside.
+      const outside = join(tmpdir(), `turnlens-watch-moved-${process.pid}-${Date.now()}`);
+      mkdirSync(outside);
+      writeFileSync(join(outside, "two.test.ts"), testSource("two"));
+      const watching = new Watching(project.dir);
+      try {
+        await watching.linesAfter(0, { runEnded: true });
+        let from = watching.mark();
+        renameSync(outside, join(project.dir, "more"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "new test file more/two.test.ts: running it",
+          "✓ more/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        // The moved-in folder is watched: its test file's own change reruns it.
+        from = watching.mark();
+        writeFileSync(join(project.dir, "more/two.test.ts"), testSource("two", "two, edited, returns its agent's answer"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+          "changed more/two.test.ts: rerunning more/two.test.ts",
+          "✓ more/two.test.ts (1 test)",
+          "1 passed, 0 failed",
+        ]);
+
+        from = watching.mark();
+        renameSync(join(project.dir, "more"), outside);
+        const dropped = "dropped more/two.test.ts: deleted";
+        expect(await watching.linesAfter(from, { line: dropped })).toEqual([dropped]);
+      } finally {
+        await watching.stop();
+        project.remove();
+        rmSync(outside, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+});
