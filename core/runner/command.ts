@@ -1,4 +1,4 @@
-// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n]`
+// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n] [--coverage[=json]]`
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
 import { existsSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
@@ -9,6 +9,7 @@ import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool } from "./pool.ts";
 import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
+import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -24,6 +25,8 @@ Options:
       --reporter <name>            pretty (default), json or junit
       --shard <i/n>                run the i-th of n shares of the files, such as 1/3
       --watch                      rerun tests when files change
+      --coverage[=json]            after the run, the outcomes each workflow's agents were given and
+                                   the call sites no test reached (json: one document on stdout)
   -h, --help                       print this help
 
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
@@ -41,6 +44,8 @@ export interface CliOptions {
   reporter: ReporterName;
   shard?: { index: number; count: number };
   watch: boolean;
+  /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
+  coverage?: CoverageFormat;
 }
 
 export class CliUsageError extends Error {
@@ -123,6 +128,10 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         options.shard = { index, count };
         break;
       }
+      case "--coverage":
+        if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
+        options.coverage = inline === "json" ? "json" : "table";
+        break;
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -188,7 +197,7 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   // Only the json document carries run traces: for the other reporters they stay in the worker,
   // off the channel and out of this process's memory.
-  const traces = options.reporter === "json" ? {} : { traces: false as const };
+  const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
@@ -220,7 +229,9 @@ async function runFiles(files: string[], options: CliOptions, reporter: ReturnTy
 /** Runs the files once and reports; resolves to the summary. */
 async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal): Promise<RunSummary> {
   const started = performance.now();
-  const reporter = makeReporter(options.reporter, outputs());
+  // `--coverage=json` owns stdout: the test reporter writes to stderr then.
+  const out = outputs();
+  const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
   reporter.start(files.length);
   const reports = await runFiles(files, options, reporter, signal);
   const summary = summarize(reports);
@@ -229,6 +240,9 @@ async function runOnce(files: string[], options: CliOptions, signal?: AbortSigna
     note = files.length === 0 ? "no test ran: no test files found" : "no test ran";
   }
   reporter.finish(summary, performance.now() - started, note);
+  // The table beside a json or junit document would break it: it goes to stderr then.
+  if (options.coverage)
+    printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
   return summary;
 }
 
