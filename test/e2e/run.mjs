@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { startCodeServer } from "./codeServer.mjs";
 import { runExtensionTests } from "./browser.mjs";
 import { takeScreenshots } from "./screenshots.mjs";
+import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
@@ -105,12 +106,22 @@ try {
     await suite("examples", workspace("examples", join(root, "examples")));
     await suite("gettingStarted", workspace("empty"));
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
+    await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
     const shots = await takeScreenshots({ url: server.url, dir, folder: workspace("shots", join(root, "examples")), out: join(root, "docs/images"), logs, say });
     results.push({ name: "screenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
     say(`screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
+    const workflowShot = await takeWorkflowScreenshot({
+      url: server.url,
+      dir,
+      folder: workspace("workflowShot", join(root, "examples")),
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "workflow screenshot", ok: workflowShot.ok, detail: workflowShot.ok ? workflowShot.files.join(", ") : workflowShot.error });
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
