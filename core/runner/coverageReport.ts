@@ -44,7 +44,7 @@ export function coverageTable(coverage: OutcomeCoverage, cwd: string): string[] 
       agent.given.length > 0 ? agent.given.join(", ") : "none",
       agent.notGiven.length > 0 ? agent.notGiven.join(", ") : "none",
     ]);
-    lines.push(...aligned([["  agent", "opened", "given", "not given"], ...rows]));
+    if (rows.length > 0) lines.push(...aligned([["  agent", "opened", "given", "not given"], ...rows]));
     const reached = workflow.calls.filter((call) => call.reached.length > 0);
     if (reached.length > 0) {
       lines.push(...aligned(reached.map((call) => [`  line ${call.site.line}`, call.callee ?? call.kind, callSummary(call)])));

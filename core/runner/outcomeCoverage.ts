@@ -4,7 +4,7 @@
 // the engine can give it against the ones some test gave. The CLI's `--coverage` and the language
 // server's workflow views both read it.
 import type { OutcomeKind } from "../workflow/types.ts";
-import type { DecisionTrace, RunTrace, SourceSite, TurnTrace } from "../testing/trace.ts";
+import type { DecisionTrace, RunTrace, SourceSite } from "../testing/trace.ts";
 import type { FileReport, TestReport } from "./report.ts";
 import type { CallSiteKind, WorkflowCallSite } from "./workflowCallSites.ts";
 
@@ -14,10 +14,6 @@ import type { CallSiteKind, WorkflowCallSite } from "./workflowCallSites.ts";
  */
 const ENGINE_OUTCOMES: Record<OutcomeKind, true> = { answered: true, unanswered: true, blocked: true, "timed-out": true, failed: true, cancelled: true };
 export const OUTCOME_KINDS = Object.keys(ENGINE_OUTCOMES) as OutcomeKind[];
-
-/** The fields the trace gains for the workflow side (core/testing/trace.ts). */
-type SitedTurn = TurnTrace & { askedAt?: SourceSite; openedAt?: SourceSite };
-type SitedDecision = DecisionTrace & { askedAt?: SourceSite };
 
 /** One test, as the views name it. */
 export interface TestRef {
@@ -171,20 +167,21 @@ function collectRun(
   call: (site: SourceSite, kind: CallSiteKind) => { reached: Reach[] },
   agents: Map<string, { key: string; file: string; openedAt?: SourceSite; reached: Reach[] }>,
 ): void {
-  for (const turn of run.turns as SitedTurn[]) {
+  for (const turn of run.turns) {
     const reached: ReachedTurn = { agent: turn.agent, n: turn.n, nudge: turn.nudge, outcome: turn.outcome, ...(turn.match?.site ? { entry: turn.match.site } : {}) };
     if (turn.askedAt) addReach(call(turn.askedAt, "turn").reached, test, reached);
     if (turn.openedAt) addReach(call(turn.openedAt, "open").reached, test, reached);
     const file = turn.openedAt?.file ?? turn.askedAt?.file;
     if (file === undefined) continue;
-    // One agent per key and workflow file: the same key opened again (a reopen) is the same agent.
-    const key = `${file}\0${turn.agent}`;
+    // An agent is its key and the call that opened it: the same key opened at another call (another
+    // branch of the workflow) is another agent to cover.
+    const key = `${file}\0${turn.agent}\0${turn.openedAt ? siteKey(turn.openedAt) : ""}`;
     let agent = agents.get(key);
     if (!agent) agents.set(key, (agent = { key: turn.agent, file, reached: [] }));
     if (!agent.openedAt && turn.openedAt) agent.openedAt = turn.openedAt;
     addReach(agent.reached, test, reached);
   }
-  for (const decision of run.decisions as SitedDecision[]) {
+  for (const decision of run.decisions) {
     if (!decision.askedAt) continue;
     const reached: ReachedTurn = {
       agent: decision.key,

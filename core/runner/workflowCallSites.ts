@@ -1,5 +1,5 @@
 // The calls in a workflow's source that ask the tests' fakes something: `agent.run(...)` (a turn),
-// `wf.agents.open(...)` (an agent opened), `wf.decide(...)` (a decision). A plain scan of the text
+// `wf.agents.open(...)` / `caller` / `forkCaller` / `agent.fork(...)` (an agent opened), `wf.decide(...)` (a decision). A plain scan of the text
 // with comments and strings blanked, not a type checker: the CLI ships without TypeScript.
 
 /** What a call asks. */
@@ -16,6 +16,8 @@ export interface WorkflowCallSite {
 
 const CALLS: Array<{ kind: CallSiteKind; pattern: RegExp }> = [
   { kind: "open", pattern: /\bagents\s*\.\s*(open|caller|forkCaller)\s*\(/g },
+  // An agent's fork opens another agent (`planner.fork({ key: "skeptic" })`).
+  { kind: "open", pattern: /\.\s*(fork)\s*\(/g },
   { kind: "turn", pattern: /\.\s*(run)\s*\(/g },
   { kind: "decision", pattern: /\.\s*(decide)\s*\(/g },
 ];

@@ -161,7 +161,7 @@ export class WorkflowViews {
         source: SOURCE,
         code: OUTCOME_NOT_TESTED,
         message: `no test gives ${JSON.stringify(agent.key)}: ${agent.notGiven.join(", ")}`,
-        data: { agent: agent.key },
+        data: { agent: agent.key, line: opened.line, column: opened.column },
       });
     }
     return diagnostics;
@@ -177,7 +177,8 @@ export class WorkflowViews {
     const here = this.diagnostics(uri).filter((diagnostic) => rangesMeet(diagnostic.range, params.range));
     const actions: CodeAction[] = [];
     for (const diagnostic of here) {
-      const agent = found.workflow.agents.find((each) => each.key === (diagnostic.data as { agent?: string }).agent);
+      const data = diagnostic.data as { agent?: string; line?: number; column?: number };
+      const agent = found.workflow.agents.find((each) => each.key === data.agent && each.openedAt?.line === data.line && each.openedAt?.column === data.column);
       if (!agent) continue;
       for (const outcome of agent.notGiven) {
         if (!ENTRY_FOR_OUTCOME[outcome]) continue;
