@@ -12,7 +12,7 @@ import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -113,7 +113,10 @@ try {
     const shots = await takeScreenshots({ url: server.url, dir, folder: workspace("shots", join(root, "examples")), out: join(root, "docs/images"), logs, say });
     results.push({ name: "screenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
     say(`screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
-    const workflowShot = await takeWorkflowScreenshot({
+  }
+  if (!skip.has("workflowScreenshot")) {
+    say("workflow screenshot");
+    const shot = await takeWorkflowScreenshot({
       url: server.url,
       dir,
       folder: workspace("workflowShot", join(root, "examples")),
@@ -121,7 +124,8 @@ try {
       logs,
       say,
     });
-    results.push({ name: "workflow screenshot", ok: workflowShot.ok, detail: workflowShot.ok ? workflowShot.files.join(", ") : workflowShot.error });
+    results.push({ name: "workflowScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
+    say(`workflow screenshot: ${shot.ok ? "PASS" : `FAIL (${shot.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
