@@ -79,7 +79,10 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
       }
     }
     // Its fixes are found (the hover says "Quick Fix…" then, not "Checking for quick fixes…").
-    await page.locator(".monaco-hover", { hasText: /Quick Fix/ }).first().waitFor(WAIT);
+    await page
+      .locator(".monaco-hover", { hasText: /Quick Fix/ })
+      .first()
+      .waitFor(WAIT);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.screenshot({ path: join(out, name) });
     say(`  wrote docs/images/${name}`);
