@@ -3,6 +3,8 @@
 
 /** The names `turnlens test` runs (core/runner/discover.ts), as a VS Code glob. */
 export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
+/** Source files a workflow may be written in (the server shows its tests' views in those it reached). */
+export const WORKFLOW_SOURCE_GLOB = "**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
 
 /** Folders neither the runner nor the extension searches. */
 export const SKIPPED_FOLDERS_GLOB = "**/{node_modules,dist,.*}/**";

@@ -21,6 +21,7 @@ import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
+import * as workflowViews from "./features/workflowViews.ts";
 
 export interface ServerEnv {
   /** Debounces and the progress delay. Tests pass a manual timer. */
@@ -53,6 +54,8 @@ export interface Server {
   guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
   /** For a promise nobody awaits (a notification sent): a rejection is logged, never unhandled. */
   forget: (name: string, promise: Promise<unknown>) => void;
+  /** The views in workflow files, from every test file's last run (features/workflowViews.ts). */
+  workflowViews: workflowViews.WorkflowViews;
 }
 
 export function startServer(connection: Connection, given: ServerEnv): Server {
@@ -87,10 +90,25 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     guardRequest: (name, handler) => guardRequest(log, name, handler),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
+    workflowViews: new workflowViews.WorkflowViews(state, scheduler, (contribute) => initializers.push(contribute)),
   };
 
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
-  for (const feature of [configuration, trust, documents, diagnostics, codeActions, hover, inlayHints, codeLens, commands, testExplorer, transcript, progress]) {
+  for (const feature of [
+    configuration,
+    trust,
+    documents,
+    diagnostics,
+    codeActions,
+    hover,
+    inlayHints,
+    codeLens,
+    commands,
+    testExplorer,
+    transcript,
+    progress,
+    workflowViews,
+  ]) {
     feature.register(server);
   }
 

@@ -45,6 +45,10 @@ export const SettingsSchema = Type.Object({
     default: "info",
     description: "How much the server writes to its output channel.",
   }),
+  outcomeCoverage: Type.Boolean({
+    default: true,
+    description: "In a workflow file, show at each agent's open call the outcomes no test gives it (an information diagnostic), with a quick fix adding such a test.",
+  }),
 });
 
 export type Settings = Static<typeof SettingsSchema>;

@@ -1,4 +1,4 @@
-// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n]`
+// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n] [--coverage[=json]]`
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
 import { existsSync, fstatSync, statSync } from "node:fs";
 import { basename, dirname, relative, sep } from "node:path";
@@ -11,6 +11,7 @@ import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
+import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -26,6 +27,8 @@ Options:
       --reporter <name>            pretty (default), json or junit
       --shard <i/n>                run the i-th of n shares of the files, such as 1/3
       --watch                      rerun the tests a changed file affects
+      --coverage[=json]            after the run, the outcomes each workflow's agents were given and
+                                   the call sites no test reached (json: one document on stdout)
   -h, --help                       print this help
 
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
@@ -43,6 +46,8 @@ export interface CliOptions {
   reporter: ReporterName;
   shard?: { index: number; count: number };
   watch: boolean;
+  /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
+  coverage?: CoverageFormat;
 }
 
 export class CliUsageError extends Error {
@@ -125,6 +130,10 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         options.shard = { index, count };
         break;
       }
+      case "--coverage":
+        if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
+        options.coverage = inline === "json" ? "json" : "table";
+        break;
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -196,7 +205,7 @@ async function runFiles(
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   // Only the json document carries run traces: for the other reporters they stay in the worker,
   // off the channel and out of this process's memory.
-  const traces = options.reporter === "json" ? {} : { traces: false as const };
+  const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
@@ -229,7 +238,9 @@ async function runFiles(
 /** Runs the files once and reports; resolves to the summary. */
 async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal, onResult?: (file: string, result: JobResult) => void): Promise<RunSummary> {
   const started = performance.now();
-  const reporter = makeReporter(options.reporter, outputs());
+  // `--coverage=json` owns stdout: the test reporter writes to stderr then.
+  const out = outputs();
+  const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
   reporter.start(files.length);
   const reports = await runFiles(files, options, reporter, signal, onResult);
   const summary = summarize(reports);
@@ -238,6 +249,9 @@ async function runOnce(files: string[], options: CliOptions, signal?: AbortSigna
     note = files.length === 0 ? "no test ran: no test files found" : "no test ran";
   }
   reporter.finish(summary, performance.now() - started, note);
+  // The table beside a json or junit document would break it: it goes to stderr then.
+  if (options.coverage)
+    printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
   return summary;
 }
 

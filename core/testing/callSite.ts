@@ -41,19 +41,96 @@ export function callSiteOf(callee: Function): SourceSite | undefined {
   return siteIn(callerStack(callee, 3)) ?? siteIn(callerStack(callee));
 }
 
-/** The folder this module was loaded from: Turnlens's own frames are in it, never a user's. */
-const OWN_DIRECTORY = (() => {
+/**
+ * Turnlens's own source and built folders (`core/`, `dist/` of this package): no frame in them is a
+ * user's. Found from where this module was loaded: core/testing/, or dist/ (a chunk of it), or the
+ * `.ts` source a source-mapped dist frame points back to.
+ */
+const OWN_FOLDERS = (() => {
   const here = parseFrame(new Error().stack?.split("\n")[1] ?? "");
-  return here ? here.file.slice(0, here.file.lastIndexOf("/") + 1) : undefined;
+  if (!here) return [];
+  const folder = here.file.slice(0, here.file.lastIndexOf("/") + 1);
+  const at = Math.max(folder.lastIndexOf("/core/"), folder.lastIndexOf("/dist/"));
+  if (at < 0) return [folder];
+  const root = folder.slice(0, at + 1);
+  return [`${root}core/`, `${root}dist/`];
 })();
+
+function isUserFile(file: string): boolean {
+  if (file.includes("/node_modules/")) return false;
+  for (const folder of OWN_FOLDERS) if (file.startsWith(folder)) return false;
+  return true;
+}
+
+/** The first source site among stack lines that is the user's: not Turnlens's own code, nor node_modules'. */
+function firstUserSiteIn(lines: readonly string[]): SourceSite | undefined {
+  for (const line of lines) {
+    const site = parseFrame(line);
+    if (site && isUserFile(site.file)) return site;
+  }
+  return undefined;
+}
 
 /** The first frame of an error's stack in user code: where a script threw. */
 export function firstUserFrame(error: Error): SourceSite | undefined {
-  for (const line of (error.stack ?? "").split("\n").slice(1)) {
-    const site = parseFrame(line);
-    if (!site || site.file.includes("/node_modules/")) continue;
-    if (OWN_DIRECTORY && site.file.startsWith(OWN_DIRECTORY)) continue;
-    return site;
+  return firstUserSiteIn((error.stack ?? "").split("\n").slice(1));
+}
+
+/**
+ * A workflow's call of the engine (`agent.run`, `wf.agents.open`, `wf.decide`), captured but not
+ * read. V8 records the frames at capture and formats them (through the source maps) only when
+ * `stack` is first read, so a run pays the capture and a trace's reader the mapping.
+ */
+export interface CapturedCall {
+  stack?: string;
+}
+
+/** Frames a capture keeps: the call is the first above the engine's entry; a few more get past a Turnlens or node_modules caller. */
+const CAPTURED_FRAMES = 4;
+
+/** Captures the stack above `callee`, unformatted (see CapturedCall). */
+export function captureCall(callee: Function): CapturedCall {
+  const holder: CapturedCall = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = CAPTURED_FRAMES;
+  Error.captureStackTrace(holder, callee);
+  Error.stackTraceLimit = limit;
+  return holder;
+}
+
+/** The user's site of a captured call: its first frame outside Turnlens and node_modules. */
+export function siteOfCapture(capture: CapturedCall): SourceSite | undefined {
+  return firstUserSiteIn((capture.stack ?? "").split("\n").slice(1));
+}
+
+/**
+ * Sites a run captured, written into their traces (`askedAt`, `openedAt`, `sentAt`) only when
+ * something reads the run's trace: a run nobody reads formats no stack. A capture several traces
+ * share (an agent's open) is mapped once.
+ */
+export class PendingSites {
+  private readonly pending: unknown[] = [];
+
+  /** `target[field]` gets the site of `capture` when the traces are read. */
+  add(target: object, field: string, capture: object): void {
+    this.pending.push(target, field, capture);
   }
-  return undefined;
+
+  /** Writes every pending site; a capture with no user frame leaves its field absent. */
+  resolve(): void {
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    const sites = new Map<object, SourceSite | undefined>();
+    for (let index = 0; index < pending.length; index += 3) {
+      const target = pending[index] as Record<string, unknown>;
+      const capture = pending[index + 2] as CapturedCall;
+      let site = sites.get(capture);
+      if (site === undefined && !sites.has(capture)) {
+        site = siteOfCapture(capture);
+        sites.set(capture, site);
+      }
+      if (site) target[pending[index + 1] as string] = { ...site };
+    }
+    pending.length = 0;
+  }
 }

@@ -3,6 +3,7 @@
 
 import { whyDistributionRefused } from "../workflow/decisions.ts";
 import { messageOf } from "../workflow/errors.ts";
+import type { PendingSites } from "./callSite.ts";
 import type { DecisionProvider, DecisionRequest, QuestionDistribution } from "../workflow/host.ts";
 import type { JsonValue, Question } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
@@ -89,6 +90,8 @@ export class ScriptedDecisions implements DecisionProvider {
   constructor(
     private readonly slots: DecisionSlot[],
     private readonly signals: HostSignals,
+    /** Where the run's sites go, mapped when its trace is read (the host's). */
+    private readonly sites?: PendingSites,
   ) {}
 
   async decide(request: DecisionRequest): Promise<Record<string, QuestionDistribution> | Error> {
@@ -96,6 +99,7 @@ export class ScriptedDecisions implements DecisionProvider {
     const call: DecisionCall = { key: request.key, questions: request.questions, ...(request.state !== undefined ? { state: request.state } : {}) };
     this.calls.push(call);
     const trace: DecisionTrace = { key: request.key, answered: false };
+    if (request.askedAt) this.sites?.add(trace, "askedAt", request.askedAt);
     this.traces.push(trace);
     const fail = (code: ProblemTrace["code"], why: string, extra: Partial<ProblemTrace> = {}): Promise<never> => {
       this.signals.fail({ code, message: `decision "${request.key}": ${why}`, decision: request.key, option: "decisions", ...extra });

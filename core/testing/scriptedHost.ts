@@ -2,7 +2,7 @@
 // answers go through the engine's real result path, so its real validator judges them.
 
 import { schemaMismatchWhy } from "./schemaDifference.ts";
-import type { AgentHost, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
+import type { AgentHost, CallCapture, ForkedFrom, HostEnd, OpenedAgent, PanePlacement, TurnOperation } from "../workflow/host.ts";
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
@@ -13,6 +13,7 @@ import { plural, turnProblem } from "./problems.ts";
 import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
+import { captureCall as captureStackAbove, PendingSites } from "./callSite.ts";
 import { attachTurnTrace, type MatchTrace, type ProblemTrace, type SourceSite, type TurnTrace } from "./trace.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
@@ -68,7 +69,11 @@ export class ScriptedHost implements AgentHost {
   readonly traces: TurnTrace[] = [];
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
-  private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace }>();
+  private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites }>();
+  /** The workflow's call sites of the run (turns', decisions', messages'), mapped when its trace is read. */
+  readonly sites = new PendingSites();
+  /** Where each agent was opened, by key. */
+  private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
   private turnsStarted = 0;
   /** Set once the attempt parked (testWorkflow tells it). */
@@ -84,7 +89,16 @@ export class ScriptedHost implements AgentHost {
     private readonly messageScripts: ScriptedMessages = new ScriptedMessages(new ScriptBook("messages", [], "message"), (problem) => signals.fail(problem)),
   ) {}
 
+  /** Set (by testWorkflow) while something listens for runs: only then are the workflow's calls captured. */
+  capturesCalls = false;
+
+  /** A test captures the workflow's calls, for the trace's sites, when they will be read; a real run's hosts never do. */
+  captureCall(callee: Function): CallCapture | undefined {
+    return this.capturesCalls ? captureStackAbove(callee) : undefined;
+  }
+
   opened(agent: OpenedAgent): void {
+    if (agent.openedAt) this.openedAt.set(agent.key, agent.openedAt);
     this.agents.push({
       key: agent.key,
       execution: { ...agent.execution },
@@ -285,11 +299,16 @@ export class ScriptedHost implements AgentHost {
     if (stage !== undefined) trace.stage = stage;
     if (cause) trace.cause = { id: cause.id, from: cause.from };
     trace.outcome = "cancelled";
-    attachTurnTrace(turn, trace);
+    const sites = this.sites;
+    if (operation.askedAt) sites.add(trace, "askedAt", operation.askedAt);
+    const openedAt = this.openedAt.get(operation.agent);
+    if (openedAt) sites.add(trace, "openedAt", openedAt);
+    const record = { turn, trace, sites };
+    attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);
-    this.records.set(operation.id, { turn, trace });
-    return { turn, trace };
+    this.records.set(operation.id, record);
+    return record;
   }
 
   private turnFor(operation: TurnOperation): Turn {

@@ -32,7 +32,7 @@ import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
 import { TestTime } from "./testTime.ts";
 import { TestRun } from "./testRun.ts";
-import { attachRunTrace, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
+import { attachRunTrace, attachSites, isAnyoneListening, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
 
 /** Its types: the shared options, and args and events by the workflow (optionTypes.ts). */
 export type { TestOptions } from "./optionTypes.ts";
@@ -178,7 +178,9 @@ async function runScripted<Args, Result>(
   // Sandboxes in a test confine nothing: the run keeps what each agent was given.
   const sandboxes = new FakeSandboxes();
   const host = new ScriptedHost(book, signals, read.maxTurns, compactions, messageScripts);
-  const decisions = new ScriptedDecisions(read.decisions, signals);
+  // A capture costs about a turn's engine work: taken only for a run whose trace a listener will read.
+  host.capturesCalls = isAnyoneListening();
+  const decisions = new ScriptedDecisions(read.decisions, signals, host.sites);
   const guard = new StallGuard(clocks.deadline, read.stallMs, () => {
     const operations = [...host.inFlight.values()];
     const inFlight = operations.map((operation) => ({ agent: operation.agent, n: operation.n, nudge: operation.nudge }));
@@ -246,11 +248,16 @@ async function runScripted<Args, Result>(
     ...("stage" in result.ending && result.ending.stage ? { stage: result.ending.stage } : {}),
   };
   trace.events = events.traces;
-  trace.messages = (control?.messages.records ?? []).map((message) => {
+  const sentAt = control?.messages.sentAt ?? [];
+  trace.messages = (control?.messages.records ?? []).map((message, index) => {
     const match = messageScripts.matches.get(message.id);
-    return { ...message, ...(match ? { match } : {}) };
+    const traced = { ...message, ...(match ? { match } : {}) };
+    const at = sentAt[index];
+    if (at) host.sites.add(traced, "sentAt", at);
+    return traced;
   });
   trace.participants = participants.traces;
+  attachSites(trace, host.sites);
   if (problems.length === 0) problems.push(...events.unsent(result.ending));
   if (problems.length === 0) {
     const leftovers = [...book.leftovers(), ...compactions.leftovers(), ...messageScripts.leftovers()];

@@ -57,6 +57,15 @@ export interface TurnTrace {
   match?: MatchTrace;
   /** For a wake: the message that woke the agent (its id among `messages`) and who sent it. */
   cause?: { id: string; from: string };
+  /**
+   * Where the workflow asked the turn: its `agent.run(...)` call, the first frame of the stack that
+   * is the user's (a helper of the workflow's that calls `agent.run` is that site). A nudge keeps
+   * its turn's; a wake has the `agent.run` of the turn whose agent sent the message, and none when
+   * a participant sent it (docs/language-server.md, "Where a turn was asked").
+   */
+  askedAt?: SourceSite;
+  /** Where the turn's agent was opened: `wf.agents.open(...)`, `agent.fork(...)`, `wf.agents.caller(...)` or `forkCaller`. */
+  openedAt?: SourceSite;
 }
 
 /** A compaction as the editor shows it, beside the `compactions` entry that met it. */
@@ -79,6 +88,8 @@ export interface CompactionTrace {
 export interface MessageTrace extends MessageRecord {
   /** The `messages` entry that met the wake this message caused. */
   match?: MatchTrace;
+  /** For a message an agent sent in a turn: the workflow's call that asked that turn (its `askedAt`). */
+  sentAt?: SourceSite;
 }
 
 /** One call of a `participants` script: a route that opened to it, or a message it was sent. */
@@ -108,6 +119,8 @@ export interface DecisionTrace {
   answers?: Record<string, { answer: string; probability: number }>;
   /** The message of the Error its script gave, which made `wf.decide` reject. */
   error?: string;
+  /** Where the workflow called `wf.decide(...)` (or `wf.decisions.decide`). */
+  askedAt?: SourceSite;
 }
 
 /** Machine-readable codes of the test's own mistakes. */
@@ -217,6 +230,11 @@ export interface RunTrace {
   durationMs: number;
 }
 
+/** @internal Sites a run captured, written into its traces once they are read (callSite.ts's PendingSites). */
+export interface LazySites {
+  resolve(): void;
+}
+
 type RunListener = (trace: RunTrace) => void;
 const runListeners = new Set<RunListener>();
 
@@ -226,8 +244,19 @@ export function subscribeToRuns(listener: RunListener): () => void {
   return () => runListeners.delete(listener);
 }
 
+/**
+ * @internal Whether anything listens for runs now (the language server, `turnlens test`'s json
+ * reporter): testWorkflow captures the workflow's call sites only then, so a run nobody reads the
+ * sites of (`turnlens test`'s pretty and junit reporters, a plain script) pays nothing for them.
+ */
+export function isAnyoneListening(): boolean {
+  return runListeners.size > 0;
+}
+
 /** @internal called by testWorkflow once a run has settled. */
 export function publishRun(trace: RunTrace): void {
+  if (runListeners.size === 0) return;
+  runSites.get(trace)?.resolve();
   for (const listener of runListeners) {
     try {
       listener(trace);
@@ -237,13 +266,18 @@ export function publishRun(trace: RunTrace): void {
   }
 }
 
-const turnTraces = new WeakMap<object, TurnTrace>();
+const turnTraces = new WeakMap<object, { trace: TurnTrace; sites?: LazySites }>();
 const runTraces = new WeakMap<object, RunTrace>();
+const runSites = new WeakMap<RunTrace, LazySites>();
 const errorProblems = new WeakMap<object, ProblemTrace[]>();
 
-/** @internal */
-export function attachTurnTrace(turn: object, trace: TurnTrace): void {
-  turnTraces.set(turn, trace);
+/** @internal `record` is the host's own record of the turn (one object, no copy), its `sites` the run's. */
+export function attachTurnTrace(turn: object, record: { trace: TurnTrace; sites?: LazySites }): void {
+  turnTraces.set(turn, record);
+}
+/** @internal The sites a run's traces get when read. */
+export function attachSites(trace: RunTrace, sites: LazySites): void {
+  runSites.set(trace, sites);
 }
 /** @internal */
 export function attachRunTrace(run: object, trace: RunTrace): void {
@@ -256,12 +290,16 @@ export function attachProblems(error: object, problems: ProblemTrace[]): void {
 
 /** The trace of one recorded turn (`run.turns[i]`), or undefined for anything else. */
 export function traceOfTurn(turn: object): TurnTrace | undefined {
-  return turnTraces.get(turn);
+  const record = turnTraces.get(turn);
+  record?.sites?.resolve();
+  return record?.trace;
 }
 
 /** The trace of a settled run (what `testWorkflow` resolved to). */
 export function traceOfRun(run: object): RunTrace | undefined {
-  return runTraces.get(run);
+  const trace = runTraces.get(run);
+  if (trace) runSites.get(trace)?.resolve();
+  return trace;
 }
 
 /** The problems behind an error `testWorkflow` rejected with, or undefined for any other error. */

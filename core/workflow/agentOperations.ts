@@ -7,7 +7,7 @@ import { outcomeOfCancel, stoppedOutcome } from "./agents.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { compactionRefusal, effortRefusal, forkRefusal, settingsRefusal } from "./harnesses.ts";
-import type { ForkedFrom } from "./host.ts";
+import type { CallCapture, ForkedFrom } from "./host.ts";
 import { checkExecution } from "./runtimes.ts";
 import type { AgentRef, CompactSpec, Execution, ForkSpec, Outcome, SetSpec } from "./types.ts";
 
@@ -124,6 +124,8 @@ export function openFork(
   skills?: AgentState["spec"]["skills"],
   /** The parent's sandbox, which the fork runs in too. */
   sandbox?: AgentState["opened"]["sandbox"],
+  /** Where the workflow asked for the fork, when the host captures calls. */
+  openedAt?: CallCapture,
 ): AgentRef {
   if (registry.has(spec.key) || registry.callerState?.opened.key === spec.key) {
     throw new WorkflowRuleError(`agent "${spec.key}" is already open; a fork needs a key of its own`);
@@ -139,17 +141,17 @@ export function openFork(
       ...(keepPane !== undefined ? { keepPane } : {}),
     },
     execution,
-    { cwd, forkedFrom, ...(sandbox ? { sandbox: registry.attempt.sandboxes.planOf(sandbox) } : {}) },
+    { cwd, forkedFrom, ...(sandbox ? { sandbox: registry.attempt.sandboxes.planOf(sandbox) } : {}), ...(openedAt ? { openedAt } : {}) },
   );
 }
 
-export async function forkAgent(registry: AgentRegistry, parent: AgentState, spec: ForkSpec): Promise<AgentRef> {
+export async function forkAgent(registry: AgentRegistry, parent: AgentState, spec: ForkSpec, openedAt?: CallCapture): Promise<AgentRef> {
   checkForkSpec(spec, `agent "${parent.opened.key}": fork`);
   return registry.enqueue(parent, async () => {
     const key = parent.opened.key;
     if (parent.isCaller) throw new WorkflowRuleError(`agent ${key} is the calling session; wf.agents.forkCaller forks it`);
     if (parent.turns === 0 && !parent.inheritsHistory) throw new Error(`agent "${key}" cannot be forked before its first turn`);
     const execution = forkExecution(parent.execution, spec);
-    return openFork(registry, spec, execution, parent.opened.cwd, { key, turns: parent.turns }, parent.spec.skills, parent.opened.sandbox);
+    return openFork(registry, spec, execution, parent.opened.cwd, { key, turns: parent.turns }, parent.spec.skills, parent.opened.sandbox, openedAt);
   });
 }

@@ -4,7 +4,7 @@
 import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
-import type { ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
+import type { CallCapture, ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
 import { resolveRuntime } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
 import type { AgentRef, AgentSpec, Agents, CompactSpec, Execution, ForkSpec, Outcome, SetSpec, TurnResult, TurnSpec } from "./types.ts";
@@ -68,9 +68,10 @@ const RUNTIME_FIELDS = ["alias", "harness", "model", "effort", "placement", "met
 export interface AgentOperations {
   compact(registry: AgentRegistry, state: AgentState, spec: CompactSpec): Promise<Outcome<string>>;
   set(registry: AgentRegistry, state: AgentState, spec: SetSpec): Promise<Outcome<Execution>>;
-  fork(registry: AgentRegistry, parent: AgentState, spec: ForkSpec): Promise<AgentRef>;
-  caller(registry: AgentRegistry, spec: { key: string }): Promise<AgentRef | null>;
-  forkCaller(registry: AgentRegistry, spec: ForkSpec): Promise<AgentRef | null>;
+  /** `openedAt`: where the workflow made the call, when the host captures calls (so for the two below). */
+  fork(registry: AgentRegistry, parent: AgentState, spec: ForkSpec, openedAt?: CallCapture): Promise<AgentRef>;
+  caller(registry: AgentRegistry, spec: { key: string }, openedAt?: CallCapture): Promise<AgentRef | null>;
+  forkCaller(registry: AgentRegistry, spec: ForkSpec, openedAt?: CallCapture): Promise<AgentRef | null>;
 }
 
 /**
@@ -97,6 +98,8 @@ export class AgentRegistry implements Agents {
 
   async open(spec: AgentSpec): Promise<AgentRef> {
     const attempt = this.attempt;
+    // Before the first await, while the workflow's call is still on the stack.
+    const openedAt = attempt.host.captureCall?.(AgentRegistry.prototype.open);
     await attempt.unlessAbandoned();
     refuseUnknownOptions("wf.agents.open", spec, AGENT_SPEC_FIELDS);
     if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.open needs a key");
@@ -109,7 +112,7 @@ export class AgentRegistry implements Agents {
     const sandbox = attempt.sandboxes.planFor(spec.key, spec.sandbox);
     const existing = this.agents.get(spec.key);
     if (existing) return this.reopen(existing, spec, execution, sandbox);
-    return this.openAgent(spec, execution, { cwd: spec.cwd ?? attempt.cwd, ...(sandbox ? { sandbox } : {}) });
+    return this.openAgent(spec, execution, { cwd: spec.cwd ?? attempt.cwd, ...(sandbox ? { sandbox } : {}), ...(openedAt ? { openedAt } : {}) });
   }
 
   /** @internal Whether `key` names an agent of the run. */
@@ -126,7 +129,7 @@ export class AgentRegistry implements Agents {
   openAgent(
     spec: Omit<AgentSpec, "runtime">,
     execution: Execution,
-    extra: { cwd: string; forkedFrom?: ForkedFrom; isCaller?: boolean; sandbox?: PlannedSandbox },
+    extra: { cwd: string; forkedFrom?: ForkedFrom; isCaller?: boolean; sandbox?: PlannedSandbox; openedAt?: CallCapture },
   ): AgentRef {
     const attempt = this.attempt;
     checkLayout(spec.key, spec.layout, spec.keepPane);
@@ -143,6 +146,7 @@ export class AgentRegistry implements Agents {
       ...placed,
       ...(extra.forkedFrom ? { forkedFrom: extra.forkedFrom } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(extra.openedAt ? { openedAt: extra.openedAt } : {}),
     };
     attempt.host.opened(opened);
     logSession(attempt, opened);
@@ -191,11 +195,11 @@ export class AgentRegistry implements Agents {
   }
 
   caller(spec: { key: string }): Promise<AgentRef | null> {
-    return this.operations.caller(this, spec);
+    return this.operations.caller(this, spec, this.attempt.host.captureCall?.(AgentRegistry.prototype.caller));
   }
 
   forkCaller(spec: ForkSpec): Promise<AgentRef | null> {
-    return this.operations.forkCaller(this, spec);
+    return this.operations.forkCaller(this, spec, this.attempt.host.captureCall?.(AgentRegistry.prototype.forkCaller));
   }
 
   /** Compacts an open agent by key, as `agent.compact` does: for engine parts that hold a key, not a ref. */
@@ -247,21 +251,27 @@ export class AgentRegistry implements Agents {
 
   private refFor(state: AgentState): AgentRef {
     const registry = this;
+    const host = this.attempt.host;
+    // Named, so a captured stack starts at the workflow's call of them (the first frame above them).
+    function run(spec: TurnSpec) {
+      return registry.runTurn(state, spec, host.captureCall?.(run));
+    }
+    function fork(spec: ForkSpec) {
+      return registry.operations.fork(registry, state, spec, host.captureCall?.(fork));
+    }
     return {
       key: state.opened.key,
       get execution() {
         return { ...state.execution };
       },
-      run(spec: TurnSpec) {
-        return registry.runTurn(state, spec);
-      },
+      run,
       compact: (spec) => registry.operations.compact(registry, state, spec),
       set: (spec) => registry.operations.set(registry, state, spec),
-      fork: (spec) => registry.operations.fork(registry, state, spec),
+      fork,
     } as AgentRef;
   }
 
-  private async runTurn(state: AgentState, spec: TurnSpec): Promise<TurnResult<never>> {
+  private async runTurn(state: AgentState, spec: TurnSpec, askedAt: CallCapture | undefined): Promise<TurnResult<never>> {
     const attempt = this.attempt;
     refuseUnknownOptions(`agent "${state.opened.key}": run`, spec, TURN_SPEC_FIELDS);
     if (typeof spec?.prompt !== "string") throw new TypeError(`agent "${state.opened.key}": run needs a prompt`);
@@ -281,7 +291,7 @@ export class AgentRegistry implements Agents {
       const turnScope = scope.child(deadlineAt === undefined ? {} : { deadlineAt });
       state.running.add(turnScope);
       try {
-        const outcome = await this.turnWithNudge(state, spec, n, turnScope);
+        const outcome = await this.turnWithNudge(state, spec, n, turnScope, askedAt);
         // A run the test gave up on never hears back, so none of its code runs after the mistake.
         await attempt.unlessAbandoned();
         return { outcome: outcome as Outcome<never> };
@@ -294,16 +304,17 @@ export class AgentRegistry implements Agents {
     }
   }
 
-  private async turnWithNudge(state: AgentState, spec: TurnSpec, n: number, scope: Scope): Promise<Outcome> {
+  private async turnWithNudge(state: AgentState, spec: TurnSpec, n: number, scope: Scope, askedAt: CallCapture | undefined): Promise<Outcome> {
     // The calling session's silent turn may be the operator's interrupt; it is nudged only where that shows.
     const nudgeEnabled = spec.nudge !== false && (!state.isCaller || harnessFacts(state.execution.harness)?.showsInterrupt === true);
     const nudgePrompt = typeof spec.nudge === "object" ? spec.nudge.prompt : DEFAULT_NUDGE;
-    const first = await this.operate(state, spec, n, false, scope, nudgePrompt);
+    const first = await this.operate(state, spec, n, false, scope, nudgePrompt, "turn", undefined, undefined, askedAt);
     if (first.end !== "silent" || !nudgeEnabled || scope.cancelReason) {
       return this.finish(first, first.end === "silent" ? "the turn ended without an answer" : undefined);
     }
     this.attempt.host.settle(first.operation, { kind: "unanswered", reason: "a nudge followed" });
-    const second = await this.operate(state, spec, n, true, scope, nudgePrompt);
+    // The nudge is the engine's, but the workflow's agent.run asked for it: it keeps that site.
+    const second = await this.operate(state, spec, n, true, scope, nudgePrompt, "turn", undefined, undefined, askedAt);
     return this.finish(second, "the agent did not answer, even after a nudge");
   }
 
@@ -325,13 +336,18 @@ export class AgentRegistry implements Agents {
     compactionId?: string,
     /** The message that woke the agent, for a `message` operation (messages.ts). */
     cause?: BusMessage,
+    /** The workflow's call that asked it; a wake's is the call that asked the sender's turn. */
+    asked?: CallCapture,
   ): Promise<OperationResult> {
     let answered: { value: unknown } | undefined;
     let closed = false;
     const activity = this.attempt.activity;
     // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
     let working = activity.busy();
-    const messaging = this.messaging.forOperation(state, kind, { scope, idleWhile: (waiting) => operation.idleWhile(waiting) }, cause);
+    const askedAt = asked ?? cause?.sentAt;
+    const asker = { scope, idleWhile: <T>(waiting: Promise<T>) => operation.idleWhile(waiting) } as Asker;
+    if (askedAt) asker.askedAt = askedAt;
+    const messaging = this.messaging.forOperation(state, kind, asker, cause);
     // Field by field, in the order hosts always saw them: a literal of optional spreads cost several
     // times as much, and `signal` comes from the operation's prototype (see OperationOfScope).
     const operation = new OperationOfScope(scope) as unknown as TurnOperation;
@@ -356,6 +372,7 @@ export class AgentRegistry implements Agents {
     operation.reply = fields.reply;
     operation.tool = fields.tool;
     operation.owes = fields.owes;
+    if (askedAt) operation.askedAt = askedAt;
     operation.submit = (raw) => {
       if (closed || answered) return { accepted: false, error: "the turn has ended" };
       // `wf result` is refused while the agent owes a reply it was shown.

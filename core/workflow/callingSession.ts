@@ -5,9 +5,10 @@ import type { AgentRegistry } from "./agents.ts";
 import { checkForkSpec, forkExecution, openFork } from "./agentOperations.ts";
 import { WorkflowRuleError } from "./errors.ts";
 import { refuseUnknownOptions } from "./unknownOptions.ts";
+import type { CallCapture } from "./host.ts";
 import type { AgentRef, Execution, ForkSpec } from "./types.ts";
 
-export async function callerAgent(registry: AgentRegistry, spec: { key: string }): Promise<AgentRef | null> {
+export async function callerAgent(registry: AgentRegistry, spec: { key: string }, openedAt?: CallCapture): Promise<AgentRef | null> {
   const attempt = registry.attempt;
   await attempt.unlessAbandoned();
   refuseUnknownOptions("wf.agents.caller", spec, ["key"]);
@@ -22,10 +23,10 @@ export async function callerAgent(registry: AgentRegistry, spec: { key: string }
   if (registry.has(spec.key)) throw new WorkflowRuleError(`agent "${spec.key}" is already open; the calling session needs a key of its own`);
   // Its model is whatever the operator runs; the run neither knows nor switches it.
   const execution: Execution = { harness: setting.harness, model: "", placement: "pane", caller: true };
-  return registry.openAgent({ key: spec.key }, execution, { cwd: attempt.cwd, isCaller: true });
+  return registry.openAgent({ key: spec.key }, execution, { cwd: attempt.cwd, isCaller: true, ...(openedAt ? { openedAt } : {}) });
 }
 
-export async function forkCallerAgent(registry: AgentRegistry, spec: ForkSpec): Promise<AgentRef | null> {
+export async function forkCallerAgent(registry: AgentRegistry, spec: ForkSpec, openedAt?: CallCapture): Promise<AgentRef | null> {
   const attempt = registry.attempt;
   await attempt.unlessAbandoned();
   checkForkSpec(spec, "wf.agents.forkCaller");
@@ -33,7 +34,7 @@ export async function forkCallerAgent(registry: AgentRegistry, spec: ForkSpec): 
   // A fork runs on the model the session's files show; without one there is nothing to fork onto.
   if (!setting || setting.model === undefined) return null;
   const base: Execution = { harness: setting.harness, model: setting.model, placement: "pane" };
-  const fork = (turns: number) => openFork(registry, spec, forkExecution(base, spec), attempt.cwd, { caller: true, turns });
+  const fork = (turns: number) => openFork(registry, spec, forkExecution(base, spec), attempt.cwd, { caller: true, turns }, undefined, undefined, openedAt);
   const driven = registry.callerState;
   // Driven by the run, the session is copied after its earlier operations, as agent.fork copies.
   return driven ? registry.enqueue(driven, async () => fork(driven.turns)) : fork(0);

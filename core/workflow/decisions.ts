@@ -5,7 +5,7 @@ import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
-import type { DecisionRequest, QuestionDistribution } from "./host.ts";
+import type { CallCapture, DecisionRequest, QuestionDistribution } from "./host.ts";
 import { CancelReason, scopeOr } from "./scope.ts";
 import type { ChoiceQuestion, Decision, DecisionSpec, Question, ScoreQuestion, YesNoQuestion } from "./types.ts";
 
@@ -82,6 +82,8 @@ export async function decide<Questions extends Record<string, Question>>(
   attempt: Attempt,
   spec: DecisionSpec<Questions>,
   onRequest: (request: DecisionRequest) => void,
+  /** Where the workflow called it, when the host captures calls. */
+  askedAt?: CallCapture,
 ): Promise<Decision<Questions>> {
   await attempt.unlessAbandoned();
   refuseUnknownOptions("wf.decide", spec, ["key", "questions", "state", "model", "deadline"]);
@@ -102,6 +104,7 @@ export async function decide<Questions extends Record<string, Question>>(
     model,
     questions,
     ...(spec.state !== undefined ? { state: spec.state } : {}),
+    ...(askedAt ? { askedAt } : {}),
   };
   onRequest(request);
   const deadlineMs = spec.deadline === undefined ? undefined : durationToMilliseconds(spec.deadline, "decide's deadline");

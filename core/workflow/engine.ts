@@ -61,7 +61,9 @@ function createContext(
   startEvent: ReceivedEvent | null,
 ): WorkflowContext {
   const { settings } = attempt;
-  const decideCall: WorkflowContext["decide"] = (spec) => decide(attempt, spec, (request) => onDecision?.(request));
+  const host = attempt.host;
+  // Its own call is skipped in a captured stack, so the site is the workflow's `wf.decide(...)`.
+  const decideCall: WorkflowContext["decide"] = (spec) => decide(attempt, spec, (request) => onDecision?.(request), host.captureCall?.(decideCall));
   return {
     runId: settings.runId,
     attempt: settings.attempt,

@@ -8,8 +8,17 @@ import type { Execution, JsonValue, KeepPane, LoginNeeded, Outcome, PaneWorkspac
 import type { AgentMessage, RouteDirection, SendOptions, SendResult, ToolResult } from "./messageTypes.ts";
 import type { AgentSandbox, SandboxRef } from "./sandboxTypes.ts";
 
+/**
+ * Where workflow code made a call (`agent.run`, `wf.agents.open`, `wf.decide`), as a test's host
+ * captured it: opaque to the engine, which only carries it to the host. A real run's host captures
+ * nothing, so production pays nothing for it.
+ */
+export type CallCapture = object;
+
 export interface OpenedAgent {
   key: string;
+  /** Where the workflow opened it (`wf.agents.open`, `agent.fork`, `wf.agents.caller`), when the host captures calls. */
+  openedAt?: CallCapture;
   execution: Execution;
   instructions?: string;
   /** The skills as given, for the host to install. */
@@ -79,6 +88,12 @@ export interface TurnOperation {
   messages: AgentMessage[];
   /** The message that woke the agent, for a `message` operation. */
   cause?: AgentMessage;
+  /**
+   * The workflow's call that asked it, when the host captures calls: a turn's `agent.run`, which
+   * its nudge keeps; for a wake, the call that asked the turn whose agent sent the message (none
+   * for a participant's message); none for a compaction.
+   */
+  askedAt?: CallCapture;
   /** `wfa send`: a value, never a throw; an awaited reply waits without counting as work. */
   send(peer: string, text: string, options?: SendOptions): Promise<SendResult>;
   /** `wfa reply`: answers the oldest question from `peer` the agent was shown. */
@@ -99,6 +114,11 @@ export type HostEnd =
   | { kind: "cancelled"; reason: string };
 
 export interface AgentHost {
+  /**
+   * Captures where workflow code called `callee`, one of the engine's public calls, to be read
+   * (and mapped to the source) only later; a test's host has it, a real run's does not.
+   */
+  captureCall?(callee: Function): CallCapture | undefined;
   /** An agent was opened; a host may throw to refuse it. */
   opened(agent: OpenedAgent): void;
   /** Runs one operation. The engine races it against `operation.signal`. */
@@ -116,6 +136,8 @@ export interface DecisionRequest {
   model: string;
   questions: Record<string, Question>;
   state?: JsonValue;
+  /** Where the workflow called `wf.decide`, when the agent host captures calls. */
+  askedAt?: CallCapture;
 }
 
 /** Per question: a choice's probability per option, a score's per level, a yes-no's of yes. */

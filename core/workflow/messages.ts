@@ -7,7 +7,7 @@ import type { AgentRegistry, AgentState, OperationResult } from "./agents.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
 import { splitEventName } from "./events.ts";
-import type { OperationKind } from "./host.ts";
+import type { CallCapture, OperationKind } from "./host.ts";
 import { awaitRefusal } from "./harnesses.ts";
 import { firstLine } from "./json.ts";
 import type { AgentMessage, MessageRecord, RouteDirection, RouteEnd, RouteSpec, SendOptions, SendRefusal, SendResult, ToolSpec } from "./messageTypes.ts";
@@ -52,6 +52,11 @@ export class MessageBus {
   /** Every message of the run, in the order sent, as each ended so far. */
   get records(): MessageRecord[] {
     return this.messages.map((message) => message.record);
+  }
+
+  /** Where each message of `records` was sent from in the workflow, when the host captures calls. */
+  get sentAt(): Array<CallCapture | undefined> {
+    return this.messages.map((message) => message.sentAt);
   }
 
   // The workflow's calls ------------------------------------------------------------------------
@@ -165,7 +170,7 @@ export class MessageBus {
     if (until === "invalid") return refused("invalid-timeout");
     const cannot = this.cannotAwait(from, options);
     if (cannot) return cannot;
-    const reply = this.answer(question, from, text, options?.awaitReply === true);
+    const reply = this.answer(question, from, text, options?.awaitReply === true, asker.askedAt);
     if (!reply.open) return { kind: "sent" };
     return this.awaitReply(reply, until, asker);
   }
@@ -204,6 +209,7 @@ export class MessageBus {
     if (cannot) return cannot;
     const asks = options?.awaitReply === true;
     const message = this.record(from, to, text, asks);
+    if (asker.askedAt) message.sentAt = asker.askedAt;
     this.deliver(message);
     if (!asks) return { kind: "sent" };
     return this.awaitReply(message, until, asker);
@@ -316,10 +322,11 @@ export class MessageBus {
   }
 
   /** Answers a question: the asker's wait gets the text, or, when none waits, the reply is a message to the asker. */
-  private answer(question: BusMessage, replier: string, text: string, asks: boolean): BusMessage {
+  private answer(question: BusMessage, replier: string, text: string, asks: boolean, sentAt?: CallCapture): BusMessage {
     question.open = false;
     question.record.end = "replied";
     const reply = this.record(replier, question.record.from, text, asks, question.record.id);
+    if (sentAt) reply.sentAt = sentAt;
     const waiting = question.settle;
     if (waiting) {
       reply.record.end = "delivered";

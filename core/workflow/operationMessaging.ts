@@ -2,7 +2,7 @@
 // bus keeps it, and the messaging half of an operation. The bus sits above the registry and wakes
 // its agents; with these types below both, the registry names them without importing the bus.
 
-import type { TurnOperation } from "./host.ts";
+import type { CallCapture, TurnOperation } from "./host.ts";
 import type { MessageRecord, SendResult } from "./messageTypes.ts";
 import type { Scope } from "./scope.ts";
 
@@ -15,12 +15,16 @@ export interface BusMessage {
   shown: boolean;
   /** Settles the asker's wait, while one awaits the reply. */
   settle?: (result: SendResult) => void;
+  /** The workflow's call that asked the turn whose agent sent it, when the host captures calls. */
+  sentAt?: CallCapture;
 }
 
 /** What an operation's `send` and `reply` need of it: where it runs, and how it waits without working. */
 export interface Asker {
   scope: Scope;
   idleWhile<T>(waiting: Promise<T>): Promise<T>;
+  /** The workflow's call that asked the operation, which what it sends carries (`sentAt`). */
+  askedAt?: CallCapture;
 }
 
 /** @internal The messaging half of a TurnOperation, and the rule its result is checked by. */

@@ -30,7 +30,7 @@ export function register(server: Server): void {
   connection.onCodeAction(
     server.guardRequest("codeAction", (params: CodeActionParams): CodeAction[] => {
       const uri = params.textDocument.uri;
-      if (!state.get(uri)) return [];
+      if (!state.get(uri)) return server.workflowViews.codeActions(params);
       const diagnostics = currentDiagnostics(state, uri);
       const edit = (edits: TextEdit[]) => ({ changes: { [uri]: edits } });
       const only = params.context.only;

@@ -13,7 +13,8 @@ export function register(server: Server): void {
     result.capabilities.hoverProvider = true;
   });
   connection.onHover(
-    server.guardRequest("hover", (params: HoverParams): Hover | null => {
+    server.guardRequest("hover", (params: HoverParams): Hover | null | Promise<Hover | null> => {
+      if (!state.get(params.textDocument.uri)) return server.workflowViews.hover(params);
       const results = state.currentResults(params.textDocument.uri);
       if (!results) return null;
       const hovered = results.view.scripts

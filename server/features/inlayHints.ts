@@ -21,6 +21,7 @@ export function register(server: Server): void {
   connection.languages.inlayHint.on(
     server.guardRequest("inlayHint", (params: InlayHintParams): InlayHint[] => {
       const uri = params.textDocument.uri;
+      if (!state.get(uri)) return server.workflowViews.inlayHints(params);
       const results = state.currentResults(uri);
       if (!results || !state.get(uri)?.settings.inlayHints) return [];
       const lines = results.text.split("\n");

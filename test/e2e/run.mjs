@@ -8,10 +8,11 @@ import { join, resolve } from "node:path";
 import { startCodeServer } from "./codeServer.mjs";
 import { runExtensionTests } from "./browser.mjs";
 import { takeScreenshots } from "./screenshots.mjs";
+import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -105,12 +106,26 @@ try {
     await suite("examples", workspace("examples", join(root, "examples")));
     await suite("gettingStarted", workspace("empty"));
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
+    await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
     const shots = await takeScreenshots({ url: server.url, dir, folder: workspace("shots", join(root, "examples")), out: join(root, "docs/images"), logs, say });
     results.push({ name: "screenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
     say(`screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
+  }
+  if (!skip.has("workflowScreenshot")) {
+    say("workflow screenshot");
+    const shot = await takeWorkflowScreenshot({
+      url: server.url,
+      dir,
+      folder: workspace("workflowShot", join(root, "examples")),
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "workflowScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
+    say(`workflow screenshot: ${shot.ok ? "PASS" : `FAIL (${shot.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });

@@ -1,0 +1,234 @@
+// In the workflow file (a document that is not a test file): what the tests did at each call, from
+// the last run of every test file (workflowRuns.ts). An inlay hint at the end of each reached
+// call's line (`6 tests · answered 9, unanswered 2, timed-out 1`), a hover listing the tests with
+// links, `textDocument/references` at a call giving the entries that met its turns, and once per
+// agent at its open call an Information diagnostic naming the outcomes no test gives it, with
+// quick fixes adding such a test. hover.ts, inlayHints.ts and codeActions.ts hand workflow
+// documents here.
+import {
+  CodeActionKind,
+  DiagnosticSeverity,
+  type CodeAction,
+  type CodeActionParams,
+  type Diagnostic,
+  type Hover,
+  type HoverParams,
+  type InlayHint,
+  type InlayHintParams,
+  type Location,
+  type Range,
+  type ReferenceParams,
+} from "vscode-languageserver";
+import { pathToFileURL } from "node:url";
+import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/runner/outcomeCoverage.ts";
+import { isTestFile } from "../../core/runner/discover.ts";
+import type { SourceSite } from "../../core/testing/trace.ts";
+import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
+import { lineEnd, lineInRange, rangeContains, rangesMeet } from "../analysis/ranges.ts";
+import type { Server } from "../server.ts";
+import { fileOf, type ServerState } from "../state.ts";
+import type { Scheduler } from "../scheduler.ts";
+import { inlayHint, markdownHover, SOURCE } from "../toLsp.ts";
+import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "./addOutcomeTest.ts";
+import { callMarkdown } from "./workflowHover.ts";
+import { WorkflowRuns } from "./workflowRuns.ts";
+import { testFilesImporting } from "./workflowTestFiles.ts";
+
+/** The diagnostic code of an agent's untested outcomes. */
+export const OUTCOME_NOT_TESTED = "outcome-not-tested";
+
+export class WorkflowViews {
+  readonly runs: WorkflowRuns;
+  private root = process.cwd();
+  /** The project's test files that import each workflow, found once per set of runs. */
+  private readonly importers = new Map<string, Promise<string[]>>();
+
+  constructor(
+    private readonly state: ServerState,
+    scheduler: Scheduler,
+    onInitialize: Server["onInitialize"],
+  ) {
+    this.runs = new WorkflowRuns(state, scheduler);
+    onInitialize((params) => {
+      const root = params.rootUri ? fileOf(params.rootUri) : undefined;
+      if (root) this.root = root;
+    });
+    scheduler.onDidEndRun.event(() => this.importers.clear());
+    state.onDidOpen.event(() => this.importers.clear());
+  }
+
+  /** The coverage of the workflow document `uri`, when it is a workflow some test reached. */
+  private workflowOf(uri: string): { file: string; workflow: WorkflowCoverage; lines: string[] } | undefined {
+    const file = fileOf(uri);
+    if (!file || isTestFile(file)) return undefined;
+    const workflow = this.runs.coverage().workflows.find((each) => each.file === file);
+    const text = this.state.documents.get(uri)?.getText() ?? this.runs.textOf(file);
+    if (!workflow || text === undefined) return undefined;
+    return { file, workflow, lines: text.split("\n") };
+  }
+
+  /** The range of a call's name and receiver on its line (`verifier.run`). */
+  private callRange(lines: readonly string[], call: CallCoverage): Range {
+    const line = call.site.line - 1;
+    const text = lines[line] ?? "";
+    const nameStart = call.site.column - 1;
+    let nameEnd = nameStart;
+    while (nameEnd < text.length && /[\w$]/.test(text[nameEnd] ?? "")) nameEnd++;
+    const receiver = call.callee?.startsWith("(…).") ? 0 : Math.max(0, (call.callee?.length ?? 0) - (nameEnd - nameStart));
+    return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
+  }
+
+  private callAt(uri: string, position: { line: number; character: number }) {
+    const found = this.workflowOf(uri);
+    if (!found) return undefined;
+    const call = found.workflow.calls.find((each) => each.reached.length > 0 && rangeContains(this.callRange(found.lines, each), position));
+    return call ? { ...found, call } : undefined;
+  }
+
+  inlayHints(params: InlayHintParams): InlayHint[] {
+    if (!this.state.globalSettings.inlayHints) return [];
+    const found = this.workflowOf(params.textDocument.uri);
+    if (!found) return [];
+    // One hint per line: the calls on a line read together, in the order written.
+    const byLine = new Map<number, string[]>();
+    for (const call of found.workflow.calls) {
+      const line = call.site.line - 1;
+      if (call.reached.length === 0 || !lineInRange(line, params.range)) continue;
+      byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call)]);
+    }
+    return [...byLine].sort(([left], [right]) => left - right).map(([line, labels]) => inlayHint(lineEnd(found.lines, line), labels.join(" · ")));
+  }
+
+  async hover(params: HoverParams): Promise<Hover | null> {
+    const found = this.callAt(params.textDocument.uri, params.position);
+    if (!found) return null;
+    const notRun = await this.testFilesNotRun(found.file);
+    return markdownHover(callMarkdown(found.call, notRun), this.callRange(found.lines, found.call));
+  }
+
+  /** The workflow's test files that have no run in this server yet. */
+  async testFilesNotRun(workflowFile: string): Promise<string[]> {
+    let importers = this.importers.get(workflowFile);
+    if (!importers) {
+      importers = testFilesImporting(workflowFile, this.root).catch(() => []);
+      this.importers.set(workflowFile, importers);
+    }
+    const ran = this.runs.ranFiles();
+    return (await importers).filter((file) => !ran.has(file));
+  }
+
+  references(params: ReferenceParams): Location[] {
+    const found = this.callAt(params.textDocument.uri, params.position);
+    if (!found) return [];
+    const seen = new Set<string>();
+    const locations: Location[] = [];
+    for (const reach of found.call.reached) {
+      for (const turn of reach.turns) {
+        const site = turn.entry;
+        if (!site || seen.has(`${site.file}:${site.line}:${site.column}`)) continue;
+        seen.add(`${site.file}:${site.line}:${site.column}`);
+        locations.push({ uri: pathToFileURL(site.file).href, range: this.siteRange(site) });
+      }
+    }
+    return locations;
+  }
+
+  /** An entry's callee (`answer`, the `timedOut` of `noAnswer.timedOut()`), from its file's text. */
+  private siteRange(site: SourceSite): Range {
+    const text = this.runs.textOf(site.file)?.split("\n")[site.line - 1] ?? "";
+    const start = site.column - 1;
+    let end = start;
+    while (end < text.length && /[\w$]/.test(text[end] ?? "")) end++;
+    return { start: { line: site.line - 1, character: start }, end: { line: site.line - 1, character: Math.max(end, start + 1) } };
+  }
+
+  /** Once per agent at its open call: the outcomes no test gives it. */
+  diagnostics(uri: string): Diagnostic[] {
+    if (!this.state.globalSettings.outcomeCoverage) return [];
+    const found = this.workflowOf(uri);
+    if (!found) return [];
+    const diagnostics: Diagnostic[] = [];
+    for (const agent of found.workflow.agents) {
+      const opened = agent.openedAt;
+      if (!opened || opened.file !== found.file || agent.notGiven.length === 0) continue;
+      const call = found.workflow.calls.find((each) => each.site.line === opened.line && each.site.column === opened.column);
+      const range = call
+        ? this.callRange(found.lines, call)
+        : { start: { line: opened.line - 1, character: opened.column - 1 }, end: { line: opened.line - 1, character: opened.column } };
+      diagnostics.push({
+        range,
+        severity: DiagnosticSeverity.Information,
+        source: SOURCE,
+        code: OUTCOME_NOT_TESTED,
+        message: `no test gives ${JSON.stringify(agent.key)}: ${agent.notGiven.join(", ")}`,
+        data: { agent: agent.key, line: opened.line, column: opened.column },
+      });
+    }
+    return diagnostics;
+  }
+
+  /** "Add a test where reviewer times out", for each agent whose open call meets the range. */
+  codeActions(params: CodeActionParams): CodeAction[] {
+    const only = params.context.only;
+    if (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+    const uri = params.textDocument.uri;
+    const found = this.workflowOf(uri);
+    if (!found) return [];
+    const here = this.diagnostics(uri).filter((diagnostic) => rangesMeet(diagnostic.range, params.range));
+    const actions: CodeAction[] = [];
+    for (const diagnostic of here) {
+      const data = diagnostic.data as { agent?: string; line?: number; column?: number };
+      const agent = found.workflow.agents.find((each) => each.key === data.agent && each.openedAt?.line === data.line && each.openedAt?.column === data.column);
+      if (!agent) continue;
+      for (const outcome of agent.notGiven) {
+        if (!ENTRY_FOR_OUTCOME[outcome]) continue;
+        for (const reach of nearestReaches(agent, found.file)) {
+          const text = this.runs.textOf(reach.test.file);
+          if (text === undefined) continue;
+          const added = addOutcomeTest(agent.key, outcome, reach, text, analyzeTestFile(reach.test.file, text));
+          if (!added) continue;
+          actions.push({
+            title: added.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diagnostic],
+            edit: { changes: { [pathToFileURL(added.file).href]: added.edits } },
+          });
+          break;
+        }
+      }
+    }
+    return actions;
+  }
+}
+
+export function register(server: Server): void {
+  const { connection, state } = server;
+  const views = server.workflowViews;
+  server.onInitialize((_params, result) => {
+    result.capabilities.referencesProvider = true;
+  });
+  connection.onReferences(server.guardRequest("references", (params: ReferenceParams) => views.references(params)));
+
+  /** What is shown for each open workflow document, so an unchanged set is not sent again. */
+  const shown = new Map<string, string>();
+  const publish = () => {
+    for (const document of state.documents.all()) {
+      if (state.get(document.uri)) continue;
+      const diagnostics = views.diagnostics(document.uri);
+      const json = JSON.stringify(diagnostics);
+      if ((shown.get(document.uri) ?? "[]") === json) continue;
+      shown.set(document.uri, json);
+      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics }));
+    }
+    if (state.clientCapabilities.workspace?.inlayHint?.refreshSupport) void connection.languages.inlayHint.refresh().catch(() => {});
+  };
+  views.runs.onDidChange.event(server.guardNotification("workflow views", publish));
+  // A settings change reconverts the test files' views; the workflow's follow.
+  state.onDidChangeResults.event(server.guardNotification("workflow views", publish));
+  state.documents.onDidClose(
+    server.guardNotification("clear workflow diagnostics", ({ document }) => {
+      if (!shown.delete(document.uri)) return;
+      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
+    }),
+  );
+}

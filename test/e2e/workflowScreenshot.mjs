@@ -1,0 +1,100 @@
+// docs/images/workflow-views.png: examples/review's workflow file in code-server once its tests
+// ran, with the per-call hints and the outcome-coverage diagnostic's hover on the lead's open call.
+// Drives the workbench in Chromium as screenshots.mjs does; waits for what it shows, never sleeps.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launch } from "./browser.mjs";
+
+const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
+
+export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir, say = console.log }) {
+  mkdirSync(out, { recursive: true });
+  // VS Code cuts an inlay hint past 43 characters by default; the picture shows them whole.
+  mkdirSync(join(folder, ".vscode"), { recursive: true });
+  writeFileSync(join(folder, ".vscode", "settings.json"), `${JSON.stringify({ "editor.inlayHints.maximumLength": 0 }, null, 2)}\n`);
+  const browser = await launch(dir);
+  const { page } = browser;
+  const name = "workflow-views.png";
+  let stage = "starting";
+  const openFile = async (relative) => {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor(WAIT);
+    await input.fill(relative);
+    const file = relative.split("/").pop();
+    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: file }).waitFor(WAIT);
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: file }).waitFor({ state: "attached", ...WAIT });
+  };
+  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
+  try {
+    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
+    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    await page.locator(".monaco-workbench").waitFor(WAIT);
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+
+    stage = "the review tests' run";
+    // Opening the test file runs it (runMode onType); its hints say the run is in.
+    await openFile("review/workflow.test.ts");
+    await editorText(/verifier-1,.verifier-2,.verifier-3/)
+      .first()
+      .waitFor(WAIT);
+
+    stage = "the workflow file's hints and coverage";
+    await page.keyboard.press("Control+B");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
+    await openFile("review/workflow.ts");
+    await editorText(/4.tests.·.answered.8/)
+      .first()
+      .waitFor(WAIT);
+    // Scrolled so both open calls (the verifiers' and the lead's) and every hint show.
+    // (Ctrl+Down scrolls the editor a line, the cursor staying put.)
+    await page.locator(".editor-group-container.active .view-lines").click({ position: { x: 5, y: 5 } });
+    for (let line = 0; line < 22; line++) await page.keyboard.press("Control+ArrowDown");
+    await editorText(/3.tests.·.answered.3/)
+      .first()
+      .waitFor(WAIT);
+    await editorText(/cancelled.2$/)
+      .first()
+      .waitFor(WAIT);
+    await page.locator(".editor-group-container.active .squiggly-info").first().waitFor(WAIT);
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+    // The lead's open call: its diagnostic's hover says what no test gives the lead.
+    const open = page
+      .locator(".editor-group-container.active .view-line", { hasText: /key:."lead"/ })
+      .locator("span", { hasText: /^open$/ })
+      .first();
+    const hover = page.locator(".monaco-hover", { hasText: 'no test gives "lead"' }).first();
+    // The cursor on the call, then the keyboard's "show hover" (Ctrl+K Ctrl+I): no pointer timing.
+    await open.click();
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      try {
+        await hover.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 6) throw error;
+        await page.keyboard.press("Escape");
+      }
+    }
+    // Its fixes are found (the hover says "Quick Fix…" then, not "Checking for quick fixes…").
+    await page
+      .locator(".monaco-hover", { hasText: /Quick Fix/ })
+      .first()
+      .waitFor(WAIT);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.screenshot({ path: join(out, name) });
+    say(`  wrote docs/images/${name}`);
+    return { ok: true, files: [name] };
+  } catch (error) {
+    await page.screenshot({ path: join(logs, "workflow-screenshot-failure.png") }).catch(() => {});
+    return {
+      ok: false,
+      files: [],
+      error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "workflow-screenshot-failure.png")})`,
+    };
+  } finally {
+    await browser.close();
+  }
+}
