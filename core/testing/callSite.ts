@@ -76,60 +76,80 @@ export function firstUserFrame(error: Error): SourceSite | undefined {
   return firstUserSiteIn((error.stack ?? "").split("\n").slice(1));
 }
 
-/**
- * A workflow's call of the engine (`agent.run`, `wf.agents.open`, `wf.decide`), captured but not
- * read. V8 records the frames at capture and formats them (through the source maps) only when
- * `stack` is first read, so a run pays the capture and a trace's reader the mapping.
- */
-export interface CapturedCall {
+/** A stack captured but not formatted: V8 records the frames at capture, and formats them (through the source maps) only when `stack` is first read. */
+interface CapturedStack {
   stack?: string;
 }
 
-/** Frames a capture keeps: the call is the first above the engine's entry; a few more get past a Turnlens or node_modules caller. */
-const CAPTURED_FRAMES = 4;
-
-/** Captures the stack above `callee`, unformatted (see CapturedCall). */
-export function captureCall(callee: Function): CapturedCall {
-  const holder: CapturedCall = {};
+/** Captures `frames` frames above `callee`, unformatted. */
+export function captureStack(callee: Function, frames: number): CapturedStack {
+  const holder: CapturedStack = {};
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = CAPTURED_FRAMES;
+  Error.stackTraceLimit = frames;
   Error.captureStackTrace(holder, callee);
   Error.stackTraceLimit = limit;
   return holder;
 }
 
-/** The user's site of a captured call: its first frame outside Turnlens and node_modules. */
-export function siteOfCapture(capture: CapturedCall): SourceSite | undefined {
-  return firstUserSiteIn((capture.stack ?? "").split("\n").slice(1));
+/**
+ * Where a call was made, read only when something asks: the capture is cheap, the formatting and
+ * source mapping are not (they were most of what `answer()` cost), and most runs never read a site.
+ */
+export class LazySite {
+  #stack: CapturedStack | undefined;
+  #site: SourceSite | undefined;
+  readonly #userOnly: boolean;
+
+  /** `userOnly`: the first frame outside Turnlens and node_modules (a workflow's call); else the first outside node (a script entry's). */
+  constructor(stack: CapturedStack, userOnly: boolean) {
+    this.#stack = stack;
+    this.#userOnly = userOnly;
+  }
+
+  get site(): SourceSite | undefined {
+    const stack = this.#stack;
+    if (stack) {
+      this.#stack = undefined;
+      const lines = (stack.stack ?? "").split("\n").slice(1);
+      this.#site = this.#userOnly ? firstUserSiteIn(lines) : siteIn(lines);
+    }
+    return this.#site;
+  }
+}
+
+/** Frames a workflow call's capture keeps: the call is the first above the engine's entry; a few more get past a Turnlens or node_modules caller. */
+const CALL_FRAMES = 4;
+/** Frames an entry's capture keeps: its caller is nearly always the first. */
+const ENTRY_FRAMES = 4;
+
+/** A workflow's call of the engine (`agent.run`, `wf.agents.open`, `wf.decide`), its site read later. */
+export function captureCall(callee: Function): LazySite {
+  return new LazySite(captureStack(callee, CALL_FRAMES), true);
+}
+
+/** Where `answer(...)` or a `noAnswer` was called, read later. */
+export function captureEntrySite(callee: Function): LazySite {
+  return new LazySite(captureStack(callee, ENTRY_FRAMES), false);
 }
 
 /**
- * Sites a run captured, written into their traces (`askedAt`, `openedAt`, `sentAt`) only when
- * something reads the run's trace: a run nobody reads formats no stack. A capture several traces
- * share (an agent's open) is mapped once.
+ * Sites a run captured, written into their traces (`askedAt`, `openedAt`, `sentAt`, an entry's and
+ * a match's `site`) only when something reads the run's trace: a run nobody reads formats no stack.
  */
 export class PendingSites {
   private readonly pending: unknown[] = [];
 
-  /** `target[field]` gets the site of `capture` when the traces are read. */
-  add(target: object, field: string, capture: object): void {
-    this.pending.push(target, field, capture);
+  /** `target[field]` gets `site`'s site when the traces are read; `site` is a LazySite (the engine carries it as an opaque object). */
+  add(target: object, field: string, site: object): void {
+    this.pending.push(target, field, site);
   }
 
-  /** Writes every pending site; a capture with no user frame leaves its field absent. */
+  /** Writes every pending site; one with no frame to show leaves its field absent. */
   resolve(): void {
     const pending = this.pending;
-    if (pending.length === 0) return;
-    const sites = new Map<object, SourceSite | undefined>();
     for (let index = 0; index < pending.length; index += 3) {
-      const target = pending[index] as Record<string, unknown>;
-      const capture = pending[index + 2] as CapturedCall;
-      let site = sites.get(capture);
-      if (site === undefined && !sites.has(capture)) {
-        site = siteOfCapture(capture);
-        sites.set(capture, site);
-      }
-      if (site) target[pending[index + 1] as string] = { ...site };
+      const site = (pending[index + 2] as LazySite).site;
+      if (site) (pending[index] as Record<string, unknown>)[pending[index + 1] as string] = site;
     }
     pending.length = 0;
   }

@@ -3,7 +3,7 @@
 
 import type { Static, TSchema } from "typebox";
 import type { LoginNeeded } from "../workflow/types.ts";
-import { callSiteOf } from "./callSite.ts";
+import { captureEntrySite, type LazySite } from "./callSite.ts";
 import { holdsNotKnown, isNotKnown, WRITTEN } from "./notKnown.ts";
 import type { SourceSite } from "./trace.ts";
 import type { Turn } from "./turn.ts";
@@ -38,6 +38,29 @@ export type Entry = Answer | NoAnswer;
 /** A script: one entry that meets every turn, or a list with one entry per turn. */
 export type Script = Entry | readonly Entry[];
 
+/**
+ * What answer() and noAnswer make: an entry whose `site` is formatted only when read (a trace's
+ * reader, a problem), since formatting a stack through its source maps cost a one-turn test more
+ * than the rest of making the entry. Its fields are set in the order entries always had.
+ */
+class WrittenEntry {
+  readonly #site: LazySite;
+  constructor(site: LazySite) {
+    this.#site = site;
+  }
+  get site(): SourceSite | undefined {
+    return this.#site.site;
+  }
+  static lazySiteOf(entry: object): LazySite | undefined {
+    return #site in entry ? entry.#site : undefined;
+  }
+}
+
+/** @internal The entry's site, not yet read: a trace registers it to be written when it is read (callSite.ts's PendingSites). */
+export function lazySiteOf(entry: Entry): LazySite | undefined {
+  return WrittenEntry.lazySiteOf(entry);
+}
+
 export function isEntry(value: unknown): value is Entry {
   return typeof value === "object" && value !== null && ENTRY in value;
 }
@@ -60,7 +83,7 @@ export function answer<S extends TSchema>(
 /** A turn that asks for text, answered with text or from the turn. */
 export function answer(text: string | ((turn: Turn<undefined>) => Awaitable<string | NoAnswer>)): Answer<undefined>;
 export function answer(schemaOrText: unknown, value?: unknown): Answer {
-  const site = callSiteOf(answer);
+  const site = captureEntrySite(answer);
   const isText = typeof schemaOrText === "string" || typeof schemaOrText === "function";
   if (!isText && (typeof schemaOrText !== "object" || schemaOrText === null || isEntry(schemaOrText))) {
     throw new TypeError(`answer takes a schema and a value, or text; not ${describe(schemaOrText)}`);
@@ -72,23 +95,21 @@ export function answer(schemaOrText: unknown, value?: unknown): Answer {
   }
   const schema = (isText ? undefined : schemaOrText) as TSchema | undefined;
   const given = isText ? schemaOrText : value;
-  return Object.freeze({
-    [ENTRY]: "answer" as const,
-    schema,
-    ...(typeof given === "function" ? { respond: given as (turn: Turn) => unknown } : { value: given }),
-    ...(site ? { site } : {}),
-  });
+  const entry = new WrittenEntry(site) as unknown as { -readonly [K in keyof Answer]: Answer[K] };
+  entry[ENTRY] = "answer";
+  entry.schema = schema;
+  if (typeof given === "function") entry.respond = given as (turn: Turn) => unknown;
+  else entry.value = given;
+  return Object.freeze(entry);
 }
 
 function noAnswerEntry(callee: Function, kind: NoAnswerKind, fields: { reason?: string; provider?: string } = {}): NoAnswer {
-  const site = callSiteOf(callee);
-  return Object.freeze({
-    [ENTRY]: "no-answer" as const,
-    kind,
-    ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
-    ...(fields.provider !== undefined ? { provider: fields.provider } : {}),
-    ...(site ? { site } : {}),
-  });
+  const entry = new WrittenEntry(captureEntrySite(callee)) as unknown as { -readonly [K in keyof NoAnswer]: NoAnswer[K] };
+  entry[ENTRY] = "no-answer";
+  entry.kind = kind;
+  if (fields.reason !== undefined) entry.reason = fields.reason;
+  if (fields.provider !== undefined) entry.provider = fields.provider;
+  return Object.freeze(entry);
 }
 
 /** Entries that end a turn without an answer. */

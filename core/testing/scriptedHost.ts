@@ -8,7 +8,7 @@ import { messageOf } from "../workflow/errors.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
 import { noAnswerEnd } from "./noAnswerEnd.ts";
 import { scriptReply } from "./scriptReply.ts";
-import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
+import { describe, isAnswer, isNoAnswer, lazySiteOf, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";
 import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
@@ -62,6 +62,13 @@ export interface SetRecord {
 
 const never = new Promise<never>(() => {});
 
+/** A problem's place in its script with the entry's site, read now: only a mistake pays for formatting it. */
+function located(at: Partial<ProblemTrace>, entry: Entry): Partial<ProblemTrace> {
+  if (at.site) return at;
+  const site = entry.site;
+  return site ? { ...at, site } : at;
+}
+
 const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
 
 export class ScriptedHost implements AgentHost {
@@ -70,8 +77,6 @@ export class ScriptedHost implements AgentHost {
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
   private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites }>();
-  /** The workflow's call sites of the run (turns', decisions', messages'), mapped when its trace is read. */
-  readonly sites = new PendingSites();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
@@ -87,6 +92,8 @@ export class ScriptedHost implements AgentHost {
     private readonly compactions?: ScriptedCompactions,
     /** Meets the wakes for messages; without it, none is scripted. */
     private readonly messageScripts: ScriptedMessages = new ScriptedMessages(new ScriptBook("messages", [], "message"), (problem) => signals.fail(problem)),
+    /** The run's sites (entries', matches', the workflow's calls), written when its trace is read. */
+    readonly sites: PendingSites = new PendingSites(),
   ) {}
 
   /** Set (by testWorkflow) while something listens for runs: only then are the workflow's calls captured. */
@@ -187,29 +194,29 @@ export class ScriptedHost implements AgentHost {
     }
     const { entry, index } = walked;
     const { pattern } = found;
-    const site = entry.site;
     // Field by field, in the order they always had (spreads of optional fields cost far more).
     const match = { option: "agents", key: found.slot.key } as MatchTrace;
     if (pattern) match.pattern = pattern;
     match.index = index;
     match.nudge = operation.nudge;
-    if (site) match.site = site;
+    // The entry's site is written when the trace is read; a problem reads it at once (located).
+    const site = lazySiteOf(entry);
+    if (site) this.sites.add(match, "site", site);
     trace.match = match;
     const at: Partial<ProblemTrace> = { key: found.slot.key };
     if (pattern) at.pattern = pattern;
     at.index = index;
-    if (site) at.site = site;
     return this.meet(operation, entry, at);
   }
 
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
-    if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at);
-    if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, at));
+    if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at, entry);
+    if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, located(at, entry)));
     // The same schema object (the usual case: the test imports the workflow's) needs no comparing.
     if (entry.schema !== operation.schema && canonicalJson(entry.schema ?? null) !== canonicalJson(operation.schema ?? null)) {
       return this.fail(
         turnProblem("schema-mismatch", operation, schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }), {
-          ...at,
+          ...located(at, entry),
           expectedSchema: operation.schema ?? "text",
           actualSchema: entry.schema ?? "text",
         }),
@@ -221,28 +228,30 @@ export class ScriptedHost implements AgentHost {
       () => operation.signal,
     );
     if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the turn" };
-    if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at);
+    if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at, entry);
     if (reply.kind === "mistake") {
-      return this.fail(turnProblem(reply.code, operation, reply.why, { ...at, ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
+      return this.fail(turnProblem(reply.code, operation, reply.why, { ...located(at, entry), ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
     }
     const value = reply.value;
     let raw: string;
     if (operation.schema === undefined) {
       if (typeof value !== "string") {
-        return this.fail(turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, at, false));
+        return this.fail(turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, located(at, entry), false));
       }
       raw = value;
     } else {
       try {
         raw = JSON.stringify(value) ?? "undefined";
       } catch (error) {
-        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, at, false));
+        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, located(at, entry), false));
       }
     }
     // The engine refuses a result while the agent owes a reply it was shown; so does the test, by name.
     const owed = operation.owes?.() ?? [];
     if (owed.length && !operation.signal.aborted) {
-      return this.fail(turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...at, from: owed[0]! }));
+      return this.fail(
+        turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...located(at, entry), from: owed[0]! }),
+      );
     }
     const verdict = operation.submit(raw);
     if (!verdict.accepted) {
@@ -253,7 +262,7 @@ export class ScriptedHost implements AgentHost {
           operation,
           `the schema refused its script's answer: ${verdict.error}`,
           {
-            ...at,
+            ...located(at, entry),
             ...(verdict.path ? { path: verdict.path } : {}),
             expectedSchema: operation.schema,
           },
@@ -266,12 +275,13 @@ export class ScriptedHost implements AgentHost {
     return { kind: "submitted" };
   }
 
-  private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
+  /** `siteOf`: the entry whose site a problem names (the one the script gave, when a function returned `entry`). */
+  private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>, siteOf: Entry = entry): Promise<HostEnd> | HostEnd {
     const ended = noAnswerEnd(operation, entry, "turn");
     if (ended) return ended;
     // Interrupted: the operator stops the calling session's turn in its pane; no other agent has an operator.
     if (operation.execution.caller) return { kind: "cancelled", reason: "the operator interrupted the turn" };
-    return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", at, false));
+    return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", located(at, siteOf), false));
   }
 
   private fail(problem: ProblemTrace): Promise<never> {

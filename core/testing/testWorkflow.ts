@@ -13,8 +13,8 @@ import { DEFAULT_RUNTIMES } from "../workflow/runtimes.ts";
 import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
 import type { EventSchemas } from "../workflow/eventTypes.ts";
 import type { TurnOperation } from "../workflow/host.ts";
-import { callerStack, siteIn } from "./callSite.ts";
-import { entryKind } from "./entries.ts";
+import { captureStack, LazySite, PendingSites } from "./callSite.ts";
+import { entryKind, lazySiteOf } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
 import type { OptionsParameter } from "./optionTypes.ts";
 import { continueSettings } from "./continueOptions.ts";
@@ -42,25 +42,25 @@ const SCRIPT_OPTIONS = ["agents"] as const;
 /** A keepAlive with no window lasts this long in a test rather than the hour. */
 export const TEST_KEEP_ALIVE_MS = 100;
 
-function entryTraces(options: ReadOptions): EntryTrace[] {
-  return [
-    ...scriptEntryTraces(SCRIPT_OPTIONS[0], options.agents),
-    ...scriptEntryTraces("compactions", options.compactions),
-    ...scriptEntryTraces("messages", options.messages),
-    ...options.participants.map((slot): EntryTrace => ({ option: "participants", key: slot.key, index: null, kind: "function" })),
-  ];
+function entryTraces(options: ReadOptions, sites: PendingSites): EntryTrace[] {
+  const traces: EntryTrace[] = [];
+  scriptEntryTraces(traces, SCRIPT_OPTIONS[0], options.agents, sites);
+  scriptEntryTraces(traces, "compactions", options.compactions, sites);
+  scriptEntryTraces(traces, "messages", options.messages, sites);
+  for (const slot of options.participants) traces.push({ option: "participants", key: slot.key, index: null, kind: "function" });
+  return traces;
 }
 
-function scriptEntryTraces(option: EntryTrace["option"], slots: ReadOptions["agents"]): EntryTrace[] {
-  return slots.flatMap((slot) =>
-    slot.entries.map((entry, index) => ({
-      option,
-      key: slot.key,
-      index: slot.isList ? index : null,
-      kind: entryKind(entry),
-      ...(entry.site ? { site: entry.site } : {}),
-    })),
-  );
+function scriptEntryTraces(traces: EntryTrace[], option: EntryTrace["option"], slots: ReadOptions["agents"], sites: PendingSites): void {
+  for (const slot of slots) {
+    slot.entries.forEach((entry, index) => {
+      const trace: EntryTrace = { option, key: slot.key, index: slot.isList ? index : null, kind: entryKind(entry) };
+      // Its site is written when the trace is read (formatting a stack is dear, and most runs are never read).
+      const site = lazySiteOf(entry);
+      if (site) sites.add(trace, "site", site);
+      traces.push(trace);
+    });
+  }
 }
 
 async function layOut(tree: FileTree, directory: string): Promise<void> {
@@ -83,13 +83,12 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
   ...given: OptionsParameter<NoInfer<Args>, NoInfer<Events>>
 ): Promise<TestRun<Result>> {
   const [options, ...extra] = given as unknown[];
-  // One capture gives both the call's site and the stack a rejection shows.
-  const stack = callerStack(testWorkflow);
-  const site = siteIn(stack);
+  // One capture gives both the call's site and the stack a rejection shows, each formatted only when read.
+  const stack = captureStack(testWorkflow, Math.max(Error.stackTraceLimit, 20));
   const startedAt = realClocks.deadline.now();
+  const sites = new PendingSites();
   const trace: RunTrace = {
     workflow: isWorkflow(workflow) ? workflow.name : "?",
-    ...(site ? { site } : {}),
     entries: [],
     turns: [],
     compactions: [],
@@ -97,9 +96,11 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
     problems: [],
     durationMs: 0,
   };
+  sites.add(trace, "site", new LazySite(stack, false));
+  attachSites(trace, sites);
   const reject = (problems: ProblemTrace[]): never => {
     const error = new TestWorkflowError(problems);
-    error.stack = `${error.name}: ${error.message}\n${stack.join("\n")}`;
+    error.stack = `${error.name}: ${error.message}\n${(stack.stack ?? "").split("\n").slice(1).join("\n")}`;
     trace.problems = problems;
     trace.durationMs = realClocks.deadline.now() - startedAt;
     publishRun(trace);
@@ -118,7 +119,7 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
     if (error instanceof OptionsError) return reject(error.problems);
     throw error;
   }
-  trace.entries = entryTraces(read);
+  trace.entries = entryTraces(read, sites);
 
   // Without a cwd, the run's folder is made only once something may touch it (runFolder.ts): a
   // mkdir and rm were most of a one-turn test that touches no file.
@@ -139,7 +140,7 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
         return reject([{ code: "args-required", option: "args", message: `${workflow.name} needs args: its prepare refused none: ${messageOf(error)}` }]);
       }
     }
-    return await runScripted(workflow, read, args, cwd, useFolder, trace, reject, startedAt);
+    return await runScripted(workflow, read, args, cwd, useFolder, trace, reject, startedAt, sites);
   } finally {
     temporary?.remove();
   }
@@ -154,6 +155,7 @@ async function runScripted<Args, Result>(
   trace: RunTrace,
   reject: (problems: ProblemTrace[]) => never,
   startedAt: number,
+  sites: PendingSites,
 ): Promise<TestRun<Result>> {
   const problems: ProblemTrace[] = [];
   const abort = new AbortController();
@@ -177,7 +179,7 @@ async function runScripted<Args, Result>(
   const participants = new ScriptedParticipants(read.participants, signals.fail, () => guard.poke());
   // Sandboxes in a test confine nothing: the run keeps what each agent was given.
   const sandboxes = new FakeSandboxes();
-  const host = new ScriptedHost(book, signals, read.maxTurns, compactions, messageScripts);
+  const host = new ScriptedHost(book, signals, read.maxTurns, compactions, messageScripts, sites);
   // A capture costs about a turn's engine work: taken only for a run whose trace a listener will read.
   host.capturesCalls = isAnyoneListening();
   const decisions = new ScriptedDecisions(read.decisions, signals, host.sites);
@@ -257,7 +259,6 @@ async function runScripted<Args, Result>(
     return traced;
   });
   trace.participants = participants.traces;
-  attachSites(trace, host.sites);
   if (problems.length === 0) problems.push(...events.unsent(result.ending));
   if (problems.length === 0) {
     const leftovers = [...book.leftovers(), ...compactions.leftovers(), ...messageScripts.leftovers()];

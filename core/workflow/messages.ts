@@ -10,7 +10,7 @@ import { splitEventName } from "./events.ts";
 import type { CallCapture, OperationKind } from "./host.ts";
 import { awaitRefusal } from "./harnesses.ts";
 import { firstLine } from "./json.ts";
-import type { AgentMessage, MessageRecord, RouteDirection, RouteEnd, RouteSpec, SendOptions, SendRefusal, SendResult, ToolSpec } from "./messageTypes.ts";
+import type { AgentMessage, MessageRecord, RouteDirection, RouteEnd, RouteSpec, SendOptions, SendRefusal, SendResult, ToolResult, ToolSpec } from "./messageTypes.ts";
 import { Participants } from "./participants.ts";
 import { Routes, type DirectedPair } from "./routes.ts";
 import type { Asker, BusMessage, OperationMessaging } from "./operationMessaging.ts";
@@ -25,6 +25,41 @@ const isNormalEnd = (result: OperationResult) => result.end === "silent" || resu
 /** The reminder a woken agent is sent when its wake ended still owing a reply. */
 export function reminderPrompt(peer: string, question: string): string {
   return `You still owe "${peer}" a reply to: ${firstLine(question)}. Answer with wfa reply ${peer} "…".`;
+}
+
+const NONE_SHOWN: BusMessage[] = [];
+
+/** One operation's messaging: what it shows, and its agent's `wfa` calls, as methods of one object. */
+class OperationCalls implements OperationMessaging {
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly state: AgentState,
+    private readonly asker: Asker,
+    readonly messages: AgentMessage[],
+    readonly cause: AgentMessage | undefined,
+  ) {}
+
+  send(peer: string, text: string, options?: SendOptions): Promise<SendResult> {
+    return this.bus.send(this.state.opened.key, peer, text, options, this.asker);
+  }
+
+  reply(peer: string, text: string, options?: SendOptions): Promise<SendResult> {
+    return this.bus.replyFor(this.state.opened.key, peer, text, options, this.asker);
+  }
+
+  tool(name: string, input?: unknown): Promise<ToolResult> {
+    const state = this.state;
+    return this.bus.tools.call({ key: state.opened.key, cwd: state.opened.cwd }, state.spec.tools, name, input, this.asker.scope);
+  }
+
+  owes(): string[] {
+    return this.bus.owedPeers(this.state.opened.key);
+  }
+
+  refusesResult(): string | undefined {
+    const owed = this.owes()[0];
+    return owed ? `it owes "${owed}" a reply` : undefined;
+  }
 }
 
 export class MessageBus {
@@ -128,21 +163,18 @@ export class MessageBus {
    */
   forOperation(state: AgentState, kind: OperationKind, asker: Asker, cause?: BusMessage): OperationMessaging {
     const key = state.opened.key;
-    const shown = kind === "compact" ? [] : this.takeUnseen(key, kind === "message" ? cause : undefined);
-    return {
-      fields: {
-        messages: shown.map(viewOf),
-        ...(cause ? { cause: viewOf(cause) } : {}),
-        send: (peer, text, options) => this.send(key, peer, text, options, asker),
-        reply: (peer, text, options) => this.agentReply(key, peer, text, options, asker),
-        tool: (name, input) => this.tools.call({ key, cwd: state.opened.cwd }, state.spec.tools, name, input, asker.scope),
-        owes: () => this.owedBy(key).map((question) => question.record.from),
-      },
-      refusesResult: () => {
-        const owed = this.owedBy(key)[0];
-        return owed ? `it owes "${owed.record.from}" a reply` : undefined;
-      },
-    };
+    const shown = kind === "compact" ? NONE_SHOWN : this.takeUnseen(key, kind === "message" ? cause : undefined);
+    return new OperationCalls(this, state, asker, shown.length ? shown.map(viewOf) : [], cause ? viewOf(cause) : undefined);
+  }
+
+  /** @internal `wfa reply` for an operation (OperationCalls). */
+  replyFor(from: string, peer: string, text: string, options: SendOptions | undefined, asker: Asker): Promise<SendResult> {
+    return this.agentReply(from, peer, text, options, asker);
+  }
+
+  /** @internal The peers `key` owes a reply, oldest question first. */
+  owedPeers(key: string): string[] {
+    return this.owedBy(key).map((question) => question.record.from);
   }
 
   /**

@@ -27,9 +27,19 @@ export interface Asker {
   askedAt?: CallCapture;
 }
 
-/** @internal The messaging half of a TurnOperation, and the rule its result is checked by. */
+/**
+ * @internal The messaging half of a TurnOperation, and the rule its result is checked by: one
+ * object a turn, whose methods the operation's `send`, `reply`, `tool` and `owes` call (closures
+ * per operation were several allocations a turn, each kept as long as the run's records).
+ */
 export interface OperationMessaging {
-  fields: Pick<TurnOperation, "messages" | "cause" | "send" | "reply" | "tool" | "owes">;
+  /** The messages shown to the agent in this operation, and the one that woke it. */
+  readonly messages: TurnOperation["messages"];
+  readonly cause: TurnOperation["cause"];
+  send: TurnOperation["send"];
+  reply: TurnOperation["reply"];
+  tool: TurnOperation["tool"];
+  owes: TurnOperation["owes"];
   /** Why a result is refused now: the agent owes a reply. */
   refusesResult(): string | undefined;
 }
