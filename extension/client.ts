@@ -28,7 +28,7 @@ import {
 } from "../server/protocol.ts";
 import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./serverChoice.ts";
 import type { Status } from "./status.ts";
-import { TEST_FILE_GLOB } from "./testFiles.ts";
+import { SOURCE_FILE_GLOB } from "./testFiles.ts";
 
 /** Crashes within this window count towards giving up, as vscode-languageclient's own handler does. */
 const CRASH_WINDOW_MS = 3 * 60_000;
@@ -85,7 +85,7 @@ export class TurnlensClient implements vscode.Disposable {
     // Said on the status and the output at the first start (a workspace that never starts the server hears nothing).
     this.choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
     const options: LanguageClientOptions = {
-      documentSelector: [{ scheme: "file", pattern: TEST_FILE_GLOB }],
+      documentSelector: [{ scheme: "file", pattern: SOURCE_FILE_GLOB }],
       outputChannel: status.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       // A function: read again at each (re)start, so a restarted server knows the current trust.

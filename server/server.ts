@@ -21,6 +21,7 @@ import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
+import * as watchedFiles from "./features/watchedFiles.ts";
 
 export interface ServerEnv {
   /** Debounces and the progress delay. Tests pass a manual timer. */
@@ -49,6 +50,8 @@ export interface Server {
   log: Logger;
   /** Adds to the initialize result (capabilities) and reads the client's params. */
   onInitialize(contribute: (params: InitializeParams, result: InitializeResult) => void): void;
+  /** Runs on the client's `initialized` (registrations, pulls): the connection takes one handler, each feature adds its own here. */
+  onInitialized(handler: () => void | Promise<void>): void;
   guardRequest: <P, R, T extends unknown[]>(name: string, handler: (params: P, ...rest: T) => R | Promise<R>) => ReturnType<typeof guardRequest<P, R, T>>;
   guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
   /** For a promise nobody awaits (a notification sent): a rejection is logged, never unhandled. */
@@ -76,6 +79,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
+  const initializedHandlers: Array<() => void | Promise<void>> = [];
   const server: Server = {
     connection,
     env,
@@ -84,15 +88,33 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     scheduler,
     log,
     onInitialize: (contribute) => initializers.push(contribute),
+    onInitialized: (handler) => initializedHandlers.push(handler),
     guardRequest: (name, handler) => guardRequest(log, name, handler),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
   };
 
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
-  for (const feature of [configuration, trust, documents, diagnostics, codeActions, hover, inlayHints, codeLens, commands, testExplorer, transcript, progress]) {
+  for (const feature of [
+    configuration,
+    trust,
+    documents,
+    watchedFiles,
+    diagnostics,
+    codeActions,
+    hover,
+    inlayHints,
+    codeLens,
+    commands,
+    testExplorer,
+    transcript,
+    progress,
+  ]) {
     feature.register(server);
   }
+  connection.onInitialized(() => {
+    for (const handler of initializedHandlers) server.forget("initialized", Promise.resolve().then(handler));
+  });
 
   connection.onInitialize(
     guardRequest(log, "initialize", (params: InitializeParams) => {
