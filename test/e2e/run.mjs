@@ -105,6 +105,7 @@ try {
     await suite("examples", workspace("examples", join(root, "examples")));
     await suite("gettingStarted", workspace("empty"));
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
+    await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
