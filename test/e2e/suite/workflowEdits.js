@@ -23,6 +23,8 @@ exports.run = async () => {
         await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
         api = extension.exports;
         await api.ready();
+        // The edit must stay unsaved: no auto-save may write it to disk (a change on disk reruns too).
+        await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
         const { document } = await open(testUri);
         // A hover on the first answer( entry exists once its tests have run.
         const hover = await waitFor("the first run's hover", async () => (await hoverText(testUri, positionOf(document, "answer(SUMMARY"))) || false, { ms: 120_000 });
@@ -41,6 +43,7 @@ exports.run = async () => {
         assert.ok(await vscode.workspace.applyEdit(edit), "the edit applied");
         assert.ok(workflow.isDirty, "the workflow is left unsaved");
         const diagnostic = await waitForDiagnostic("agent-unscripted on the test file", testUri, unscripted, 120_000);
+        assert.ok(workflow.isDirty, "the workflow is still unsaved when the diagnostics change");
         log(`test file diagnostic: ${codeOf(diagnostic)} at line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
         assert.match(diagnostic.message, /agent "writer" turn 1: no script for it; scripted: "reader"/);
         const onDisk = Buffer.from(await vscode.workspace.fs.readFile(workflowUri)).toString("utf8");
