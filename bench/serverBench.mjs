@@ -1,7 +1,8 @@
 // `node bench/serverBench.mjs` (also run by `npm run bench`): the language server measured through its stdio
 // protocol, as an editor sees it: start → first diagnostics, edit → runtime diagnostics of a 10-test file,
 // edit → static diagnostics of a 2,000-line file; and issue 13's goals P2 and P4 at the default settings,
-// interleaved with their peer, `vitest --watch` with the turnlens/vitest plugin on the same 10-test file.
+// interleaved with their peer, `vitest --watch` with the turnlens/vitest plugin on the same 10-test file;
+// and issue 14's: an unsaved edit to an open workflow → its open 10-test file's diagnostics.
 // Needs dist/ (server.js, vitest.mjs). Results: BENCHMARKS.md.
 
 import { spawn } from "node:child_process";
@@ -62,6 +63,16 @@ export const note = defineWorkflow({
   },
 });
 `;
+
+/**
+ * The workflow a workflow edit rewrites: WORKFLOW with a mark after the reviewer's answer, "" as
+ * written (so the ten tests pass as against WORKFLOW); each edit writes a new mark, which every
+ * answered test's failed expectation then shows.
+ */
+const MARKED_WORKFLOW = WORKFLOW.replace(`(\${review.outcome.value})\``, `(\${review.outcome.value})\${MARK}\``).replace(
+  "export const NOTE",
+  'export const MARK = "";\n\nexport const NOTE',
+);
 
 /** Ten tests; the last one's answer is what each edit rewrites, and its expectation fails on purpose. */
 function tenTests() {
@@ -422,14 +433,14 @@ async function measureVitestSave(vitest, k) {
   return at - saved;
 }
 
-/** A warm server with the 10-test file open and its first run done. */
-async function openTen(settings, label) {
+/** A warm server with the 10-test file (or `file`, of the same text) open and its first run done. */
+async function openTen(settings, label, file = tenFile) {
   const client = await startClient({ settings, label, profile: true });
   await client.initialized;
-  const uri = pathToFileURL(tenFile).href;
+  const uri = pathToFileURL(file).href;
   const firstRun = client.next("diagnostics", (p) => p.uri === uri && hasMessage(p, "never this"), "first run diagnostics");
   const ended = client.next("progress", (p) => p.background && p.uri === uri && p.message.type === "end", "first run end");
-  client.open(tenFile, tenText);
+  client.open(file, tenText);
   await Promise.all([firstRun, ended]);
   await sleep(200);
   return { client, uri };
@@ -527,6 +538,41 @@ try {
     await client.stop();
   }
 
+  // 5. A workflow edit → its open test file's diagnostics, default settings: the 10-test file and
+  // its workflow open, the workflow's buffer edited (never saved), each edit → the first publish of
+  // the test file whose messages show the new mark; the run's end awaited before the next edit.
+  if (!goalsOnly) {
+    const folder = join(workspace, "graph");
+    mkdirSync(folder);
+    const testFile = join(folder, "ten.test.ts");
+    const workflowFile = join(folder, "workflow.ts");
+    writeFileSync(workflowFile, MARKED_WORKFLOW);
+    writeFileSync(testFile, tenText);
+    const { client, uri } = await openTen({}, "workflow-edit", testFile);
+    const workflowUri = pathToFileURL(workflowFile).href;
+    client.open(workflowFile, MARKED_WORKFLOW);
+    const markLines = MARKED_WORKFLOW.split("\n");
+    const line = markLines.findIndex((text) => text.startsWith("export const MARK = "));
+    const slot = { line, column: markLines[line].indexOf('""') + 1, text: "" };
+    const edit = async (mark) => {
+      const range = { start: { line, character: slot.column }, end: { line, character: slot.column + slot.text.length } };
+      const diagnostics = client.next("diagnostics", (p) => p.uri === uri && hasMessage(p, `(fine)${mark}`), `test diagnostics showing "${mark}"`);
+      const ended = client.next("progress", (p) => p.background && p.uri === uri && p.message.type === "end" && p.message.inputs !== undefined, "run end");
+      const sent = performance.now();
+      client.change(workflowUri, range, mark);
+      const { at } = await diagnostics;
+      slot.text = mark;
+      await ended;
+      await sleep(20);
+      return at - sent;
+    };
+    for (let k = 1; k <= WARMUP; k++) await edit(`warm${k}`);
+    const samples = [];
+    for (let k = 1; k <= EDITS; k++) samples.push(await edit(`wf${k}`));
+    results.workflowEdit = stats(samples);
+    await client.stop();
+  }
+
   const ms = (v) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
   const row = (name, s, aim) => {
     const verdict = aim === undefined ? "" : s.p50 < aim ? `p50 under ${aim} ms: yes` : `p50 under ${aim} ms: NO`;
@@ -549,6 +595,7 @@ try {
   row("edit → runtime diagnostics, 10 tests (default settings)", results.runtimeDefault);
   row(`  a burst of ${BURST_KEYS} keys ${BURST_GAP_MS} ms apart: last key → its diagnostics`, results.burstDefault);
   row("  peer: vitest --watch, save → rerun's result", results.vitestRerun);
+  if (results.workflowEdit) row("a workflow edit → its open test file's diagnostics (default settings)", results.workflowEdit);
   if (profiles) console.log(`CPU profiles of the warm servers: ${profiles}`);
   const loadAfter = loadavg()[0];
   console.log(`load: ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`);

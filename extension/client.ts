@@ -28,7 +28,7 @@ import {
 } from "../server/protocol.ts";
 import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./serverChoice.ts";
 import type { Status } from "./status.ts";
-import { TEST_FILE_GLOB, WORKFLOW_SOURCE_GLOB } from "./testFiles.ts";
+import { SOURCE_FILE_GLOB } from "./testFiles.ts";
 
 /** Crashes within this window count towards giving up, as vscode-languageclient's own handler does. */
 const CRASH_WINDOW_MS = 3 * 60_000;
@@ -85,11 +85,7 @@ export class TurnlensClient implements vscode.Disposable {
     // Said on the status and the output at the first start (a workspace that never starts the server hears nothing).
     this.choice = chooseServer({ folders: this.workspaceFolders(), bundled: this.bundled, trusted: vscode.workspace.isTrusted });
     const options: LanguageClientOptions = {
-      // Test files, and the source files beside them: a workflow file shows what its tests did there.
-      documentSelector: [
-        { scheme: "file", pattern: TEST_FILE_GLOB },
-        { scheme: "file", pattern: WORKFLOW_SOURCE_GLOB },
-      ],
+      documentSelector: [{ scheme: "file", pattern: SOURCE_FILE_GLOB }],
       // The workflow hover's "run" links call the server's run-file command, and only it.
       markdown: { isTrusted: { enabledCommands: ["turnlens.runFile"] } },
       outputChannel: status.log,

@@ -9,6 +9,7 @@ import {
   RunTestsRequest,
   TestId,
   TestRunProgressNotification,
+  TestsAffectedNotification,
   TestsDiscoveredNotification,
   type TestRunProgressMessage,
   type TestRunProgressParams,
@@ -23,6 +24,7 @@ import {
   RunStates,
   runNodeId,
   terminalText,
+  affectedInScope,
   testIdOf,
   TestTree,
   withDiffs,
@@ -69,6 +71,8 @@ export class TestExplorer implements vscode.Disposable {
   private debugLauncher: DebugLauncher | undefined;
   private counter = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The continuous runs on: each reruns the test files not open that the server says a change affects. */
+  private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -83,6 +87,22 @@ export class TestExplorer implements vscode.Disposable {
       this.syncFile(params.textDocument.uri);
     });
     client.client.onNotification(TestRunProgressNotification.type, (params) => this.onProgress(params));
+    client.client.onNotification(TestsAffectedNotification.type, (params) => this.onTestsAffected(params.tests));
+  }
+
+  /** Test files not open that a change affects: each continuous run whose scope holds them reruns them. */
+  private onTestsAffected(tests: string[]): void {
+    // The server's uris and VS Code's may encode a path differently: both are read as VS Code does.
+    const affected = tests.map((uri) => vscode.Uri.parse(uri).toString());
+    for (const { request, token } of this.continuous) {
+      if (token.isCancellationRequested) continue;
+      const scope = request.include?.map((item) => item.uri?.toString() ?? TestId.parse(item.id).uri);
+      const items = affectedInScope(affected, scope)
+        .map((uri) => this.item(uri))
+        .filter((item): item is vscode.TestItem => item !== undefined);
+      if (items.length === 0) continue;
+      void this.runOnce(new vscode.TestRunRequest(items, request.exclude, request.profile), token);
+    }
   }
 
   /** Creates the controller and its profiles (once Turnlens is known to be used here). */
@@ -333,21 +353,22 @@ export class TestExplorer implements vscode.Disposable {
     cancel.dispose();
   }
 
-  /** Continuous run: the server already reruns a test file as it is edited; a save of any file (a workflow module) reruns the request. */
-  private watch(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const saved = vscode.workspace.onDidSaveTextDocument((document) => {
-        if (document.uri.scheme !== "file") return;
-        clearTimeout(timer);
-        timer = setTimeout(() => void this.runOnce(request, token), 200);
-      });
+  /**
+   * Continuous run: the request runs once (so the server learns what each file reads), then the
+   * server reruns open test files as they or the files they read change, and says which test files
+   * that are not open a change affects (`turnlens/testsAffected`): those within the request rerun.
+   */
+  private async watch(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const watching = { request, token };
+    this.continuous.add(watching);
+    const ended = new Promise<void>((resolve) =>
       token.onCancellationRequested(() => {
-        clearTimeout(timer);
-        saved.dispose();
+        this.continuous.delete(watching);
         resolve();
-      });
-    });
+      }),
+    );
+    await this.runOnce(request, token);
+    await ended;
   }
 
   /** Debug: each file's chosen tests through the CLI under the Node debugger (debugRun.ts); its report gives the results. */

@@ -3,8 +3,12 @@
 
 /** The names `turnlens test` runs (core/runner/discover.ts), as a VS Code glob. */
 export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
-/** Source files a workflow may be written in (the server shows its tests' views in those it reached). */
-export const WORKFLOW_SOURCE_GLOB = "**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
+/**
+ * The files the language server is sent (opened, edited, saved): test files, and the workflows and
+ * helpers they import, whose unsaved text is what the tests run and where the server shows what the
+ * tests did.
+ */
+export const SOURCE_FILE_GLOB = "**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
 
 /** Folders neither the runner nor the extension searches. */
 export const SKIPPED_FOLDERS_GLOB = "**/{node_modules,dist,.*}/**";

@@ -57,6 +57,15 @@ export function runNode(testId: string, index: number, run: WorkflowRun): TreeNo
   return node;
 }
 
+/**
+ * The affected test files a continuous run reruns: all of them when it runs everything (`scope`
+ * undefined), else those it includes (a file, or a test or describe in it), each once.
+ */
+export function affectedInScope(affected: readonly string[], scope: readonly string[] | undefined): string[] {
+  const wanted = scope ? new Set(scope) : undefined;
+  return [...new Set(affected)].filter((uri) => !wanted || wanted.has(uri));
+}
+
 /** Every file's tree, from discovery, progress and transcripts. */
 export class TestTree {
   private readonly files = new Map<string, TreeNode>();

@@ -132,8 +132,20 @@ export type TestRunProgressMessage =
   | { type: "skipped"; test: string }
   /** What the tests wrote to stdout or stderr. */
   | { type: "output"; text: string }
-  /** The run is over: finished, cancelled, or refused. Always the last message of a run. */
-  | { type: "end" };
+  /**
+   * The run is over: finished, cancelled, or refused. Always the last message of a run. A
+   * background run whose results were published says which versions of its inputs they came from.
+   */
+  | { type: "end"; inputs?: RunInputVersion[] };
+
+/** One file a run read, and which version of it: an open document's version, or a file's modification time. */
+export interface RunInputVersion {
+  uri: string;
+  /** The open document's version the run was sent. */
+  version?: number;
+  /** A file read from disk: its modification time (ms since the epoch) when the run ended. */
+  modifiedMs?: number;
+}
 
 export interface TestRunProgressParams {
   runId: string;
@@ -148,6 +160,23 @@ export interface TestRunProgressParams {
 export namespace TestRunProgressNotification {
   export const method = "turnlens/testRunProgress" as const;
   export const type = new NotificationType<TestRunProgressParams>(method);
+}
+
+export interface TestsAffectedParams {
+  /** Test files that are not open whose last run read a changed file (document uris). */
+  tests: string[];
+  /** The files whose change affects them (document uris). */
+  changed: string[];
+}
+
+/**
+ * Server → client: files that test files not open depend on changed (an edit, a save, a change on
+ * disk), after the debounce. The server reruns open test files itself; a client with a continuous
+ * run on reruns these. Only test files that ran in this server are known (its runs say what they read).
+ */
+export namespace TestsAffectedNotification {
+  export const method = "turnlens/testsAffected" as const;
+  export const type = new NotificationType<TestsAffectedParams>(method);
 }
 
 export interface CancelTestRunParams {

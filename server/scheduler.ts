@@ -1,15 +1,18 @@
 // When each document's tests run: a short debounce per document through the injected timer, one
 // run per document at a time, and a newer edit cancels a background run of an older version (its
 // worker's work abandoned, then the worker killed if it does not end within a grace), so typing
-// never queues stale runs. A run someone asked for (the explorer, a command) ends and one rerun
-// queues behind it. Results of an old version are dropped; closing a document cancels its run.
+// never queues stale runs. A change to a file a test file's runs read (an open buffer's edit, a
+// save, a change on disk) does the same for that test file (moduleGraph.ts says which). A run
+// someone asked for (the explorer, a command) ends and one rerun queues behind it. Results of an
+// old version of the file or of any file it read are dropped; closing a document cancels its run.
 // Nothing here is awaited by a request.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { Emitter } from "vscode-languageserver";
 import type { RunEvent } from "../core/runner/runFile.ts";
 import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
-import type { Analysis, ServerState } from "./state.ts";
+import { importsDirectly } from "./moduleGraph.ts";
+import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
 
@@ -39,18 +42,31 @@ export interface RunInfo {
   /** Unique per server: progress for a background run goes out under it. */
   id: string;
   uri: string;
+  /** The test file's path. */
+  file: string;
   /** The document version it runs; undefined for a file that is not open (run from disk). */
   version: number | undefined;
   request: RunRequest;
   analysis: Analysis;
   /** When it started, from the injected clock. */
   started: number;
+  /** The versions of the open documents whose text it was sent, by path. */
+  sentVersions: ReadonlyMap<string, number>;
+  /** The count of input changes when it started: a file it read that changed later makes it stale. */
+  changesBefore: number;
 }
+
+/** How a file a run may read changed: a buffer's text, a save of a buffer, or the disk (a file not open). */
+export type InputChange = "edit" | "save" | "disk";
 
 export type RunOutcome = "fresh" | "stale" | "cancelled";
 
 interface DocumentRuns {
   timer?: unknown;
+  /** The document's own open or change the pending debounce ends, if any. */
+  ownReason?: "open" | "change";
+  /** A file its runs read changed, and the pending debounce ends in a run. */
+  inputWantsRun?: boolean;
   running?: { info: RunInfo; controller: AbortController };
   /** What was asked while a run was going; started when it ends. */
   queued?: RunRequest;
@@ -72,8 +88,17 @@ export class Scheduler {
   readonly onRunEvent = new Emitter<{ run: RunInfo; event: RunEvent }>();
   readonly onRunOutput = new Emitter<{ run: RunInfo; text: string }>();
   readonly onDidEndRun = new Emitter<{ run: RunInfo; outcome: RunOutcome; result?: JobResult }>();
+  /**
+   * Test files that are not open and whose last run read a file that changed, gathered over the
+   * debounce: the client's continuous run reruns them (the server reruns only open ones).
+   */
+  readonly onClosedTestsAffected = new Emitter<{ tests: string[]; changed: string[] }>();
   private readonly runs = new Map<string, DocumentRuns>();
   private counter = 0;
+  /** Input changes so far, and the count when each file last changed (what a run read is stale past it). */
+  private changes = 0;
+  private readonly lastChange = new Map<string, number>();
+  private affectedClosed?: { tests: Set<string>; changed: Set<string>; timer: unknown };
 
   constructor(private readonly env: SchedulerEnv) {}
 
@@ -97,10 +122,72 @@ export class Scheduler {
       if (state.settings.runMode === "onSave") this.request(uri, { runIds: [] });
       return;
     }
-    if (reason === "change") this.supersede(uri, entry);
-    if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
-    entry.timer = this.env.timer.setTimeout(() => this.settle(uri, reason), state.settings.debounceMs);
+    if (reason === "change") {
+      this.supersede(uri, entry);
+      this.lastChange.set(state.file, ++this.changes);
+    }
+    entry.ownReason = reason;
+    this.debounce(uri, entry, state.settings.debounceMs);
     if (reason === "change") this.onDidChange.fire({ uri, runFollows: this.runFollows(uri, "change") });
+  }
+
+  private debounce(uri: string, entry: DocumentRuns, ms: number): void {
+    if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
+    entry.timer = this.env.timer.setTimeout(() => this.settle(uri), ms);
+  }
+
+  /**
+   * What a run reads of `file` (not an open test document's own text: that is `edited`) changed.
+   * Every open test file whose last run read it (or, not run yet, that imports it as written) has
+   * its background run cancelled, and reruns after its debounce when its run mode says so: `onType`
+   * on an edit or a change on disk, `onSave` on a save or a change on disk, `manual` never. Test
+   * files that are not open are gathered for the client's continuous run. Nothing else reruns.
+   */
+  inputChanged(file: string, how: InputChange): void {
+    // A save makes the disk what the buffer was: what a run reads did not change.
+    if (how !== "save") this.lastChange.set(file, ++this.changes);
+    const open = new Set<string>();
+    for (const state of this.env.state.all()) {
+      open.add(state.file);
+      if (state.file === file || !this.dependsOn(state, file)) continue;
+      const entry = this.entry(state.uri);
+      if (how !== "save") this.supersede(state.uri, entry, `${file} changed`);
+      if (!inputRunFollows(state.settings.runMode, how)) continue;
+      entry.inputWantsRun = true;
+      this.debounce(state.uri, entry, state.settings.debounceMs);
+    }
+    const closed = this.env.state.graph.dependents(file).filter((test) => !open.has(test));
+    if (closed.length === 0 || !inputRunFollows(this.env.state.globalSettings.runMode, how)) return;
+    const affected = (this.affectedClosed ??= {
+      tests: new Set(),
+      changed: new Set(),
+      timer: this.env.timer.setTimeout(() => this.flushAffected(), this.env.state.globalSettings.debounceMs),
+    });
+    for (const test of closed) affected.tests.add(test);
+    affected.changed.add(file);
+  }
+
+  private flushAffected(): void {
+    const affected = this.affectedClosed;
+    this.affectedClosed = undefined;
+    if (affected) this.onClosedTestsAffected.fire({ tests: [...affected.tests], changed: [...affected.changed] });
+  }
+
+  /** An open buffer that is not an open test document appeared with `text`: a change when the disk differs. */
+  bufferOpened(file: string, text: string): void {
+    if (diskText(file) !== text) this.inputChanged(file, "edit");
+  }
+
+  /** Such a buffer closed with `text`: its file is read from disk again, a change when that differs. */
+  bufferClosed(file: string, text: string): void {
+    if (diskText(file) !== text) this.inputChanged(file, "edit");
+  }
+
+  /** Whether the test document's runs read `file`: its last run did, or, not run yet, it imports it as written. */
+  private dependsOn(state: DocumentState, file: string): boolean {
+    if (this.env.state.graph.inputs(state.file)?.has(file)) return true;
+    const imports = this.env.state.analysis(state.uri)?.model.imports;
+    return imports !== undefined && importsDirectly(state.file, Object.keys(imports), file);
   }
 
   /** Whether the debounce of an open or a change starts a run. */
@@ -117,22 +204,29 @@ export class Scheduler {
    * abandoned, so no stale run holds a worker while the next one waits. A run the explorer or a
    * command asked for goes on (its results are reported to whoever asked) and a rerun queues.
    */
-  private supersede(uri: string, entry: DocumentRuns): void {
+  private supersede(uri: string, entry: DocumentRuns, why = "a newer edit arrived"): void {
     const running = entry.running;
     if (!running || running.info.request.runIds.length > 0 || running.info.request.paths) return;
     entry.running = undefined;
-    this.env.state.log.debug(`run ${running.info.id} of ${uri} (version ${running.info.version}) cancelled: a newer edit arrived`);
+    this.env.state.log.debug(`run ${running.info.id} of ${uri} (version ${running.info.version}) cancelled: ${why}`);
     running.controller.abort(new AbandonWork(ABANDON_GRACE_MS));
   }
 
-  private settle(uri: string, reason: "open" | "change"): void {
+  private settle(uri: string): void {
     const entry = this.runs.get(uri);
     const state = this.env.state.get(uri);
     if (!entry || !state) return;
     entry.timer = undefined;
-    const willRun = this.runFollows(uri, reason);
-    this.onDidSettle.fire({ uri, willRun });
+    const { ownReason, inputWantsRun } = entry;
+    entry.ownReason = undefined;
+    entry.inputWantsRun = undefined;
+    const willRun = (ownReason !== undefined && this.runFollows(uri, ownReason)) || (inputWantsRun === true && this.hasTestsToRun(uri));
+    if (ownReason !== undefined) this.onDidSettle.fire({ uri, willRun });
     if (willRun) this.request(uri, { runIds: [] });
+  }
+
+  private hasTestsToRun(uri: string): boolean {
+    return this.env.state.trusted && (this.env.state.analysis(uri)?.model.tests.length ?? 0) > 0;
   }
 
   /** Runs the document's tests now, or once its current run ends. False when nothing will run. */
@@ -171,13 +265,25 @@ export class Scheduler {
     }
     if (!analysis || !file) return false;
     const controller = new AbortController();
-    const info: RunInfo = { id: `run-${++this.counter}`, uri, version: document ? analysis.version : undefined, request, analysis, started: this.env.now() };
+    // Every open buffer, saved or not, is what the bundle reads in place of the disk.
+    const { sources, versions } = this.env.state.openSources();
+    const info: RunInfo = {
+      id: `run-${++this.counter}`,
+      uri,
+      file,
+      version: document ? analysis.version : undefined,
+      request,
+      analysis,
+      started: this.env.now(),
+      sentVersions: versions,
+      changesBefore: this.changes,
+    };
     entry.running = { info, controller };
     const onlyIds = request.paths?.map((path) => path.join(" › "));
     const schemaModules = Object.keys(analysis.model.imports).filter((module) => module.startsWith(".") || module.startsWith("/"));
     this.onDidStartRun.fire(info);
     void this.env.workers
-      .run({ file, source: analysis.text, timeoutMs, ...(onlyIds ? { onlyIds } : {}), schemaModules }, controller.signal, {
+      .run({ file, source: analysis.text, sources, timeoutMs, ...(onlyIds ? { onlyIds } : {}), schemaModules }, controller.signal, {
         onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
         onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
       })
@@ -197,17 +303,27 @@ export class Scheduler {
     if (entry && current) entry.running = undefined;
     let outcome: RunOutcome = "cancelled";
     if (result) {
+      if (result.inputs) this.env.state.graph.set(info.file, result.inputs);
       const version = this.env.state.documents.get(uri)?.version;
       // The document moved on (or closed) while the run went: its results would point at old text.
-      const fresh = info.version !== undefined && version === info.version && this.env.state.get(uri) !== undefined;
+      const ofCurrentText = info.version !== undefined && version === info.version && this.env.state.get(uri) !== undefined;
+      // A file it read changed since it started: its results are of a workflow that is no more.
+      const moved = (result.inputs ?? []).filter((input) => (this.lastChange.get(input) ?? 0) > info.changesBefore);
+      const fresh = ofCurrentText && moved.length === 0;
       outcome = fresh ? "fresh" : "stale";
-      if (fresh) this.env.state.setResults(uri, info.analysis, result.report, result.schemas, info.request.paths !== undefined);
+      if (fresh) this.env.state.setResults(uri, info.analysis, result.report, result.schemas, info.request.paths !== undefined, this.inputVersions(info, result.inputs));
+      if (ofCurrentText && moved.length > 0) {
+        this.env.state.log.debug(`run ${info.id} of ${uri}: dropped, ${moved.join(", ")} changed while it ran`);
+        // No rerun may be on its way (the change came before this run had told what it reads).
+        const state = this.env.state.get(uri);
+        if (entry && !entry.queued && entry.timer === undefined && state && state.settings.runMode !== "manual") entry.queued = { runIds: [] };
+      }
     }
     this.env.state.log.debug(`run ${info.id} of ${uri} (version ${info.version ?? "on disk"}): ${outcome} after ${Math.round(this.env.now() - info.started)} ms`);
     try {
       this.onDidEndRun.fire({ run: info, outcome, ...(result ? { result } : {}) });
     } finally {
-      if (entry && current && entry.queued) {
+      if (entry && !entry.running && entry.queued) {
         const queued = entry.queued;
         entry.queued = undefined;
         this.start(uri, queued);
@@ -215,6 +331,19 @@ export class Scheduler {
         this.runs.delete(uri);
       }
     }
+  }
+
+  /** The version of each file the run read: the open document's it was sent, else the file's modification time now. */
+  private inputVersions(info: RunInfo, inputs: readonly string[] | undefined): InputVersion[] {
+    return (inputs ?? [info.file]).map((file): InputVersion => {
+      const version = info.sentVersions.get(file);
+      if (version !== undefined) return { file, version };
+      try {
+        return { file, modifiedMs: statSync(file).mtimeMs };
+      } catch {
+        return { file };
+      }
+    });
   }
 
   /** Cancels the document's run and anything queued; keeps its debounce. */
@@ -261,6 +390,21 @@ export class Scheduler {
       entry.running?.controller.abort();
     }
     this.env.workers.stop();
+  }
+}
+
+/** Whether a change of a file a test file reads reruns it, in its run mode. */
+function inputRunFollows(mode: "onType" | "onSave" | "manual", how: InputChange): boolean {
+  if (mode === "manual") return false;
+  return how === "disk" || (mode === "onType" ? how === "edit" : how === "save");
+}
+
+/** The file's text on disk; undefined when it cannot be read (gone, a folder). */
+function diskText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

@@ -22,6 +22,7 @@ import * as testExplorer from "./features/testExplorer.ts";
 import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
 import * as workflowViews from "./features/workflowViews.ts";
+import * as watchedFiles from "./features/watchedFiles.ts";
 
 export interface ServerEnv {
   /** Debounces and the progress delay. Tests pass a manual timer. */
@@ -50,6 +51,8 @@ export interface Server {
   log: Logger;
   /** Adds to the initialize result (capabilities) and reads the client's params. */
   onInitialize(contribute: (params: InitializeParams, result: InitializeResult) => void): void;
+  /** Runs on the client's `initialized` (registrations, pulls): the connection takes one handler, each feature adds its own here. */
+  onInitialized(handler: () => void | Promise<void>): void;
   guardRequest: <P, R, T extends unknown[]>(name: string, handler: (params: P, ...rest: T) => R | Promise<R>) => ReturnType<typeof guardRequest<P, R, T>>;
   guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
   /** For a promise nobody awaits (a notification sent): a rejection is logged, never unhandled. */
@@ -79,6 +82,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     });
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
+  const initializedHandlers: Array<() => void | Promise<void>> = [];
   const server: Server = {
     connection,
     env,
@@ -87,6 +91,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     scheduler,
     log,
     onInitialize: (contribute) => initializers.push(contribute),
+    onInitialized: (handler) => initializedHandlers.push(handler),
     guardRequest: (name, handler) => guardRequest(log, name, handler),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
@@ -98,6 +103,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     configuration,
     trust,
     documents,
+    watchedFiles,
     diagnostics,
     codeActions,
     hover,
@@ -111,6 +117,9 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   ]) {
     feature.register(server);
   }
+  connection.onInitialized(() => {
+    for (const handler of initializedHandlers) server.forget("initialized", Promise.resolve().then(handler));
+  });
 
   connection.onInitialize(
     guardRequest(log, "initialize", (params: InitializeParams) => {

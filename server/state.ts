@@ -1,6 +1,6 @@
 // What the server knows: the open documents, their static analysis, the latest run results, the
-// settings cached per document, trust and the client's capabilities. One instance per server,
-// made by startServer; no module globals.
+// settings cached per document, what each test file's runs read (moduleGraph.ts), trust and the
+// client's capabilities. One instance per server, made by startServer; no module globals.
 import { fileURLToPath } from "node:url";
 import { Emitter, TextDocuments, type ClientCapabilities } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -9,6 +9,7 @@ import type { FileReport, TestReport } from "../core/runner/report.ts";
 import type { SchemaName } from "../core/runner/schemaNames.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { StaticTestFile } from "./analysis/model.ts";
+import { ModuleGraph } from "./moduleGraph.ts";
 import { defaultSettings, type Settings } from "./settings.ts";
 import { toRunView, type RunView } from "./runView.ts";
 
@@ -26,9 +27,21 @@ export interface Analysis {
   model: StaticTestFile;
 }
 
+/**
+ * The version of one file a run read: an open document's version (the text sent to the worker),
+ * or, for a file read from disk, its modification time when the run ended.
+ */
+export interface InputVersion {
+  file: string;
+  version?: number;
+  modifiedMs?: number;
+}
+
 /** A run's results for the document version it ran. */
 export interface RunResults {
   version: number;
+  /** Every file the run read and the version of it the run read (the test file first). */
+  inputs: InputVersion[];
   text: string;
   model: StaticTestFile;
   report: FileReport;
@@ -65,6 +78,8 @@ export class ServerState {
   readonly onDidOpen = new Emitter<string>();
   /** A test document was closed (its state is gone). */
   readonly onDidClose = new Emitter<string>();
+  /** What each test file's last run read, and the reverse: which test files a change reruns. */
+  readonly graph = new ModuleGraph();
   /** A document's run results changed, so the views built on them refresh. */
   readonly onDidChangeResults = new Emitter<string>();
   private readonly byUri = new Map<string, DocumentState>();
@@ -129,8 +144,30 @@ export class ServerState {
     return results && results.version === document?.version && this.madeFrom.get(results) === document ? results : undefined;
   }
 
+  /**
+   * The text of every open document a bundle may load (saved or not, test files included), by
+   * path, and the version of each: what a run reads in place of the disk.
+   */
+  openSources(): { sources: Record<string, string>; versions: Map<string, number> } {
+    const sources: Record<string, string> = {};
+    const versions = new Map<string, number>();
+    for (const document of this.documents.all()) {
+      const file = fileOf(document.uri);
+      if (!file || !BUNDLED_FILE.test(file) || file.includes("/node_modules/")) continue;
+      sources[file] = document.getText();
+      versions.set(file, document.version);
+    }
+    return { sources, versions };
+  }
+
+  /** The open document of a path, if one is open (test file or not). */
+  openDocumentOf(file: string): TextDocument | undefined {
+    for (const document of this.documents.all()) if (fileOf(document.uri) === file) return document;
+    return undefined;
+  }
+
   /** Stores a run's results (merging a partial run into the same version's earlier results). */
-  setResults(uri: string, analysis: Analysis, report: FileReport, schemas: SchemaName[], partial: boolean): void {
+  setResults(uri: string, analysis: Analysis, report: FileReport, schemas: SchemaName[], partial: boolean, inputs: InputVersion[]): void {
     const state = this.byUri.get(uri);
     if (!state) return;
     const document = this.madeFrom.get(analysis);
@@ -149,7 +186,7 @@ export class ServerState {
     for (const test of report.tests) state.lastReports.set(test.id, test);
     const view = this.viewOf(state, analysis, merged, schemas);
     if (!view) return;
-    state.results = { version: analysis.version, text: analysis.text, model: analysis.model, report: merged, schemas, view };
+    state.results = { version: analysis.version, inputs, text: analysis.text, model: analysis.model, report: merged, schemas, view };
     this.madeFrom.set(state.results, document);
     this.onDidChangeResults.fire(uri);
   }
@@ -176,6 +213,9 @@ export class ServerState {
     }
   }
 }
+
+/** The files the runner's bundler loads itself (core/runner/transform.ts): only their open buffers are sent. */
+const BUNDLED_FILE = /\.[cm]?[jt]sx?$/;
 
 /** The path of a `file:` uri; other schemes (untitled buffers) are not run. */
 export function fileOf(uri: string): string | undefined {

@@ -46,7 +46,7 @@ export function register(server: Server): void {
     pull = params.capabilities.workspace?.configuration === true;
   });
 
-  connection.onInitialized(
+  server.onInitialized(
     server.guardNotification("initialized", async () => {
       if (!pull) return;
       if (state.clientCapabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {

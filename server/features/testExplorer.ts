@@ -1,6 +1,7 @@
 // The test explorer messages (server/protocol.ts), for clients that show a test tree and say so
 // with `experimental.turnlens.testExplorer`: the tests of each document, runs the client asks for
 // by self-describing ids, progress for every run, and cancellation.
+import { pathToFileURL } from "node:url";
 import type { Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/runner/report.ts";
 import type { StaticTestFile } from "../analysis/model.ts";
@@ -138,10 +139,12 @@ export function register(server: Server): void {
     }),
   );
   scheduler.onDidEndRun.event(
-    server.guardNotification("test run end", ({ run, result }: { run: RunInfo; result?: { report: { error?: { message: string } } } }) => {
+    server.guardNotification("test run end", ({ run, outcome, result }: { run: RunInfo; outcome: string; result?: { report: { error?: { message: string } } } }) => {
+      // Published results say which versions of the files they read they came from.
+      const inputs = outcome === "fresh" ? state.get(run.uri)?.results?.inputs.map(({ file, ...version }) => ({ uri: pathToFileURL(file).href, ...version })) : undefined;
       for (const { runId, background } of targets(run)) {
         if (background) {
-          progress(runId, { type: "end" }, background);
+          progress(runId, { type: "end", ...(inputs ? { inputs } : {}) }, background);
           continue;
         }
         if (result?.report.error) progress(runId, { type: "output", text: `${result.report.error.message}\n` });

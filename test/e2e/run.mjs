@@ -107,6 +107,7 @@ try {
     await suite("gettingStarted", workspace("empty"));
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
     await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
+    await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");

@@ -1,6 +1,6 @@
 // A real LSP client no one here wrote: Debian's Neovim (`nvim --headless`, its built-in client) runs
 // neovim/check.lua against dist/server.js on copies of examples/mistakes and examples/feature-delivery,
-// once for both tests. Skipped only when nvim is missing outside CI; in CI (`CI` set) a missing nvim fails.
+// once for both tests, and neovim/workflowEdit.lua on a copy of examples/summarize. Skipped only when nvim is missing outside CI; in CI (`CI` set) a missing nvim fails.
 import { test, expect } from "bun:test";
 import { execFile, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -11,6 +11,7 @@ const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error === 
 const inCi = Boolean(process.env.CI);
 const NAME = "Neovim opens examples/mistakes: diagnostics, the misspelled-option fix applied, a hover on answer(";
 const OPERATIONS_NAME = "Neovim shows what the other scripts met: an event never sent on its events element, a wake on its messages entry";
+const WORKFLOW_EDIT_NAME = "Neovim: an unsaved edit to a workflow buffer changes the open test file's diagnostics";
 
 interface Ran {
   code: number | null;
@@ -25,10 +26,10 @@ function runCheck(): Promise<Ran> {
   return checked;
 }
 
-function runDriver(): Promise<Ran> {
+function runDriver(script = "check.lua"): Promise<Ran> {
   const driver = fileURLToPath(new URL("./neovim/check.mjs", import.meta.url));
   return new Promise((resolve) => {
-    execFile(process.execPath, [driver], { timeout: HANG_GUARD_MS - 30_000, encoding: "utf8" }, (error, stdout, stderr) => {
+    execFile(process.execPath, [driver, script], { timeout: HANG_GUARD_MS - 30_000, encoding: "utf8" }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -46,7 +47,8 @@ async function checkedLines(): Promise<{ code: number | null; context: string; l
 
 if (!hasNvim && !inCi) {
   console.warn("test/editors/neovim.test.ts: skipped, nvim is not installed (apt-get install -y neovim; CI installs it)");
-  for (const name of [NAME, OPERATIONS_NAME]) test.skip(`${name} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
+  for (const name of [NAME, OPERATIONS_NAME, WORKFLOW_EDIT_NAME])
+    test.skip(`${name} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
 } else {
   test(
     NAME,
@@ -87,6 +89,25 @@ if (!hasNvim && !inCi) {
       );
       expect(line(/^HINT workflow\.test\.ts:/)).toMatch(new RegExp(`^HINT workflow\\.test\\.ts:${wake}:\\d+ planner woken by reviewer ✓ replied$`));
       expect(line(/^RESULT:/)).toBe("RESULT: OK");
+      if (code !== 0) throw new Error(context);
+    },
+    HANG_GUARD_MS,
+  );
+  test(
+    WORKFLOW_EDIT_NAME,
+    async () => {
+      const { code, stdout, stderr } = await runDriver("workflowEdit.lua");
+      const context = `nvim workflowEdit exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+      const lines = stdout.split("\n");
+      // Before: the tests pass against the saved workflow. After the unsaved rename, both tests
+      // reach an agent no script answers, and the server says so at each testWorkflow call.
+      expect(lines.filter((line) => /^(BEFORE|EDITED|DIAG|RESULT)/.test(line))).toEqual([
+        "BEFORE (no diagnostics)",
+        "EDITED summarize.ts (unsaved)",
+        'DIAG summarize.test.ts:9:13 [turnlens agent-unscripted] agent "writer" turn 1: no script for it; scripted: "reader". It was asked: Read README.md and summarise it in two sentences.',
+        'DIAG summarize.test.ts:18:13 [turnlens agent-unscripted] agent "writer" turn 1: no script for it; scripted: "reader". It was asked: Read README.md and summarise it in two sentences.',
+        "RESULT: OK",
+      ]);
       if (code !== 0) throw new Error(context);
     },
     HANG_GUARD_MS,

@@ -3,7 +3,18 @@
 // debug runs' CLI reports.
 import { describe, expect, test } from "bun:test";
 import { TestId, type TestItem, type TestRunProgressMessage, type TestTranscript, type WorkflowRun } from "../../server/protocol.ts";
-import { progressOfCliReport, RunStates, runNodeId, terminalText, testIdOf, testNamePattern, TestTree, withDiffs, type TreeNode } from "../../extension/testTree.ts";
+import {
+  affectedInScope,
+  progressOfCliReport,
+  RunStates,
+  runNodeId,
+  terminalText,
+  testIdOf,
+  testNamePattern,
+  TestTree,
+  withDiffs,
+  type TreeNode,
+} from "../../extension/testTree.ts";
 
 const A = "file:///work/a.test.ts";
 const B = "file:///work/b%20c.test.ts";
@@ -264,5 +275,15 @@ describe("debug runs", () => {
       { type: "end" },
     ]);
     expect(progressOfCliReport("no report here", uriOf)).toBeUndefined();
+  });
+});
+
+describe("continuous runs", () => {
+  test("a continuous run of everything reruns every affected test file, each once", () => {
+    expect(affectedInScope(["file:///p/a.test.ts", "file:///p/b.test.ts", "file:///p/a.test.ts"], undefined)).toEqual(["file:///p/a.test.ts", "file:///p/b.test.ts"]);
+  });
+
+  test("a continuous run of some files reruns only the affected ones among them", () => {
+    expect(affectedInScope(["file:///p/a.test.ts", "file:///p/b.test.ts"], ["file:///p/b.test.ts", "file:///p/c.test.ts"])).toEqual(["file:///p/b.test.ts"]);
   });
 });

@@ -1,6 +1,7 @@
-// `node test/editors/neovim/check.mjs`: runs check.lua in `nvim --headless` against dist/server.js on
-// temp copies of examples/mistakes and examples/feature-delivery (the originals stay untouched), with
-// nvim's XDG_* dirs in that temp folder. Prints nvim's output; the exit code is nvim's (0 = every check held).
+// `node test/editors/neovim/check.mjs [script.lua]`: runs check.lua (or the script named) in
+// `nvim --headless` against dist/server.js on temp copies of examples/mistakes, examples/feature-delivery
+// and examples/summarize (the originals stay untouched), with nvim's XDG_* dirs in that temp folder.
+// Prints nvim's output; the exit code is nvim's (0 = every check held).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,11 +20,13 @@ const scratch = mkdtempSync(join(tmpdir(), "turnlens-nvim-"));
 try {
   const ws = join(scratch, "mistakes");
   const passing = join(scratch, "feature-delivery");
+  const summarize = join(scratch, "summarize");
   const xdg = join(scratch, "xdg");
   cpSync(join(root, "examples", "mistakes"), ws, { recursive: true });
   cpSync(join(root, "examples", "feature-delivery"), passing, { recursive: true });
+  cpSync(join(root, "examples", "summarize"), summarize, { recursive: true });
   mkdirSync(xdg);
-  const child = spawnSync("nvim", ["--headless", "-n", "-i", "NONE", "-u", join(here, "check.lua")], {
+  const child = spawnSync("nvim", ["--headless", "-n", "-i", "NONE", "-u", join(here, process.argv[2] ?? "check.lua")], {
     cwd: ws,
     encoding: "utf8",
     // Only a true hang: check.lua's own waits end first (TURNLENS_TIMEOUT_MS each).
@@ -33,6 +36,7 @@ try {
       TURNLENS_SERVER: server,
       TURNLENS_WS: ws,
       TURNLENS_PASSING: passing,
+      TURNLENS_SUMMARIZE: summarize,
       TURNLENS_NODE: process.execPath,
       XDG_CONFIG_HOME: xdg,
       XDG_DATA_HOME: xdg,

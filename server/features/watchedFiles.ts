@@ -1,0 +1,40 @@
+// Changes on disk (`workspace/didChangeWatchedFiles`, registered dynamically for the project's source
+// files, so a `git checkout` or a formatter counts) fed to the scheduler, and the test files not open
+// that a change affects sent to the client (`turnlens/testsAffected`) for its continuous run.
+import { pathToFileURL } from "node:url";
+import { DidChangeWatchedFilesNotification } from "vscode-languageserver";
+import { TestsAffectedNotification } from "../protocol.ts";
+import type { Server } from "../server.ts";
+import { fileOf } from "../state.ts";
+
+/** What a bundle may read: source files and JSON (the runner's esbuild loads them), anywhere in the workspace. */
+export const WATCHED_GLOB = "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}";
+
+export function register(server: Server): void {
+  const { connection, state, scheduler } = server;
+
+  server.onInitialized(
+    server.guardNotification("register file watching", async () => {
+      if (state.clientCapabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
+      await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: WATCHED_GLOB }] });
+    }),
+  );
+
+  connection.onDidChangeWatchedFiles(
+    server.guardNotification("didChangeWatchedFiles", ({ changes }) => {
+      for (const change of changes) {
+        const file = fileOf(change.uri);
+        // Installed packages are not the project's; an open document's buffer, not its disk, is what runs.
+        if (!file || file.includes("/node_modules/") || state.openDocumentOf(file)) continue;
+        scheduler.inputChanged(file, "disk");
+      }
+    }),
+  );
+
+  scheduler.onClosedTestsAffected.event(
+    server.guardNotification("tests affected", ({ tests, changed }: { tests: string[]; changed: string[] }) => {
+      const toUri = (file: string) => pathToFileURL(file).href;
+      server.forget("testsAffected", connection.sendNotification(TestsAffectedNotification.type, { tests: tests.map(toUri), changed: changed.map(toUri) }));
+    }),
+  );
+}
