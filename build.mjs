@@ -6,7 +6,8 @@ import { build } from "esbuild";
 import { rmSync } from "node:fs";
 
 const entryPoints = {
-  cli: "core/runner/cli.ts",
+  // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (core/runner/cli.ts).
+  cli: "core/runner/cliStart.ts",
   // The worker's entry: a few lines that load dist/workerMain.js (below) through a V8 code cache.
   worker: "core/runner/workerStart.ts",
   workflow: "core/workflow/index.ts",

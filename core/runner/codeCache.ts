@@ -23,7 +23,7 @@ function hashOf(text: string): string {
 }
 
 /** A folder only this user owns and can write, or undefined (then no cache is used). */
-function cacheFolder(): string | undefined {
+export function cacheFolder(): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const folder = join(tmpdir(), `turnlens-code-cache-${uid}`);
