@@ -6,8 +6,10 @@ import { build } from "esbuild";
 import { rmSync } from "node:fs";
 
 const entryPoints = {
-  cli: "core/runner/cli.ts",
-  worker: "core/runner/worker.ts",
+  // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (core/runner/cli.ts).
+  cli: "core/runner/cliStart.ts",
+  // The worker's entry: a few lines that load dist/workerMain.js (below) through a V8 code cache.
+  worker: "core/runner/workerStart.ts",
   workflow: "core/workflow/index.ts",
   testing: "core/testing/index.ts",
   client: "core/client/index.ts",
@@ -47,6 +49,24 @@ await build({
       'const __dirname = __fileURLToPath(new URL(".", import.meta.url));',
     ].join(" "),
   },
+  logLevel: "warning",
+});
+
+// The worker itself (core/runner/worker.ts) and every module it serves to test files, as one
+// CommonJS bundle: dist/worker.mjs runs it through a V8 code cache (core/runner/codeCache.ts), which
+// Node 20 has for a script, not for ES modules. No source map: the worker's own frames are never a
+// user's (stack.ts), and Node would read and parse the map at every start.
+await build({
+  entryPoints: { workerMain: "core/runner/worker.ts" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  external: ["esbuild"],
+  // paths.ts finds Turnlens's install from its own file, here dist/workerMain.js.
+  define: { "import.meta.url": "__turnlensModuleUrl" },
+  banner: { js: 'const __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });
 

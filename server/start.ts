@@ -6,7 +6,7 @@ import { takeServerWorker } from "./firstWorker.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../core/runner/pool.ts";
-import { requireWithCodeCache } from "./codeCache.ts";
+import { requireWithCodeCache } from "../core/runner/codeCache.ts";
 import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 
 const early: EarlyWorkers = {

@@ -1,6 +1,7 @@
-// Entry of the `turnlens` command (bin/turnlens.mjs imports the built dist/cli.mjs).
+// The `turnlens` command, loaded by its entry (cliStart.ts, the built dist/cli.mjs that bin/turnlens.mjs imports).
 import { main } from "./command.ts";
 import { endOnSignals, ownProcessTree } from "./processTree.ts";
+import { discardEarlyWorker } from "./earlyWorker.ts";
 
 // Every process a run starts dies with the command, however it ends (SIGINT is the run's own:
 // it stops the workers, reports and exits 130).
@@ -21,5 +22,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 main(process.argv.slice(2)).then((code) => {
+  // A usage error, or no test file found: the worker forked as the command began was not needed.
+  discardEarlyWorker();
   process.exitCode = code;
 }, crash);

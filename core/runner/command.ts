@@ -7,6 +7,8 @@ import { initCommand } from "./init.ts";
 import { availableParallelism } from "node:os";
 import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
+import { takeEarlyWorker } from "./earlyWorker.ts";
+import { forkWorker } from "./workerProcess.ts";
 import { summarize, type FileReport, type RunSummary } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { FolderWatcher } from "./watchFolders.ts";
@@ -182,7 +184,8 @@ async function runFiles(
   // One worker to start with; the others once the work left is worth their start (docs/runner.md).
   const cores = Math.max(1, Math.min(availableParallelism(), files.length));
   let size = 1;
-  const pool = new WorkerPool({ size: () => size, bundleAhead: true });
+  // The first pool's first worker was forked as the command began (cliStart.ts).
+  const pool = new WorkerPool({ size: () => size, bundleAhead: true, factory: () => takeEarlyWorker() ?? forkWorker() });
   let unstarted = files.length;
   let ended = 0;
   let firstStart: number | undefined;

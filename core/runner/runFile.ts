@@ -27,6 +27,7 @@ import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
+import { importModule } from "./importModule.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -589,7 +590,7 @@ async function loadAndRun(
   routeStrayErrors((error) => interrupt.fail(error));
   emit({ type: "phase", phase: { kind: "load" }, deadlineMs: options.timeoutMs });
   try {
-    await call(() => import(pathToFileURL(outfile).href), {
+    await call(() => importModule(pathToFileURL(outfile).href), {
       timeoutMs: Math.max(options.timeoutMs, 1000),
       what: "loading the test file",
       interrupt,

@@ -9,6 +9,7 @@ import { canonicalJson } from "../workflow/json.ts";
 import type { FileReport } from "./report.ts";
 import type { SchemaNamer } from "../testing/schemaNaming.ts";
 import { bundlePathFor, bundleTestFile } from "./transform.ts";
+import { importModule } from "./importModule.ts";
 
 /** An exported schema that equals a turn's schema. */
 export interface SchemaName {
@@ -57,7 +58,7 @@ export async function findSchemaNames(testFile: string, modules: readonly string
   try {
     const bundle = await bundleTestFile(entry, outfile, source);
     await writeFile(outfile, bundle.code);
-    const namespace = (await import(pathToFileURL(outfile).href)) as Record<string, Record<string, unknown>>;
+    const namespace = (await importModule(pathToFileURL(outfile).href)) as Record<string, Record<string, unknown>>;
     modules.forEach((module, index) => {
       for (const [name, value] of Object.entries(namespace[`m${index}`] ?? {})) {
         if (typeof value !== "object" || value === null) continue;

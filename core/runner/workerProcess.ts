@@ -23,12 +23,20 @@ export function workerEnvironment(extra: Record<string, string> = {}): NodeJS.Pr
   return env;
 }
 
+/**
+ * Node's flags every worker starts with. A young generation of at most 2 MB a semi-space (Node's
+ * default grows it to 16): a worker that runs many small test files keeps little alive between
+ * them, and the 32 MB of new space V8 otherwise commits stayed resident in each worker (a worker
+ * through 100 files of ten tests: 140 MB at the end, 127-129 MB with it, no slower).
+ */
+const WORKER_NODE_FLAGS = ["--max-semi-space-size=2"];
+
 export function forkWorker(options: WorkerProcessOptions = {}): ChildProcess {
   return fork(options.entry ?? workerEntry(), [], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
     env: workerEnvironment(options.env),
-    execArgv: options.execArgv ?? [],
+    execArgv: [...WORKER_NODE_FLAGS, ...(options.execArgv ?? [])],
     // setsid(): the worker leads a new process group (and a terminal's Ctrl-C reaches only its owner).
     detached: process.platform !== "win32",
   });

@@ -32,7 +32,7 @@ const SHIPPED = [
   /^dist\/vitest\.d\.mts$/,
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
   /^dist\/chunks\/[\w-]+\.mjs$/,
-  /^dist\/(server|serverMain)\.js$/,
+  /^dist\/(server|serverMain|workerMain)\.js$/,
   /^dist\/types\/.+\.d\.m?ts$/,
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
 ];

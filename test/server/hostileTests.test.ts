@@ -106,7 +106,9 @@ describe("a warm worker keeps nothing a file left", () => {
       }
       await until(() => !taggedCommands(tag).some((command) => command.startsWith("sleep")));
       // What is left is the warm worker and its esbuild service.
-      expect(taggedCommands(tag).filter((command) => !command.includes("esbuild"))).toEqual([`${process.execPath} ${join(ROOT, "dist", "worker.mjs")}`]);
+      expect(taggedCommands(tag).filter((command) => !command.includes("esbuild"))).toEqual([
+        `${process.execPath} --max-semi-space-size=2 ${join(ROOT, "dist", "worker.mjs")}`,
+      ]);
       expect(server.workers).toHaveLength(1);
     },
     SLOW,

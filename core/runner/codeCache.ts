@@ -1,8 +1,9 @@
-// Loading dist/serverMain.js (11 MB, the TypeScript compiler inside) through a V8 code cache, as
-// Node 22's module.enableCompileCache does and Node 20 cannot: compiling the bundle is about 240 ms
-// of CPU at every start, and with the cache about 55. The cache is this user's own (a folder only
-// they can write, checked before use), keyed by the file, its size and time, and Node's version;
-// V8 itself rejects data that does not match the source or its flags, and then it is rewritten.
+// Loading a CommonJS bundle through a V8 code cache, as Node 22's module.enableCompileCache does and
+// Node 20 cannot: the language server's dist/serverMain.js (11 MB, compiling it is ~240 ms of CPU at
+// every start, ~55 with the cache) and the test worker's dist/workerMain.js. The cache is this
+// user's own (a folder only they can write, checked before use), keyed by the file, its size and
+// time, Node's version and flags; V8 itself rejects data that does not match the source or its
+// flags, and then it is rewritten.
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -22,7 +23,7 @@ function hashOf(text: string): string {
 }
 
 /** A folder only this user owns and can write, or undefined (then no cache is used). */
-function cacheFolder(): string | undefined {
+export function cacheFolder(): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const folder = join(tmpdir(), `turnlens-code-cache-${uid}`);
@@ -44,7 +45,10 @@ export function requireWithCodeCache(file: string): void {
   const folder = cacheFolder();
   const stat = statSync(file);
   // `<the file>-<its build and Node's>.bin`: a new build's cache replaces the old one's (below).
-  const fileKey = hashOf(file);
+  // Node's flags, where given, are part of the file's key: the CLI's workers and the server's run
+  // with different ones, V8 rejects a cache made under other flags, and each set's new build
+  // replaces its own.
+  const fileKey = hashOf(process.execArgv.length > 0 ? `${file}\0${process.execArgv.join(" ")}` : file);
   const cacheFile = folder ? join(folder, `${fileKey}-${hashOf(`${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)}.bin`) : undefined;
   let cachedData: Buffer | undefined;
   try {
@@ -58,7 +62,7 @@ export function requireWithCodeCache(file: string): void {
     ...(cachedData ? { cachedData } : {}),
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const loaded = new Module(file, module);
+  const loaded = new Module(file);
   loaded.filename = file;
   loaded.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(dirname(file));
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;

@@ -1,0 +1,52 @@
+// `turnlens test`'s first worker, forked by the command's entry (cliStart.ts) before the rest of the
+// CLI loads, so the worker's own start (Node's, then its bundle) overlaps the CLI's load and the
+// search for test files. Its messages wait here until the first pool takes it.
+import { forkWorker } from "./workerProcess.ts";
+
+type ChildProcess = ReturnType<typeof forkWorker>;
+
+let early: { child: ChildProcess; held: unknown[]; hold: (message: unknown) => void } | undefined;
+
+/** Forks the worker the first pool will take (its `ready` is held until then). */
+export function forkEarlyWorker(): void {
+  if (early) return;
+  const child = forkWorker();
+  const held: unknown[] = [];
+  const hold = (message: unknown) => held.push(message);
+  child.on("message", hold);
+  // Until it is taken, it must not keep this process alive (a usage error, no test files).
+  child.on("error", () => {});
+  child.unref();
+  child.channel?.unref();
+  early = { child, held, hold };
+}
+
+/**
+ * The early worker, once, if it is still alive; else undefined (the caller forks one). Its held
+ * messages are emitted again on the next tick, after the caller's listeners are on and before any
+ * message that arrives later.
+ */
+export function takeEarlyWorker(): ChildProcess | undefined {
+  const taken = early;
+  early = undefined;
+  if (!taken) return undefined;
+  const { child, held, hold } = taken;
+  child.off("message", hold);
+  if (child.exitCode !== null || child.signalCode !== null || !child.connected) {
+    child.kill("SIGKILL");
+    return undefined;
+  }
+  child.ref();
+  child.channel?.ref();
+  process.nextTick(() => {
+    for (const message of held) child.emit("message", message);
+  });
+  return child;
+}
+
+/** Ends the early worker if no pool took it. */
+export function discardEarlyWorker(): void {
+  const taken = early;
+  early = undefined;
+  taken?.child.kill("SIGKILL");
+}
