@@ -111,7 +111,7 @@ class Converter {
     for (const run of report.runs) {
       const call = this.inFile(run.site) ? callAtSite(model, run.site.line, run.site.column) : undefined;
       const scope: Scope = { run, call, testIndex, testRange: range };
-      this.scripts.add(run, call, testIndex, testName);
+      this.scripts.add(run, call, testIndex, testName, report.status !== "failed");
       // A test that passed caught its runs' problems on purpose (`rejects.toThrow`).
       if (report.status !== "failed") continue;
       for (const problem of run.problems) {

@@ -18,7 +18,7 @@ import { compacting } from "./operations";
 
 test("the writer compacts once, scripted on one line", async () => {
   const run = await testWorkflow(compacting, { compactions: { writer: answer("Outline.") }, agents: { writer: [answer("Draft."), answer("Final note.")] } });
-//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1–2 ×2 ✓ · writer compaction #1 ✓ "Outline."
+//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered; writer compaction #1 ✓ "Outline."
   expect(run.value).toEqual({ summary: "Outline.", note: "Final note." });
 });
 `;

@@ -115,7 +115,7 @@ exports.run = async () => {
           return all.some((hint) => hint.line === line) && all;
         });
         log(`inlay hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
-        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "reader #1 ✓");
+        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "reader · turn 1 answered");
       },
     ],
 
