@@ -1,11 +1,11 @@
 // Hover on a script (an entry, an events element, a participants or decisions key): what it met in
 // the last run, the innermost script under the position; on a test(...): how its runs ended, their
-// turns and durations. hoverMarkdown.ts words them.
+// turns and durations; on an entry never reached: why. hoverMarkdown.ts words them.
 import type { Hover, HoverParams } from "vscode-languageserver";
 import { rangeContains, rangeSize } from "../analysis/ranges.ts";
 import type { Server } from "../server.ts";
 import { markdownHover } from "../toLsp.ts";
-import { scriptMarkdown, testMarkdown } from "./hoverMarkdown.ts";
+import { neverReachedMarkdown, scriptMarkdown, testMarkdown } from "./hoverMarkdown.ts";
 
 export function register(server: Server): void {
   const { connection, state } = server;
@@ -21,6 +21,11 @@ export function register(server: Server): void {
         .filter((view) => rangeContains(view.range, params.position))
         .sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
       if (hovered) return markdownHover(scriptMarkdown(hovered), hovered.range);
+      // An entry no turn reached met nothing: its hover says why, and what the list did meet.
+      const never = results.view.neverReached
+        .filter((view) => rangeContains(view.range, params.position))
+        .sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
+      if (never) return markdownHover(neverReachedMarkdown(never, results.view.scripts), never.range);
       const test = results.view.tests.find((view) => view.test && view.test.range.start.line === params.position.line && rangeContains(view.test.range, params.position));
       if (test?.test) return markdownHover(testMarkdown(test.report), test.test.calleeRange);
       return null;
