@@ -7,7 +7,7 @@ import type { NeverReachedView } from "../runView.ts";
 import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { metOf, type EventTrace, type MetKind, type MetOf, type ScriptView } from "../scriptViews.ts";
 import { code, cut, plural, quoteLines } from "./markdownText.ts";
-import { endMark } from "./hintLabels.ts";
+import { endMark, scriptHint, turnHint } from "./hintLabels.ts";
 
 /** One turn, as markdown: agent, number, nudge, label, stage, outcome; the prompt; the answer. */
 export function turnMarkdown(turn: TurnTrace): string {
@@ -25,7 +25,8 @@ export function turnMarkdown(turn: TurnTrace): string {
 /** Every turn an entry met, naming the test when several tests met it. */
 export function turnsMarkdown(turns: Array<MetOf<"turn">>): string {
   const tests = new Set(turns.map((met) => met.test));
-  const header = `Turnlens · met ${turns.length} turn${turns.length === 1 ? "" : "s"}`;
+  // The first line answers "what happened here?" in the hint's words; the blocks are the detail.
+  const header = `Turnlens · **${turnHint(turns)}**`;
   const blocks = turns.map((met) => (tests.size > 1 ? `${turnMarkdown(met.turn)}\n\n*in test ${code(met.test)}*` : turnMarkdown(met.turn)));
   return [header, ...blocks].join("\n\n---\n\n");
 }
@@ -89,14 +90,6 @@ export function decisionMarkdown(decision: DecisionTrace): string {
 type OperationKind = Exclude<MetKind, "turn">;
 type MetOperation = MetOf<OperationKind>;
 
-const NOUN: Record<OperationKind, string> = {
-  compaction: "compaction",
-  wake: "wake",
-  event: "run",
-  participant: "call",
-  decision: "decision",
-};
-
 function operationMarkdown(met: MetOperation): string {
   switch (met.kind) {
     case "compaction":
@@ -115,7 +108,7 @@ function operationMarkdown(met: MetOperation): string {
 /** Everything but turns one script met, a block each, naming the test when several tests met it. */
 function operationsMarkdown(kind: OperationKind, met: MetOperation[]): string {
   const tests = new Set(met.map((one) => one.test));
-  const header = kind === "event" ? `Turnlens · scripted event, in ${plural(met.length, NOUN[kind])}` : `Turnlens · ${plural(met.length, NOUN[kind])}`;
+  const header = `Turnlens · **${scriptHint(kind, met)}**`;
   const blocks = met.map((one) => (tests.size > 1 ? `${operationMarkdown(one)}\n\n*in test ${code(one.test)}*` : operationMarkdown(one)));
   return [header, ...blocks].join("\n\n---\n\n");
 }

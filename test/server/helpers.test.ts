@@ -143,7 +143,7 @@ describe("the check helpers", () => {
       );
       const message = await failureOf(() => checkHovers(wrong));
       expect(message).toContain("- //              ^^^^^^ hover: not this");
-      expect(message).toContain("+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 1 turn");
+      expect(message).toContain("+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **worker · turn 1 answered**");
       const nowhere = rewritten("{ worker } });\n", "{ worker } });\n//^ hover: something\n");
       expect(await failureOf(() => checkHovers(nowhere))).toContain("+ //^ nohover");
     },

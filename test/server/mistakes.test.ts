@@ -50,7 +50,7 @@ test("a list entry never reached", async () => {
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 2: this entry is never reached
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
 //                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 answered
-//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 1 turn
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · turn 1 answered**
 //                     |
 //                     | ---
 //                     |
@@ -255,7 +255,7 @@ test("a loop that never ends", async () => {
   await testWorkflow(loop, {
     agents: { worker: answer(STEP, { done: false }) },
 //                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turns 1–3 answered
-//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 3 turns
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **worker · turns 1–3 answered**
 //                    |
 //                    | ---
 //                    |
