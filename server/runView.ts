@@ -30,6 +30,11 @@ export interface RunView {
   /** What each script met: turns, compactions, wakes, events, participant calls, decisions; in the order of the text. */
   scripts: ScriptView[];
   tests: TestView[];
+  /**
+   * The run's problems the static pass already shows (a misspelled option): not published again,
+   * but a failed test's message in the Test Explorer still goes where the problem is.
+   */
+  shownStatically: Array<{ range: Range; message: string }>;
   /** Each entry a run never reached, for its hover: why no turn reached it. */
   neverReached: NeverReachedView[];
 }
@@ -82,6 +87,7 @@ class Converter {
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
   private readonly neverReached: NeverReachedView[] = [];
+  private readonly shownStatically: Array<{ range: Range; message: string }> = [];
   private readonly scripts = new ScriptViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
@@ -97,7 +103,7 @@ class Converter {
       const removeAll: Fix = { title: "Remove every entry never reached in this file", edits: removeUnreached(this.unreached.map((u) => u.item)) };
       for (const { diagnostic } of this.unreached) diagnostic.data.removeAll = removeAll;
     }
-    return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests, neverReached: this.neverReached };
+    return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests, neverReached: this.neverReached, shownStatically: this.shownStatically };
   }
 
   private inFile(site: Site | undefined): site is Site {
@@ -167,14 +173,18 @@ class Converter {
     return call?.options.find((option) => option.name === name)?.nameRange;
   }
 
-  /** Whether the static pass already shows this problem of this call: the run's copy is not repeated. */
-  private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): boolean {
-    return this.input.model.problems.some((known) => known.code === problem.code && sameProblem(known, problem) && (!call || staticOfCall(known, call)));
+  /** The static pass's copy of this problem of this call, when it shows it: the run's copy is not repeated. */
+  private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): StaticProblem | undefined {
+    return this.input.model.problems.find((known) => known.code === problem.code && sameProblem(known, problem) && (!call || staticOfCall(known, call)));
   }
 
   private convertProblem(problem: ProblemTrace, scope: Scope): void {
     const { call, testRange } = scope;
-    if (this.staticHas(problem, call)) return;
+    const shown = this.staticHas(problem, call);
+    if (shown) {
+      this.shownStatically.push({ range: shown.range, message: problem.message });
+      return;
+    }
     // A call inside this test; a helper's call (shared by several tests) leaves problems on the test.
     const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
     const at = this.entryAt(problem.site, scope.testIndex);
