@@ -30,6 +30,23 @@ export interface RunView {
   /** What each script met: turns, compactions, wakes, events, participant calls, decisions; in the order of the text. */
   scripts: ScriptView[];
   tests: TestView[];
+  /**
+   * The run's problems the static pass already shows (a misspelled option): not published again,
+   * but a failed test's message in the Test Explorer still goes where the problem is.
+   */
+  shownStatically: Array<{ range: Range; message: string }>;
+  /** Each entry a run never reached, for its hover: why no turn reached it. */
+  neverReached: NeverReachedView[];
+}
+
+/** An entry never reached: the list's agent, how many turns (or wakes, compactions) it was asked, the list's length. */
+export interface NeverReachedView {
+  range: Range;
+  problem: ProblemTrace;
+  /** The list's length. */
+  entries: number;
+  /** The test's path joined by " › ", as `Met.test`. */
+  test: string;
 }
 
 export interface ConvertInput {
@@ -69,6 +86,8 @@ class Converter {
   private readonly tests: TestView[] = [];
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
+  private readonly neverReached: NeverReachedView[] = [];
+  private readonly shownStatically: Array<{ range: Range; message: string }> = [];
   private readonly scripts = new ScriptViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
@@ -84,7 +103,7 @@ class Converter {
       const removeAll: Fix = { title: "Remove every entry never reached in this file", edits: removeUnreached(this.unreached.map((u) => u.item)) };
       for (const { diagnostic } of this.unreached) diagnostic.data.removeAll = removeAll;
     }
-    return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests };
+    return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests, neverReached: this.neverReached, shownStatically: this.shownStatically };
   }
 
   private inFile(site: Site | undefined): site is Site {
@@ -110,8 +129,8 @@ class Converter {
     let problems = 0;
     for (const run of report.runs) {
       const call = this.inFile(run.site) ? callAtSite(model, run.site.line, run.site.column) : undefined;
-      const scope: Scope = { run, call, testIndex, testRange: range };
-      this.scripts.add(run, call, testIndex, testName);
+      const scope: Scope = { run, call, testIndex, testRange: range, test: testName };
+      this.scripts.add(run, call, testIndex, testName, report.status !== "failed");
       // A test that passed caught its runs' problems on purpose (`rejects.toThrow`).
       if (report.status !== "failed") continue;
       for (const problem of run.problems) {
@@ -121,7 +140,7 @@ class Converter {
     }
     if (report.status === "failed" && report.error) {
       if (problems === 0 && report.error.problems?.length) {
-        for (const problem of report.error.problems) this.convertProblem(problem, { run: undefined, call: undefined, testIndex, testRange: range });
+        for (const problem of report.error.problems) this.convertProblem(problem, { run: undefined, call: undefined, testIndex, testRange: range, test: testName });
       } else if (problems === 0) {
         this.diagnostics.push(this.testError(report.error, range));
       }
@@ -154,14 +173,18 @@ class Converter {
     return call?.options.find((option) => option.name === name)?.nameRange;
   }
 
-  /** Whether the static pass already shows this problem of this call: the run's copy is not repeated. */
-  private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): boolean {
-    return this.input.model.problems.some((known) => known.code === problem.code && sameProblem(known, problem) && (!call || staticOfCall(known, call)));
+  /** The static pass's copy of this problem of this call, when it shows it: the run's copy is not repeated. */
+  private staticHas(problem: ProblemTrace, call: StaticTestWorkflowCall | undefined): StaticProblem | undefined {
+    return this.input.model.problems.find((known) => known.code === problem.code && sameProblem(known, problem) && (!call || staticOfCall(known, call)));
   }
 
   private convertProblem(problem: ProblemTrace, scope: Scope): void {
     const { call, testRange } = scope;
-    if (this.staticHas(problem, call)) return;
+    const shown = this.staticHas(problem, call);
+    if (shown) {
+      this.shownStatically.push({ range: shown.range, message: problem.message });
+      return;
+    }
     // A call inside this test; a helper's call (shared by several tests) leaves problems on the test.
     const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
     const at = this.entryAt(problem.site, scope.testIndex);
@@ -202,6 +225,8 @@ class Converter {
           const made = push(found.entry.range, `${problem.message}: this entry is never reached`, [], severity);
           made.tags = [DiagnosticTag.Unnecessary];
           if (found.script && found.call) this.addUnreached(made, { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] });
+          const entries = found.script?.shape === "list" ? found.script.entries.length : (found.script?.definition?.entries?.length ?? 0);
+          this.neverReached.push({ range: found.entry.range, problem, entries, test: scope.test });
         }
         // Entries without sites (messages functions) are the list's from the first one never reached.
         const listed = keyed?.script.shape === "list" ? keyed.script.entries : keyed?.script.definition?.shape === "list" ? keyed.script.definition.entries : [];
@@ -210,6 +235,7 @@ class Converter {
           const made = push(entry.range, `${problem.message}: this entry is never reached`, [], severity);
           made.tags = [DiagnosticTag.Unnecessary];
           if (call) this.addUnreached(made, { scripts: this.scriptsOf(call, keyed!.script), script: keyed!.script, entries: [entry] });
+          this.neverReached.push({ range: entry.range, problem, entries: listed.length, test: scope.test });
         }
         if (!placed && unsited.length === 0) {
           const script = this.scriptByKey(call, problem.option ?? "agents", problem.key);
@@ -363,6 +389,7 @@ interface Scope {
   call: StaticTestWorkflowCall | undefined;
   testIndex: number | undefined;
   testRange: Range;
+  test: string;
 }
 
 /**

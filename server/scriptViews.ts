@@ -14,7 +14,8 @@ export type EventTrace = NonNullable<RunTrace["events"]>[number];
 
 /** One thing a script met in one run, with the test that ran it (its path joined by " › "). */
 export type Met =
-  | { kind: "turn"; turn: TurnTrace; test: string }
+  /** `passed`: the test the run belongs to did not fail; `scripted`: the entry met is a `noAnswer.…()` one. */
+  | { kind: "turn"; turn: TurnTrace; test: string; passed: boolean; scripted: boolean }
   | { kind: "compaction"; compaction: CompactionTrace; test: string }
   | { kind: "wake"; message: MessageTrace; test: string }
   | { kind: "event"; event: EventTrace; refused: boolean; test: string }
@@ -51,12 +52,15 @@ export class ScriptViews {
   constructor(private readonly entryAt: EntryAtSite) {}
 
   /** Adds what one run met; `call` is its testWorkflow call in this file, when the static pass found one. */
-  add(run: RunTrace, call: StaticTestWorkflowCall | undefined, testIndex: number | undefined, test: string): void {
+  add(run: RunTrace, call: StaticTestWorkflowCall | undefined, testIndex: number | undefined, test: string, passed = true): void {
     for (const turn of run.turns) {
       // A wake is shown on its messages entry with the message that caused it (below), not as a turn.
       if (turn.match?.option === "messages") continue;
       const entry = this.entryAt(turn.match?.site, testIndex)?.entry;
-      if (entry) this.meet(entry, entry.range, { kind: "turn", turn, test });
+      // `noAnswer.hang()` scripts no ending: whatever ends its turn (a deadline, the stall guard) did.
+      const entryKind = (entry?.definition ?? entry)?.kind ?? "";
+      const scripted = entryKind.startsWith("noAnswer") && entryKind !== "noAnswer.hang";
+      if (entry) this.meet(entry, entry.range, { kind: "turn", turn, test, passed, scripted });
     }
     for (const compaction of run.compactions ?? []) {
       const entry = this.entryOf(compaction.match, call, testIndex);

@@ -1,6 +1,7 @@
 // The Turnlens TypeScript server plugin: module names Turnlens serves to test files (agentswf/*,
 // turnlens/*, typebox, bun:test, vitest) resolve to Turnlens's own declarations (dist/types) when
-// the project does not resolve them itself. docs/types-in-the-editor.md
+// the project does not resolve them itself; and TypeScript's own error on a misspelled option of
+// `testWorkflow(...)` is dropped, since Turnlens reports it (with a fix). docs/types-in-the-editor.md
 import type * as ts from "typescript";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -107,6 +108,41 @@ export function patchHost(typescript: TS, host: ts.LanguageServiceHost, typesDir
   }
 }
 
+/** "may only specify known properties": 2353, and 2561 with a "did you mean" (an option misspelled). */
+const UNKNOWN_PROPERTY = new Set([2353, 2561]);
+
+/**
+ * Whether Turnlens reports this TypeScript diagnostic itself: an unknown property of the options
+ * object (the second argument) of a `testWorkflow(...)` call, which Turnlens's `unknown-option` names
+ * with the same suggestion and a quick fix. One problem, one report. Exported for tests.
+ */
+export function turnlensReports(typescript: TS, sourceFile: ts.SourceFile, diagnostic: ts.Diagnostic): boolean {
+  if (!UNKNOWN_PROPERTY.has(diagnostic.code) || diagnostic.start === undefined) return false;
+  const start = diagnostic.start;
+  const find = (node: ts.Node): ts.Node | undefined =>
+    node.getStart(sourceFile) <= start && start < node.getEnd() ? (typescript.forEachChild(node, find) ?? node) : undefined;
+  const name = find(sourceFile);
+  const property = name?.parent;
+  const options = property?.parent;
+  const call = options?.parent;
+  if (!property || !options || !call || !typescript.isObjectLiteralElementLike(property) || property.name !== name) return false;
+  if (!typescript.isObjectLiteralExpression(options) || !typescript.isCallExpression(call) || call.arguments[1] !== options) return false;
+  const callee = call.expression;
+  const calleeName = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : "";
+  return calleeName === "testWorkflow";
+}
+
+/** The language service with `getSemanticDiagnostics` leaving out what Turnlens reports. */
+function withoutTurnlensReported(typescript: TS, service: ts.LanguageService): ts.LanguageService {
+  const proxy: ts.LanguageService = Object.create(service);
+  proxy.getSemanticDiagnostics = (fileName) => {
+    const all = service.getSemanticDiagnostics(fileName);
+    const sourceFile = service.getProgram()?.getSourceFile(fileName);
+    return sourceFile ? all.filter((diagnostic) => !turnlensReports(typescript, sourceFile, diagnostic)) : all;
+  };
+  return proxy;
+}
+
 /** The plugin factory tsserver calls with its own `typescript`. */
 function init(modules: { typescript: TS }): ts.server.PluginModule {
   const typescript = modules.typescript;
@@ -116,11 +152,11 @@ function init(modules: { typescript: TS }): ts.server.PluginModule {
       const typesDir = config.typesDir ?? defaultTypesDir();
       if (!existsSync(typesDir)) {
         info.project?.projectService?.logger?.info(`turnlens-typescript-plugin: no declarations at ${typesDir}`);
-        return info.languageService;
+        return withoutTurnlensReported(typescript, info.languageService);
       }
       patchHost(typescript, info.languageServiceHost, typesDir);
       info.project?.projectService?.logger?.info(`turnlens-typescript-plugin: served modules resolve to ${typesDir}`);
-      return info.languageService;
+      return withoutTurnlensReported(typescript, info.languageService);
     },
   };
 }

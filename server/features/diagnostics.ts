@@ -9,12 +9,27 @@ import type { Server } from "../server.ts";
 import type { ServerState } from "../state.ts";
 import { staticDiagnostics, type TurnlensDiagnostic } from "../toLsp.ts";
 
+/**
+ * One report per problem: a diagnostic with the code, range and message of one before it (an entry
+ * two tests share and both leave unreached, a run's copy of a static problem) is dropped.
+ */
+export function onePerProblem<Shown extends Diagnostic | TurnlensDiagnostic>(diagnostics: Shown[]): Shown[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((diagnostic) => {
+    const { start, end } = diagnostic.range;
+    const key = JSON.stringify([diagnostic.code, start.line, start.character, end.line, end.character, diagnostic.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The document's current diagnostics, fixes attached: static, plus the run's when they are current. */
 export function currentDiagnostics(state: ServerState, uri: string): TurnlensDiagnostic[] {
   const analysis = state.analysis(uri);
   if (!analysis) return [];
   const results = state.currentResults(uri);
-  return [...staticDiagnostics(analysis.model), ...(results?.view.diagnostics ?? [])];
+  return onePerProblem([...staticDiagnostics(analysis.model), ...(results?.view.diagnostics ?? [])]);
 }
 
 /** A diagnostic as it goes on the wire: code actions are computed from the server's copy. */
@@ -35,7 +50,7 @@ export function register(server: Server): void {
     if (!document || !analysis || !state.get(uri)) return;
     const run = (state.currentResults(uri)?.view.diagnostics ?? []).map(wireDiagnostic);
     shownRun.set(uri, { text: analysis.text, diagnostics: run });
-    send(uri, document.version, [...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]);
+    send(uri, document.version, onePerProblem([...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]));
   };
   /** A change: the new static diagnostics at once, with the last run's carried when a run follows. */
   const publishChange = ({ uri, runFollows }: { uri: string; runFollows: boolean }) => {
@@ -45,7 +60,7 @@ export function register(server: Server): void {
     const shown = shownRun.get(uri);
     const run = runFollows && shown ? carryDiagnostics(uri, shown.text, analysis.text, shown.diagnostics) : [];
     shownRun.set(uri, { text: analysis.text, diagnostics: run });
-    send(uri, document.version, [...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]);
+    send(uri, document.version, onePerProblem([...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]));
   };
   state.onDidOpen.event(server.guardNotification("publish static diagnostics", publish));
   scheduler.onDidChange.event(server.guardNotification("publish static diagnostics", publishChange));

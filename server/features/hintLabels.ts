@@ -1,4 +1,4 @@
-// How what a script met reads in an inlay hint: `reader #1 ✓`, `reader #1 nudged ✗ unanswered`,
+// How what a script met reads in an inlay hint: `reader · turn 1 answered`, `writer · turn 1 ✗ cancelled`,
 // `writer compaction #1 ✓ "Plan: …"`, `planner woken by reviewer ✓ replied`, `sent during investigator#1`,
 // `coordinator: message from investigator → {"id":"…"}`, `triage-1 → team: payments (0.95) +2`.
 
@@ -12,43 +12,74 @@ interface MetCall {
   n: number;
   outcome: string;
   nudged: boolean;
+  test: string;
+  passed: boolean;
+  scripted: boolean;
 }
 
 function callsOf(turns: Array<MetOf<"turn">>): MetCall[] {
   const calls: MetCall[] = [];
-  for (const { turn } of turns) {
+  for (const { turn, test, passed, scripted } of turns) {
     const last = calls.at(-1);
-    if (turn.nudge && last && last.agent === turn.agent && last.n === turn.n) {
+    if (turn.nudge && last && last.agent === turn.agent && last.n === turn.n && last.test === test) {
       last.outcome = turn.outcome;
       last.nudged = true;
-    } else calls.push({ agent: turn.agent, n: turn.n, outcome: turn.outcome, nudged: turn.nudge });
+      last.scripted = scripted;
+    } else calls.push({ agent: turn.agent, n: turn.n, outcome: turn.outcome, nudged: turn.nudge, test, passed, scripted });
   }
   return calls;
 }
 
-const mark = (outcome: string) => (outcome === "answered" ? "✓" : `✗ ${outcome}`);
+/** A turn's outcome in words (the core's kinds are identifiers, not prose). */
+const outcomeWords: Record<string, string> = {
+  answered: "answered",
+  unanswered: "no answer",
+  blocked: "blocked",
+  failed: "failed",
+  "timed-out": "timed out",
+  cancelled: "cancelled",
+  waiting: "still waiting",
+  "awaiting-reply": "awaiting a reply",
+};
 
-/** How an entry's turns read in a hint: `reader #1 ✓`, `reader #1 nudged ✗ unanswered`, `worker #1–3 ×3 ✓`. */
+/**
+ * What one call ended as: `answered`, `no answer (as scripted)` when a `noAnswer.…()` entry met it,
+ * `✗ cancelled` only when it did not answer, no entry scripted that, and its test failed: ✗ means failure.
+ */
+function callWords(call: MetCall): string {
+  const words = `${outcomeWords[call.outcome] ?? call.outcome}${call.nudged ? " after a nudge" : ""}`;
+  if (call.outcome === "answered") return words;
+  if (call.scripted) return `${words} (as scripted)`;
+  return call.passed ? words : `✗ ${words}`;
+}
+
+/** `turn 1`, or `turns 1–3` for several numbers. */
+function turnNumbers(all: number[]): string {
+  const low = Math.min(...all);
+  const high = Math.max(...all);
+  return high > low ? `turns ${low}–${high}` : `turn ${low}`;
+}
+
+/**
+ * How an entry's turns read in a hint: `reader · turn 1 answered`, `writer · turn 1 ✗ cancelled`,
+ * `lead · turns 1–2 in 2 tests: answered, then no answer (as scripted)`. Agents by name (a stable
+ * order whatever order the runs finished in), at most three; what happened in the order it happened,
+ * each outcome once.
+ */
 export function turnHint(turns: Array<MetOf<"turn">>): string {
   const calls = callsOf(turns);
-  const first = calls[0]!;
-  if (calls.length === 1) return `${first.agent} #${first.n}${first.nudged ? " nudged" : ""} ${mark(first.outcome)}`;
-  const agents = [...new Set(calls.map((call) => call.agent))];
-  const numbers = calls.map((call) => call.n);
-  const who =
-    agents.length === 1
-      ? `${agents[0]} #${Math.min(...numbers)}${Math.max(...numbers) > Math.min(...numbers) ? `–${Math.max(...numbers)}` : ""}`
-      : agents.length <= 3
-        ? agents.join(", ")
-        : `${agents.slice(0, 3).join(", ")}, …`;
-  const failed = calls.filter((call) => call.outcome !== "answered");
-  const marks =
-    failed.length === 0
-      ? "✓"
-      : failed.length === calls.length
-        ? mark(failed.at(-1)!.outcome)
-        : `${calls.length - failed.length} ✓ ${failed.length} ${mark(failed.at(-1)!.outcome)}`;
-  return `${who} ×${calls.length} ${marks}`;
+  const agents = [...new Set(calls.map((call) => call.agent))].sort();
+  const who = agents.length <= 3 ? agents.join(", ") : `${agents.slice(0, 3).join(", ")}, …`;
+  const tests = new Set(calls.map((call) => call.test)).size;
+  // Several `testWorkflow` runs in one test each ask the same turns: `in 3 runs`.
+  const asked = new Map<string, number>();
+  for (const call of calls) asked.set(`${call.agent} ${call.n}`, (asked.get(`${call.agent} ${call.n}`) ?? 0) + 1);
+  const runs = Math.max(...asked.values());
+  const where = tests > 1 ? ` in ${tests} tests` : runs > 1 ? ` in ${runs} runs` : "";
+  const words = [...new Set(calls.map(callWords))];
+  const what = words.length <= 3 ? words.join(", then ") : `${words.slice(0, 3).join(", then ")}, …`;
+  const separator = where !== "" || words.length > 1 ? ": " : " ";
+  return `${who} · ${turnNumbers(calls.map((call) => call.n))}${where}${separator}${what}`;
 }
 
 /** At most three names, then `…`. */

@@ -3,10 +3,11 @@
 // call and what it returned, each decision's answers; and how a test's runs ended.
 
 import type { TestReport } from "../../core/runner/report.ts";
+import type { NeverReachedView } from "../runView.ts";
 import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { metOf, type EventTrace, type MetKind, type MetOf, type ScriptView } from "../scriptViews.ts";
 import { code, cut, plural, quoteLines } from "./markdownText.ts";
-import { endMark } from "./hintLabels.ts";
+import { endMark, scriptHint, turnHint } from "./hintLabels.ts";
 
 /** One turn, as markdown: agent, number, nudge, label, stage, outcome; the prompt; the answer. */
 export function turnMarkdown(turn: TurnTrace): string {
@@ -24,7 +25,8 @@ export function turnMarkdown(turn: TurnTrace): string {
 /** Every turn an entry met, naming the test when several tests met it. */
 export function turnsMarkdown(turns: Array<MetOf<"turn">>): string {
   const tests = new Set(turns.map((met) => met.test));
-  const header = `Turnlens · met ${turns.length} turn${turns.length === 1 ? "" : "s"}`;
+  // The first line answers "what happened here?" in the hint's words; the blocks are the detail.
+  const header = `Turnlens · **${turnHint(turns)}**`;
   const blocks = turns.map((met) => (tests.size > 1 ? `${turnMarkdown(met.turn)}\n\n*in test ${code(met.test)}*` : turnMarkdown(met.turn)));
   return [header, ...blocks].join("\n\n---\n\n");
 }
@@ -88,14 +90,6 @@ export function decisionMarkdown(decision: DecisionTrace): string {
 type OperationKind = Exclude<MetKind, "turn">;
 type MetOperation = MetOf<OperationKind>;
 
-const NOUN: Record<OperationKind, string> = {
-  compaction: "compaction",
-  wake: "wake",
-  event: "run",
-  participant: "call",
-  decision: "decision",
-};
-
 function operationMarkdown(met: MetOperation): string {
   switch (met.kind) {
     case "compaction":
@@ -114,7 +108,7 @@ function operationMarkdown(met: MetOperation): string {
 /** Everything but turns one script met, a block each, naming the test when several tests met it. */
 function operationsMarkdown(kind: OperationKind, met: MetOperation[]): string {
   const tests = new Set(met.map((one) => one.test));
-  const header = kind === "event" ? `Turnlens · scripted event, in ${plural(met.length, NOUN[kind])}` : `Turnlens · ${plural(met.length, NOUN[kind])}`;
+  const header = `Turnlens · **${scriptHint(kind, met)}**`;
   const blocks = met.map((one) => (tests.size > 1 ? `${operationMarkdown(one)}\n\n*in test ${code(one.test)}*` : operationMarkdown(one)));
   return [header, ...blocks].join("\n\n---\n\n");
 }
@@ -127,4 +121,31 @@ export function scriptMarkdown(view: ScriptView): string {
     kind,
     view.met.filter((one): one is MetOperation => one.kind === kind),
   );
+}
+
+/** What a list's unit is called, by its option: turns for `agents`, wakes for `messages`. */
+const UNIT: Record<string, string> = { agents: "turn", messages: "message", compactions: "compaction" };
+
+/**
+ * The hover of an entry never reached: one line that answers why (how many turns the agent was
+ * asked, how many entries its list has), then what the list did meet: `Turn 1 met entry 1 (line 9).`
+ */
+export function neverReachedMarkdown(never: NeverReachedView, scripts: readonly ScriptView[]): string {
+  const { problem } = never;
+  const agent = problem.agent ?? problem.key ?? "the agent";
+  const option = problem.option ?? "agents";
+  const unit = UNIT[option] ?? option.replace(/s$/, "");
+  const asked = typeof problem.index === "number" ? problem.index : 0;
+  const how = option === "messages" ? `was woken by ${plural(asked, unit)}` : `was asked ${plural(asked, unit)}`;
+  const lines = [`**Never reached**: ${agent} ${how}, and its script has ${never.entries} ${never.entries === 1 ? "entry" : "entries"}.`];
+  if (option === "agents") {
+    const met = scripts
+      .flatMap((view) => metOf(view.met, "turn").map((one) => ({ one, line: view.line })))
+      .filter(({ one }) => one.test === never.test && one.turn.agent === agent && !one.turn.nudge)
+      .sort((left, right) => left.one.turn.n - right.one.turn.n)
+      .map(({ one, line }) => `turn ${one.turn.n} met entry ${(one.turn.match?.index ?? 0) + 1} (line ${line + 1})`);
+    if (met.length > 0) lines.push("", `${met.join(", ").replace(/^t/, "T")}.`);
+  }
+  lines.push("", `*in test ${code(never.test)}*`);
+  return lines.join("\n");
 }

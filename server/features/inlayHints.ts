@@ -1,6 +1,6 @@
 // An inlay hint at the end of each script's line: what it met and how that ended, as hintLabels.ts
-// words it (`reader #1 ✓`, `writer compaction #1 ✓ "Plan: …"`, `never sent`); one per line at most,
-// the labels of a line's kinds joined with " · ", an entry's turns first.
+// words it (`reader · turn 1 answered`, `writer compaction #1 ✓ "Plan: …"`, `never sent`); one per
+// line at most, the labels of a line's kinds joined with "; " (a turn hint uses " ·"), turns first.
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
 import { lineEnd, lineInRange } from "../analysis/ranges.ts";
 import type { Met, MetKind } from "../scriptViews.ts";
@@ -39,7 +39,7 @@ export function register(server: Server): void {
         [...kinds]
           .sort((left, right) => turnsFirst(left) - turnsFirst(right))
           .map(([kind, met]) => scriptHint(kind, met))
-          .join(" · ");
+          .join("; ");
       return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => inlayHint(lineEnd(lines, line), label(kinds)));
     }),
   );

@@ -1,5 +1,6 @@
 // The pieces of text the hovers and hints share: a text cut to a length, a code span that
-// survives backticks in its text, and a count with its noun.
+// survives backticks in its text, and a count with its noun; and the plain text of such markdown,
+// for a client whose hovers cannot render it.
 
 export function cut(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
@@ -20,4 +21,24 @@ export function quoteLines(text: string, lines = 3, limit = 120): string[] {
   const quoted = written.slice(0, lines).map((line) => `> ${cut(line, limit)}`);
   if (written.length > lines) quoted.push("> …");
   return quoted;
+}
+
+/**
+ * Markdown as a client without markdown shows it: no `**`, no backticks, no `> ` (a quote is
+ * indented), a rule is a blank line, a link is its text. Only what the hovers write is handled.
+ */
+export function markdownAsPlainText(markdown: string): string {
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (line.trim() === "---") return "";
+      const unquoted = line.startsWith("> ") ? `  ${line.slice(2)}` : line === ">" ? "" : line;
+      return unquoted
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+        .replace(/\*\*([^*]*)\*\*/g, "$1")
+        .replace(/``([^`]*)``|`([^`]*)`/g, (_whole, double: string | undefined, single: string | undefined) => double ?? single ?? "")
+        .replace(/^\*([^*].*)\*$/, "$1");
+    })
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n");
 }

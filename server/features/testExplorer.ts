@@ -100,7 +100,8 @@ export function register(server: Server): void {
       schemas: [],
       settings: document?.settings ?? state.globalSettings,
     });
-    const messages = view.diagnostics.map(
+    // A problem the static pass shows (not published twice) is still where the failure message goes.
+    const messages = [...view.diagnostics, ...view.shownStatically].map(
       (diagnostic): TestMessage => ({
         message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
         location: { uri: run.uri, range: diagnostic.range as Range },

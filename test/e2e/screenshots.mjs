@@ -90,7 +90,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       .locator(".editor-group-container.active .view-line", { hasText: /Looks.good,.merging/ })
       .locator("span", { hasText: /^answer$/ })
       .first();
-    const hover = page.locator(".monaco-hover", { hasText: "Turnlens · met" }).first();
+    const hover = page.locator(".monaco-hover", { hasText: "Turnlens · " }).first();
     for (let attempt = 1; ; attempt++) {
       await entry.hover();
       try {

@@ -26,13 +26,13 @@ const runLoop = (worker: Script) => testWorkflow(loop, { agents: { worker } });
 
 test("stops at once", async () => {
   await runLoop(answer(STEP, { done: true }));
-//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓
+//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered
 });
 
 test("needs a second step", async () => {
   await runLoop([answer(STEP, { done: false })]);
 //               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[list-exhausted]: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.
-//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓
+//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered
 });
 `;
 
@@ -101,14 +101,14 @@ describe("the check helpers", () => {
   test(
     "a wrong hint label fails with a diff of the hint written and the hint the server gave",
     async () => {
-      const wrong = rewritten("^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓", "^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #2 ✓");
+      const wrong = rewritten("^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered", "^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 2 answered");
       expect(await failureOf(() => checkHints(wrong))).toBe(
         [
           "checkHints: the server's results differ from the annotations (- written, + the server's):",
           '  test("stops at once", async () => {',
           "    await runLoop(answer(STEP, { done: true }));",
-          "- //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #2 ✓",
-          "+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓",
+          "- //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 2 answered",
+          "+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered",
           "  });",
           "  ",
         ].join("\n"),
@@ -126,8 +126,8 @@ describe("the check helpers", () => {
         '+ //               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[list-exhausted]: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.',
       );
       const invented = rewritten(
-        'hint: worker #1 ✓\n});\n\ntest("needs',
-        'hint: worker #1 ✓\n//              ^^^^^^ warning[entry-never-reached, unnecessary]: never\n});\n\ntest("needs',
+        'hint: worker · turn 1 answered\n});\n\ntest("needs',
+        'hint: worker · turn 1 answered\n//              ^^^^^^ warning[entry-never-reached, unnecessary]: never\n});\n\ntest("needs',
       );
       expect(await failureOf(() => checkDiagnostics(invented))).toContain("- //              ^^^^^^ warning[entry-never-reached, unnecessary]: never");
     },
@@ -138,12 +138,12 @@ describe("the check helpers", () => {
     "a hover written with the wrong range or text fails with both, and a hover where there is none fails as nohover",
     async () => {
       const wrong = rewritten(
-        "//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓",
-        "//              ^^^^^^ hover: not this\n//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓",
+        "//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered",
+        "//              ^^^^^^ hover: not this\n//              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered",
       );
       const message = await failureOf(() => checkHovers(wrong));
       expect(message).toContain("- //              ^^^^^^ hover: not this");
-      expect(message).toContain("+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 1 turn");
+      expect(message).toContain("+ //              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **worker · turn 1 answered**");
       const nowhere = rewritten("{ worker } });\n", "{ worker } });\n//^ hover: something\n");
       expect(await failureOf(() => checkHovers(nowhere))).toContain("+ //^ nohover");
     },
@@ -206,7 +206,7 @@ test("needs a second step", async () => {
         ].join("\n"),
       );
       // The helper fixture's list is reached through a helper: no quick fix is offered there, and saying one is fails.
-      const second = "//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓\n";
+      const second = "//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered\n";
       const claimed = rewritten(second, `${second}//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2\n`);
       expect(await failureOf(() => checkActions(claimed))).toContain("- //               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2");
     },

@@ -24,7 +24,7 @@ import { answer, testWorkflow } from "agentswf/testing";
 import { loop, STEP } from "./workflows";
 
 const finish = [answer(STEP, { done: false }), answer(STEP, { done: true })];
-//             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1–2 ×4 ✓
+//             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turns 1–2 in 2 tests: answered
 
 test("first run of the shared list", async () => {
   await testWorkflow(loop, { agents: { worker: finish } });
@@ -53,7 +53,7 @@ import { note } from "./workflows";
 
 test("a silent writer", async () => {
   await testWorkflow(note, { agents: { writer: noAnswer.silent() } });
-//                                             ^^^^^^^^^^^^^^^^^ hint: writer #1 nudged ✗ unanswered
+//                                             ^^^^^^^^^^^^^^^^^ hint: writer · turn 1 no answer after a nudge (as scripted)
 });
 `,
     );

@@ -49,8 +49,8 @@ test("a list entry never reached", async () => {
     agents: { writer: [answer(NOTE, { title: "Release 1.2" }), answer(NOTE, { title: "Release 1.3" })] },
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 2: this entry is never reached
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
-//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1 ✓
-//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 1 turn
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 answered
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · turn 1 answered**
 //                     |
 //                     | ---
 //                     |
@@ -128,7 +128,7 @@ test("an answer the schema refuses", async () => {
   await testWorkflow(note, {
     agents: { writer: answer(NOTE, { title: "v2" }) },
 //                                 ^^^^^^^^^^^^^^^ error[answer-refused]: agent "writer" turn 1: the schema refused its script's answer: /title must not have fewer than 3 characters
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 ✗ cancelled
   });
 });
 `,
@@ -225,7 +225,7 @@ test("a turn nobody ends", async () => {
   await testWorkflow(note, {
     agents: { writer: noAnswer.hang() },
 //                    ^^^^^^^^^^^^^^^ error[stall]: the run stalled: nothing started or ended for 200 ms; in flight: "writer" turn 1
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 ✗ cancelled
     stall: "200ms",
   });
 });
@@ -254,8 +254,8 @@ test("a loop that never ends", async () => {
 | - \`loop\` cancelled: agent "worker" turn 4: the run started more than 3 turns (maxTurns). It was asked: Do step 4. · 3 turns · N ms
   await testWorkflow(loop, {
     agents: { worker: answer(STEP, { done: false }) },
-//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1–3 ×3 ✓
-//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · met 3 turns
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turns 1–3 answered
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **worker · turns 1–3 answered**
 //                    |
 //                    | ---
 //                    |
@@ -308,7 +308,7 @@ test("a turn past the list's end", async () => {
 //                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[list-exhausted]: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.
 //                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Add answer(STEP, { done: false }) for worker turn 2
 //                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Add noAnswer.silent() for worker turn 2
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker #1 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: worker · turn 1 answered
   });
 });
 `,
@@ -352,7 +352,7 @@ test("two patterns match one agent", async () => {
     agents: { "checker-*": answer("green"), "*-b": answer("red") },
 //            ^^^^^^^^^^^ error[glob-conflict]: agent "checker-b" turn 1: it matches "checker-*" and "*-b"; give it a script of its own. It was asked: Check the build.
 //                                          ^^^^^ error[glob-conflict]: agent "checker-b" turn 1: it matches "checker-*" and "*-b"; give it a script of its own. It was asked: Check the build.
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: checker-a #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: checker-a · turn 1 ✗ cancelled
   });
 });
 `,

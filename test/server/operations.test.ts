@@ -23,10 +23,10 @@ import { asking, compacting, consulting, listening } from "./operations";
 test("the writer compacts once", async () => {
   const run = await testWorkflow(compacting, {
     agents: { writer: [answer("Draft."), answer("Final note.")] },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1–2 ×2 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered
     compactions: { writer: answer("Outline: fixes, then features.") },
 //                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer compaction #1 ✓ "Outline: fixes, then fea…"
-//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · 1 compaction
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer compaction #1 ✓ "Outline: fixes, then fea…"**
 //                         |
 //                         | ---
 //                         |
@@ -42,14 +42,14 @@ test("the planner replies to the reviewer", async () => {
   const run = await testWorkflow(asking, {
     agents: {
       reviewer: answer(async (turn) => {
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer #1 ✓
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 answered
         const asked = await turn.send("planner", "Which cache?", { awaitReply: true });
         return asked.kind === "replied" ? asked.text : asked.kind;
       }),
     },
     messages: { planner: (message) => message.reply("The read cache.") },
 //                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: planner woken by reviewer ✓ replied
-//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · 1 wake
+//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **planner woken by reviewer ✓ replied**
 //                       |
 //                       | ---
 //                       |
@@ -65,7 +65,7 @@ test("the coordinator answers the investigator", async () => {
   const run = await testWorkflow(consulting, {
     agents: {
       investigator: answer(async (turn) => {
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator #1 ✓
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turn 1 answered
         const asked = await turn.send("coordinator", "One incident or two?", { awaitReply: true });
         return asked.kind === "replied" ? asked.text : asked.kind;
       }),
@@ -73,7 +73,7 @@ test("the coordinator answers the investigator", async () => {
     participants: {
       coordinator: (event) => (event.kind === "message" && event.asks ? event.reply("Two.") : undefined),
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator ×2: route with investigator, message from investigator → {"id":"m2"}
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · 2 calls
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **coordinator ×2: route with investigator, message from investigator → {"id":"m2"}**
 //    |
 //    | ---
 //    |
@@ -94,10 +94,10 @@ test("the coordinator answers the investigator", async () => {
 test("a note during the first turn gives a second", async () => {
   const run = await testWorkflow(listening, {
     agents: { investigator: [answer("read"), answer("noted")] },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator #1–2 ×2 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turns 1–2 answered
     events: [{ during: "investigator#1", name: "note", data: { text: "check the index" } }],
 //           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator#1
-//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · scripted event, in 1 run
+//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **sent during investigator#1**
 //           |
 //           | ---
 //           |
@@ -112,7 +112,7 @@ test("a ticket is routed by its decision", async () => {
     decisions: {
       "triage-1": { team: { payments: 0.95, accounts: 0.03, frontend: 0.02 }, bug: 0.97, urgency: [0.1, 0.3, 0.6] },
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 → team: payments (0.95) +2
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · 1 decision
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **triage-1 → team: payments (0.95) +2**
 //    |
 //    | ---
 //    |
@@ -134,7 +134,7 @@ import { asking, compacting, consulting, listening } from "./operations";
 test("a compaction list longer than the compactions asked", async () => {
   await testWorkflow(compacting, {
     agents: { writer: [answer("Draft."), answer("Final note.")] },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer #1–2 ×2 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered
     compactions: { writer: [answer("Outline."), answer("Never asked.")] },
 //                                              ^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 compaction; its compaction script has 2: this entry is never reached
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer compaction #1 ✓ "Outline."
@@ -144,7 +144,7 @@ test("a compaction list longer than the compactions asked", async () => {
 test("a planner whose messages script throws", async () => {
   await testWorkflow(asking, {
     agents: { reviewer: answer(async (turn) => (await turn.send("planner", "Which cache?", { awaitReply: true })).kind) },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 ✗ cancelled
     messages: {
       planner: () => {
 //    ^^^^^^^^^^^^^^^^ hint: planner woken by reviewer ✗ failed
@@ -158,7 +158,7 @@ test("a planner whose messages script throws", async () => {
 test("a messages list longer than the wakes", async () => {
   await testWorkflow(asking, {
     agents: { reviewer: answer(async (turn) => (await turn.send("planner", "Which cache?", { awaitReply: true })).kind) },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer #1 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 answered
     messages: { planner: [(message) => message.reply("The read cache."), (message) => message.reply("Never.")] },
 //                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "planner" was woken by 1 message; its messages script has 2: this entry is never reached
 //                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
@@ -171,7 +171,7 @@ test("a messages list longer than the wakes", async () => {
 test("a message to an agent the messages option does not script", async () => {
   await testWorkflow(asking, {
     agents: { reviewer: answer(async (turn) => (await turn.send("planner", "Which cache?", { awaitReply: true })).kind) },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 ✗ cancelled
     messages: { reviewer: (message) => message.reply("Not me.") },
 //            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[message-unscripted]: agent "planner" message 1: a message woke it, and "messages" has no script for it; scripted: "reviewer". It was sent by "reviewer": Which cache?
   });
@@ -188,14 +188,14 @@ test("a participant the participants option does not script", async () => {
 test("a note for a turn that never comes is never sent", async () => {
   await testWorkflow(listening, {
     agents: { investigator: [answer("read"), answer("noted")] },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator #1–2 ×2 ✓
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turns 1–2 answered
     events: [
       { during: "investigator#1", name: "note", data: { text: "check the index" } },
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator#1
       { during: "investigator#5", name: "note", data: { text: "too late" } },
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-never-sent]: event "note" (during investigator#5): agent "investigator" never had turn 5
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: never sent
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · scripted event, in 1 run
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **never sent**
 //    |
 //    | ---
 //    |
@@ -207,7 +207,7 @@ test("a note for a turn that never comes is never sent", async () => {
 test("a note whose data does not fit is refused", async () => {
   await testWorkflow(listening, {
     agents: { investigator: [answer("read"), answer("noted")] },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator #1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turn 1 ✗ cancelled
     events: [{ during: "investigator#1", name: "note", data: { text: 3 } }],
 //           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-refused]: event "note" (during investigator#1): event "note"'s data does not fit its schema: /text must be string
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: refused

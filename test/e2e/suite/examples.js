@@ -115,7 +115,7 @@ exports.run = async () => {
           return all.some((hint) => hint.line === line) && all;
         });
         log(`inlay hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
-        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "reader #1 ✓");
+        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "reader · turn 1 answered");
       },
     ],
 
@@ -126,10 +126,10 @@ exports.run = async () => {
         const text = await waitFor("a hover on answer(", async () => {
           const hover = await hoverText(summarize, position);
           // TypeScript's hover comes too; Turnlens's starts at its header
-          return hover.includes("Turnlens · met") && hover.slice(hover.indexOf("Turnlens · met"));
+          return hover.includes("Turnlens · ") && hover.slice(hover.indexOf("Turnlens · "));
         });
         log(`hover: ${text.split("\n").filter(Boolean).slice(0, 3).join(" ⏎ ")}`);
-        assert.match(text, /Turnlens · met 1 turn/);
+        assert.match(text, /^Turnlens · \*\*reader · turn 1 answered\*\*/);
         assert.match(text, /\*\*reader\*\* turn 1 · ✓ answered/);
         assert.match(text, /Answer: `\{"summary":"Two sentences\."\}`/);
       },

@@ -1,5 +1,5 @@
 // Annotated fixtures: reads the expected results written under the lines of a fixture's text
-// (`//   ^^^^ hint: writer #1 ✓`) and writes results back the same way, for a diff. Syntax: README.md.
+// (`//   ^^^^ hint: writer · turn 1 answered`) and writes results back the same way, for a diff. Syntax: README.md.
 import type { Range } from "vscode-languageserver-protocol";
 
 /** One expected or actual result: where it is, what kind (`hint`, `error[list-exhausted]`, …) and its text. */
