@@ -19,8 +19,12 @@ export interface TurnlensApi {
   serverPid(): number | undefined;
   /** The language status item's text and detail. */
   status(): string;
-  /** The Testing view's tree. */
+  /** The status bar item's text and tooltip. */
+  statusBar(): string;
+  /** The test files' items, out of their folders (a file, its describes and tests, their runs). */
   testItems(): ItemSnapshot[];
+  /** The Testing view's tree as shown: folders, then the files in them. */
+  testView(): ItemSnapshot[];
   /** The Turnlens the server comes from, and the line the output channel got about it. */
   engine(): EngineReport;
 }
@@ -90,7 +94,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     ready: start,
     serverPid: () => client.serverPid,
     status: () => status.text,
+    statusBar: () => status.barText,
     testItems: () => explorer.snapshot(),
+    testView: () => explorer.snapshot(true),
     engine: () => client.engineReport(),
   };
 }

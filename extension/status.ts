@@ -1,8 +1,9 @@
 // The language status item (server state, runs going on, the last run's time and counts, problems,
-// a warning past 4 s, what happened to the server) and the output channel, whose levels the user
-// sets with the channel's own log-level menu.
+// a warning past 4 s, what happened to the server), the status bar item (the last run's tests, a
+// spinner while one runs) and the output channel, whose levels the user sets with the channel's own
+// log-level menu (the server's lines with turnlens.logLevel).
 import * as vscode from "vscode";
-import { SLOW_RUN_MS, statusView, type EngineInUse, type LastRun, type StatusState } from "./statusView.ts";
+import { SLOW_RUN_MS, statusBarView, statusView, type EngineInUse, type LastRun, type StatusState } from "./statusView.ts";
 import { TEST_FILE_GLOB } from "./testFiles.ts";
 
 export class Status implements vscode.Disposable {
@@ -10,6 +11,7 @@ export class Status implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   /** Made once Turnlens starts, so a workspace that does not use it shows nothing on its test files. */
   private item: vscode.LanguageStatusItem | undefined;
+  private bar: vscode.StatusBarItem | undefined;
   private readonly state: StatusState = {
     server: "stopped",
     trusted: vscode.workspace.isTrusted,
@@ -37,9 +39,19 @@ export class Status implements vscode.Disposable {
     this.item = vscode.languages.createLanguageStatusItem("turnlens.status", [{ pattern: TEST_FILE_GLOB }, { language: "turnlens-transcript" }]);
     this.item.name = "Turnlens";
     this.item.command = { title: "Show Output", command: "turnlens.showOutput" };
-    this.disposables.push(this.item);
+    this.bar = vscode.window.createStatusBarItem("turnlens.statusBar", vscode.StatusBarAlignment.Left, 0);
+    this.bar.name = "Turnlens";
+    this.bar.show();
+    this.disposables.push(this.item, this.bar);
     this.countProblems();
     this.render();
+  }
+
+  /** The status bar item's text and tooltip, for the e2e suite. */
+  get barText(): string {
+    this.state.runningSince = [...this.running.values()];
+    const view = statusBarView(this.state, Date.now());
+    return `${view.text} — ${view.tooltip}`;
   }
 
   /** The status as text, for tests and the e2e suite. */
@@ -117,6 +129,13 @@ export class Status implements vscode.Disposable {
 
   private render(): void {
     this.state.runningSince = [...this.running.values()];
+    if (this.bar) {
+      const bar = statusBarView(this.state, Date.now());
+      this.bar.text = bar.text;
+      this.bar.tooltip = bar.tooltip;
+      this.bar.command = bar.command;
+      this.bar.backgroundColor = bar.background === "error" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+    }
     if (!this.item) return;
     const view = statusView(this.state, Date.now());
     this.item.text = view.text;

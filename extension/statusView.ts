@@ -118,3 +118,39 @@ function seconds(ms: number): string {
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/** What the status bar item says: the last run's tests (counted by test) and a spinner while one runs. */
+export interface StatusBarView {
+  text: string;
+  tooltip: string;
+  /** Where a click goes: the Testing view when tests failed, else the output channel. */
+  command: "workbench.view.testing.focus" | "turnlens.showOutput";
+  /** The item's background: `error` after a failing run or when the server will not restart. */
+  background: "error" | "none";
+}
+
+export function statusBarView(state: StatusState, now: number): StatusBarView {
+  const detail = statusView(state, now).detail;
+  const last = state.lastRun;
+  if (state.server === "failed") return { text: "$(error) Turnlens stopped", tooltip: detail, command: "turnlens.showOutput", background: "error" };
+  if (state.server !== "ready" || !state.trusted) {
+    const view = statusView(state, now);
+    return { text: `${view.busy ? "$(sync~spin) " : ""}${view.text}`, tooltip: detail, command: "turnlens.showOutput", background: "none" };
+  }
+  const counts = last
+    ? [last.failed > 0 ? `$(error) ${last.failed} failed` : "", `$(pass) ${last.passed} passed`, last.skipped > 0 ? `${last.skipped} skipped` : ""]
+        .filter(Boolean)
+        .join("  ")
+    : "";
+  if (state.runningSince.length > 0) {
+    return { text: `$(sync~spin) Turnlens${counts ? `  ${counts}` : " running"}`, tooltip: `running · ${detail}`, command: "turnlens.showOutput", background: "none" };
+  }
+  if (!last) return { text: "$(beaker) Turnlens", tooltip: detail, command: "turnlens.showOutput", background: "none" };
+  const failed = last.failed > 0;
+  return {
+    text: `$(beaker) ${counts}`,
+    tooltip: `${detail} · click for ${failed ? "the Testing view" : "the output"}`,
+    command: failed ? "workbench.view.testing.focus" : "turnlens.showOutput",
+    background: failed ? "error" : "none",
+  };
+}

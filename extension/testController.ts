@@ -22,7 +22,6 @@ import { DebugLauncher } from "./debugRun.ts";
 import {
   progressOfCliReport,
   RunStates,
-  runNodeId,
   terminalText,
   affectedInScope,
   testIdOf,
@@ -32,7 +31,9 @@ import {
   type StateChange,
   type TreeNode,
 } from "./testTree.ts";
+import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./folderTree.ts";
 import type { Transcripts } from "./transcript.ts";
+import { transcriptMarkdown, turnFrames } from "./transcriptMessage.ts";
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
@@ -48,7 +49,6 @@ interface ActiveRun {
   finished: boolean;
   /** Files this run reported on, whose transcript documents refresh when it ends. */
   files: Set<string>;
-  counts: { passed: number; failed: number; skipped: number };
   ended: Promise<void>;
   resolveEnded: () => void;
 }
@@ -63,6 +63,11 @@ export interface ItemSnapshot {
 
 export class TestExplorer implements vscode.Disposable {
   private readonly tree = new TestTree();
+  /** Each file's item (wherever its folder puts it), folder items by id, and each item's parent id (`""`: the top). */
+  private readonly fileItems = new Map<string, vscode.TestItem>();
+  private readonly folderItems = new Map<string, vscode.TestItem>();
+  private readonly parentOf = new Map<string, string>();
+  private layout: FolderEntry[] = [];
   private controller: vscode.TestController | undefined;
   private runProfile: vscode.TestRunProfile | undefined;
   private readonly runs = new Map<string, ActiveRun>();
@@ -114,7 +119,7 @@ export class TestExplorer implements vscode.Disposable {
     controller.createRunProfile("Debug", vscode.TestRunProfileKind.Debug, (request, token) => this.debugHandler(request, token), true);
     controller.resolveHandler = async (item) => {
       // Opening a file's document makes the server send its tree (and, unless runMode is manual, run it).
-      if (item && !item.parent && item.uri && item.children.size === 0) await vscode.workspace.openTextDocument(item.uri);
+      if (item && this.tree.file(item.id) && item.uri && item.children.size === 0) await vscode.workspace.openTextDocument(item.uri);
     };
     controller.refreshHandler = async () => void (await this.scanWorkspace());
     const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
@@ -124,8 +129,14 @@ export class TestExplorer implements vscode.Disposable {
       this.tree.removeFile(uri.toString());
       this.syncFile(uri.toString());
     });
-    this.disposables.push(controller, watcher, (this.debugLauncher = new DebugLauncher(this.context, () => this.client.packageRoot)));
-    for (const uri of this.tree.fileUris()) this.syncFile(uri);
+    this.disposables.push(
+      controller,
+      watcher,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncFolders()),
+      (this.debugLauncher = new DebugLauncher(this.context, () => this.client.packageRoot)),
+    );
+    for (const uri of this.tree.fileUris()) this.syncFile(uri, false);
+    this.syncFolders();
   }
 
   /** Finds the workspace's test files that import Turnlens; returns how many. */
@@ -164,22 +175,69 @@ export class TestExplorer implements vscode.Disposable {
   // ------------------------------------------------------------------------------------------
   // The tree
 
-  private syncFile(uri: string): void {
+  /** Brings a file's items up to date with the tree, then (unless told not to) the folders around the files. */
+  private syncFile(uri: string, folders = true): void {
+    if (!this.controller) return;
+    const node = this.tree.file(uri);
+    if (node) this.fileItems.set(uri, this.syncNode(node, this.fileItems.get(uri)));
+    else this.fileItems.delete(uri);
+    if (folders) this.syncFolders();
+  }
+
+  /** The Testing view's top: the files grouped by folder (folderTree.ts), each item under its folder. */
+  private syncFolders(): void {
     const controller = this.controller;
     if (!controller) return;
-    const node = this.tree.file(uri);
-    if (!node) {
-      controller.items.delete(uri);
-      return;
-    }
-    controller.items.add(this.syncNode(node, controller.items.get(uri)));
+    const roots = vscode.workspace.workspaceFolders ?? [];
+    this.layout = folderTree(
+      this.tree.fileUris(),
+      roots.map((root) => root.uri.toString()),
+      roots.map((root) => root.name),
+    );
+    const seen = new Set<string>();
+    const place = (entries: FolderEntry[], parentId: string, collection: vscode.TestItemCollection) => {
+      const items: vscode.TestItem[] = [];
+      for (const entry of entries) {
+        const id = entry.kind === "file" ? entry.uri : entry.id;
+        seen.add(id);
+        // An item moved to another folder is made afresh: an item belongs to one parent.
+        const moved = this.parentOf.has(id) && this.parentOf.get(id) !== parentId;
+        this.parentOf.set(id, parentId);
+        if (entry.kind === "file") {
+          const node = this.tree.file(entry.uri);
+          if (!node) continue;
+          let item = this.fileItems.get(entry.uri);
+          if (!item || moved) this.fileItems.set(entry.uri, (item = this.syncNode(node, undefined)));
+          items.push(item);
+          continue;
+        }
+        let folder = moved ? undefined : this.folderItems.get(entry.id);
+        if (!folder) this.folderItems.set(entry.id, (folder = controller.createTestItem(entry.id, entry.label, vscode.Uri.parse(entry.uri))));
+        folder.label = entry.label;
+        place(entry.children, entry.id, folder.children);
+        items.push(folder);
+      }
+      collection.replace(items);
+    };
+    place(this.layout, "", controller.items);
+    for (const id of [...this.parentOf.keys()]) if (!seen.has(id)) this.parentOf.delete(id);
+    for (const id of [...this.folderItems.keys()]) if (!seen.has(id)) this.folderItems.delete(id);
+  }
+
+  /** Item ids with each folder replaced by the files in it (the server runs files and tests, not folders). */
+  private withoutFolders(ids: readonly string[]): string[] {
+    return ids.flatMap((id) => {
+      if (!isFolderId(id)) return [id];
+      const folder = findFolder(this.layout, id);
+      return folder ? filesIn(folder) : [];
+    });
   }
 
   private syncNode(node: TreeNode, existing: vscode.TestItem | undefined): vscode.TestItem {
     const uri = vscode.Uri.parse(node.uri);
     const item = existing && existing.uri?.toString() === uri.toString() ? existing : this.controller!.createTestItem(node.id, node.label, uri);
     item.label = node.label;
-    item.description = node.kind === "file" ? folderOf(uri) : node.description;
+    item.description = node.description;
     item.range = node.range ? new vscode.Range(node.range.start.line, node.range.start.character, node.range.end.line, node.range.end.character) : undefined;
     item.canResolveChildren = node.kind === "file" && node.children.length === 0;
     item.children.replace(node.children.map((child) => this.syncNode(child, item.children.get(child.id))));
@@ -190,20 +248,25 @@ export class TestExplorer implements vscode.Disposable {
   private item(id: string): vscode.TestItem | undefined {
     const testId = testIdOf(id);
     const { uri, path } = TestId.parse(testId);
-    let item = this.controller?.items.get(uri);
+    let item = this.fileItems.get(uri);
     for (let depth = 1; item && depth <= path.length; depth++) item = item.children.get(TestId.of(uri, path.slice(0, depth)));
     return item && id !== testId ? item.children.get(id) : item;
   }
 
-  /** The tree as the Testing view shows it. */
-  snapshot(): ItemSnapshot[] {
+  /** The test files' items and what is in them, out of their folders (`grouped`: as the Testing view shows them, in folders). */
+  snapshot(grouped = false): ItemSnapshot[] {
     const snap = (item: vscode.TestItem): ItemSnapshot => {
       const children: ItemSnapshot[] = [];
       item.children.forEach((child) => void children.push(snap(child)));
       return { id: item.id, label: item.label, ...(item.description ? { description: item.description } : {}), children };
     };
     const items: ItemSnapshot[] = [];
-    this.controller?.items.forEach((item) => void items.push(snap(item)));
+    if (grouped) this.controller?.items.forEach((item) => void items.push(snap(item)));
+    else
+      for (const uri of this.tree.fileUris()) {
+        const item = this.fileItems.get(uri);
+        if (item) items.push(snap(item));
+      }
     return items;
   }
 
@@ -220,7 +283,6 @@ export class TestExplorer implements vscode.Disposable {
       queue: Promise.resolve(),
       finished: false,
       files: new Set(),
-      counts: { passed: 0, failed: 0, skipped: 0 },
       ended,
       resolveEnded,
     };
@@ -273,29 +335,22 @@ export class TestExplorer implements vscode.Disposable {
       case "started":
         return run.started(item);
       case "skipped":
-        active.counts.skipped++;
         return run.skipped(item);
       case "errored":
         return run.errored(item, toMessages(change.messages ?? []));
       case "passed":
-        active.counts.passed++;
         run.passed(item, change.durationMs);
         break;
       case "failed":
-        active.counts.failed++;
-        run.failed(item, toMessages(withDiffs(change.messages ?? [], transcript)), change.durationMs);
+        run.failed(
+          item,
+          transcript ? withTurns(toMessages(withDiffs(change.messages ?? [], transcript)), transcript, uri) : toMessages(change.messages ?? []),
+          change.durationMs,
+        );
         break;
     }
-    if (!transcript) return;
-    // A run inside a failed test fails only when it went wrong itself (its test may fail on a later
-    // `expect`); without a message of its own, so the test's message is not shown twice in the editor.
-    transcript.runs.forEach((workflowRun, index) => {
-      const child = item.children.get(runNodeId(change.test, index));
-      if (!child) return;
-      const wrong = change.state === "failed" && (workflowRun.problems.length > 0 || workflowRun.ending !== "completed");
-      if (wrong) run.failed(child, [], workflowRun.durationMs);
-      else run.passed(child, workflowRun.durationMs);
-    });
+    // The test's `testWorkflow` runs (its children) get no result of their own: VS Code counts every
+    // item given one, and the Testing view's counts, badges and the status count tests.
     if (text) run.appendOutput(terminalText(text), undefined, item);
   }
 
@@ -305,7 +360,7 @@ export class TestExplorer implements vscode.Disposable {
     active.states.apply({ type: "end" });
     active.run.end();
     this.runs.delete(active.runId);
-    this.status.runEnded(active.runId, active.counts, active.states.interrupted);
+    this.status.runEnded(active.runId, active.states.counts(), active.states.interrupted);
     for (const uri of active.files) this.transcripts.refresh(uri);
     active.resolveEnded();
   }
@@ -336,8 +391,8 @@ export class TestExplorer implements vscode.Disposable {
 
   private async runOnce(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     if (!this.controller || token.isCancellationRequested) return;
-    const include = request.include ? this.tree.runIds(request.include.map((item) => item.id)) : this.tree.fileUris();
-    const exclude = this.tree.runIds((request.exclude ?? []).map((item) => item.id));
+    const include = request.include ? this.tree.runIds(this.withoutFolders(request.include.map((item) => item.id))) : this.tree.fileUris();
+    const exclude = this.tree.runIds(this.withoutFolders((request.exclude ?? []).map((item) => item.id)));
     const runId = `client-${++this.counter}`;
     // Tracked before the request: the server sends `enqueued` (and may send `end`) before it answers.
     const active = this.track(runId, this.controller.createTestRun(request), true);
@@ -377,8 +432,10 @@ export class TestExplorer implements vscode.Disposable {
     if (!this.controller) return;
     // Restricted Mode: debugging would run the workspace's code, which the Run profile never does either.
     if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage("Turnlens: the workspace is not trusted, so Turnlens runs no tests.");
-    const excluded = new Set(this.tree.runIds((request.exclude ?? []).map((item) => item.id)));
-    const ids = (request.include ? this.tree.runIds(request.include.map((item) => item.id)) : this.tree.fileUris()).filter((id) => !excluded.has(id));
+    const excluded = new Set(this.tree.runIds(this.withoutFolders((request.exclude ?? []).map((item) => item.id))));
+    const ids = (request.include ? this.tree.runIds(this.withoutFolders(request.include.map((item) => item.id))) : this.tree.fileUris()).filter(
+      (id) => !excluded.has(id),
+    );
     const byFile = new Map<string, string[][] | undefined>();
     for (const id of ids) {
       const { uri, path } = TestId.parse(id);
@@ -407,7 +464,7 @@ export class TestExplorer implements vscode.Disposable {
           for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
       }
     }
-    const { passed, failed, skipped } = active.counts;
+    const { passed, failed, skipped } = active.states.counts();
     this.status.log.info(`debug run: ${passed} passed, ${failed} failed, ${skipped} skipped`);
     this.finish(active);
   }
@@ -469,7 +526,7 @@ export class TestExplorer implements vscode.Disposable {
   async showTranscript(target?: unknown): Promise<void> {
     await this.start();
     let id: string | undefined;
-    if (target && typeof target === "object" && "id" in target && typeof (target as { id: unknown }).id === "string") {
+    if (target && typeof target === "object" && "id" in target && typeof (target as { id: unknown }).id === "string" && !isFolderId((target as { id: string }).id)) {
       const node = this.tree.find((target as { id: string }).id);
       id = node?.kind === "describe" ? node.uri : testIdOf((target as { id: string }).id);
     } else {
@@ -502,17 +559,24 @@ function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
   });
 }
 
+/**
+ * A failed test's messages with its turns: the first message's call stack is the turns, each at
+ * the entry that met it, and one more message (no location, so no second inline message in the
+ * editor) is the transcript, shown in the Test Results peek.
+ */
+function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, testUri: string): vscode.TestMessage[] {
+  const [first] = messages;
+  const frames = turnFrames(transcript, testUri);
+  if (first && frames.length > 0) {
+    first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));
+  }
+  return [...messages, new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
+}
+
 function uriOf(target: unknown): vscode.Uri | undefined {
   if (target instanceof vscode.Uri) return target;
   if (typeof target === "string") return vscode.Uri.parse(target);
   return undefined;
-}
-
-/** A file's folder relative to the workspace, so files of the same name tell apart; none at the root. */
-function folderOf(uri: vscode.Uri): string | undefined {
-  const relative = vscode.workspace.asRelativePath(uri, false);
-  const slash = relative.lastIndexOf("/");
-  return slash > 0 && relative !== uri.fsPath ? relative.slice(0, slash) : undefined;
 }
 
 /** Whether a request failed because the server's connection closed (a crash, a stop). */

@@ -199,6 +199,13 @@ export interface StateChange {
   messages?: MessageModel[];
 }
 
+/** Tests by their result: what a run's summary, the Testing view's counts and the status say. */
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
 const FINAL: ReadonlySet<TestState> = new Set(["passed", "failed", "skipped", "errored"]);
 
 /** One run's test states, fed its progress messages in order. */
@@ -244,6 +251,22 @@ export class RunStates {
 
   stateOf(test: string): TestState | undefined {
     return this.states.get(test);
+  }
+
+  /**
+   * The run's results counted by test, as the Testing view and the status show them: a test with
+   * three `testWorkflow` runs is one test (its runs get no result of their own, so VS Code does not
+   * count them either); an errored test counts as failed.
+   */
+  counts(): TestCounts {
+    const counts: TestCounts = { passed: 0, failed: 0, skipped: 0 };
+    for (const [test, state] of this.states) {
+      if (test !== testIdOf(test)) continue;
+      if (state === "passed") counts.passed++;
+      else if (state === "failed" || state === "errored") counts.failed++;
+      else if (state === "skipped") counts.skipped++;
+    }
+    return counts;
   }
 
   private set(change: StateChange): StateChange {

@@ -5,6 +5,8 @@ import type { Connection, InitializeParams, InitializeResult } from "vscode-lang
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
+import { logRuns, write } from "./runLog.ts";
+import { loggedWorkers } from "./workerLog.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
@@ -74,7 +76,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const workers =
     early?.pool ??
     new WorkerPool({
-      factory: env.createWorker,
+      factory: loggedWorkers(env.createWorker, (line) => write(log, line)),
       size: () => state.globalSettings.workers,
       log: (message) => log.info(message),
       ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
@@ -98,6 +100,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     workflowViews: new workflowViews.WorkflowViews(state, scheduler, (contribute) => initializers.push(contribute)),
   };
 
+  logRuns(server);
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
   for (const feature of [
     configuration,

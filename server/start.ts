@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../core/runner/pool.ts";
 import { requireWithCodeCache } from "../core/runner/codeCache.ts";
+import { loggedWorkers } from "./workerLog.ts";
 import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 
 const early: EarlyWorkers = {
@@ -16,7 +17,7 @@ const early: EarlyWorkers = {
   pool: new WorkerPool({
     size: () => early.size(),
     log: (message) => early.log(message),
-    factory: takeServerWorker,
+    factory: loggedWorkers(takeServerWorker, (line) => early.log(line.text)),
   }),
 };
 // Trust is not known yet: the warm-ups are Turnlens's own files, in the temp folder, and run no

@@ -104,6 +104,7 @@ try {
   };
   if (!skip.has("tests")) {
     await suite("examples", workspace("examples", join(root, "examples")));
+    await suite("testExplorerCounts", workspace("counts", join(root, "examples")));
     await suite("gettingStarted", workspace("empty"));
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
     await suite("workflowViews", workspace("workflowViews", join(root, "examples")));

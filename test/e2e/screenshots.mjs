@@ -1,6 +1,7 @@
 // The README's screenshots (docs/images/): drives code-server's workbench in Chromium on a copy of
 // examples/ with the installed extension: Test Explorer with results, inline turns with a hover,
 // the Problems panel, the quick-fix menu. Each waits for what it shows; none sleeps.
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
@@ -40,9 +41,14 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
 
     stage = "the Testing view";
-    // 1. The Testing view after running every test: the examples pass, examples/mistakes fail.
+    // 1. The Testing view after running every test, files in folders: the examples pass,
+    // examples/mistakes fail, and the count over the tree is the CLI's (by test); beside it a file.
     await page.locator('.activitybar [aria-label^="Testing"]').first().click();
     const testing = page.locator(".test-explorer");
+    // the files sit in folders (summarize/ › summarize.test.ts): open the summarize folder
+    const folderRow = testing.locator(".monaco-list-row", { hasText: /^\s*summarize\s*$/ }).first();
+    await folderRow.waitFor(WAIT);
+    if ((await folderRow.getAttribute("aria-expanded")) === "false") await folderRow.locator(".monaco-tl-twistie").click();
     await testing.locator(".monaco-list-row", { hasText: "summarize.test.ts" }).waitFor(WAIT);
     // a wider side bar, so the items' descriptions show
     const bar = await page.locator(".part.sidebar").boundingBox();
@@ -50,6 +56,11 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.mouse.down();
     await page.mouse.move(bar.x + bar.width + 170, 400, { steps: 5 });
     await page.mouse.up();
+    // the file first: opening it runs it, and that run must end before Run All, whose count the picture shows
+    await openFile("summarize/summarize.test.ts");
+    await editorText(/^reader.#1.✓$/)
+      .first()
+      .waitFor(WAIT);
     await page.locator('.part.sidebar [aria-label^="Run Tests"]').first().click();
     await page.mouse.move(900, 300); // off the toolbar: no tooltip in the picture
     await testing.locator(".monaco-list-row .codicon-testing-passed-icon").first().waitFor(WAIT);
@@ -57,26 +68,35 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     // the run is over when the summary (`passed/total  time`) stops spinning
     await testing.locator(".result-summary").waitFor(WAIT);
     await testing.locator(".result-summary .codicon-modifier-spin").waitFor({ state: "detached", ...WAIT });
+    // VS Code's own count over the tree is by test: the CLI's numbers for the same folder
+    const cli = spawnSync(process.execPath, [join(import.meta.dirname, "../../dist/cli.mjs"), "test", "."], {
+      cwd: folder,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const [, passed, failed] = /(\d+) passed, (\d+) failed/.exec(cli.stdout) ?? [];
+    // the summary's leaf elements: the count (`passed/total`) and the time, apart
+    const parts = await testing
+      .locator(".result-summary")
+      .evaluate((summary) => [...summary.querySelectorAll("*")].filter((node) => node.children.length === 0).map((node) => (node.textContent ?? "").trim()));
+    const summary = parts.filter(Boolean).join(" ");
+    say(`  Testing view: ${summary}; CLI: ${passed} passed, ${failed} failed`);
+    if (!parts.includes(`${passed}/${Number(passed) + Number(failed)}`))
+      throw new Error(`the Testing view counts "${summary}", the CLI ${passed} passed, ${failed} failed`);
     // open a passing file's tests and the first test's workflow run
     const row = (text) => testing.locator(".monaco-list-row", { hasText: text }).first();
     await row("summarize.test.ts").locator(".monaco-tl-twistie").click();
     await row("returns the reader's summary").locator(".monaco-tl-twistie").click();
     await row("run summarize").waitFor(WAIT);
-    // the file beside it, with the same run inline, and that test's transcript in Test Results
-    await openFile("summarize/summarize.test.ts");
-    await editorText(/^reader.#1.✓$/)
-      .first()
-      .waitFor(WAIT);
-    await page.locator(".part.panel .monaco-list-row", { hasText: "returns the reader's summary" }).first().click();
-    await page.locator(".part.panel", { hasText: "Read README.md and summarise it" }).first().waitFor(WAIT);
+    // no panel: the picture is the tree and its count (Test Results opens on a run with failures)
+    if (await page.locator(".part.panel").isVisible()) await page.keyboard.press("Control+J");
+    await page.locator(".part.panel").waitFor({ state: "hidden", ...WAIT });
     await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
     await page.mouse.move(900, 300);
     await shot("test-explorer.png");
 
     stage = "the inline turns and a hover";
     // 2. Inline turns with a hover open, in the review example; no panel or side bar, for room.
-    await page.keyboard.press("Control+J");
-    await page.locator(".part.panel").waitFor({ state: "hidden", ...WAIT });
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
     await openFile("review/workflow.test.ts");

@@ -1,7 +1,7 @@
 // What the language status item says (extension/statusView.ts): the server's state, runs going on,
 // the last run, problems, the 4 s warning, a crash, an untrusted workspace.
 import { describe, expect, test } from "bun:test";
-import { SLOW_RUN_MS, statusView, type StatusState } from "../../extension/statusView.ts";
+import { SLOW_RUN_MS, statusBarView, statusView, type StatusState } from "../../extension/statusView.ts";
 
 const ready: StatusState = { server: "ready", trusted: true, runningSince: [], problems: 0, runMode: "onType", sessionRunMode: false };
 
@@ -61,5 +61,38 @@ describe("the status item", () => {
 
   test("says no tests run in an untrusted workspace", () => {
     expect(statusView({ ...ready, trusted: false }, 0)).toMatchObject({ text: "Turnlens restricted", severity: "warning" });
+  });
+});
+
+describe("the status bar item", () => {
+  test("shows the last run's tests, failures first, and a click on a failing run opens the Testing view", () => {
+    expect(statusBarView({ ...ready, lastRun: { durationMs: 240, passed: 57, failed: 15, skipped: 0 } }, 0)).toEqual({
+      text: "$(beaker) $(error) 15 failed  $(pass) 57 passed",
+      tooltip: "last run: 57 passed, 15 failed in 240 ms · runs onType · click for the Testing view",
+      command: "workbench.view.testing.focus",
+      background: "error",
+    });
+  });
+
+  test("a passing run reads as passed and a click opens the output", () => {
+    expect(statusBarView({ ...ready, lastRun: { durationMs: 40, passed: 2, failed: 0, skipped: 1 } }, 0)).toEqual({
+      text: "$(beaker) $(pass) 2 passed  1 skipped",
+      tooltip: "last run: 2 passed, 1 skipped in 40 ms · runs onType · click for the output",
+      command: "turnlens.showOutput",
+      background: "none",
+    });
+  });
+
+  test("spins while a run goes, keeping the last result beside the spinner", () => {
+    expect(statusBarView({ ...ready, runningSince: [0] }, 10).text).toBe("$(sync~spin) Turnlens running");
+    expect(statusBarView({ ...ready, runningSince: [0], lastRun: { durationMs: 40, passed: 2, failed: 1, skipped: 0 } }, 10).text).toBe(
+      "$(sync~spin) Turnlens  $(error) 1 failed  $(pass) 2 passed",
+    );
+  });
+
+  test("before any run, while starting and after the server gave up, it says so", () => {
+    expect(statusBarView(ready, 0).text).toBe("$(beaker) Turnlens");
+    expect(statusBarView({ ...ready, server: "starting" }, 0).text).toBe("$(sync~spin) Turnlens starting");
+    expect(statusBarView({ ...ready, server: "failed" }, 0)).toMatchObject({ text: "$(error) Turnlens stopped", background: "error" });
   });
 });

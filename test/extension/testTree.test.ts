@@ -170,6 +170,35 @@ describe("run states", () => {
     expect(states.stateOf(two)).toBe("failed");
   });
 
+  test("a run's counts are by test: a test with three testWorkflow runs counts once, and only tests get a result", () => {
+    const tree = new TestTree();
+    tree.discovered({ textDocument: { uri: A }, tests: loopTree });
+    const three = tree.setRuns({ test: one, status: "passed", durationMs: 9, runs: [run("a"), run("b"), run("c", "failed")] });
+    tree.setRuns({ test: two, status: "failed", durationMs: 9, runs: [run("a", "stalled"), run("b")] });
+    const top = TestId.of(A, ["top"]);
+    const states = new RunStates();
+    const changes = [
+      ...states.apply({ type: "enqueued", test: one }),
+      ...states.apply({ type: "passed", test: one, durationMs: 4 }),
+      ...states.apply({ type: "failed", test: two, durationMs: 7, messages: [{ message: "no" }] }),
+      ...states.apply({ type: "skipped", test: top }),
+      ...states.apply({ type: "end" }),
+    ];
+    expect(three.children.map((child) => child.kind)).toEqual(["run", "run", "run"]);
+    expect(changes.map((change) => `${tree.find(change.test)?.kind} ${change.state}`)).toEqual(["test enqueued", "test passed", "test failed", "test skipped"]);
+    expect(states.counts()).toEqual({ passed: 1, failed: 1, skipped: 1 });
+  });
+
+  test("an errored test counts as failed, and a test still going counts as nothing", () => {
+    const states = new RunStates();
+    states.apply({ type: "started", test: one });
+    states.apply({ type: "started", test: two });
+    states.apply({ type: "passed", test: one, durationMs: 1 });
+    expect(states.counts()).toEqual({ passed: 1, failed: 0, skipped: 0 });
+    states.interrupt("the server was killed");
+    expect(states.counts()).toEqual({ passed: 1, failed: 1, skipped: 0 });
+  });
+
   test("a skipped test is final too", () => {
     const states = new RunStates();
     expect([...states.apply({ type: "skipped", test: one }), ...states.apply({ type: "enqueued", test: one })]).toEqual([{ test: one, state: "skipped" }]);

@@ -1,0 +1,29 @@
+// The output channel's lines for the workers (window/logMessage through the logger): each worker's
+// start and end. Apart from runLog.ts so server/start.ts, whose bundle is kept small, imports only this.
+import type { WorkerFactory } from "../core/runner/pool.ts";
+
+/** What one line says and at which level the logger writes it. */
+export interface LogLine {
+  level: "error" | "warn" | "info" | "debug";
+  text: string;
+}
+
+/** The line for a worker that ended: a clean exit (recycled, stopped) is info; a death (a signal, a crash) is a warning. */
+export function workerExitLine(pid: number | undefined, code: number | null, signal: NodeJS.Signals | null): LogLine {
+  const how = signal ? `killed by signal ${signal}` : `exit code ${code}`;
+  if (code === 0 && !signal) return { level: "info", text: `worker ${pid ?? "?"} exited (${how})` };
+  return { level: "warn", text: `worker ${pid ?? "?"} died (${how})` };
+}
+
+/**
+ * A worker factory whose workers say when they start and end. Why a worker was killed (a blocked
+ * test, a message it may not send) the pool logs itself; this says that it ended.
+ */
+export function loggedWorkers(factory: WorkerFactory, say: (line: LogLine) => void): WorkerFactory {
+  return () => {
+    const child = factory();
+    say({ level: "info", text: `worker ${child.pid ?? "?"} started` });
+    child.once("exit", (code, signal) => say(workerExitLine(child.pid, code, signal)));
+    return child;
+  };
+}
