@@ -58,7 +58,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.mouse.up();
     // the file first: opening it runs it, and that run must end before Run All, whose count the picture shows
     await openFile("summarize/summarize.test.ts");
-    await editorText(/^reader.#1.✓$/)
+    await editorText(/^reader.·.turn.1.answered$/)
       .first()
       .waitFor(WAIT);
     await page.locator('.part.sidebar [aria-label^="Run Tests"]').first().click();

@@ -83,11 +83,11 @@ exports.run = async () => {
         });
         log(`inlay hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
         assert.ok(
-          hints.every((hint) => /^[\w*, -]+ #\d/.test(hint.label.trim())),
+          hints.every((hint) => /^[\w*, -]+ · turns? \d/.test(hint.label.trim())),
           "each hint names an agent's turns",
         );
         assert.ok(
-          hints.some((hint) => /^[\w-]+ #\d+ ✓$/.test(hint.label.trim())),
+          hints.some((hint) => /^[\w-]+ · turn \d+ answered$/.test(hint.label.trim())),
           "an entry shows the turn it answered",
         );
       },
