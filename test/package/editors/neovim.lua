@@ -25,6 +25,16 @@ end
 
 -- >>> docs/language-server.md, Neovim 0.7
 local turnlens_clients = {}
+-- 0.7 ignores the server's `workspace/codeLens/refresh` (and its codelens.refresh() serves only the
+-- current buffer, dropping a call while one is in flight): ask again for every attached buffer's lenses.
+local function turnlens_refresh_lenses(_, _, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  for _, buf in ipairs(client and vim.lsp.get_buffers_by_client_id(ctx.client_id) or {}) do
+    client.request('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(buf) } },
+      vim.lsp.codelens.on_codelens, buf)
+  end
+  return vim.NIL
+end
 vim.api.nvim_create_autocmd('FileType', {
   pattern = { 'typescript', 'typescriptreact', 'javascript', 'javascriptreact' },
   callback = function(args)
@@ -34,6 +44,10 @@ vim.api.nvim_create_autocmd('FileType', {
     local root = vim.fn.fnamemodify(found ~= '' and found or name, ':p:h')
     turnlens_clients[root] = turnlens_clients[root] or vim.lsp.start_client({
       name = 'turnlens', cmd = { 'npx', 'turnlens', 'lsp', '--stdio' }, cmd_cwd = root, root_dir = root,
+      -- so the server sends `workspace/codeLens/refresh` when a run starts and when its results arrive
+      capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(),
+        { workspace = { codeLens = { refreshSupport = true } } }),
+      handlers = { ['workspace/codeLens/refresh'] = turnlens_refresh_lenses },
     })
     vim.lsp.buf_attach_client(args.buf, turnlens_clients[root])
   end,
