@@ -561,16 +561,18 @@ function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
 
 /**
  * A failed test's messages with its turns: the first message's call stack is the turns, each at
- * the entry that met it, and one more message (no location, so no second inline message in the
- * editor) is the transcript, shown in the Test Results peek.
+ * the entry that met it (the peek lists them, each a link). Only a failure with no message of its
+ * own gets the transcript as a message: VS Code shows a message without a location inline on the
+ * test's line, which would be a second report of the same failure.
  */
 function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, testUri: string): vscode.TestMessage[] {
   const [first] = messages;
   const frames = turnFrames(transcript, testUri);
-  if (first && frames.length > 0) {
+  if (!first) return [new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
+  if (frames.length > 0) {
     first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));
   }
-  return [...messages, new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
+  return messages;
 }
 
 function uriOf(target: unknown): vscode.Uri | undefined {
