@@ -152,8 +152,22 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       .first()
       .click(); // the cursor on the name; the squiggle overlay takes no clicks
     await squiggle.waitFor(WAIT);
-    await page.keyboard.press("Control+.");
-    await page.locator(".action-widget", { hasText: 'Rename "agnets" to "agents"' }).first().waitFor(WAIT);
+    // The menu asks every code-action provider (TypeScript's too, which may still be loading its
+    // project) and a press can go unanswered: press again until the menu shows, as the hover does.
+    const menu = page.locator(".action-widget", { hasText: 'Rename "agnets" to "agents"' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press("Control+.");
+      try {
+        await menu.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 8) throw error;
+        await page.keyboard.press("Escape");
+        await editorText(/^agnets$/)
+          .first()
+          .click();
+      }
+    }
     await shot("quick-fix.png");
     await page.keyboard.press("Escape");
     return { ok: true, files };
