@@ -1,5 +1,6 @@
 // Stale results kept while a run is pending: after an edit, the last run's inlay hints are carried
-// to the edited text and marked stale, and the result lenses marked so, until the new run's replace them.
+// to the edited text and marked stale, and the result lenses marked so, until the new run's replace them;
+// a run cancelled by a newer edit leaves them shown, carried again.
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { CodeLens, InlayHint } from "vscode-languageserver-protocol";
@@ -87,6 +88,45 @@ test(
     const lines = TEXT.split("\n");
     await server.change(uri, [...lines.slice(0, HINT_LINE), ...lines.slice(HINT_LINE + 1)].join("\n"));
     expect(await hints(uri)).toEqual([]);
+  },
+  SLOW,
+);
+
+test(
+  "a run cancelled by a newer edit leaves the stale hint shown, carried again to the newer text",
+  async () => {
+    // A long test timeout: only the cancel ends the loop.
+    server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 600_000 } } });
+    const { uri } = await server.openAndRun(join(MISTAKES, "virtual-stale-cancelled.test.ts"), TEXT);
+    const lines = TEXT.split("\n");
+    const lineLength = (lines[HINT_LINE] ?? "").length;
+    // A test that loops, inserted above the hinted test (4 lines), then its loop deleted (1 line).
+    const loop = "  for (;;) await new Promise((resolve) => setImmediate(resolve));";
+    const inserted = ['test("loops until cancelled", async () => {', loop, "});", ""];
+    const looping = [...lines.slice(0, 4), ...inserted, ...lines.slice(4)].join("\n");
+    const from = server.received.length;
+    await server.change(uri, looping);
+    await server.advance(defaultSettings.debounceMs);
+    await server.waitFor<{ uri: string; message: { type: string; test?: string } }>(
+      "turnlens/testRunProgress",
+      (params) => params.uri === uri && params.message.type === "started" && (params.message.test ?? "").endsWith("loops%20until%20cancelled"),
+      from,
+    );
+    const stale = { position: { line: HINT_LINE + 4, character: lineLength }, label: `${WORDS} …`, paddingLeft: true, tooltip: STALE_TOOLTIP };
+    expect(await hints(uri)).toEqual([stale]);
+    // The newer edit cancels the looping run; the hint stays stale, carried to where its line went.
+    const afterCancel = server.received.length;
+    await server.change(uri, looping.replace(`${loop}\n`, ""));
+    await server.waitFor<{ uri: string; message: { type: string } }>(
+      "turnlens/testRunProgress",
+      (params) => params.uri === uri && params.message.type === "end",
+      afterCancel,
+    );
+    expect(await hints(uri)).toEqual([{ ...stale, position: { line: HINT_LINE + 3, character: lineLength } }]);
+    const afterEnd = server.received.length;
+    await server.advance(defaultSettings.debounceMs);
+    expect((await server.runEnded(uri, afterEnd))?.version).toBe(3);
+    expect(await hints(uri)).toEqual([{ position: { line: HINT_LINE + 3, character: lineLength }, label: WORDS, paddingLeft: true }]);
   },
   SLOW,
 );
