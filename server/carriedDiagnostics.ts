@@ -4,17 +4,21 @@
 import type { Diagnostic, Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 
-/** The diagnostics of `before`, moved to where their text is in `after`. */
-export function carryDiagnostics(uri: string, before: string, after: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  if (diagnostics.length === 0) return [];
-  if (before === after) return [...diagnostics];
+/** The one span an edit changed: `before`'s [prefix, oldEnd) became `after`'s [prefix, newEnd). */
+export function editedSpan(before: string, after: string): { prefix: number; oldEnd: number; newEnd: number } {
   const shortest = Math.min(before.length, after.length);
   let prefix = 0;
   while (prefix < shortest && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
   while (suffix < shortest - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
-  const oldEnd = before.length - suffix;
-  const newEnd = after.length - suffix;
+  return { prefix, oldEnd: before.length - suffix, newEnd: after.length - suffix };
+}
+
+/** The diagnostics of `before`, moved to where their text is in `after`. */
+export function carryDiagnostics(uri: string, before: string, after: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length === 0) return [];
+  if (before === after) return [...diagnostics];
+  const { prefix, oldEnd, newEnd } = editedSpan(before, after);
   const old = TextDocument.create(uri, "typescript", 0, before);
   const next = TextDocument.create(uri, "typescript", 0, after);
   // An offset before the edit stays, one after it shifts; one inside it goes to the edit's start

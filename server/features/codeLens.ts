@@ -1,9 +1,14 @@
 // Code lenses: `▶ Run` and the last result (`✓ 3 turns · 4 ms`, `✗ 1 problem`) on each test,
-// `▶ Run file` at the top. They run through `workspace/executeCommand` (see commands.ts).
+// `▶ Run file` at the top; a result of an earlier version of the text ends with ` …` (stale).
+// They run through `workspace/executeCommand` (see commands.ts).
 import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/runner/report.ts";
+import { STALE_MARK } from "../carriedHints.ts";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
+
+/** A result lens of an earlier version of the text; unlike a hint's, no run may be on its way (manual, onSave). */
+const STALE_LENS_TOOLTIP = "From a run before your last edit; the next run replaces it.";
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -41,6 +46,7 @@ export function register(server: Server): void {
       const analysis = state.analysis(uri);
       if (!document || !analysis) return [];
       const running = scheduler.isRunning(uri);
+      const current = new Set(state.currentResults(uri)?.report.tests ?? []);
       const top: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const lenses: CodeLens[] = [{ range: top, command: { title: running ? "⟳ Running…" : "▶ Run file", command: Commands.runFile, arguments: [uri] } }];
       const seen = new Map<string, number>();
@@ -52,8 +58,14 @@ export function register(server: Server): void {
         const id = count === 1 ? base : `${base} (${count})`;
         lenses.push({ range: test.calleeRange, command: { title: "▶ Run", command: Commands.runTest, arguments: [uri, test.path] } });
         const report = document.lastReports.get(id);
-        // A lens needs a command to show; an empty id makes it a label.
-        if (report) lenses.push({ range: test.calleeRange, command: { title: resultTitle(report), command: "" } });
+        // A lens needs a command to show; an empty id makes it a label. A report of an earlier
+        // version of the text stays (it does not blink while typing), marked stale as a carried hint is.
+        if (!report) continue;
+        const stale = !current.has(report);
+        lenses.push({
+          range: test.calleeRange,
+          command: stale ? { title: `${resultTitle(report)}${STALE_MARK}`, command: "", tooltip: STALE_LENS_TOOLTIP } : { title: resultTitle(report), command: "" },
+        });
       }
       // Tests a run reported that the text does not declare by name (built at run time).
       for (const view of state.currentResults(uri)?.view.tests ?? []) {
