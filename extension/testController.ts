@@ -1,11 +1,12 @@
 // Applies the tree model (testTree.ts) to a vscode.TestController: the workspace's Turnlens test
-// files and the trees the server discovers; Run (continuous too) and Debug profiles; each run's
+// files and the trees the server discovers; Run (continuous too), Run with Coverage and Debug profiles; each run's
 // progress as states, failures at their line with diffs, transcripts as output, runs as children.
 import * as vscode from "vscode";
 import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError } from "vscode-languageclient/node";
 import {
   CancelTestRunNotification,
   Commands,
+  OutcomeCoverageRequest,
   RunTestsRequest,
   TestId,
   TestRunProgressNotification,
@@ -34,6 +35,7 @@ import {
 import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./folderTree.ts";
 import type { Transcripts } from "./transcript.ts";
 import { transcriptMarkdown, turnFrames } from "./transcriptMessage.ts";
+import { coverageModel, type StatementModel } from "./coverageModel.ts";
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
@@ -51,6 +53,8 @@ interface ActiveRun {
   files: Set<string>;
   ended: Promise<void>;
   resolveEnded: () => void;
+  /** Run with Coverage: adds the coverage once the tests ended, before the run does. */
+  beforeEnd?: () => Promise<void>;
 }
 
 /** The public view of one item, for the e2e suite. */
@@ -75,6 +79,8 @@ export class TestExplorer implements vscode.Disposable {
   private readonly commandRuns = new Set<vscode.CancellationTokenSource>();
   private debugLauncher: DebugLauncher | undefined;
   private counter = 0;
+  /** Each workflow file's call sites, for the Test Coverage view and the editor's gutter. */
+  private readonly coverageDetails = new WeakMap<vscode.FileCoverage, StatementModel[]>();
   private readonly disposables: vscode.Disposable[] = [];
   /** The continuous runs on: each reruns the test files not open that the server says a change affects. */
   private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
@@ -117,6 +123,8 @@ export class TestExplorer implements vscode.Disposable {
     this.controller = controller;
     this.runProfile = controller.createRunProfile("Run", vscode.TestRunProfileKind.Run, (request, token) => this.runHandler(request, token), true, undefined, true);
     controller.createRunProfile("Debug", vscode.TestRunProfileKind.Debug, (request, token) => this.debugHandler(request, token), true);
+    const coverage = controller.createRunProfile("Run with Coverage", vscode.TestRunProfileKind.Coverage, (request, token) => this.coverageHandler(request, token), true);
+    coverage.loadDetailedCoverage = async (_run, file) => (this.coverageDetails.get(file) ?? []).map(toStatementCoverage);
     controller.resolveHandler = async (item) => {
       // Opening a file's document makes the server send its tree (and, unless runMode is manual, run it).
       if (item && this.tree.file(item.id) && item.uri && item.children.size === 0) await vscode.workspace.openTextDocument(item.uri);
@@ -309,7 +317,12 @@ export class TestExplorer implements vscode.Disposable {
   private async handle(active: ActiveRun, message: TestRunProgressMessage): Promise<void> {
     if (active.finished) return;
     if (message.type === "output") return active.run.appendOutput(terminalText(message.text));
-    if (message.type === "end") return this.finish(active);
+    if (message.type === "end") {
+      await active
+        .beforeEnd?.()
+        .catch((error: unknown) => active.run.appendOutput(terminalText(`Turnlens: no coverage: ${error instanceof Error ? error.message : String(error)}\n`)));
+      return this.finish(active);
+    }
     for (const change of active.states.apply(message)) await this.applyChange(active, change, true);
   }
 
@@ -389,13 +402,34 @@ export class TestExplorer implements vscode.Disposable {
     await this.runOnce(request, token);
   }
 
-  private async runOnce(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  /** Run with Coverage: the tests run as Run runs them, then each workflow file they reached gets its call sites' coverage. */
+  private async coverageHandler(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    await this.start();
+    await this.runOnce(request, token, true);
+  }
+
+  private async runOnce(request: vscode.TestRunRequest, token: vscode.CancellationToken, withCoverage = false): Promise<void> {
     if (!this.controller || token.isCancellationRequested) return;
     const include = request.include ? this.tree.runIds(this.withoutFolders(request.include.map((item) => item.id))) : this.tree.fileUris();
     const exclude = this.tree.runIds(this.withoutFolders((request.exclude ?? []).map((item) => item.id)));
     const runId = `client-${++this.counter}`;
     // Tracked before the request: the server sends `enqueued` (and may send `end`) before it answers.
     const active = this.track(runId, this.controller.createTestRun(request), true);
+    if (withCoverage)
+      active.beforeEnd = async () => {
+        if (active.files.size === 0) return;
+        const result = await this.client.client.sendRequest(OutcomeCoverageRequest.type, { tests: [...active.files] });
+        for (const model of coverageModel(result)) {
+          const { statementCounts: statements, branchCounts: branches } = model;
+          const file = new vscode.FileCoverage(
+            vscode.Uri.parse(model.uri),
+            new vscode.TestCoverageCount(statements.covered, statements.total),
+            new vscode.TestCoverageCount(branches.covered, branches.total),
+          );
+          this.coverageDetails.set(file, model.statements);
+          active.run.addCoverage(file);
+        }
+      };
     const cancel = token.onCancellationRequested(() => void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {}));
     try {
       const result = await this.client.client.sendRequest(RunTestsRequest.type, { runId, include, exclude });
@@ -573,6 +607,16 @@ function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, t
     first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));
   }
   return messages;
+}
+
+function toStatementCoverage(statement: StatementModel): vscode.StatementCoverage {
+  const { start, end } = statement.range;
+  const range = new vscode.Range(start.line, start.character, end.line, end.character);
+  return new vscode.StatementCoverage(
+    statement.executed,
+    range,
+    statement.branches.map((branch) => new vscode.BranchCoverage(branch.executed, range, branch.label)),
+  );
 }
 
 function uriOf(target: unknown): vscode.Uri | undefined {

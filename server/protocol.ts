@@ -262,3 +262,39 @@ export namespace TranscriptRequest {
   export const method = "turnlens/transcript" as const;
   export const type = new RequestType<TranscriptParams, TranscriptResult | null, void>(method);
 }
+
+export interface OutcomeCoverageParams {
+  /** Test file uris whose last runs count (a Run with Coverage's files). Absent: every test file this server ran. */
+  tests?: string[];
+}
+
+/** One call in a workflow file that asks the tests' fakes something, and what those runs did there. */
+export interface CallSiteCoverage {
+  /** The call as written: its receiver and name (`verifier.run`). */
+  range: Range;
+  kind: "turn" | "open" | "decision";
+  callee?: string;
+  /** How many tests reached it. */
+  tests: number;
+  /** Turns (or decisions) asked there, each ended with one outcome. */
+  turns: number;
+  /** Every outcome such a call can end with, in the engine's order, then any other a run named; `turns` 0 for one no test gave. */
+  outcomes: Array<{ outcome: string; turns: number }>;
+}
+
+export interface WorkflowFileCoverage {
+  uri: string;
+  /** Every call found in the file's text, reached or not, in the order written. */
+  calls: CallSiteCoverage[];
+}
+
+export interface OutcomeCoverageResult {
+  /** Each workflow file the runs reached, by file name. */
+  workflows: WorkflowFileCoverage[];
+}
+
+/** Client → server: the outcome coverage of the workflow files the given test files' last runs reached (the Test Explorer's Run with Coverage). */
+export namespace OutcomeCoverageRequest {
+  export const method = "turnlens/outcomeCoverage" as const;
+  export const type = new RequestType<OutcomeCoverageParams, OutcomeCoverageResult, void>(method);
+}

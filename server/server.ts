@@ -19,6 +19,7 @@ import * as diagnostics from "./features/diagnostics.ts";
 import * as documents from "./features/documents.ts";
 import * as hover from "./features/hover.ts";
 import * as inlayHints from "./features/inlayHints.ts";
+import * as outcomeCoverage from "./features/outcomeCoverage.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as transcript from "./features/transcript.ts";
@@ -117,6 +118,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     transcript,
     progress,
     workflowViews,
+    outcomeCoverage,
   ]) {
     feature.register(server);
   }

@@ -1,0 +1,59 @@
+// `turnlens/outcomeCoverage`: the Test Explorer's Run with Coverage asks, once its run ended, what
+// the tests did in each workflow file they reached: every call site found in the file's text with
+// how many tests reached it and how its turns ended. From the same runs the workflow views read
+// (workflowRuns.ts), narrowed to the test files the client names.
+import { pathToFileURL } from "node:url";
+import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/runner/outcomeCoverage.ts";
+import { OutcomeCoverageRequest, type CallSiteCoverage, type OutcomeCoverageParams, type OutcomeCoverageResult } from "../protocol.ts";
+import type { Server } from "../server.ts";
+import { fileOf } from "../state.ts";
+
+/** The outcomes a decision can end with (core/runner/outcomeCoverage.ts's `decisionOutcome`). */
+const DECISION_OUTCOMES = ["answered", "unanswered", "failed"];
+
+export function register(server: Server): void {
+  const runs = server.workflowViews.runs;
+  server.connection.onRequest(
+    OutcomeCoverageRequest.type,
+    server.guardRequest(OutcomeCoverageRequest.method, (params: OutcomeCoverageParams): OutcomeCoverageResult => {
+      const tests = params?.tests ? new Set(params.tests.map((uri) => fileOf(uri)).filter((file): file is string => file !== undefined)) : undefined;
+      const workflows: OutcomeCoverageResult["workflows"] = [];
+      for (const workflow of runs.coverage().workflows) {
+        const lines = (runs.textOf(workflow.file) ?? "").split("\n");
+        const calls = workflow.calls.map((call) => callSite(call, lines, tests));
+        // A workflow only the other test files reached is not this run's.
+        if (!calls.some((call) => call.tests > 0)) continue;
+        workflows.push({ uri: pathToFileURL(workflow.file).href, calls });
+      }
+      return { workflows };
+    }),
+  );
+}
+
+function callSite(call: CallCoverage, lines: readonly string[], tests: Set<string> | undefined): CallSiteCoverage {
+  const reached: Reach[] = tests ? call.reached.filter((reach) => tests.has(reach.test.file)) : call.reached;
+  const counts = new Map<string, number>();
+  for (const reach of reached) for (const turn of reach.turns) counts.set(turn.outcome, (counts.get(turn.outcome) ?? 0) + 1);
+  const possible: string[] = call.kind === "decision" ? DECISION_OUTCOMES : OUTCOME_KINDS;
+  const others = [...counts.keys()].filter((outcome) => !possible.includes(outcome)).sort();
+  return {
+    range: callRange(call, lines),
+    kind: call.kind,
+    ...(call.callee !== undefined ? { callee: call.callee } : {}),
+    tests: reached.length,
+    turns: reached.reduce((sum, reach) => sum + reach.turns.length, 0),
+    outcomes: [...possible, ...others].map((outcome) => ({ outcome, turns: counts.get(outcome) ?? 0 })),
+  };
+}
+
+/** The call's receiver and name on its line (`verifier.run`): where the editor marks it. */
+function callRange(call: CallCoverage, lines: readonly string[]): CallSiteCoverage["range"] {
+  const line = call.site.line - 1;
+  const text = lines[line] ?? "";
+  const nameStart = call.site.column - 1;
+  let nameEnd = nameStart;
+  while (nameEnd < text.length && /[\w$]/.test(text[nameEnd] ?? "")) nameEnd++;
+  const callee = call.callee ?? "";
+  const receiver = callee.startsWith("(…).") ? 0 : Math.max(0, callee.length - (nameEnd - nameStart));
+  return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
+}
