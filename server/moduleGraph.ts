@@ -1,6 +1,6 @@
-// What each test file depends on: the project files its last run read (core's runner reports them),
-// the reverse map (which test files a change to a file reruns), and, for a file not run yet, its
-// relative imports as written. Paths are absolute, as the runner reports them.
+// What each test file depends on: the project files its last run read (core's DependencyGraph,
+// which the CLI's watch uses too) and, for a file not run yet, its relative imports as written.
+// Paths are absolute, as the runner reports them.
 import { dirname, extname, resolve } from "node:path";
 
 /** The extensions a relative import without one may name, in the order esbuild tries them. */
@@ -8,42 +8,8 @@ const IMPLIED_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mts
 /** `./x.js` in TypeScript names `./x.ts` (and so on), as esbuild resolves it. */
 const TYPESCRIPT_FOR: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".ts", ".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
 
-export class ModuleGraph {
-  private readonly inputsOf = new Map<string, ReadonlySet<string>>();
-  private readonly dependentsOf = new Map<string, Set<string>>();
-
-  /** Replaces what `testFile` depends on by what its latest run read. */
-  set(testFile: string, inputs: Iterable<string>): void {
-    this.forget(testFile);
-    const read = new Set(inputs);
-    read.add(testFile);
-    this.inputsOf.set(testFile, read);
-    for (const input of read) {
-      let dependents = this.dependentsOf.get(input);
-      if (!dependents) this.dependentsOf.set(input, (dependents = new Set()));
-      dependents.add(testFile);
-    }
-  }
-
-  forget(testFile: string): void {
-    for (const input of this.inputsOf.get(testFile) ?? []) {
-      const dependents = this.dependentsOf.get(input);
-      dependents?.delete(testFile);
-      if (dependents?.size === 0) this.dependentsOf.delete(input);
-    }
-    this.inputsOf.delete(testFile);
-  }
-
-  /** The files the test file's last run read (itself included); undefined before it ran. */
-  inputs(testFile: string): ReadonlySet<string> | undefined {
-    return this.inputsOf.get(testFile);
-  }
-
-  /** The test files whose last run read `file` (a test file reads itself). */
-  dependents(file: string): string[] {
-    return [...(this.dependentsOf.get(file) ?? [])];
-  }
-}
+/** The server's graph is core's, the one `turnlens test --watch` uses. */
+export { DependencyGraph as ModuleGraph } from "../core/runner/dependencyGraph.ts";
 
 /**
  * Whether one of the test file's relative import specifiers (as written: `./workflow`,

@@ -4,6 +4,7 @@
 // not bundle) reruns on any change, since any file might be the one it needs.
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
+import { DependencyGraph } from "./dependencyGraph.ts";
 
 /** The path with symlinks resolved (its folder's, for a file deleted meanwhile), so both sides compare alike. */
 export function canonicalPath(path: string): string {
@@ -21,10 +22,8 @@ export function canonicalPath(path: string): string {
 export class TestGraph {
   /** Canonical test file → the path it runs under (as discovery reported it). */
   private readonly tests = new Map<string, string>();
-  /** Canonical test file → its canonical inputs; absent while not known. */
-  private readonly inputsOf = new Map<string, Set<string>>();
-  /** Canonical input → the canonical test files that read it. */
-  private readonly dependentsOf = new Map<string, Set<string>>();
+  /** Canonical test files and their canonical inputs; a file is absent while its inputs are not known. */
+  private readonly graph = new DependencyGraph();
 
   /** The test files, as run. */
   get files(): string[] {
@@ -41,7 +40,7 @@ export class TestGraph {
     const removed: string[] = [];
     for (const [key, file] of this.tests) {
       if (next.has(key)) continue;
-      this.forget(key);
+      this.graph.forget(key);
       this.tests.delete(key);
       removed.push(file);
     }
@@ -58,21 +57,14 @@ export class TestGraph {
   record(file: string, inputs: readonly string[] | undefined): void {
     const key = canonicalPath(file);
     if (!this.tests.has(key)) return;
-    this.forget(key);
-    if (inputs === undefined) return;
-    const set = new Set(inputs.map(canonicalPath));
-    set.add(key); // its own change always reruns it
-    this.inputsOf.set(key, set);
-    for (const input of set) {
-      let dependents = this.dependentsOf.get(input);
-      if (!dependents) this.dependentsOf.set(input, (dependents = new Set()));
-      dependents.add(key);
-    }
+    this.graph.forget(key);
+    // (its own change always reruns it: the graph counts a test file among its inputs)
+    if (inputs !== undefined) this.graph.set(key, inputs.map(canonicalPath));
   }
 
   /** Every input of every test file with known inputs, for watching folders outside the project. */
   allInputs(): string[] {
-    return [...this.dependentsOf.keys()];
+    return this.graph.readFiles();
   }
 
   /**
@@ -84,31 +76,22 @@ export class TestGraph {
     const rerun = new Set<string>();
     for (const path of changed) {
       const key = canonicalPath(path);
-      for (const dependent of this.dependentsOf.get(key) ?? []) rerun.add(dependent);
+      for (const dependent of this.graph.dependents(key)) rerun.add(dependent);
       const under = key + sep;
-      for (const [input, dependents] of this.dependentsOf) {
-        if (input.startsWith(under)) for (const dependent of dependents) rerun.add(dependent);
+      for (const input of this.graph.readFiles()) {
+        if (input.startsWith(under)) for (const dependent of this.graph.dependents(input)) rerun.add(dependent);
       }
       if (this.tests.has(key)) rerun.add(key);
     }
-    if (changed.length > 0) for (const key of this.tests.keys()) if (!this.inputsOf.has(key)) rerun.add(key);
+    if (changed.length > 0) for (const key of this.tests.keys()) if (this.graph.inputs(key) === undefined) rerun.add(key);
     return [...this.tests].filter(([key]) => rerun.has(key)).map(([, file]) => file);
   }
 
   /** Whether the path (or, for a folder, a file under it) is a test file or among some test file's known inputs. */
   reads(path: string): boolean {
     const key = canonicalPath(path);
-    if (this.tests.has(key) || this.dependentsOf.has(key)) return true;
+    if (this.tests.has(key) || this.graph.dependents(key).length > 0) return true;
     const under = key + sep;
-    return [...this.dependentsOf.keys(), ...this.tests.keys()].some((path) => path.startsWith(under));
-  }
-
-  private forget(key: string): void {
-    for (const input of this.inputsOf.get(key) ?? []) {
-      const dependents = this.dependentsOf.get(input);
-      dependents?.delete(key);
-      if (dependents?.size === 0) this.dependentsOf.delete(input);
-    }
-    this.inputsOf.delete(key);
+    return [...this.graph.readFiles(), ...this.tests.keys()].some((path) => path.startsWith(under));
   }
 }
