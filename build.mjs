@@ -14,6 +14,8 @@ const entryPoints = {
   testing: "core/testing/index.ts",
   client: "core/client/index.ts",
   trace: "core/testing/trace.ts",
+  // `turnlens/config`: defineConfig for turnlens.config.ts (the CLI serves its own copy to a config file).
+  config: "core/runner/config.ts",
   // The Vitest plugin (docs/vitest.md) and the `bun:test` it serves, which imports Vitest's API.
   vitest: "core/vitest/plugin.ts",
   "vitest-bun-test": "core/vitest/bunTest.ts",
@@ -80,6 +82,8 @@ await build({
   platform: "node",
   target: "node20",
   format: "cjs",
+  // A script turnlens.config.ts is bundled by esbuild (core/runner/configFile.ts), which the .vsix ships.
+  external: ["esbuild"],
   // core's worker pool finds Turnlens's install from its own file, in this bundle too.
   define: { "import.meta.url": "__turnlensModuleUrl" },
   banner: { js: 'const __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },

@@ -1,15 +1,19 @@
-// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n] [--coverage[=json]]`
+// The `turnlens` command line: `turnlens test [paths] [options]` (parseTestArgs, USAGE; the
+// project's config file merged under the flags), its run loop (bail, Ctrl-C, watch mode)
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
 import { existsSync, fstatSync, statSync } from "node:fs";
-import { basename, dirname, relative, sep } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
+import { ConfigError, findProjectConfig, loadConfigFile, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
+import { suggestName } from "../workflow/unknownOptions.ts";
+import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
 import { availableParallelism } from "node:os";
 import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
-import { summarize, type FileReport, type RunSummary } from "./report.ts";
+import { summarize, type FileReport, type RunSummary, type TestReport } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
@@ -19,21 +23,36 @@ export const USAGE = `Usage: turnlens test [paths...] [options]
 
 Runs *.test.ts and *.spec.ts files (also .mts .cts .tsx .js .mjs .cjs .jsx), each in a
 worker process. Paths are files or folders (searched recursively, skipping node_modules,
-dist and dot-folders). Without paths: the "turnlens.include" list of the nearest
-package.json, else the current folder. Test files import "bun:test" or "vitest" and
-"agentswf/testing"; Turnlens serves those itself.
+dist and dot-folders). Without paths: the "include" list of the project's config
+(turnlens.config.ts, .mts, .js, .mjs or .json, or the "turnlens" key of package.json),
+else the current folder. Test files import "bun:test" or "vitest" and "agentswf/testing";
+Turnlens serves those itself. Flags win over the config file.
 
 Options:
-  -t, --test-name-pattern <regex>  run only tests whose full name matches
-      --timeout <duration>         per-test timeout such as 500ms, 10s or 2m (default 5s)
-      --reporter <name>            pretty (default), json or junit
-      --shard <i/n>                run the i-th of n shares of the files, such as 1/3
-      --watch                      rerun the tests a changed file affects
-      --coverage[=json]            after the run, the outcomes each workflow's agents were given and
-                                   the call sites no test reached (json: one document on stdout)
-  -h, --help                       print this help
+  -t, --testNamePattern <regex>   run only tests whose full name matches (names joined by
+                                  " › " or by spaces: "math › adds" and "math adds" both match)
+      --testTimeout <duration>    per-test timeout such as 500ms, 10s or 2m (default 5s); 0: none
+      --reporter <name>           default, dot, verbose, json, junit, tap, github-actions or
+                                  agent; repeat it for several (docs/runner.md, Reporters)
+      --outputFile <path>         write the json/junit report to a file (--outputFile.junit=<path>
+                                  for one reporter's)
+      --silent                    drop what the tests print
+      --passWithNoTests           exit 0 when no test ran (nothing found, -t matched nothing,
+                                  an empty shard)
+      --maxWorkers <n|n%>         at most n worker processes, or n% of the cores
+      --bail [n]                  stop after n failed tests (default 1); what finished is reported
+      --changed [ref]             only test files changed since the git ref (default: uncommitted
+                                  changes), and those importing a changed file
+      --shard <i/n>               run the i-th of n shares of the files, such as 1/3
+      --config <path>             the config file to use instead of the one found
+      --watch                     rerun the tests a changed file affects
+      --coverage[=json]           after the run, the outcomes each workflow's agents were given and
+                                  the call sites no test reached (json: one document on stdout)
+  -h, --help                      print this help
+  --test-name-pattern and --timeout are the older names of -t and --testTimeout.
 
-Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
+Exit code: 0 when all tests pass, 1 when a test failed or no test ran (0 with
+--passWithNoTests), 2 on a usage or config error, 130 when interrupted (Ctrl-C).
 
 turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
 in a folder with no workflow, a first workflow and its test (turnlens init --help).
@@ -44,13 +63,38 @@ open files run as you type (turnlens lsp --help).`;
 export interface CliOptions {
   paths: string[];
   pattern?: RegExp;
+  /** The per-test timeout; `--testTimeout 0` is the longest a timer holds (no timeout). */
   timeoutMs: number;
+  /** The first of `reporters` that today's reporters.ts knows, until it builds them all. */
   reporter: ReporterName;
+  /** `--reporter` (repeatable) or the config's `reporters`; empty: the default reporter. */
+  reporters: ReporterChoice[];
+  /** `--outputFile <path>` (or the config's), or `--outputFile.<reporter>=<path>` per reporter. */
+  outputFile?: string | Record<string, string>;
+  /** `--silent`: what the tests print is dropped. */
+  silent: boolean;
+  /** `--passWithNoTests`: exit 0 when no test ran. */
+  passWithNoTests: boolean;
+  /** `--maxWorkers` as written: a count or a percentage (resolveMaxWorkers). */
+  maxWorkers?: number | string;
+  /** `--bail [n]`: stop after n failed tests; 0 never stops. */
+  bail: number;
+  /** `--changed [ref]`: true for the uncommitted changes, else the git ref. */
+  changed?: string | true;
   shard?: { index: number; count: number };
   watch: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
   coverage?: CoverageFormat;
+  /** `--config <path>`: the config file instead of the one found from the current folder. */
+  configFile?: string;
+  /** Files each worker runs before each test file (the config's `setupFiles`, absolute). */
+  setupFiles: string[];
+  /** The options a flag set, which the config file does not override. */
+  given: ReadonlySet<ConfigurableOption>;
 }
+
+/** The options a config file may set, when no flag did. */
+type ConfigurableOption = "pattern" | "timeoutMs" | "reporters" | "outputFile" | "silent" | "passWithNoTests" | "maxWorkers" | "bail";
 
 export class CliUsageError extends Error {
   constructor(
@@ -61,18 +105,48 @@ export class CliUsageError extends Error {
   }
 }
 
-/** `500ms`, `10s`, `2m`, `1.5s`, or a bare number of milliseconds. */
-export function parseDuration(text: string): number | undefined {
+/** `500ms`, `10s`, `2m`, `1.5s`, or a bare number of milliseconds; `0` when `zero` allows it. */
+export function parseDuration(text: string, zero = false): number | undefined {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
   if (!m) return undefined;
   const n = Number(m[1]);
   const ms = m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n;
-  return ms > 0 && Number.isFinite(ms) ? Math.round(ms) : undefined;
+  return (ms > 0 || (zero && ms === 0)) && Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+/** Reporters today's reporters.ts builds, for `reporter` (the reporters helper replaces this). */
+function legacyReporter(choices: ReporterChoice[]): ReporterName {
+  for (const { name } of choices) {
+    if (name === "default") return "pretty";
+    if (name === "pretty" || name === "json" || name === "junit") return name;
+  }
+  return "pretty";
+}
+
+/** The test name pattern of `-t`: a regular expression, refused by name when it is not one. */
+function namePattern(source: string, where: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new CliUsageError(`${where} needs a valid regular expression: ${(error as Error).message}`);
+  }
 }
 
 /** Parses the arguments after `test`. Throws CliUsageError. Returns "help" for -h. */
-export function parseTestArgs(args: string[]): CliOptions | "help" {
-  const options: CliOptions = { paths: [], timeoutMs: 5000, reporter: "pretty", watch: false };
+export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions | "help" {
+  const given = new Set<ConfigurableOption>();
+  const options: CliOptions = {
+    paths: [],
+    timeoutMs: 5000,
+    reporter: "pretty",
+    reporters: [],
+    silent: false,
+    passWithNoTests: false,
+    bail: 0,
+    watch: false,
+    setupFiles: [],
+    given,
+  };
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -94,33 +168,95 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
       i++;
       return next;
     };
+    /** A value only when the next argument is one (`accept`), for flags whose value is optional. */
+    const optionalValue = (accept: (next: string) => boolean): string | undefined => {
+      if (inline !== undefined) return inline;
+      const next = args[i + 1];
+      if (next === undefined || next.startsWith("-") || !accept(next)) return undefined;
+      i++;
+      return next;
+    };
+    const noValue = () => {
+      if (inline !== undefined && inline !== "true" && inline !== "false") throw new CliUsageError(`${flag} takes no value`);
+      return inline !== "false";
+    };
+    // `--outputFile.junit=path`: one reporter's file.
+    if (flag.startsWith("--outputFile.")) {
+      const reporter = flag.slice("--outputFile.".length);
+      const v = value();
+      if (reporter === "" || v === undefined || v === "") throw new CliUsageError(`${flag} needs a path, such as ${flag || "--outputFile.junit"}=report.xml`);
+      options.outputFile = { ...(typeof options.outputFile === "object" ? options.outputFile : {}), [reporter]: v };
+      given.add("outputFile");
+      continue;
+    }
     switch (flag) {
       case "-h":
       case "--help":
         return "help";
       case "-t":
+      case "--testNamePattern":
       case "--test-name-pattern": {
         const v = value();
-        if (v === undefined || v === "") throw new CliUsageError("-t needs a pattern");
-        try {
-          options.pattern = new RegExp(v);
-        } catch (error) {
-          throw new CliUsageError(`-t needs a valid regular expression: ${(error as Error).message}`);
-        }
+        if (v === undefined || v === "") throw new CliUsageError(`${flag} needs a pattern`);
+        options.pattern = namePattern(v, flag);
+        given.add("pattern");
         break;
       }
+      case "--testTimeout":
       case "--timeout": {
         const v = value();
-        const ms = v === undefined ? undefined : parseDuration(v);
-        if (ms === undefined) throw new CliUsageError("--timeout needs a duration such as 10s");
-        if (ms > MAX_TIMER_MS) throw new CliUsageError(`--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
-        options.timeoutMs = ms;
+        const ms = v === undefined ? undefined : parseDuration(v, true);
+        if (ms === undefined) throw new CliUsageError(`${flag} needs a duration such as 10s (0: no timeout)`);
+        if (ms > MAX_TIMER_MS) throw new CliUsageError(`${flag} takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
+        options.timeoutMs = ms === 0 ? MAX_TIMER_MS : ms;
+        given.add("timeoutMs");
         break;
       }
       case "--reporter": {
         const v = value();
-        if (v !== "pretty" && v !== "json" && v !== "junit") throw new CliUsageError("--reporter needs pretty, json or junit");
-        options.reporter = v;
+        if (v === undefined || v === "") throw new CliUsageError("--reporter needs a name, such as --reporter dot");
+        // Repeated, or comma-separated as Vitest also takes them.
+        for (const name of v.split(",")) if (name !== "") options.reporters.push({ name, options: {} });
+        options.reporter = legacyReporter(options.reporters);
+        given.add("reporters");
+        break;
+      }
+      case "--outputFile": {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--outputFile needs a path, such as --outputFile report.json");
+        options.outputFile = v;
+        given.add("outputFile");
+        break;
+      }
+      case "--silent":
+        options.silent = noValue();
+        given.add("silent");
+        break;
+      case "--passWithNoTests":
+        options.passWithNoTests = noValue();
+        given.add("passWithNoTests");
+        break;
+      case "--maxWorkers": {
+        const v = value();
+        const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+        if (v === undefined || (n === undefined && parsePercent(v) === undefined) || n === 0)
+          throw new CliUsageError("--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%");
+        options.maxWorkers = n ?? v;
+        given.add("maxWorkers");
+        break;
+      }
+      case "--bail": {
+        const v = optionalValue((next) => /^\d+$/.test(next));
+        if (v !== undefined && !/^\d+$/.test(v)) throw new CliUsageError("--bail takes a number of failed tests, such as --bail 3");
+        options.bail = v === undefined ? 1 : Number(v);
+        given.add("bail");
+        break;
+      }
+      case "--changed": {
+        // The next argument is the ref unless it is a path to test (`--changed test/`); `--changed=x` is always a ref.
+        const v = optionalValue((next) => !existsSync(resolve(cwd, next)));
+        if (v === "") throw new CliUsageError("--changed= needs a git ref, such as --changed=main");
+        options.changed = v ?? true;
         break;
       }
       case "--shard": {
@@ -132,6 +268,12 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         options.shard = { index, count };
         break;
       }
+      case "--config": {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--config needs a path, such as --config turnlens.config.ts");
+        options.configFile = v;
+        break;
+      }
       case "--coverage":
         if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
         options.coverage = inline === "json" ? "json" : "table";
@@ -141,10 +283,64 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         options.watch = true;
         break;
       default:
-        throw new CliUsageError(`unknown option: ${flag}`, true);
+        throw new CliUsageError(`unknown option: ${flag}${nearestFlag(flag)}`, true);
     }
   }
+  if (options.watch && options.shard) throw new CliUsageError("--shard cannot be used with --watch");
+  if (options.watch && options.bail > 0) throw new CliUsageError("--bail cannot be used with --watch");
   return options;
+}
+
+const FLAGS = [
+  "--testNamePattern",
+  "--testTimeout",
+  "--reporter",
+  "--outputFile",
+  "--silent",
+  "--passWithNoTests",
+  "--maxWorkers",
+  "--bail",
+  "--changed",
+  "--shard",
+  "--config",
+  "--watch",
+  "--coverage",
+  "--help",
+  "--timeout",
+  "--test-name-pattern",
+];
+
+/** `; did you mean --x?` for a misspelt flag near one of ours. */
+function nearestFlag(flag: string): string {
+  const nearest = flag.startsWith("--") ? suggestName(flag, FLAGS) : undefined;
+  return nearest ? ` (did you mean ${nearest}?)` : "";
+}
+
+/**
+ * The options with the project config's values where no flag set them (flags win), its setup
+ * files, and the reporter names checked; `maxWorkers` stays as written.
+ */
+export function withConfig(options: CliOptions, config: ProjectConfig | undefined): CliOptions {
+  if (!config) return options;
+  const merged: CliOptions = { ...options, setupFiles: config.setupFiles };
+  const unset = (key: ConfigurableOption) => !options.given.has(key);
+  if (unset("pattern") && config.testNamePattern) merged.pattern = config.testNamePattern;
+  if (unset("timeoutMs") && config.testTimeout !== undefined) merged.timeoutMs = config.testTimeout === 0 ? MAX_TIMER_MS : config.testTimeout;
+  if (unset("reporters") && config.reporters) {
+    merged.reporters = config.reporters;
+    merged.reporter = legacyReporter(config.reporters);
+  }
+  // A config's output paths are relative to its folder; a flag's, to the current folder.
+  if (unset("outputFile") && config.outputFile !== undefined) {
+    const from = (path: string) => resolve(config.root, path);
+    merged.outputFile =
+      typeof config.outputFile === "string" ? from(config.outputFile) : Object.fromEntries(Object.entries(config.outputFile).map(([name, path]) => [name, from(path)]));
+  }
+  if (unset("silent") && config.silent !== undefined) merged.silent = config.silent;
+  if (unset("passWithNoTests") && config.passWithNoTests !== undefined) merged.passWithNoTests = config.passWithNoTests;
+  if (unset("maxWorkers") && config.maxWorkers !== undefined) merged.maxWorkers = config.maxWorkers;
+  if (unset("bail") && config.bail !== undefined) merged.bail = config.bail;
+  return merged;
 }
 
 function useColor(stream: { isTTY?: boolean }): boolean {
@@ -157,11 +353,25 @@ function outputs(): Out {
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout) };
 }
 
+/** The project's config: `--config`'s file, else the nearest one (configFile.ts). Throws ConfigError. */
+function projectConfig(options: CliOptions): ProjectConfig | undefined {
+  return options.configFile ? loadConfigFile(resolve(process.cwd(), options.configFile)) : findProjectConfig(process.cwd());
+}
+
 async function selectFiles(options: CliOptions): Promise<Discovery & { note?: string }> {
-  const discovery = await discoverTests(options.paths, process.cwd());
-  if (!options.shard) return discovery;
-  const files = shard(discovery.files, options.shard.index, options.shard.count);
+  const discovery = await discoverTests(options.paths, process.cwd(), { config: projectConfig(options) });
+  let files = discovery.files;
+  if (options.changed !== undefined) files = await changedTestFiles(files, options.changed, process.cwd());
+  if (options.shard) files = shard(files, options.shard.index, options.shard.count);
   return { ...discovery, files };
+}
+
+/** What stopped a run before its end: Ctrl-C, or `--bail` reached. */
+interface RunStop {
+  interrupted: boolean;
+  bailed: boolean;
+  /** Failed tests (and files that could not run) so far, for `--bail`. */
+  failures: number;
 }
 
 /**
@@ -178,23 +388,26 @@ async function runFiles(
   files: string[],
   options: CliOptions,
   reporter: ReturnType<typeof makeReporter>,
+  stop: RunStop,
   signal?: AbortSignal,
   onResult?: (file: string, result: JobResult) => void,
 ): Promise<FileReport[]> {
-  // One worker to start with; the others once the work left is worth their start (docs/runner.md).
-  const cores = Math.max(1, Math.min(availableParallelism(), files.length));
+  // One worker to start with; the others once the work left is worth their start (docs/runner.md),
+  // up to the cores, or `--maxWorkers`.
+  const limit = options.maxWorkers === undefined ? availableParallelism() : resolveMaxWorkers(options.maxWorkers, availableParallelism());
+  const cores = Math.max(1, Math.min(limit, files.length));
   let size = 1;
   // The first pool's first worker was forked as the command began (cliStart.ts).
   const pool = new WorkerPool({ size: () => size, bundleAhead: true, factory: () => takeEarlyWorker() ?? forkWorker() });
   let unstarted = files.length;
-  let ended = 0;
+  let endedFiles = 0;
   let firstStart: number | undefined;
   const running = new Map<string, number>();
   const growIfWorthIt = () => {
     if (size >= cores || unstarted === 0 || firstStart === undefined) return;
     const now = performance.now();
     const oldest = Math.max(0, ...[...running.values()].map((since) => now - since));
-    const perFile = ended >= FILES_BEFORE_ESTIMATE ? (now - firstStart) / ended : 0;
+    const perFile = endedFiles >= FILES_BEFORE_ESTIMATE ? (now - firstStart) / endedFiles : 0;
     if (oldest > MORE_WORKERS_AFTER_MS || unstarted * perFile > MORE_WORKERS_AFTER_MS) {
       size = cores;
       pool.resize();
@@ -205,13 +418,24 @@ async function runFiles(
   const onAbort = () => pool.stop();
   signal?.addEventListener("abort", onAbort);
   if (signal?.aborted) pool.stop();
+  // `--bail n`: the n-th failure stops the run; every worker is killed, what finished is reported.
+  const failed = (count: number) => {
+    stop.failures += count;
+    if (options.bail > 0 && stop.failures >= options.bail && !stop.bailed && !stop.interrupted) {
+      stop.bailed = true;
+      pool.stop();
+    }
+  };
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   // Only the json document carries run traces: for the other reporters they stay in the worker,
   // off the channel and out of this process's memory.
   const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
+  const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
+      // The tests a file ended before the run stopped are reported, under its name.
+      const ended: TestReport[] = [];
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup }, undefined, {
         onStart: () => {
           unstarted--;
           firstStart ??= performance.now();
@@ -219,16 +443,22 @@ async function runFiles(
           reporter.fileStart(file);
         },
         onEvent: (event) => {
-          if (event.type === "test") reporter.testEnd(file, event.report);
+          if (event.type !== "test" || stop.interrupted || stop.bailed) return;
+          ended.push(event.report);
+          reporter.testEnd(file, event.report);
+          if (event.report.status === "failed") failed(1);
         },
-        onOutput: (text, stream) => reporter.output(text, stream),
+        onOutput: options.silent ? () => {} : (text, stream) => reporter.output(text, stream),
       });
       running.delete(file);
-      ended++;
+      endedFiles++;
       growIfWorthIt();
-      const report = result?.report ?? { file, tests: [], durationMs: 0 };
+      const report = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
       if (result) onResult?.(file, result);
-      if (result) reporter.fileEnd(report);
+      if (result) {
+        reporter.fileEnd(report);
+        if (report.error) failed(1);
+      }
       return report;
     }),
   );
@@ -238,32 +468,48 @@ async function runFiles(
   return reports;
 }
 
-/** Runs the files once and reports; resolves to the summary. */
-async function runOnce(files: string[], options: CliOptions, signal?: AbortSignal, onResult?: (file: string, result: JobResult) => void): Promise<RunSummary> {
+/** Runs the files once and reports; resolves to the summary and what stopped it, if anything. */
+async function runOnce(
+  files: string[],
+  options: CliOptions,
+  signal?: AbortSignal,
+  onResult?: (file: string, result: JobResult) => void,
+): Promise<{ summary: RunSummary; stop: RunStop }> {
   const started = performance.now();
   // `--coverage=json` owns stdout: the test reporter writes to stderr then.
   const out = outputs();
   const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
+  const stop: RunStop = { interrupted: false, bailed: false, failures: 0 };
+  signal?.addEventListener("abort", () => (stop.interrupted = !stop.bailed), { once: true });
   reporter.start(files.length);
-  const reports = await runFiles(files, options, reporter, signal, onResult);
+  const reports = await runFiles(files, options, reporter, stop, signal, onResult);
   const summary = summarize(reports);
+  const finished = reports.filter((report) => !report.stopped).length;
   let note: string | undefined;
-  if (summary.passed + summary.failed === 0) {
-    note = files.length === 0 ? "no test ran: no test files found" : "no test ran";
+  if (stop.interrupted) note = `interrupted (Ctrl-C): ${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished; the others were stopped`;
+  else if (stop.bailed)
+    note = `bailed out after ${stop.failures} failure${stop.failures === 1 ? "" : "s"} (--bail ${options.bail}): ${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished`;
+  else if (summary.passed + summary.failed === 0) {
+    const allow = options.passWithNoTests ? " (--passWithNoTests: exit 0)" : "; --passWithNoTests exits 0 then";
+    if (files.length === 0)
+      note = `no test ran: no test files found${options.changed !== undefined ? " changed" : ""}${options.shard ? ` in shard ${options.shard.index}/${options.shard.count}` : ""}${allow}`;
+    else if (options.pattern) note = `no test ran: no test name matched ${options.pattern}${allow}`;
+    else note = `no test ran${allow}`;
   }
   reporter.finish(summary, performance.now() - started, note);
   // The table beside a json or junit document would break it: it goes to stderr then.
-  if (options.coverage)
+  if (options.coverage && !stop.interrupted)
     printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
-  return summary;
+  return { summary, stop };
 }
 
-function exitCodeOf(summary: RunSummary): number {
-  return summary.failed > 0 || summary.passed + summary.failed === 0 ? 1 : 0;
+function exitCodeOf(summary: RunSummary, options: CliOptions): number {
+  if (summary.failed > 0) return 1;
+  return summary.passed === 0 && !options.passWithNoTests ? 1 : 0;
 }
 
 /** Files whose change alters how every test file bundles: every test file reruns. */
-const BUNDLE_SETTINGS = /^(tsconfig.*\.json|jsconfig\.json|package\.json)$/;
+const BUNDLE_SETTINGS = /^(tsconfig.*\.json|jsconfig\.json|package\.json|turnlens\.config\.[cm]?[jt]s|turnlens\.config\.json)$/;
 
 /**
  * What the file's run read, for the watch graph: undefined (rerun on any change) when it did not
@@ -326,19 +572,19 @@ async function watchMode(options: CliOptions): Promise<number> {
   for (const file of first.files) watcher.add(dirname(file));
 
   const run = async (files: string[]) => {
-    const summary = await runOnce(files, options, controller.signal, (file, result) => graph.record(file, inputsOf(result)));
+    const { summary } = await runOnce(files, options, controller.signal, (file, result) => graph.record(file, inputsOf(result)));
     // An input outside the watched folders (a sibling package) is watched from now on.
     for (const input of graph.allInputs()) {
       if (!input.split(sep).includes("node_modules") && !watcher.covers(dirname(input))) watcher.add(dirname(input));
     }
-    if (!stopping) process.stderr.write(`\nwatching for changes (${exitCodeOf(summary) === 0 ? "all passed" : "some failed"}); press Ctrl-C to exit\n`);
+    if (!stopping) process.stderr.write(`\nwatching for changes (${exitCodeOf(summary, options) === 0 ? "all passed" : "some failed"}); press Ctrl-C to exit\n`);
   };
 
   const rerunFor = async (changed: string[]) => {
     let added: string[] = [];
     let removed: string[] = [];
     // A deleted path may have been a folder of test files: look for the test files again then too.
-    if (changed.some((path) => isTestFile(path) || basename(path) === "package.json" || (!existsSync(path) && graph.reads(path)))) {
+    if (changed.some((path) => isTestFile(path) || BUNDLE_SETTINGS.test(basename(path)) || (!existsSync(path) && graph.reads(path)))) {
       try {
         ({ added, removed } = graph.setFiles((await selectFiles(options)).files));
       } catch (error) {
@@ -409,10 +655,14 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    options = parsed;
+    options = withConfig(parsed, projectConfig(parsed));
   } catch (error) {
     if (error instanceof CliUsageError) {
       process.stderr.write(`${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ""}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
       return 2;
     }
     throw error;
@@ -422,17 +672,20 @@ export async function main(argv: string[]): Promise<number> {
     if (options.watch) return await watchMode(options);
     const { files } = await selectFiles(options);
     const controller = new AbortController();
+    // Ctrl-C stops the run: every worker is killed, what finished is reported, and the exit is 130.
+    // A second Ctrl-C while that report is written ends at once.
     const onSigint = () => {
+      if (controller.signal.aborted) process.exit(130);
       controller.abort();
       process.exitCode = 130;
     };
-    process.once("SIGINT", onSigint);
-    const summary = await runOnce(files, options, controller.signal);
+    process.on("SIGINT", onSigint);
+    const { summary, stop } = await runOnce(files, options, controller.signal);
     process.off("SIGINT", onSigint);
-    if (controller.signal.aborted) return 130;
-    return exitCodeOf(summary);
+    if (stop.interrupted) return 130;
+    return exitCodeOf(summary, options);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }

@@ -1,10 +1,13 @@
 // Which files `turnlens test` runs: the paths given (files or folders searched recursively), else
-// the `turnlens.include` list of the nearest package.json with a `turnlens` field, else the cwd.
-// That package.json's `turnlens.exclude` globs are skipped while searching folders, except inside
+// the `include` list of the project's config (configFile.ts), else the cwd.
+// The config's `exclude` globs are skipped while searching folders, except inside
 // a path named on the command line. A folder search stays inside the project and finds each real
 // file once: symlinks are followed only to where they really lead, and only inside the project.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { findProjectConfig, type ProjectConfig } from "./configFile.ts";
+
+export type { ProjectConfig } from "./configFile.ts";
 
 export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
 const TEST_FILE = /\.(test|spec)\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
@@ -13,36 +16,9 @@ export function isTestFile(file: string): boolean {
   return TEST_FILE.test(file);
 }
 
-export interface ProjectConfig {
-  /** Folder of the package.json the config came from. */
-  root: string;
-  include?: string[];
-  exclude: string[];
-}
-
-/** The nearest package.json with a `turnlens` field, searching up from `from`. */
+/** The nearest project config (configFile.ts): a turnlens.config.* or a package.json "turnlens" key. */
 export function findConfig(from: string): ProjectConfig | undefined {
-  let dir = resolve(from);
-  for (;;) {
-    const pkgPath = join(dir, "package.json");
-    if (existsSync(pkgPath)) {
-      try {
-        const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { turnlens?: { include?: unknown; exclude?: unknown } };
-        if (pkg.turnlens && typeof pkg.turnlens === "object") {
-          const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
-          const config: ProjectConfig = { root: dir, exclude: strings(pkg.turnlens.exclude) ?? [] };
-          const include = strings(pkg.turnlens.include);
-          if (include) config.include = include;
-          return config;
-        }
-      } catch {
-        // an unreadable package.json does not configure anything
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  return findProjectConfig(from);
 }
 
 /** A glob as a regular expression over `/`-separated relative paths: `**`, `*`, `?`, `{a,b}`. */
@@ -118,8 +94,8 @@ export interface Discovery {
  * The test files to run, sorted. `paths` as given on the command line (relative to `cwd`); a
  * missing path throws a UsageError.
  */
-export async function discoverTests(paths: string[], cwd: string): Promise<Discovery> {
-  const config = findConfig(cwd);
+export async function discoverTests(paths: string[], cwd: string, given?: { config: ProjectConfig | undefined }): Promise<Discovery> {
+  const config = given ? given.config : findConfig(cwd);
   const explicit = paths.length > 0;
   let targets: string[];
   if (explicit) targets = paths.map((p) => resolve(cwd, p));

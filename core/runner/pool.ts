@@ -38,6 +38,8 @@ export interface FileJob {
   schemaModules?: string[];
   /** `false`: reports come without their run traces (`runs` is empty), which the CLI never shows. */
   traces?: false;
+  /** Files run in the file's bundle before its own code (the config's `setupFiles`, absolute). */
+  setupFiles?: string[];
 }
 
 export interface JobResult {
@@ -318,7 +320,8 @@ export class WorkerPool {
     if (taken.length < 2) return;
     this.queue.splice(0, taken.length);
     slot.reserved = taken;
-    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file) });
+    const setupFiles = taken[0]?.job.setupFiles;
+    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}) });
   }
 
   private idleSlots(): Slot[] {
@@ -391,6 +394,7 @@ export class WorkerPool {
     if (job.onlyIds) message.onlyIds = job.onlyIds;
     if (job.schemaModules) message.schemaModules = job.schemaModules;
     if (job.traces === false) message.traces = false;
+    if (job.setupFiles) message.setupFiles = job.setupFiles;
     this.send(slot, message);
   }
 

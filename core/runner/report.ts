@@ -47,6 +47,8 @@ export interface FileReport {
   /** The file could not be loaded: a syntax error, a missing import, a throw at the top level. */
   error?: ErrorReport;
   durationMs: number;
+  /** The run was stopped (Ctrl-C, `--bail`) before the file ended: `tests` holds those that had. */
+  stopped?: true;
 }
 
 export interface RunSummary {

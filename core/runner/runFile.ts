@@ -193,7 +193,7 @@ function plan(root: SuiteNode, options: RunFileOptions): Map<TestNode, Planned> 
       else if (child.todo) selection = "todo";
       else if (skipped || child.skip) selection = "skip";
       else if (hasOnly && !(only || child.only)) selection = "skip";
-      else if (options.testNamePattern && !matches(options.testNamePattern, fullName(path))) selection = "skip";
+      else if (options.testNamePattern && !matchesName(options.testNamePattern, path)) selection = "skip";
       planned.set(child, { node: child, info, selection });
     }
   };
@@ -201,9 +201,15 @@ function plan(root: SuiteNode, options: RunFileOptions): Map<TestNode, Planned> 
   return planned;
 }
 
-function matches(pattern: RegExp, name: string): boolean {
-  pattern.lastIndex = 0;
-  return pattern.test(name);
+/**
+ * `-t` against the full name joined by spaces, or by ` › ` (how Turnlens prints it) or ` > ` (how
+ * Vitest does): a name copied from either's output matches.
+ */
+function matchesName(pattern: RegExp, path: readonly string[]): boolean {
+  return [fullName(path), path.join(" › "), path.join(" > ")].some((name) => {
+    pattern.lastIndex = 0;
+    return pattern.test(name);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -293,6 +293,14 @@ const URL_TOKEN = '"__turnlens_ahead_url__"';
 const ahead: Array<{ file: string; bundle: Promise<AheadBundle | undefined> }> = [];
 
 /** How every test file is bundled, alone or ahead with others: ESM for Node 20, maps inline, in memory. */
+/** The config's setup files (absolute): each bundle runs them first, with esbuild's `inject` (useSetupFiles). */
+let setupFiles: string[] = [];
+
+/** Sets the files every bundle made from now on runs before the test file's own code (the config's `setupFiles`). */
+export function useSetupFiles(files: readonly string[]): void {
+  setupFiles = [...files];
+}
+
 const TEST_BUNDLE_OPTIONS = {
   bundle: true,
   platform: "node",
@@ -323,6 +331,7 @@ export function bundleAhead(files: readonly string[]): void {
     outExtension: { ".js": ".mjs" },
     absWorkingDir: cwd,
     ...TEST_BUNDLE_OPTIONS,
+    inject: setupFiles,
     metafile: true,
     plugins: [turnlensPlugin(undefined, {}, served)],
     // Each output gets its own file's values in place of the tokens (below).
@@ -388,6 +397,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       entryPoints: [file],
       absWorkingDir: cwd,
       ...TEST_BUNDLE_OPTIONS,
+      inject: setupFiles,
       outfile,
       metafile: true,
       plugins: [turnlensPlugin(file, overlay, served, loaded)],

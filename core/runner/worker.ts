@@ -6,7 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
-import { bundleAhead, startBundler } from "./transform.ts";
+import { bundleAhead, startBundler, useSetupFiles } from "./transform.ts";
 import { removeStaleTempFiles } from "./tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -139,8 +139,14 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
 process.on("message", (raw) => {
   const message = raw as ParentMessage;
   if (message.type === "exit") void exitWhenFlushed();
-  if (message.type === "run") void runOne(message);
-  if (message.type === "ahead") bundleAhead(message.files);
+  if (message.type === "run") {
+    useSetupFiles(message.setupFiles ?? []);
+    void runOne(message);
+  }
+  if (message.type === "ahead") {
+    useSetupFiles(message.setupFiles ?? []);
+    bundleAhead(message.files);
+  }
 });
 
 /** The language server asks for the names of the schemas a new script entry would answer. */

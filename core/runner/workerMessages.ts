@@ -29,9 +29,11 @@ export type ParentMessage =
       schemaModules?: string[];
       /** `false`: the tests' run traces stay in the worker (`turnlens test`'s reporters show none). */
       traces?: false;
+      /** The config's setup files (absolute), run in the file's bundle before its own code. */
+      setupFiles?: string[];
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
-  | { type: "ahead"; files: string[] }
+  | { type: "ahead"; files: string[]; setupFiles?: string[] }
   | { type: "exit" };
 
 export type WorkerMessage =
