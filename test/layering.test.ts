@@ -54,7 +54,12 @@ function filesContaining(folders: string[], pattern: RegExp): string[] {
 }
 
 test("only core's worker pool starts worker processes: nothing else in core, server or the extension forks one", () => {
-  expect(filesContaining(["core", "server"], /from "node:child_process"/)).toEqual(["core/runner/pool.ts", "core/runner/workerProcess.ts"]);
+  // changedFiles.ts runs git for `--changed` (execFileSync), never a worker.
+  expect(filesContaining(["core", "server"], /from "node:child_process"/)).toEqual([
+    "core/runner/changedFiles.ts",
+    "core/runner/pool.ts",
+    "core/runner/workerProcess.ts",
+  ]);
   const forking = filesContaining(["core", "server", "extension"], /from "node:child_process"/).filter((file) => /\bfork\(/.test(readFileSync(join(ROOT, file), "utf8")));
   expect(forking).toEqual(["core/runner/workerProcess.ts"]);
 });

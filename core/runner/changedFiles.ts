@@ -12,7 +12,7 @@ export class ChangedFilesError extends Error {}
 
 function git(args: string[], cwd: string): string {
   try {
-    return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ChangedFilesError("--changed needs git, which is not installed (or not on PATH)");

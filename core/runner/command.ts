@@ -372,6 +372,8 @@ interface RunStop {
   bailed: boolean;
   /** Failed tests (and files that could not run) so far, for `--bail`. */
   failures: number;
+  /** Files that had started, and ended no test, when the run stopped. */
+  unfinished: string[];
 }
 
 /**
@@ -403,6 +405,7 @@ async function runFiles(
   let endedFiles = 0;
   let firstStart: number | undefined;
   const running = new Map<string, number>();
+  const started = new Set<string>();
   const growIfWorthIt = () => {
     if (size >= cores || unstarted === 0 || firstStart === undefined) return;
     const now = performance.now();
@@ -437,6 +440,7 @@ async function runFiles(
       const ended: TestReport[] = [];
       const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup }, undefined, {
         onStart: () => {
+          started.add(file);
           unstarted--;
           firstStart ??= performance.now();
           running.set(file, performance.now());
@@ -453,12 +457,13 @@ async function runFiles(
       running.delete(file);
       endedFiles++;
       growIfWorthIt();
-      const report = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
+      const report: FileReport = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
       if (result) onResult?.(file, result);
       if (result) {
         reporter.fileEnd(report);
         if (report.error) failed(1);
-      }
+      } else if (ended.length > 0) reporter.fileEnd(report);
+      else if (started.has(file)) stop.unfinished.push(file);
       return report;
     }),
   );
@@ -479,16 +484,18 @@ async function runOnce(
   // `--coverage=json` owns stdout: the test reporter writes to stderr then.
   const out = outputs();
   const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
-  const stop: RunStop = { interrupted: false, bailed: false, failures: 0 };
+  const stop: RunStop = { interrupted: false, bailed: false, failures: 0, unfinished: [] };
   signal?.addEventListener("abort", () => (stop.interrupted = !stop.bailed), { once: true });
   reporter.start(files.length);
   const reports = await runFiles(files, options, reporter, stop, signal, onResult);
   const summary = summarize(reports);
   const finished = reports.filter((report) => !report.stopped).length;
+  const ofFiles = `${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished`;
+  const cwd = process.cwd();
+  const unfinished = stop.unfinished.length > 0 ? `, stopped while ${listed(stop.unfinished.map((file) => relative(cwd, file) || file))} ran` : "";
   let note: string | undefined;
-  if (stop.interrupted) note = `interrupted (Ctrl-C): ${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished; the others were stopped`;
-  else if (stop.bailed)
-    note = `bailed out after ${stop.failures} failure${stop.failures === 1 ? "" : "s"} (--bail ${options.bail}): ${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished`;
+  if (stop.interrupted) note = `interrupted (Ctrl-C): ${ofFiles}${unfinished}`;
+  else if (stop.bailed) note = `bailed out after ${stop.failures} failure${stop.failures === 1 ? "" : "s"} (--bail ${options.bail}): ${ofFiles}${unfinished}`;
   else if (summary.passed + summary.failed === 0) {
     const allow = options.passWithNoTests ? " (--passWithNoTests: exit 0)" : "; --passWithNoTests exits 0 then";
     if (files.length === 0)

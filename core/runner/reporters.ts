@@ -108,16 +108,18 @@ export class PrettyReporter implements Reporter {
     const failed = report.tests.filter((t) => t.status === "failed");
     const passed = report.tests.filter((t) => t.status === "passed").length;
     const skipped = report.tests.filter((t) => t.status === "skipped" || t.status === "todo").length;
+    // Stopped by Ctrl-C or --bail: these are the tests that ended before.
+    const stopped = report.stopped ? "; stopped before its end" : "";
     let line: string;
     if (report.error) {
       this.failed++;
       line = `${this.c.red("✗")} ${name} ${this.c.dim("(could not run)")}`;
       this.failures.push({ file: report.file, error: report.error });
     } else if (failed.length > 0) {
-      line = `${this.c.red("✗")} ${name} ${this.c.dim(`(${failed.length} of ${failed.length + passed} failed)`)}`;
+      line = `${this.c.red("✗")} ${name} ${this.c.dim(`(${failed.length} of ${failed.length + passed} failed${stopped})`)}`;
     } else {
       const ran = passed === 1 ? "1 test" : `${passed} tests`;
-      line = `${this.c.green("✓")} ${name} ${this.c.dim(`(${ran}${skipped > 0 ? `, ${skipped} skipped` : ""})`)}`;
+      line = `${this.c.green("✓")} ${name} ${this.c.dim(`(${ran}${skipped > 0 ? `, ${skipped} skipped` : ""}${stopped})`)}`;
     }
     for (const test of failed) this.failures.push({ file: report.file, test, error: test.error ?? { message: "failed" } });
     this.clearProgress();

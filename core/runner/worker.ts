@@ -160,6 +160,9 @@ async function schemasFor(file: string, modules: string[] | undefined, report: F
 }
 
 process.on("disconnect", () => dieWithTree());
+// Ctrl-C is the command's to handle (it stops the run and kills this worker); a worker the
+// terminal's signal reached too must not die of it first and be reported as a crash.
+process.on("SIGINT", () => {});
 // The parent may have gone before this listener existed.
 if (!process.connected) dieWithTree();
 send({ type: "ready" });
