@@ -12,6 +12,7 @@ import type { RunEvent } from "../core/runner/runFile.ts";
 import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import { importsDirectly } from "./moduleGraph.ts";
+import { projectConfigFor, runSettingsFrom } from "./projectConfig.ts";
 import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
@@ -264,6 +265,10 @@ export class Scheduler {
       }
     }
     if (!analysis || !file) return false;
+    // The project's config file sets the timeout (over the editor's setting) and the setup files.
+    const project = runSettingsFrom(projectConfigFor(file, this.env.state.log));
+    if (project.timeoutMs !== undefined) timeoutMs = project.timeoutMs;
+    const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
     const controller = new AbortController();
     // Every open buffer, saved or not, is what the bundle reads in place of the disk.
     const { sources, versions } = this.env.state.openSources();
@@ -283,7 +288,7 @@ export class Scheduler {
     const schemaModules = Object.keys(analysis.model.imports).filter((module) => module.startsWith(".") || module.startsWith("/"));
     this.onDidStartRun.fire(info);
     void this.env.workers
-      .run({ file, source: analysis.text, sources, timeoutMs, ...(onlyIds ? { onlyIds } : {}), schemaModules }, controller.signal, {
+      .run({ file, source: analysis.text, sources, timeoutMs, ...(onlyIds ? { onlyIds } : {}), schemaModules, ...setupFiles }, controller.signal, {
         onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
         onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
       })

@@ -154,6 +154,8 @@ function truncated(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+const IMPORT_META = ["import", "meta"].join(".");
+
 const cache = new Map<string, { stamp: string; config: ProjectConfig }>();
 
 /** Loads and checks one config file (a turnlens.config.* or a package.json's "turnlens" key). Cached by its size and time. */
@@ -207,10 +209,11 @@ function readConfigModule(path: string): unknown {
       // Packages resolve from the config's folder when it runs; `turnlens/config` is served below.
       packages: "external",
       logLevel: "silent",
+      // The config's own file, not the bundle's (spelt in parts: a test file's bundler rewrites the whole words).
       define: {
-        "import.meta.url": JSON.stringify(pathToFileURL(path).href),
-        "import.meta.filename": JSON.stringify(path),
-        "import.meta.dirname": JSON.stringify(dirname(path)),
+        [`${IMPORT_META}.url`]: JSON.stringify(pathToFileURL(path).href),
+        [`${IMPORT_META}.filename`]: JSON.stringify(path),
+        [`${IMPORT_META}.dirname`]: JSON.stringify(dirname(path)),
       },
     });
     code = result.outputFiles[0]?.text ?? "";

@@ -1,0 +1,69 @@
+// The language server reads the project's turnlens.config.* as `turnlens test` does: its testTimeout
+// (over the editor's setting) and its setupFiles apply to the editor's runs; a config it cannot use
+// is logged and the runs go on with the editor's settings.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { tempProject } from "../runner/harness.ts";
+import { SLOW, TestServer } from "./harness.ts";
+
+let server: TestServer | undefined;
+let project: { dir: string; remove(): void } | undefined;
+afterEach(() => {
+  server?.dispose();
+  project?.remove();
+});
+
+const WAITS = ['import { test } from "bun:test";', "", 'test("waits", async () => {', "  await new Promise((resolve) => setTimeout(resolve, 3000));", "});", ""].join(
+  "\n",
+);
+
+describe("the project's config file in the editor", () => {
+  test(
+    "a testTimeout in turnlens.config.json times out an editor run at that timeout, not the setting's",
+    async () => {
+      project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimeout: 300 }), "waits.test.ts": WAITS });
+      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 60_000 } } });
+      const { diagnostics } = await server.openAndRun(join(project.dir, "waits.test.ts"));
+      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 300ms']);
+    },
+    SLOW,
+  );
+
+  test(
+    "setupFiles of turnlens.config.ts run before the test file in the editor's run",
+    async () => {
+      project = tempProject({
+        "turnlens.config.ts": 'import { defineConfig } from "turnlens/config";\nexport default defineConfig({ setupFiles: ["./setup.ts"] });\n',
+        "setup.ts": "(globalThis as Record<string, unknown>).fromSetup = 'set up';\n",
+        "uses.test.ts": [
+          'import { expect, test } from "bun:test";',
+          "",
+          'test("sees the setup", () => {',
+          '  expect((globalThis as Record<string, unknown>).fromSetup).toBe("not set");',
+          "});",
+          "",
+        ].join("\n"),
+      });
+      server = await TestServer.started();
+      const { diagnostics } = await server.openAndRun(join(project.dir, "uses.test.ts"));
+      // The failure shows what the setup file set: it ran first.
+      expect(diagnostics.diagnostics.map((diagnostic) => String(diagnostic.message).split("\n").find((line) => line.startsWith("Received")))).toEqual(['Received: "set up"']);
+    },
+    SLOW,
+  );
+
+  test(
+    "a config with an unknown key is logged by name and the editor's timeout applies",
+    async () => {
+      project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimout: 300 }), "waits.test.ts": WAITS });
+      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 500 } } });
+      const { diagnostics } = await server.openAndRun(join(project.dir, "waits.test.ts"));
+      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 500ms']);
+      const logged = server.received.flatMap(({ method, params }) => (method === "window/logMessage" ? [(params as { message: string }).message] : []));
+      expect(logged.filter((line) => line.includes("config is not used"))).toEqual([
+        `the project's config is not used: ${join(project.dir, "turnlens.config.json")} takes no option "testTimout"; did you mean "testTimeout"?`,
+      ]);
+    },
+    SLOW,
+  );
+});
