@@ -47,7 +47,13 @@ describe("the project's config file in the editor", () => {
       server = await TestServer.started();
       const { diagnostics } = await server.openAndRun(join(project.dir, "uses.test.ts"));
       // The failure shows what the setup file set: it ran first.
-      expect(diagnostics.diagnostics.map((diagnostic) => String(diagnostic.message).split("\n").find((line) => line.startsWith("Received")))).toEqual(['Received: "set up"']);
+      expect(
+        diagnostics.diagnostics.map((diagnostic) =>
+          String(diagnostic.message)
+            .split("\n")
+            .find((line) => line.startsWith("Received")),
+        ),
+      ).toEqual(['Received: "set up"']);
     },
     SLOW,
   );
