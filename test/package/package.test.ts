@@ -28,7 +28,7 @@ const RIGHT_ANSWER = 'answer(GREETING, { greeting: "Hello, Ada!" })';
 const SHIPPED = [
   /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
   /^bin\/turnlens\.mjs$/,
-  /^dist\/(cli|worker|workflow|testing|client|trace|vitest|vitest-bun-test)\.mjs$/,
+  /^dist\/(cli|worker|workflow|testing|client|trace|config|vitest|vitest-bun-test)\.mjs$/,
   /^dist\/vitest\.d\.mts$/,
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
   /^dist\/chunks\/[\w-]+\.mjs$/,

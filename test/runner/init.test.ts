@@ -56,6 +56,7 @@ const SERVED = [
   "turnlens/testing",
   "turnlens/client",
   "turnlens/trace",
+  "turnlens/config",
   "bun:test",
   "vitest",
   "typebox",
