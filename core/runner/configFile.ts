@@ -79,6 +79,16 @@ const KEYS: Record<string, { expected: string; check: (value: unknown) => boolea
 
 export const CONFIG_KEYS: readonly string[] = Object.keys(KEYS);
 
+/** Names a config is likely to be written with, from the flags, the editor's settings or other runners, too far to be the nearest. */
+const OTHER_NAMES: Record<string, string> = {
+  workers: "maxWorkers",
+  timeout: "testTimeout",
+  reporter: "reporters",
+  setupFilesAfterEnv: "setupFiles",
+  testPathIgnorePatterns: "exclude",
+  testMatch: "include",
+};
+
 /** `"50%"` → 0.5; undefined for anything else (0% and above 100% included). */
 export function parsePercent(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)%$/.exec(text.trim());
@@ -111,7 +121,10 @@ export function checkConfig(raw: unknown, file: string, where: string): ProjectC
   if (!isPlainObject(raw)) throw new ConfigError(`${where} must be an object of settings (export default defineConfig({ ... })), not ${describe(raw)}`);
   for (const [key, value] of Object.entries(raw)) {
     const rule = KEYS[key];
-    if (!rule) throw new ConfigError(noSuchOption(where, key, CONFIG_KEYS).message);
+    if (!rule) {
+      const meant = OTHER_NAMES[key];
+      throw new ConfigError(meant ? `${where} takes no option "${key}"; did you mean "${meant}"?` : noSuchOption(where, key, CONFIG_KEYS).message);
+    }
     if (value === undefined) continue;
     if (!rule.check(value)) throw new ConfigError(`${where}: "${key}" must be ${rule.expected}, not ${describe(value)}`);
   }
