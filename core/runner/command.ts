@@ -1,6 +1,6 @@
-// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter pretty|json|junit] [--shard i/n] [--coverage[=json]]`
+// The `turnlens` command line: `turnlens test [paths] [-t pattern] [--watch] [--timeout 5s] [--reporter name]... [--shard i/n] [--coverage[=json]]`
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
-import { existsSync, fstatSync, statSync } from "node:fs";
+import { existsSync, fstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, relative, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { initCommand } from "./init.ts";
@@ -10,7 +10,9 @@ import { WorkerPool, type JobResult } from "./pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { summarize, type FileReport, type RunSummary } from "./report.ts";
-import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
+import type { Out } from "./reporters/reporter.ts";
+import { chooseReporters, ReporterGroup, ReporterUsageError, type ReporterSetting } from "./reporters/reporterGroup.ts";
+import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
@@ -26,7 +28,10 @@ package.json, else the current folder. Test files import "bun:test" or "vitest" 
 Options:
   -t, --test-name-pattern <regex>  run only tests whose full name matches
       --timeout <duration>         per-test timeout such as 500ms, 10s or 2m (default 5s)
-      --reporter <name>            pretty (default), json or junit
+      --reporter <name>            default, dot, verbose, json, junit, tap, github-actions or agent
+                                   (repeatable; agent is added when a coding agent runs the tests)
+      --outputFile <path>          write the json or junit report to a file (--outputFile.<name>=path each)
+      --silent                     do not show the tests' console output
       --shard <i/n>                run the i-th of n shares of the files, such as 1/3
       --watch                      rerun the tests a changed file affects
       --coverage[=json]            after the run, the outcomes each workflow's agents were given and
@@ -45,7 +50,12 @@ export interface CliOptions {
   paths: string[];
   pattern?: RegExp;
   timeoutMs: number;
-  reporter: ReporterName;
+  /** In order; `[{ name: "default", options: {} }]` when none is given (docs/runner.md, Reporters). */
+  reporters: ReporterSetting[];
+  /** A file for the json or junit report, or one per reporter name. */
+  outputFile?: string | Record<string, string>;
+  /** Vitest's --silent: the tests' console output is not shown. */
+  silent: boolean;
   shard?: { index: number; count: number };
   watch: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
@@ -72,7 +82,8 @@ export function parseDuration(text: string): number | undefined {
 
 /** Parses the arguments after `test`. Throws CliUsageError. Returns "help" for -h. */
 export function parseTestArgs(args: string[]): CliOptions | "help" {
-  const options: CliOptions = { paths: [], timeoutMs: 5000, reporter: "pretty", watch: false };
+  const options: CliOptions = { paths: [], timeoutMs: 5000, reporters: [{ name: "default", options: {} }], silent: false, watch: false };
+  let reportersGiven = false;
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -119,8 +130,19 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
       }
       case "--reporter": {
         const v = value();
-        if (v !== "pretty" && v !== "json" && v !== "junit") throw new CliUsageError("--reporter needs pretty, json or junit");
-        options.reporter = v;
+        if (v === undefined || v === "") throw new CliUsageError("--reporter needs a name such as default, json or junit");
+        options.reporters = [...(reportersGiven ? options.reporters : []), { name: v, options: {} }];
+        reportersGiven = true;
+        break;
+      }
+      case "--silent":
+        if (inline !== undefined && inline !== "true" && inline !== "false") throw new CliUsageError("--silent takes no value");
+        options.silent = inline !== "false";
+        break;
+      case "--outputFile": {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--outputFile needs a path");
+        options.outputFile = v;
         break;
       }
       case "--shard": {
@@ -140,8 +162,14 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
         break;
-      default:
-        throw new CliUsageError(`unknown option: ${flag}`, true);
+      default: {
+        // --outputFile.junit=report.xml: a file for one reporter.
+        const named = /^--outputFile\.([\w-]+)$/.exec(flag);
+        if (!named) throw new CliUsageError(`unknown option: ${flag}`, true);
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError(`${flag} needs a path`);
+        options.outputFile = { ...(typeof options.outputFile === "object" ? options.outputFile : {}), [named[1]!]: v };
+      }
     }
   }
   return options;
@@ -153,8 +181,8 @@ function useColor(stream: { isTTY?: boolean }): boolean {
   return Boolean(stream.isTTY) && process.env.TERM !== "dumb";
 }
 
-function outputs(): Out {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout) };
+function outputs(): Out & { stdout: NodeJS.WriteStream } {
+  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout), env: process.env };
 }
 
 async function selectFiles(options: CliOptions): Promise<Discovery & { note?: string }> {
@@ -177,7 +205,7 @@ const FILES_BEFORE_ESTIMATE = 3;
 async function runFiles(
   files: string[],
   options: CliOptions,
-  reporter: ReturnType<typeof makeReporter>,
+  reporter: ReporterGroup,
   signal?: AbortSignal,
   onResult?: (file: string, result: JobResult) => void,
 ): Promise<FileReport[]> {
@@ -208,10 +236,12 @@ async function runFiles(
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   // Only the json document carries run traces: for the other reporters they stay in the worker,
   // off the channel and out of this process's memory.
-  const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
+  const traces = reporter.needsTraces || options.coverage ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
+      // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
+      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readFileSync(file, "utf8")) } : {};
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...schemaModules }, undefined, {
         onStart: () => {
           unstarted--;
           firstStart ??= performance.now();
@@ -221,14 +251,14 @@ async function runFiles(
         onEvent: (event) => {
           if (event.type === "test") reporter.testEnd(file, event.report);
         },
-        onOutput: (text, stream) => reporter.output(text, stream),
+        onOutput: (text, stream) => reporter.output(text, stream, file),
       });
       running.delete(file);
       ended++;
       growIfWorthIt();
       const report = result?.report ?? { file, tests: [], durationMs: 0 };
       if (result) onResult?.(file, result);
-      if (result) reporter.fileEnd(report);
+      if (result) reporter.fileEnd(report, { schemas: result.schemas });
       return report;
     }),
   );
@@ -243,7 +273,10 @@ async function runOnce(files: string[], options: CliOptions, signal?: AbortSigna
   const started = performance.now();
   // `--coverage=json` owns stdout: the test reporter writes to stderr then.
   const out = outputs();
-  const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
+  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env), out, {
+    silent: options.silent,
+    stdoutTaken: options.coverage === "json",
+  });
   reporter.start(files.length);
   const reports = await runFiles(files, options, reporter, signal, onResult);
   const summary = summarize(reports);
@@ -253,9 +286,8 @@ async function runOnce(files: string[], options: CliOptions, signal?: AbortSigna
   }
   reporter.finish(summary, performance.now() - started, note);
   // The table beside a json or junit document would break it: it goes to stderr then.
-  if (options.coverage)
-    printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
-  return summary;
+  if (options.coverage) printCoverage(reports, options.coverage, options.coverage === "table" && reporter.stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  return reporter.writeFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary;
 }
 
 function exitCodeOf(summary: RunSummary): number {
@@ -410,9 +442,10 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     options = parsed;
+    chooseReporters(options.reporters, options.outputFile, process.env);
   } catch (error) {
-    if (error instanceof CliUsageError) {
-      process.stderr.write(`${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ""}`);
+    if (error instanceof CliUsageError || error instanceof ReporterUsageError) {
+      process.stderr.write(`${error.message}\n${error instanceof CliUsageError && error.showUsage ? `\n${USAGE}\n` : ""}`);
       return 2;
     }
     throw error;
