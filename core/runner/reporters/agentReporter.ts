@@ -11,7 +11,8 @@ import { countLine, rel, site, type FileExtras, type Out, type Reporter } from "
 export interface AgentItem {
   at: string;
   code: string;
-  test: string;
+  /** The failed test's full name; none for a file that could not run. */
+  test?: string;
   why: string;
   fix?: string;
 }
@@ -25,11 +26,11 @@ function oneLine(text: string): string {
   return trimmed.length > WHY_WIDTH ? `${trimmed.slice(0, WHY_WIDTH - 1)}…` : trimmed;
 }
 
-/** A failure that is no testWorkflow problem: an `expect`, a timeout, an error thrown. */
+/** A failure that is no testWorkflow problem: an `expect`, a timeout, an error thrown (its class: `TypeError`). */
 function plainCode(error: ErrorReport): string {
   if (error.type === "AssertionError") return "assertion-failed";
   if (/ timed out after \d/.test(error.message)) return "timeout";
-  return error.type && error.type !== "Error" ? `error (${error.type})` : "error";
+  return error.type && error.type !== "Error" ? error.type : "error";
 }
 
 function plainWhy(error: ErrorReport): string {
@@ -70,7 +71,7 @@ export class AgentReporter implements Reporter {
     if (report.error) {
       this.items.push({
         file: report.file,
-        item: { at: where(report.error.location), code: "load-error", test: "(the file could not run)", why: oneLine(report.error.message) },
+        item: { at: where(report.error.location), code: "load-error", why: oneLine(report.error.message) },
       });
     }
     for (const test of report.tests.filter((t) => t.status === "failed")) this.addTest(report.file, test, where, nameOf);
@@ -101,7 +102,9 @@ export class AgentReporter implements Reporter {
       .map(({ entry }) => entry.item);
     const lines: string[] = [];
     for (const item of items) {
-      lines.push(`FAIL ${item.at} ${item.code} (${item.test})`, `  why: ${item.why}`);
+      lines.push(`FAIL ${item.at} ${item.code}`);
+      if (item.test) lines.push(`  test: ${item.test}`);
+      lines.push(`  why: ${item.why}`);
       if (item.fix) lines.push(`  fix: ${item.fix}`);
     }
     if (note) lines.push(note);

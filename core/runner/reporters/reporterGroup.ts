@@ -230,6 +230,8 @@ export class ReporterGroup implements Reporter {
     if (this.options.silent) return;
     for (const member of this.members) member.reporter.output?.(chunk, stream, file);
     if (this.printer) this.printer.printOutput(chunk, stream);
+    // The agent reporter shows failures only: beside no terminal reporter, the tests' output is not shown.
+    else if (this.members.some((member) => member.setting.name === "agent" && !member.sink)) return;
     else (stream === "stderr" || this.stdoutIsDocument || this.options.stdoutTaken ? this.out.stderr : this.out.stdout).write(chunk);
   }
 

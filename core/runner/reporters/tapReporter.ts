@@ -38,7 +38,7 @@ export class TapReporter implements Reporter {
     const name = description(rel(this.out, report.file));
     const lines: string[] = [];
     if (report.error) {
-      lines.push(`not ok ${n} - ${name} # could not run`);
+      lines.push(`not ok ${n} - ${name}`);
       lines.push(...this.failure("", report.error, site(this.out, report.error.location) ?? rel(this.out, report.file)));
     } else {
       lines.push(`# Subtest: ${name}`, `    1..${report.tests.length}`);
