@@ -240,7 +240,7 @@ async function runFiles(
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
-      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readFileSync(file, "utf8")) } : {};
+      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
       const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...schemaModules }, undefined, {
         onStart: () => {
           unstarted--;
@@ -266,6 +266,15 @@ async function runFiles(
   await pool.close();
   signal?.removeEventListener("abort", onAbort);
   return reports;
+}
+
+/** A file's text, or "" when it is gone (deleted while watched): the worker reports that itself. */
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 /** Runs the files once and reports; resolves to the summary. */

@@ -286,7 +286,7 @@ describe("dot, verbose and json", () => {
 describe("the agent reporter", () => {
   const mistakes = ["examples/mistakes/misspelled-option.test.ts", "examples/mistakes/turn-past-list.test.ts", "examples/mistakes/unscripted-agent.test.ts"];
   const agentOutput = [
-    "FAIL examples/mistakes/misspelled-option.test.ts:8:9 unknown-option",
+    "FAIL examples/mistakes/misspelled-option.test.ts:10:5 unknown-option",
     "  test: a misspelled option",
     '  why: testWorkflow takes no option "agnets"; did you mean "agents"?',
     '  fix: rename "agnets" to "agents"',
@@ -326,6 +326,27 @@ describe("the agent reporter", () => {
       const json = await turnlens([mistakes[0]!, "--reporter", "json"], ROOT, { CLAUDECODE: "1" });
       expect((JSON.parse(json.stdout) as RunSummary).failed).toBe(1);
       expect(json.stderr).toContain('  fix: rename "agnets" to "agents"\n0 passed, 1 failed\n');
+    },
+    SLOW,
+  );
+
+  test(
+    "on examples/mistakes, its fixes are the editor's preferred quick fixes (test/server/mistakes.test.ts) and each failure has a code and a why",
+    async () => {
+      const result = await turnlens(["examples/mistakes", "--reporter", "agent"]);
+      const lines = result.stdout.split("\n");
+      expect(lines.filter((line) => line.startsWith("  fix: "))).toEqual([
+        "  fix: remove this entry never reached",
+        '  fix: rename "agnets" to "agents"',
+        "  fix: answer with NOTE",
+        "  fix: add answer(STEP, { done: false }) for worker turn 2",
+        '  fix: add a script for "writer": answer(NOTE, { title: "   " })',
+      ]);
+      const heads = lines.filter((line) => line.startsWith("FAIL "));
+      expect(heads.length).toBe(13);
+      for (const head of heads) expect(head).toMatch(/^FAIL examples\/mistakes\/[\w-]+\.test\.ts:\d+:\d+ [a-z-]+$/);
+      expect(lines.filter((line) => line.startsWith("  why: ")).length).toBe(13);
+      expect(result.lastLine).toBe("0 passed, 13 failed");
     },
     SLOW,
   );

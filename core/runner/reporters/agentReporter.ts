@@ -1,6 +1,7 @@
 // The `agent` reporter, for a coding agent running the tests: failures only, each as
 // `file:line:col code`, one line of why and the quick fix Turnlens offers (core/testing/problemFixes.ts),
 // then the count line. Chosen by itself when std-env detects an agent (reporterGroup.ts).
+import { readFileSync } from "node:fs";
 import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "../report.ts";
 import type { ProblemTrace, RunTrace } from "../../testing/trace.ts";
 import { preferredFixTitle, type NamedSchema } from "../../testing/problemFixes.ts";
@@ -43,7 +44,33 @@ function plainWhy(error: ErrorReport): string {
 
 /** Where the fix goes: the line a script threw on, the entry the problem is about, else the failure's own place. */
 function problemSite(problem: ProblemTrace, fallback: Site | undefined): Site | undefined {
+  if (problem.code === "unknown-option" && problem.option && fallback) return optionSite(fallback, problem.option) ?? fallback;
   return problem.thrownAt ?? problem.site ?? problem.sites?.[0] ?? fallback;
+}
+
+/** How far below the `testWorkflow(` call an unknown option's name is looked for. */
+const OPTION_SEARCH_LINES = 60;
+
+/**
+ * Where an unknown option's name is written (`agnets:` below the `testWorkflow(` call), found in
+ * the text as the rename would edit it; the call's own place when the text does not show it.
+ */
+function optionSite(call: Site, option: string): Site | undefined {
+  let text: string;
+  try {
+    text = readFileSync(call.file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const name = option.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const key = new RegExp(`(^|[^\\w$])(["']?)${name}\\2\\s*:`);
+  const lines = text.split("\n");
+  for (let index = call.line - 1; index < Math.min(lines.length, call.line - 1 + OPTION_SEARCH_LINES); index++) {
+    const from = index === call.line - 1 ? call.column - 1 : 0;
+    const match = key.exec(lines[index]!.slice(from));
+    if (match) return { file: call.file, line: index + 1, column: from + match.index + match[1]!.length + 1 };
+  }
+  return undefined;
 }
 
 /** The schema of the turn a problem is about, from the run that had it (traces come with this reporter). */
