@@ -97,7 +97,9 @@ describe("which reporters a run has", () => {
       expect(() => chooseReporters([{ name: "junit", options: { addFileAttribute: "yes" } }], undefined, {})).toThrow(
         'the junit reporter\'s "addFileAttribute" needs a boolean, not "yes"',
       );
-      expect(() => chooseReporters([{ name: "dot", options: { summary: false } }], undefined, {})).toThrow('the dot reporter takes no option "summary"; it takes none');
+      expect(() => chooseReporters([{ name: "dot", options: { summary: false } }], undefined, {})).toThrow(
+        'the dot reporter takes no option "summary"; it takes outputFile',
+      );
       expect(() =>
         chooseReporters(
           [
@@ -108,6 +110,23 @@ describe("which reporters a run has", () => {
           {},
         ),
       ).toThrow("the pretty reporter is given twice");
+    });
+  });
+
+  test("a reporter's own outputFile option wins over --outputFile, as in Vitest", () => {
+    asPerson(() => {
+      const chosen = chooseReporters(
+        [
+          { name: "junit", options: { outputFile: "own.xml" } },
+          { name: "json", options: {} },
+        ],
+        { junit: "flag.xml", json: "flag.json" },
+        {},
+      );
+      expect(chosen.map((r) => [r.name, r.file])).toEqual([
+        ["junit", "own.xml"],
+        ["json", "flag.json"],
+      ]);
     });
   });
 

@@ -43,7 +43,8 @@ function unknownReporter(name: string): ReporterUsageError {
 }
 
 function checkOptions(setting: ReporterSetting): void {
-  const known = OPTION_NAMES[setting.name] ?? [];
+  // Every reporter takes Vitest's `outputFile` option: its file.
+  const known = [...(OPTION_NAMES[setting.name] ?? []), "outputFile"];
   for (const [key, value] of Object.entries(setting.options)) {
     if (!known.includes(key)) {
       const nearest = suggestName(key, known as string[]);
@@ -51,7 +52,7 @@ function checkOptions(setting: ReporterSetting): void {
         `the ${setting.name} reporter takes no option "${key}"${nearest ? `; did you mean "${nearest}"?` : known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes none"}`,
       );
     }
-    const wanted = key === "classnameTemplate" ? ["string", "function"] : key === "suiteName" ? ["string"] : ["boolean"];
+    const wanted = key === "classnameTemplate" ? ["string", "function"] : key === "suiteName" || key === "outputFile" ? ["string"] : ["boolean"];
     if (!wanted.includes(typeof value))
       throw new ReporterUsageError(`the ${setting.name} reporter's "${key}" needs a ${wanted.join(" or a ")}, not ${JSON.stringify(value) ?? typeof value}`);
   }
@@ -111,6 +112,11 @@ export function chooseReporters(configured: readonly ReporterSetting[], outputFi
       if (!setting) throw new ReporterUsageError(`--outputFile.${name} is for the ${name} reporter, which is not chosen (${names.join(", ")}); add --reporter ${name}`);
       setting.file = path;
     }
+  }
+  // A reporter's own `outputFile` option wins over --outputFile, as in Vitest.
+  for (const setting of chosen) {
+    const own = setting.options.outputFile;
+    if (typeof own === "string" && own !== "") setting.file = own;
   }
   // Two reporters on stdout are fine while both are lines for people; a document must have it alone.
   const onStdout = chosen.filter((setting) => setting.file === undefined && !setting.auto);
