@@ -234,8 +234,8 @@ async function runFiles(
   signal?.addEventListener("abort", onAbort);
   if (signal?.aborted) pool.stop();
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
-  // Only the json document carries run traces: for the other reporters they stay in the worker,
-  // off the channel and out of this process's memory.
+  // Only the json document and the agent reporter's fixes read run traces: for the other reporters
+  // they stay in the worker, off the channel and out of this process's memory.
   const traces = reporter.needsTraces || options.coverage ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
