@@ -5,6 +5,9 @@ import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { positionBefore, sameRange } from "./analysis/ranges.ts";
+import { entryChoices as entryTexts, fixTitles, propertyName, type NamedSchema } from "../core/testing/problemFixes.ts";
+
+export type { NamedSchema };
 
 /** One way to fix a diagnostic. */
 export interface Fix {
@@ -14,17 +17,10 @@ export interface Fix {
   preferred?: boolean;
 }
 
-/** A named schema and the value TypeBox builds for it, from the worker (see core/runner/schemaNames.ts). */
-export interface NamedSchema {
-  name: string;
-  module: string;
-  skeleton?: unknown;
-}
-
 const TESTING_MODULES = ["agentswf/testing", "turnlens/testing"];
 
 export function renameOption(nameRange: Range, written: string, suggestion: string): Fix {
-  return { title: `Rename "${written}" to "${suggestion}"`, edits: [{ range: nameRange, newText: suggestion }], preferred: true };
+  return { title: fixTitles.rename(written, suggestion), edits: [{ range: nameRange, newText: suggestion }], preferred: true };
 }
 
 /** The list a script's entries are written in: the script's own, or the const it names. */
@@ -111,28 +107,6 @@ export function removeUnreached(unreached: Unreached[]): TextEdit[] {
   return dedupe(edits);
 }
 
-/** The text of a new entry for a turn: `answer(NAME, skeleton)`, or `answer("")` for a text turn. */
-function answerText(schema: unknown, named: NamedSchema | undefined): string | undefined {
-  if (schema === undefined) return `answer("")`;
-  if (!named) return undefined;
-  return `answer(${named.name}, ${jsLiteral(named.skeleton ?? {})})`;
-}
-
-/** A JSON value written as a TypeScript literal: bare keys where they can be, one line. */
-export function jsLiteral(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
-  if (value !== null && typeof value === "object") {
-    const fields = Object.entries(value as Record<string, unknown>).filter(([, field]) => field !== undefined);
-    if (fields.length === 0) return "{}";
-    return `{ ${fields.map(([key, field]) => `${propertyName(key)}: ${jsLiteral(field)}`).join(", ")} }`;
-  }
-  return value === undefined ? "undefined" : JSON.stringify(value);
-}
-
-function propertyName(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
 function lineIndent(document: TextDocument, line: number): string {
   const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
   return /^[ \t]*/.exec(text)?.[0] ?? "";
@@ -174,18 +148,14 @@ function testingModule(model: StaticTestFile): string {
   return TESTING_MODULES.find((module) => model.imports[module]) ?? TESTING_MODULES[0]!;
 }
 
-/** The entry texts for a turn and the imports each needs. */
+/** The entry texts for a turn (core's choice, problemFixes.ts) and the imports each needs. */
 function entryChoices(document: TextDocument, model: StaticTestFile, schema: unknown, named: NamedSchema | undefined) {
   const testing = testingModule(model);
-  const choices: Array<{ text: string; imports: TextEdit[]; preferred: boolean }> = [];
-  const answer = answerText(schema, named);
-  if (answer) {
-    const imports = ensureImport(document, model, testing, "answer");
-    if (named && schema !== undefined) imports.push(...ensureImport(document, model, named.module, named.name));
-    choices.push({ text: answer, imports, preferred: true });
-  }
-  choices.push({ text: "noAnswer.silent()", imports: ensureImport(document, model, testing, "noAnswer"), preferred: !answer });
-  return choices;
+  return entryTexts(schema, named).map((choice) => {
+    const imports = ensureImport(document, model, testing, choice.kind);
+    if (choice.kind === "answer" && named && schema !== undefined) imports.push(...ensureImport(document, model, named.module, named.name));
+    return { text: choice.text, imports, preferred: choice.preferred };
+  });
 }
 
 /** Fixes for a turn past the end of `script`'s list: append an entry for it. */
@@ -202,7 +172,7 @@ export function addEntryFixes(
   if (!list.listEnd) return [];
   const last = list.entries.at(-1)?.range;
   return entryChoices(document, model, schema, named).map((choice) => ({
-    title: `Add ${choice.text} for ${agent} turn ${turn}`,
+    title: fixTitles.addEntry(choice.text, agent, turn),
     edits: [...choice.imports, appendItem(document, list.start, last, list.listEnd!, choice.text)],
     preferred: choice.preferred,
   }));
@@ -233,7 +203,7 @@ export function addScriptFixes(
       edit = { range: { start: at, end: at }, newText: `, { agents: { ${property} } }` };
     }
     if (!edit) return [];
-    return [{ title: `Add a script for "${agent}": ${choice.text}`, edits: [...choice.imports, edit], preferred: choice.preferred }];
+    return [{ title: fixTitles.addScript(agent, choice.text), edits: [...choice.imports, edit], preferred: choice.preferred }];
   });
 }
 

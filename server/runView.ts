@@ -11,6 +11,7 @@ import { canonicalJson } from "../core/workflow/json.ts";
 import { callAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { lineRange, rangeWithin, sameRange, siteLineRange, siteRange, throwRange } from "./analysis/ranges.ts";
+import { fixTitles } from "../core/testing/problemFixes.ts";
 import { addEntryFixes, addScriptFixes, ensureImport, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
 import { ScriptViews, type ScriptView } from "./scriptViews.ts";
 import type { Settings } from "./settings.ts";
@@ -285,7 +286,7 @@ class Converter {
           named && at?.entry.schemaRange
             ? [
                 {
-                  title: `Answer with ${named.name}`,
+                  title: fixTitles.answerWith(named.name),
                   edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }],
                   preferred: true,
                 },
@@ -365,11 +366,7 @@ class Converter {
   private addUnreached(made: TurnlensDiagnostic, item: Unreached): void {
     const removal = removeUnreached([item]);
     const entries = item.entries ? entriesOfScript(item.script).filter((entry) => item.entries!.includes(entry)) : [];
-    const title = item.entries
-      ? entries.length === 1
-        ? "Remove this entry never reached"
-        : "Remove the entries never reached"
-      : `Remove the script of "${item.script.key}", never asked`;
+    const title = item.entries ? fixTitles.removeUnreached(entries.length) : fixTitles.removeNeverAsked(item.script.key);
     made.data.fixes.push({ title, edits: removal, preferred: true });
     this.unreached.push({ diagnostic: made, item });
   }

@@ -1,7 +1,7 @@
 // The `turnlens` command line: `turnlens test [paths] [options]` (parseTestArgs, USAGE; the
 // project's config file merged under the flags), its run loop (bail, Ctrl-C, watch mode)
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
-import { existsSync, fstatSync, statSync } from "node:fs";
+import { existsSync, fstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { ConfigError, findProjectConfig, loadConfigFile, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
@@ -14,7 +14,9 @@ import { WorkerPool, type JobResult } from "./pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { summarize, type FileReport, type RunSummary, type TestReport } from "./report.ts";
-import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
+import type { Out } from "./reporters/reporter.ts";
+import { chooseReporters, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
+import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
@@ -65,8 +67,6 @@ export interface CliOptions {
   pattern?: RegExp;
   /** The per-test timeout; `--testTimeout 0` is the longest a timer holds (no timeout). */
   timeoutMs: number;
-  /** The first of `reporters` that today's reporters.ts knows, until it builds them all. */
-  reporter: ReporterName;
   /** `--reporter` (repeatable) or the config's `reporters`; empty: the default reporter. */
   reporters: ReporterChoice[];
   /** `--outputFile <path>` (or the config's), or `--outputFile.<reporter>=<path>` per reporter. */
@@ -114,15 +114,6 @@ export function parseDuration(text: string, zero = false): number | undefined {
   return (ms > 0 || (zero && ms === 0)) && Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
 
-/** Reporters today's reporters.ts builds, for `reporter` (the reporters helper replaces this). */
-function legacyReporter(choices: ReporterChoice[]): ReporterName {
-  for (const { name } of choices) {
-    if (name === "default") return "pretty";
-    if (name === "pretty" || name === "json" || name === "junit") return name;
-  }
-  return "pretty";
-}
-
 /** The test name pattern of `-t`: a regular expression, refused by name when it is not one. */
 function namePattern(source: string, where: string): RegExp {
   try {
@@ -138,7 +129,6 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
   const options: CliOptions = {
     paths: [],
     timeoutMs: 5000,
-    reporter: "pretty",
     reporters: [],
     silent: false,
     passWithNoTests: false,
@@ -217,7 +207,6 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
         if (v === undefined || v === "") throw new CliUsageError("--reporter needs a name, such as --reporter dot");
         // Repeated, or comma-separated as Vitest also takes them.
         for (const name of v.split(",")) if (name !== "") options.reporters.push({ name, options: {} });
-        options.reporter = legacyReporter(options.reporters);
         given.add("reporters");
         break;
       }
@@ -326,10 +315,7 @@ export function withConfig(options: CliOptions, config: ProjectConfig | undefine
   const unset = (key: ConfigurableOption) => !options.given.has(key);
   if (unset("pattern") && config.testNamePattern) merged.pattern = config.testNamePattern;
   if (unset("timeoutMs") && config.testTimeout !== undefined) merged.timeoutMs = config.testTimeout === 0 ? MAX_TIMER_MS : config.testTimeout;
-  if (unset("reporters") && config.reporters) {
-    merged.reporters = config.reporters;
-    merged.reporter = legacyReporter(config.reporters);
-  }
+  if (unset("reporters") && config.reporters) merged.reporters = config.reporters;
   // A config's output paths are relative to its folder; a flag's, to the current folder.
   if (unset("outputFile") && config.outputFile !== undefined) {
     const from = (path: string) => resolve(config.root, path);
@@ -349,8 +335,8 @@ function useColor(stream: { isTTY?: boolean }): boolean {
   return Boolean(stream.isTTY) && process.env.TERM !== "dumb";
 }
 
-function outputs(): Out {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout) };
+function outputs(): Out & { stdout: NodeJS.WriteStream } {
+  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout), env: process.env };
 }
 
 /** The project's config: `--config`'s file, else the nearest one (configFile.ts). Throws ConfigError. */
@@ -389,7 +375,7 @@ const FILES_BEFORE_ESTIMATE = 3;
 async function runFiles(
   files: string[],
   options: CliOptions,
-  reporter: ReturnType<typeof makeReporter>,
+  reporter: ReporterGroup,
   stop: RunStop,
   signal?: AbortSignal,
   onResult?: (file: string, result: JobResult) => void,
@@ -430,15 +416,17 @@ async function runFiles(
     }
   };
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
-  // Only the json document carries run traces: for the other reporters they stay in the worker,
-  // off the channel and out of this process's memory.
-  const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
+  // Only the json document and the agent reporter's fixes read run traces: for the other reporters
+  // they stay in the worker, off the channel and out of this process's memory.
+  const traces = reporter.needsTraces || options.coverage ? {} : { traces: false as const };
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       // The tests a file ended before the run stopped are reported, under its name.
       const ended: TestReport[] = [];
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup }, undefined, {
+      // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
+      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules }, undefined, {
         onStart: () => {
           started.add(file);
           unstarted--;
@@ -452,7 +440,7 @@ async function runFiles(
           reporter.testEnd(file, event.report);
           if (event.report.status === "failed") failed(1);
         },
-        onOutput: options.silent ? () => {} : (text, stream) => reporter.output(text, stream),
+        onOutput: (text, stream) => reporter.output(text, stream, file),
       });
       running.delete(file);
       endedFiles++;
@@ -460,7 +448,7 @@ async function runFiles(
       const report: FileReport = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
       if (result) onResult?.(file, result);
       if (result) {
-        reporter.fileEnd(report);
+        reporter.fileEnd(report, { schemas: result.schemas });
         if (report.error) failed(1);
       } else if (ended.length > 0) reporter.fileEnd(report);
       else if (started.has(file)) stop.unfinished.push(file);
@@ -473,6 +461,15 @@ async function runFiles(
   return reports;
 }
 
+/** A file's text, or "" when it is gone (deleted while watched): the worker reports that itself. */
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** Runs the files once and reports; resolves to the summary and what stopped it, if anything. */
 async function runOnce(
   files: string[],
@@ -483,7 +480,10 @@ async function runOnce(
   const started = performance.now();
   // `--coverage=json` owns stdout: the test reporter writes to stderr then.
   const out = outputs();
-  const reporter = makeReporter(options.reporter, options.coverage === "json" ? { ...out, stdout: process.stderr } : out);
+  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env), out, {
+    silent: options.silent,
+    stdoutTaken: options.coverage === "json",
+  });
   const stop: RunStop = { interrupted: false, bailed: false, failures: 0, unfinished: [] };
   signal?.addEventListener("abort", () => (stop.interrupted = !stop.bailed), { once: true });
   reporter.start(files.length);
@@ -506,8 +506,9 @@ async function runOnce(
   reporter.finish(summary, performance.now() - started, note);
   // The table beside a json or junit document would break it: it goes to stderr then.
   if (options.coverage && !stop.interrupted)
-    printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
-  return { summary, stop };
+    printCoverage(reports, options.coverage, options.coverage === "table" && reporter.stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  // A report file that could not be written fails the run.
+  return { summary: reporter.writeFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }
 
 function exitCodeOf(summary: RunSummary, options: CliOptions): number {
@@ -663,9 +664,10 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     options = withConfig(parsed, projectConfig(parsed));
+    chooseReporters(options.reporters, options.outputFile, process.env);
   } catch (error) {
-    if (error instanceof CliUsageError) {
-      process.stderr.write(`${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ""}`);
+    if (error instanceof CliUsageError || error instanceof ReporterUsageError) {
+      process.stderr.write(`${error.message}\n${error instanceof CliUsageError && error.showUsage ? `\n${USAGE}\n` : ""}`);
       return 2;
     }
     if (error instanceof ConfigError) {

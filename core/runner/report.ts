@@ -10,6 +10,8 @@ export type TestStatus = "passed" | "failed" | "skipped" | "todo";
 export interface ErrorReport {
   /** The error's message, without colors. For `expect` failures it already holds the diff. */
   message: string;
+  /** The error's class as JUnit's `type` shows it: `AssertionError` for an `expect` failure, else its `name` (`TypeError`, `TestWorkflowError`). */
+  type?: string;
   stack?: string;
   /** First stack frame in the test file, else the first frame in a user file. */
   location?: Site;

@@ -77,6 +77,8 @@ export function errorReport(error: unknown, testFile?: string): ErrorReport {
     stack = undefined;
   }
   const report: ErrorReport = { message };
+  const type = errorType(err);
+  if (type) report.type = type;
   if (stack) report.stack = stack;
   const location = locationOf(stack, testFile);
   if (location) report.location = location;
@@ -97,6 +99,18 @@ export function errorReport(error: unknown, testFile?: string): ErrorReport {
   }
   // Make sure the report survives JSON and IPC.
   return JSON.parse(JSON.stringify(report)) as ErrorReport;
+}
+
+/** The error's class: jest's `expect` errors as `AssertionError` (what JUnit consumers expect), else the error's name or constructor. */
+function errorType(err: Error & { matcherResult?: unknown }): string | undefined {
+  if (err.matcherResult && typeof err.matcherResult === "object") return "AssertionError";
+  try {
+    const name = typeof err.name === "string" && err.name !== "" ? err.name : undefined;
+    const constructorName = typeof err.constructor?.name === "string" && err.constructor.name !== "" ? err.constructor.name : undefined;
+    return name === "Error" && constructorName && constructorName !== "Object" ? constructorName : (name ?? constructorName);
+  } catch {
+    return undefined; // a getter that throws
+  }
 }
 
 /** A stack line stripped to the frames worth showing a person: user files only. */

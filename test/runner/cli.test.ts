@@ -207,14 +207,14 @@ describe("reporters", () => {
   );
 
   test(
-    "--reporter junit prints a testsuite per file with the failure and its file:line",
+    "--reporter junit prints a testsuite per file with the failure and its file:line:column",
     async () => {
       const result = await turnlens([fixture("mixed"), "--reporter", "junit"]);
       expect(result.code).toBe(1);
       expect(result.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')).toBeTrue();
       expect(result.stdout).toContain(`<testsuite name="${fixture("mixed/mixed.test.ts")}"`);
       expect(result.stdout).toContain('tests="3" failures="1" errors="0" skipped="1"');
-      expect(result.stdout).toMatch(/<testcase name="a mixed file › fails on a deep equality"[^>]*line="9"/);
+      expect(result.stdout).toContain(`<testcase name="a mixed file › fails on a deep equality" classname="${fixture("mixed/mixed.test.ts")}" time="`);
       expect(result.stdout).toContain(
         `<failure message="expect(received).toEqual(expected) // deep equality" type="AssertionError">${fixture("mixed/mixed.test.ts")}:9:`,
       );

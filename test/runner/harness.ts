@@ -19,16 +19,35 @@ export interface CliResult {
   lastLine: string;
 }
 
-/** `turnlens test ...args`, run in `cwd` (the repo root by default), without colors. */
+/**
+ * The variables by which std-env tells a coding agent runs the command (and GitHub Actions), unset:
+ * the runner's tests see the reporters a person gets unless a test sets one (docs/runner.md, Reporters).
+ */
+export function withoutAgentOrCi(): Record<string, string | undefined> {
+  const unset = ["AI_AGENT", "CLAUDECODE", "CLAUDE_CODE", "REPL_ID", "GEMINI_CLI", "CODEX_SANDBOX", "CODEX_THREAD_ID", "OPENCODE", "AUGMENT_AGENT"];
+  unset.push("GOOSE_PROVIDER", "JUNIE_DATA", "JUNIE_SHIM_PATH", "COPILOT_AGENT", "COPILOT_CLI", "CURSOR_AGENT", "GITHUB_ACTIONS");
+  const env: Record<string, string | undefined> = Object.fromEntries(unset.map((name) => [name, undefined]));
+  if (/devin/.test(process.env.EDITOR ?? "")) env.EDITOR = undefined;
+  if (/kiro/.test(process.env.TERM_PROGRAM ?? "")) env.TERM_PROGRAM = undefined;
+  const path = process.env.PATH ?? "";
+  if (/\.pi[\\/]agent/.test(path))
+    env.PATH = path
+      .split(":")
+      .filter((entry) => !/\.pi[\\/]agent/.test(entry))
+      .join(":");
+  return env;
+}
+
+/** `turnlens test ...args`, run in `cwd` (the repo root by default), without colors, as no agent and no CI. */
 export function turnlens(args: string[], cwd = ROOT, env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runNode([BIN, "test", ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined, ...env });
+  return runNode([BIN, "test", ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined, ...withoutAgentOrCi(), ...env });
 }
 
 /** `turnlens test ...args` started, not awaited, with every process of its tree tagged `tag`. */
 export function startTurnlens(args: string[], tag: string): ChildProcess {
   return spawn(process.execPath, [BIN, "test", ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...withoutAgentOrCi(), [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
@@ -58,7 +77,7 @@ export async function until(condition: () => boolean): Promise<void> {
 
 /** `turnlens ...args` (any command), run in `cwd` (the repo root by default), without colors. */
 export function turnlensCommand(args: string[], cwd = ROOT): Promise<CliResult> {
-  return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined });
+  return runNode([BIN, ...args], cwd, { NO_COLOR: "1", FORCE_COLOR: undefined, ...withoutAgentOrCi() });
 }
 
 /**

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, SLOW, tempProject } from "./harness.ts";
+import { ROOT, SLOW, tempProject, withoutAgentOrCi } from "./harness.ts";
 
 /** A workflow whose one agent `key` is asked to say `prompt`; it returns the agent's text. */
 function workflowSource(key: string, prompt: string, returns = "outcome.value.text"): string {
@@ -63,7 +63,7 @@ class Watching {
   constructor(dir: string) {
     this.child = spawn(process.execPath, [join(ROOT, "bin", "turnlens.mjs"), "test", "--watch"], {
       cwd: dir,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined },
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...withoutAgentOrCi() },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (chunk: Buffer) => {

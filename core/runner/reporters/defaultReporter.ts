@@ -1,0 +1,166 @@
+// The `default` reporter (alias `pretty`): a progress line on a terminal, a line per file, then
+// each failure in full and the count line. `dot` and `verbose` extend it.
+import type { ErrorReport, FileReport, RunSummary, TestReport } from "../report.ts";
+import { userStack } from "../stack.ts";
+import { canonicalJson } from "../../workflow/json.ts";
+import { countLine, paint, rel, site, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
+
+export class DefaultReporter implements ConsoleReporter {
+  protected readonly c: Paint;
+  protected readonly tty: boolean;
+  private total = 0;
+  private doneFiles = 0;
+  private passed = 0;
+  private failed = 0;
+  private running = new Set<string>();
+  private progressShown = false;
+  private readonly failures: Array<{ file: string; test?: TestReport; error: ErrorReport }> = [];
+
+  constructor(protected readonly out: Out) {
+    this.c = paint(out.color);
+    this.tty = Boolean(out.stdout.isTTY);
+  }
+
+  protected clearProgress(): void {
+    if (this.tty && this.progressShown) {
+      this.out.stdout.write("\r\u001b[K");
+      this.progressShown = false;
+    }
+  }
+
+  protected progress(): void {
+    if (!this.tty) return;
+    const current = [...this.running].map((f) => rel(this.out, f)).join(", ");
+    let line = `${this.doneFiles}/${this.total} files · ${this.c.green(`${this.passed} passed`)} · ${this.failed > 0 ? this.c.red(`${this.failed} failed`) : "0 failed"}${current ? this.c.dim(` · ${current}`) : ""}`;
+    const width = this.out.stdout.columns ?? 100;
+    // keep it on one line (colors make the measure approximate, so leave slack)
+    if (line.length > width + 30) line = `${line.slice(0, width + 20)}…`;
+    this.out.stdout.write(`\r\u001b[K${line}`);
+    this.progressShown = true;
+  }
+
+  /** Writes whole lines, the progress line cleared first and drawn again after. */
+  protected writeLines(text: string): void {
+    this.clearProgress();
+    this.out.stdout.write(text);
+    this.progress();
+  }
+
+  start(fileCount: number): void {
+    this.total = fileCount;
+    this.progress();
+  }
+
+  fileStart(file: string): void {
+    this.running.add(file);
+    this.progress();
+  }
+
+  testEnd(_file: string, test: TestReport): void {
+    if (test.status === "passed") this.passed++;
+    else if (test.status === "failed") this.failed++;
+    this.progress();
+  }
+
+  /** The line a file ends with: `✓ file (n tests)`, `✗ file (k of n failed)` or `✗ file (could not run)`. */
+  protected fileLine(report: FileReport): string {
+    const name = rel(this.out, report.file);
+    const failed = report.tests.filter((t) => t.status === "failed").length;
+    const passed = report.tests.filter((t) => t.status === "passed").length;
+    const skipped = report.tests.filter((t) => t.status === "skipped" || t.status === "todo").length;
+    // Stopped by Ctrl-C or --bail: these are the tests that ended before.
+    const stopped = report.stopped ? "; stopped before its end" : "";
+    if (report.error) return `${this.c.red("✗")} ${name} ${this.c.dim("(could not run)")}`;
+    if (failed > 0) return `${this.c.red("✗")} ${name} ${this.c.dim(`(${failed} of ${failed + passed} failed${stopped})`)}`;
+    const ran = passed === 1 ? "1 test" : `${passed} tests`;
+    return `${this.c.green("✓")} ${name} ${this.c.dim(`(${ran}${skipped > 0 ? `, ${skipped} skipped` : ""}${stopped})`)}`;
+  }
+
+  /** What is printed when a file ends. */
+  protected fileText(report: FileReport): string {
+    return `${this.fileLine(report)}\n`;
+  }
+
+  fileEnd(report: FileReport): void {
+    this.running.delete(report.file);
+    this.doneFiles++;
+    if (report.error) {
+      this.failed++;
+      this.failures.push({ file: report.file, error: report.error });
+    }
+    for (const test of report.tests.filter((t) => t.status === "failed")) this.failures.push({ file: report.file, test, error: test.error ?? { message: "failed" } });
+    this.writeLines(this.fileText(report));
+  }
+
+  printOutput(chunk: string, stream: "stdout" | "stderr"): void {
+    this.clearProgress();
+    (stream === "stdout" ? this.out.stdout : this.out.stderr).write(chunk);
+    this.progress();
+  }
+
+  private formatMessage(error: ErrorReport): string {
+    const lines = error.message.split("\n").map((line) => {
+      if (/^- /.test(line) || /^Expected/.test(line)) return this.c.green(line);
+      if (/^\+ /.test(line) || /^Received/.test(line)) return this.c.red(line);
+      return line;
+    });
+    return lines.map((l) => (l ? `    ${l}` : "")).join("\n");
+  }
+
+  /** Printed first in `finish`: the dot reporter ends its row of dots. */
+  protected beforeFailures(): void {}
+
+  finish(summary: RunSummary, durationMs: number, note?: string): void {
+    this.clearProgress();
+    this.beforeFailures();
+    const w = (text: string) => this.out.stdout.write(`${text}\n`);
+    if (this.failures.length > 0) {
+      w("");
+      const order = new Map(summary.files.map((f, i) => [f.file, i]));
+      const failures = this.failures
+        .map((f, i) => ({ f, i }))
+        .sort((a, b) => (order.get(a.f.file) ?? 0) - (order.get(b.f.file) ?? 0) || a.i - b.i)
+        .map(({ f }) => f);
+      for (const f of failures) {
+        const title = f.test ? f.test.path.join(" › ") : `${rel(this.out, f.file)} could not run`;
+        w(`${this.c.red(this.c.bold("FAIL"))} ${this.c.bold(title)}`);
+        const at = site(this.out, f.error.location) ?? site(this.out, f.test?.location) ?? rel(this.out, f.file);
+        w(`  ${this.c.dim("at")} ${at}`);
+        w(this.formatMessage(f.error));
+        for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(line)}`);
+        if (f.error.codeFrame)
+          w(
+            f.error.codeFrame
+              .split("\n")
+              .map((l) => `    ${this.c.dim(l)}`)
+              .join("\n"),
+          );
+        const isAssertion = f.error.expected !== undefined || f.error.actual !== undefined || /expect\(/.test(f.error.message);
+        if (!isAssertion && f.error.stack) {
+          const loc = f.error.location;
+          const frames = userStack(f.error.stack)
+            .filter((fr) => !(loc && fr.includes(`${loc.file}:${loc.line}:${loc.column}`)))
+            .slice(0, 6);
+          if (frames.length > 0) w(frames.map((fr) => `      ${this.c.dim(fr)}`).join("\n"));
+        }
+        w("");
+      }
+    }
+    const files = summary.files.length;
+    w(this.c.dim(`${files} file${files === 1 ? "" : "s"} in ${(durationMs / 1000).toFixed(2)}s`));
+    if (note) w(this.c.yellow(note));
+    const line = countLine(summary);
+    w(summary.failed > 0 ? this.c.red(line) : note ? line : this.c.green(line));
+  }
+}
+
+/** The full schemas of each schema mismatch, which its message names and compares only where they first differ. */
+function schemaDetail(error: ErrorReport): string[] {
+  const schema = (value: unknown) => (value === undefined || value === "text" ? "text" : canonicalJson(value));
+  return (error.problems ?? [])
+    .filter((problem) => problem.code === "schema-mismatch")
+    .flatMap((problem) => [
+      `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${schema(problem.expectedSchema)}`,
+      `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${schema(problem.actualSchema)}`,
+    ]);
+}

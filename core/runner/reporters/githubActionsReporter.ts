@@ -1,0 +1,48 @@
+// The `github-actions` reporter: an `::error file=…,line=…,col=…,title=…::message` workflow command
+// per failure, escaped as GitHub's runner reads them, so each shows on the line in the pull request.
+// Added by itself when GITHUB_ACTIONS=true and no reporter is configured (reporterGroup.ts).
+import { isAbsolute, relative } from "node:path";
+import type { ErrorReport, FileReport, Site } from "../report.ts";
+import type { Out, Reporter } from "./reporter.ts";
+
+/** A command's message: `%`, CR and LF escaped. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+/** A command's property value: the message's escapes, and `:` and `,`, which end a property. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+export class GithubActionsReporter implements Reporter {
+  constructor(private readonly out: Out) {}
+  start(): void {}
+  fileStart(): void {}
+  testEnd(): void {}
+
+  /** The path GitHub places an annotation by: relative to the checkout (GITHUB_WORKSPACE), else to the current folder. */
+  private path(file: string): string {
+    const base = this.out.env?.GITHUB_WORKSPACE || this.out.cwd;
+    const r = relative(base, file);
+    return r === "" || r.startsWith("..") || isAbsolute(r) ? file : r;
+  }
+
+  private annotation(title: string, error: ErrorReport, where: Site | undefined, file: string): string {
+    const properties = [`file=${escapeProperty(this.path(where?.file ?? file))}`];
+    if (where) properties.push(`line=${where.line}`, `col=${where.column}`);
+    properties.push(`title=${escapeProperty(title)}`);
+    return `::error ${properties.join(",")}::${escapeData(error.message)}\n`;
+  }
+
+  fileEnd(report: FileReport): void {
+    if (report.error) this.out.stdout.write(this.annotation(`${this.path(report.file)} could not run`, report.error, report.error.location, report.file));
+    for (const test of report.tests) {
+      if (test.status !== "failed") continue;
+      const error = test.error ?? { message: "failed" };
+      this.out.stdout.write(this.annotation(test.path.join(" › "), error, error.location ?? test.location, report.file));
+    }
+  }
+
+  finish(): void {}
+}

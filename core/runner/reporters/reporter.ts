@@ -1,0 +1,77 @@
+// What every `turnlens test` reporter implements, where it writes, and the paths, sites and count
+// line they all print the same way.
+import { relative } from "node:path";
+import type { FileReport, RunSummary, Site, TestReport } from "../report.ts";
+import type { SchemaName } from "../schemaNames.ts";
+
+/** Where a reporter writes: the terminal's streams, or a file's text kept until the run ends. */
+export interface Sink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface Out {
+  stdout: Sink;
+  stderr: Sink;
+  cwd: string;
+  color: boolean;
+  /** The process's environment, for what a reporter reads of it (GITHUB_WORKSPACE, the host name). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the worker found beside a file's report: the names of the schemas a quick fix would write. */
+export interface FileExtras {
+  schemas?: readonly SchemaName[];
+}
+
+export interface Reporter {
+  start(fileCount: number): void;
+  fileStart(file: string): void;
+  testEnd(file: string, test: TestReport): void;
+  fileEnd(report: FileReport, extras?: FileExtras): void;
+  /**
+   * What a file's tests wrote to stdout/stderr, in order (a test's before its `testEnd`). The
+   * group prints it once (reporterGroup.ts); a reporter that keeps it (junit) implements this.
+   */
+  output?(chunk: string, stream: "stdout" | "stderr", file: string): void;
+  /** Prints the end of the run; `note` (such as `no test ran`) goes just before the count line. */
+  finish(summary: RunSummary, durationMs: number, note?: string): void;
+}
+
+/** A reporter that prints the tests' output itself as it comes (the terminal reporters: a progress line to clear first). */
+export interface ConsoleReporter extends Reporter {
+  printOutput(chunk: string, stream: "stdout" | "stderr"): void;
+}
+
+export function isConsoleReporter(reporter: Reporter): reporter is ConsoleReporter {
+  return typeof (reporter as Partial<ConsoleReporter>).printOutput === "function";
+}
+
+/** `file` relative to the current folder, or as it is when outside it. */
+export function rel(out: Out, file: string): string {
+  const r = relative(out.cwd, file);
+  return r === "" || r.startsWith("..") ? file : r;
+}
+
+/** `file:line:column`, the file relative to the current folder. */
+export function site(out: Out, s: Site | undefined): string | undefined {
+  return s ? `${rel(out, s.file)}:${s.line}:${s.column}` : undefined;
+}
+
+export function countLine(summary: RunSummary): string {
+  return `${summary.passed} passed, ${summary.failed} failed${summary.skipped > 0 ? `, ${summary.skipped} skipped` : ""}`;
+}
+
+export function paint(enabled: boolean) {
+  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return {
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+  };
+}
+
+export type Paint = ReturnType<typeof paint>;

@@ -1,0 +1,66 @@
+// The `tap` reporter: TAP version 14, one subtest per file (`# Subtest: file`, its tests indented
+// four spaces), a YAML block under each failure, the plan last; written as each file ends.
+import type { ErrorReport, FileReport } from "../report.ts";
+import { rel, site, type Out, type Reporter } from "./reporter.ts";
+
+/** A test point's description: `#` starts a directive in TAP, so it is escaped, and the line kept single. */
+function description(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/#/g, "\\#")
+    .replace(/\s*\n\s*/g, " ");
+}
+
+/** A YAML diagnostic block (TAP 14 §YAML), its values as JSON strings, which YAML reads as they are. */
+function yamlBlock(indent: string, fields: Record<string, string | undefined>): string[] {
+  const lines = [`${indent}  ---`];
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) lines.push(`${indent}  ${key}: ${JSON.stringify(value)}`);
+  lines.push(`${indent}  ...`);
+  return lines;
+}
+
+export class TapReporter implements Reporter {
+  private count = 0;
+  constructor(private readonly out: Out) {}
+
+  start(): void {
+    this.out.stdout.write("TAP version 14\n");
+  }
+  fileStart(): void {}
+  testEnd(): void {}
+
+  private failure(indent: string, error: ErrorReport, at: string | undefined): string[] {
+    return yamlBlock(indent, { message: error.message, severity: "fail", type: error.type, at, expected: error.expected, actual: error.actual });
+  }
+
+  fileEnd(report: FileReport): void {
+    const n = ++this.count;
+    const name = description(rel(this.out, report.file));
+    const lines: string[] = [];
+    if (report.error) {
+      lines.push(`not ok ${n} - ${name}`);
+      lines.push(...this.failure("", report.error, site(this.out, report.error.location) ?? rel(this.out, report.file)));
+    } else {
+      lines.push(`# Subtest: ${name}`, `    1..${report.tests.length}`);
+      report.tests.forEach((test, index) => {
+        const point = `${index + 1} - ${description(test.path.join(" › "))}`;
+        if (test.status === "passed") lines.push(`    ok ${point} # time=${Math.round(test.durationMs)}ms`);
+        else if (test.status === "skipped") lines.push(`    ok ${point} # SKIP`);
+        else if (test.status === "todo") lines.push(`    not ok ${point} # TODO`);
+        else {
+          lines.push(`    not ok ${point} # time=${Math.round(test.durationMs)}ms`);
+          const error = test.error ?? { message: "failed" };
+          lines.push(...this.failure("    ", error, site(this.out, error.location) ?? site(this.out, test.location)));
+        }
+      });
+      const failed = report.tests.some((test) => test.status === "failed");
+      lines.push(`${failed ? "not ok" : "ok"} ${n} - ${name} # time=${Math.round(report.durationMs)}ms`);
+    }
+    this.out.stdout.write(`${lines.join("\n")}\n`);
+  }
+
+  finish(_summary: unknown, _durationMs: number, note?: string): void {
+    if (note) this.out.stdout.write(`# ${note}\n`);
+    this.out.stdout.write(`1..${this.count}\n`);
+  }
+}

@@ -1,0 +1,18 @@
+// The `verbose` reporter: the default's output with each test's line under its file's
+// (`✓ describe › test 12ms`), as Vitest's verbose prints them.
+import type { FileReport, TestReport } from "../report.ts";
+import { DefaultReporter } from "./defaultReporter.ts";
+
+export class VerboseReporter extends DefaultReporter {
+  protected override fileText(report: FileReport): string {
+    return [this.fileLine(report), ...report.tests.map((test) => `  ${this.testLine(test)}`)].map((line) => `${line}\n`).join("");
+  }
+
+  private testLine(test: TestReport): string {
+    const name = test.path.join(" › ");
+    const took = this.c.dim(`${Math.round(test.durationMs)}ms`);
+    if (test.status === "passed") return `${this.c.green("✓")} ${name} ${took}`;
+    if (test.status === "failed") return `${this.c.red("×")} ${name} ${took}`;
+    return `${this.c.yellow("↓")} ${name}${test.status === "todo" ? this.c.dim(" [todo]") : this.c.dim(" [skipped]")}`;
+  }
+}

@@ -1,0 +1,94 @@
+// The quick fix Turnlens offers for a test's mistake, in words and as the entry text it writes:
+// the language server turns these into edits (server/fixes.ts), `turnlens test`'s agent reporter
+// prints them, so both say the same fix. Pure functions of a ProblemTrace, no source ranges.
+import type { ProblemTrace } from "./trace.ts";
+
+/** A named schema and the value TypeBox builds for it (core/runner/schemaNames.ts finds them). */
+export interface NamedSchema {
+  name: string;
+  module: string;
+  skeleton?: unknown;
+}
+
+/** A JSON value written as a TypeScript literal: bare keys where they can be, one line. */
+export function jsLiteral(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    const fields = Object.entries(value as Record<string, unknown>).filter(([, field]) => field !== undefined);
+    if (fields.length === 0) return "{}";
+    return `{ ${fields.map(([key, field]) => `${propertyName(key)}: ${jsLiteral(field)}`).join(", ")} }`;
+  }
+  return value === undefined ? "undefined" : JSON.stringify(value);
+}
+
+/** A property key as TypeScript writes it: bare when it can be, quoted otherwise. */
+export function propertyName(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+/** The text of a new entry for a turn: `answer(NAME, skeleton)`, or `answer("")` for a text turn; none for an unnamed schema. */
+export function answerText(schema: unknown, named: NamedSchema | undefined): string | undefined {
+  if (schema === undefined) return `answer("")`;
+  if (!named) return undefined;
+  return `answer(${named.name}, ${jsLiteral(named.skeleton ?? {})})`;
+}
+
+/** The entries a fix may write for a turn, the preferred one first: an answer where one can be written, else `noAnswer.silent()`. */
+export function entryChoices(schema: unknown, named: NamedSchema | undefined): Array<{ text: string; kind: "answer" | "noAnswer"; preferred: boolean }> {
+  const answer = answerText(schema, named);
+  const choices: Array<{ text: string; kind: "answer" | "noAnswer"; preferred: boolean }> = [];
+  if (answer) choices.push({ text: answer, kind: "answer", preferred: true });
+  choices.push({ text: "noAnswer.silent()", kind: "noAnswer", preferred: !answer });
+  return choices;
+}
+
+export const fixTitles = {
+  rename: (written: string, suggestion: string) => `Rename "${written}" to "${suggestion}"`,
+  addEntry: (entry: string, agent: string, turn: number) => `Add ${entry} for ${agent} turn ${turn}`,
+  addScript: (agent: string, entry: string) => `Add a script for "${agent}": ${entry}`,
+  answerWith: (name: string) => `Answer with ${name}`,
+  removeUnreached: (entries: number) => (entries === 1 ? "Remove this entry never reached" : "Remove the entries never reached"),
+  removeNeverAsked: (key: string) => `Remove the script of "${key}", never asked`,
+};
+
+/** What the fix needs beyond the problem: the schema of the turn it is about, and the name an export gives a schema. */
+export interface FixContext {
+  turnSchema?: unknown;
+  nameOf?: (schema: unknown) => NamedSchema | undefined;
+}
+
+/**
+ * The title of the fix the editor offers first for `problem` (its preferred quick fix), or
+ * undefined when Turnlens offers none for it. The same choice server/runView.ts makes per code.
+ */
+export function preferredFixTitle(problem: ProblemTrace, context: FixContext = {}): string | undefined {
+  const named = (schema: unknown) => (schema === undefined || schema === "text" ? undefined : context.nameOf?.(schema));
+  switch (problem.code) {
+    case "unknown-option":
+    case "script-invalid":
+    case "script-empty-list":
+      return problem.suggestion && problem.option ? fixTitles.rename(problem.option, problem.suggestion) : undefined;
+    case "entry-never-reached":
+      return fixTitles.removeUnreached(Math.max(1, problem.sites?.length ?? 1));
+    case "list-never-asked": {
+      const key = problem.key ?? problem.pattern;
+      return key === undefined ? undefined : fixTitles.removeNeverAsked(key);
+    }
+    case "list-exhausted": {
+      if (!problem.agent || !problem.turn) return undefined;
+      const entry = entryChoices(context.turnSchema, named(context.turnSchema)).find((choice) => choice.preferred)!;
+      return fixTitles.addEntry(entry.text, problem.agent, problem.turn);
+    }
+    case "agent-unscripted": {
+      if (!problem.agent) return undefined;
+      const entry = entryChoices(context.turnSchema, named(context.turnSchema)).find((choice) => choice.preferred)!;
+      return fixTitles.addScript(problem.agent, entry.text);
+    }
+    case "schema-mismatch": {
+      const expected = named(problem.expectedSchema);
+      return expected ? fixTitles.answerWith(expected.name) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

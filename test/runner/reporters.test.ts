@@ -1,0 +1,398 @@
+// Each reporter of `turnlens test` on examples/, examples/mistakes and small fixtures, as a child
+// process: the junit file validated against the Jenkins JUnit schema by libxml2, the tap output
+// read by tap-parser, the github-actions commands by their format, the agent reporter chosen by
+// an agent's environment variable and not otherwise.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { XmlDocument, XsdValidator } from "libxml2-wasm";
+import { Parser, type FinalResults } from "tap-parser";
+import type { RunSummary } from "../../core/runner/report.ts";
+import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
+
+const SCHEMA = join(ROOT, "test", "runner", "junit", "jenkins-junit.xsd");
+
+/** Throws libxml2's complaint when `text` is not a JUnit file the Jenkins schema accepts. */
+function validateJunit(text: string): void {
+  const schemaDocument = XmlDocument.fromString(readFileSync(SCHEMA, "utf8"));
+  const validator = XsdValidator.fromDoc(schemaDocument);
+  const document = XmlDocument.fromString(text);
+  try {
+    validator.validate(document);
+  } finally {
+    document.dispose();
+    validator.dispose();
+    schemaDocument.dispose();
+  }
+}
+
+interface TapCounts {
+  files: { count: number; pass: number; fail: number };
+  tests: { count: number; pass: number; fail: number; skip: number; todo: number };
+  ok: boolean;
+}
+
+/** tap-parser's reading of a TAP stream: the files (top level) and their tests (the subtests) added up. */
+function parseTap(text: string): Promise<TapCounts> {
+  return new Promise((resolve) => {
+    const parser = new Parser({ strict: true });
+    const tests = { count: 0, pass: 0, fail: 0, skip: 0, todo: 0 };
+    parser.on("child", (child: Parser) =>
+      child.on("complete", (results: FinalResults) => {
+        tests.count += results.count;
+        tests.pass += results.pass;
+        tests.fail += results.fail;
+        tests.skip += results.skip;
+        tests.todo += results.todo;
+      }),
+    );
+    parser.on("complete", (results: FinalResults) => resolve({ files: { count: results.count, pass: results.pass, fail: results.fail }, tests, ok: results.ok }));
+    parser.end(text);
+  });
+}
+
+/** A GitHub workflow command for an error, as GitHub's runner reads it: properties with `%`, CR, LF, `:` and `,` escaped; the message with `%`, CR and LF. */
+const ANNOTATION =
+  /^::error file=[^,:\r\n%]*(?:%(?:25|0D|0A|3A|2C)[^,:\r\n%]*)*,line=\d+,col=\d+,title=[^,:\r\n%]*(?:%(?:25|0D|0A|3A|2C)[^,:\r\n%]*)*::[^\r\n%]*(?:%(?:25|0D|0A)[^\r\n%]*)*$/;
+
+function countsOf(summary: RunSummary) {
+  const tests = summary.files.flatMap((file) => file.tests);
+  return {
+    passed: tests.filter((t) => t.status === "passed").length,
+    failed: tests.filter((t) => t.status === "failed").length,
+    skipped: tests.filter((t) => t.status === "skipped").length,
+    todo: tests.filter((t) => t.status === "todo").length,
+    loadErrors: summary.files.filter((file) => file.error).length,
+  };
+}
+
+describe("every reporter on examples/ and examples/mistakes", () => {
+  for (const folder of ["examples", "examples/mistakes"]) {
+    test(
+      `${folder}: json, junit and tap to files, default and github-actions on stdout, from one run`,
+      async () => {
+        const out = tempProject({});
+        try {
+          const result = await turnlens([
+            folder,
+            ...["--reporter", "default", "--reporter", "github-actions"],
+            ...["--reporter", "json", `--outputFile.json=${join(out.dir, "report.json")}`],
+            ...["--reporter", "junit", `--outputFile.junit=${join(out.dir, "junit", "report.xml")}`],
+            ...["--reporter", "tap", `--outputFile.tap=${join(out.dir, "report.tap")}`],
+          ]);
+          const summary = JSON.parse(readFileSync(join(out.dir, "report.json"), "utf8")) as RunSummary & { numTotalTests: number; success: boolean };
+          const counts = countsOf(summary);
+          expect(summary.numTotalTests).toBe(counts.passed + counts.failed + counts.skipped + counts.todo);
+          expect(result.code).toBe(summary.failed > 0 ? 1 : 0);
+          expect(summary.success).toBe(result.code === 0);
+          if (folder === "examples/mistakes") expect(counts).toEqual({ passed: 0, failed: 13, skipped: 0, todo: 0, loadErrors: 0 });
+          else expect(counts.passed).toBeGreaterThan(20);
+
+          // junit: the Jenkins schema accepts it, and it has a testcase per test.
+          const junit = readFileSync(join(out.dir, "junit", "report.xml"), "utf8");
+          validateJunit(junit);
+          expect([...junit.matchAll(/<testcase /g)].length).toBe(counts.passed + counts.failed + counts.skipped + counts.todo + counts.loadErrors);
+          expect([...junit.matchAll(/<failure /g)].length).toBe(counts.failed);
+          expect(junit).toContain(` hostname="${hostname()}"`);
+          expect(junit).toMatch(/<testsuite name="[^"]+" timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/);
+
+          // tap: tap-parser reads it, with the same counts.
+          const tap = await parseTap(readFileSync(join(out.dir, "report.tap"), "utf8"));
+          expect(tap.files.count).toBe(summary.files.length);
+          expect(tap.tests).toEqual({
+            count: counts.passed + counts.failed + counts.skipped + counts.todo,
+            pass: counts.passed,
+            // tap-parser counts a `not ok … # TODO` among the failures (and the todos), not against `ok`.
+            fail: counts.failed + counts.todo,
+            skip: counts.skipped,
+            todo: counts.todo,
+          });
+          expect(tap.ok).toBe(counts.failed === 0 && counts.loadErrors === 0);
+
+          // github-actions: one command per failure, in GitHub's format, among the default's lines.
+          const annotations = result.stdout.split("\n").filter((line) => line.startsWith("::"));
+          expect(annotations.length).toBe(counts.failed + counts.loadErrors);
+          for (const line of annotations) expect(line).toMatch(ANNOTATION);
+          expect(result.lastLine).toBe(
+            `${counts.passed} passed, ${counts.failed + counts.loadErrors} failed${counts.skipped + counts.todo > 0 ? `, ${counts.skipped + counts.todo} skipped` : ""}`,
+          );
+          expect(result.stderr).toContain(`junit report written to ${join(out.dir, "junit", "report.xml")}`);
+        } finally {
+          out.remove();
+        }
+      },
+      SLOW,
+    );
+  }
+
+  test(
+    "examples/mistakes: junit and tap on stdout are each the whole of stdout, valid, and the misspelt option's annotation names its line",
+    async () => {
+      const junit = await turnlens(["examples/mistakes", "--reporter", "junit"]);
+      expect(junit.code).toBe(1);
+      validateJunit(junit.stdout);
+      expect(junit.stdout).toContain(
+        '<failure message="testWorkflow takes no option &quot;agnets&quot;; did you mean &quot;agents&quot;?" type="TestWorkflowError">examples/mistakes/misspelled-option.test.ts:8:9',
+      );
+      const tap = await turnlens(["examples/mistakes", "--reporter", "tap"]);
+      expect(
+        tap.stdout.startsWith("TAP version 14\n# Subtest: examples/mistakes/entry-never-reached.test.ts\n    1..1\n    not ok 1 - a list entry never reached"),
+      ).toBeTrue();
+      expect(await parseTap(tap.stdout)).toMatchObject({ files: { count: 13, pass: 0, fail: 13 }, tests: { count: 13, fail: 13 }, ok: false });
+      const github = await turnlens(["examples/mistakes/misspelled-option.test.ts"], ROOT, { GITHUB_ACTIONS: "true" });
+      expect(github.stdout.split("\n").filter((line) => line.startsWith("::"))).toEqual([
+        '::error file=examples/mistakes/misspelled-option.test.ts,line=8,col=9,title=a misspelled option::testWorkflow takes no option "agnets"; did you mean "agents"?',
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
+    "the schema check fails a JUnit file it should: an attribute the Jenkins schema lacks",
+    () => {
+      const valid = '<testsuites><testsuite name="a" tests="1"><testcase name="x" classname="a"/></testsuite></testsuites>';
+      validateJunit(valid);
+      expect(() => validateJunit(valid.replace('classname="a"', 'classname="a" line="3"'))).toThrow("The attribute 'line' is not allowed");
+      expect(() => validateJunit('<testsuites><testsuite tests="1"/></testsuites>')).toThrow("The attribute 'name' is required but missing");
+    },
+    SLOW,
+  );
+});
+
+describe("the junit reporter", () => {
+  test(
+    "keeps each test's console output as its system-out and system-err, the error's class as the failure's type, and a load failure's line",
+    async () => {
+      const result = await turnlens([fixture("reporters"), "--reporter", "junit"]);
+      expect(result.code).toBe(1);
+      validateJunit(result.stdout);
+      const broken = fixture("reporters/broken.test.ts");
+      const console = fixture("reporters/console.test.ts");
+      expect(result.stdout).toContain(
+        `<testcase name="(load)" classname="${broken}" time="0">\n      <error message="the file gives up before its tests" type="RangeError">${broken}:3:7\nthe file gives up before its tests</error>`,
+      );
+      expect(result.stdout).toMatch(
+        /<testcase name="console › logs and passes" classname="[^"]+" time="[\d.]+">\n {6}<system-out>hello from a test\n<\/system-out>\n {6}<system-err>a warning &amp; &lt;more&gt;\n<\/system-err>\n {4}<\/testcase>/,
+      );
+      expect(result.stdout).toContain(`<failure message="Cannot read properties of undefined (reading &apos;name&apos;)" type="TypeError">${console}:11:18`);
+      expect(result.stdout).toContain(`type="AssertionError">${console}:15:19`);
+      expect(result.stdout).toMatch(/<failure [^>]*>[^<]*<\/failure>\n {6}<system-out>before the expect\n<\/system-out>/);
+      expect(result.stdout).toContain("<skipped>todo</skipped>");
+      // The tests' output went to stderr, leaving stdout the document.
+      expect(result.stderr).toContain("hello from a test\n");
+    },
+    SLOW,
+  );
+
+  test(
+    "--silent keeps the tests' console output out of the terminal and the report",
+    async () => {
+      const result = await turnlens([fixture("reporters/console.test.ts"), "--reporter", "junit", "--silent"]);
+      validateJunit(result.stdout);
+      expect(result.stdout).not.toContain("<system-out>");
+      expect(result.stderr).not.toContain("hello from a test");
+      const plain = await turnlens([fixture("reporters/console.test.ts"), "--silent"]);
+      expect(plain.stdout).not.toContain("hello from a test");
+      expect(plain.stderr).not.toContain("a warning");
+      expect(plain.lastLine).toBe("1 passed, 2 failed, 1 skipped");
+    },
+    SLOW,
+  );
+
+  test(
+    "a string --outputFile is the junit reporter's file; a folder that is missing is made",
+    async () => {
+      const out = tempProject({});
+      try {
+        const path = join(out.dir, "deep", "er", "junit.xml");
+        const result = await turnlens([fixture("mixed"), "--reporter", "junit", "--outputFile", path]);
+        expect(result.code).toBe(1);
+        validateJunit(readFileSync(path, "utf8"));
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toContain(`junit report written to ${path}\n`);
+        expect(result.stderr.trimEnd().endsWith("1 passed, 1 failed, 1 skipped")).toBeTrue();
+      } finally {
+        out.remove();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("dot, verbose and json", () => {
+  test(
+    "dot prints a character per test, then the failures and the count line",
+    async () => {
+      const result = await turnlens([fixture("mixed"), "--reporter", "dot"]);
+      expect(result.stdout.startsWith("·x-\n\nFAIL a mixed file › fails on a deep equality\n  at test/runner/fixtures/mixed/mixed.test.ts:9:")).toBeTrue();
+      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+    },
+    SLOW,
+  );
+
+  test(
+    "verbose prints each test's line under its file's",
+    async () => {
+      const result = await turnlens([fixture("mixed"), "--reporter", "verbose"]);
+      const lines = result.stdout.split("\n");
+      expect(lines[0]).toBe("✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)");
+      expect(lines[1]).toMatch(/^ {2}✓ a mixed file › passes \d+ms$/);
+      expect(lines[2]).toMatch(/^ {2}× a mixed file › fails on a deep equality \d+ms$/);
+      expect(lines[3]).toBe("  ↓ a mixed file › is skipped [skipped]");
+      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+    },
+    SLOW,
+  );
+
+  test(
+    "pretty is the default reporter's other name",
+    async () => {
+      const result = await turnlens([fixture("mixed"), "--reporter", "pretty"]);
+      expect(result.stdout.split("\n")[0]).toBe("✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)");
+      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+    },
+    SLOW,
+  );
+
+  test(
+    "json gives Vitest's counts beside Turnlens's files",
+    async () => {
+      const result = await turnlens([fixture("reporters"), "--reporter", "json"]);
+      const document = JSON.parse(result.stdout) as Record<string, unknown>;
+      const { files, startTime, ...counts } = document;
+      expect(counts).toEqual({
+        numTotalTestSuites: 2,
+        numPassedTestSuites: 0,
+        numFailedTestSuites: 2,
+        numPendingTestSuites: 0,
+        numTotalTests: 4,
+        numPassedTests: 1,
+        numFailedTests: 2,
+        numPendingTests: 0,
+        numTodoTests: 1,
+        success: false,
+        passed: 1,
+        failed: 3,
+        skipped: 1,
+      });
+      expect(typeof startTime).toBe("number");
+      expect((files as unknown[]).length).toBe(2);
+    },
+    SLOW,
+  );
+});
+
+describe("the agent reporter", () => {
+  const mistakes = ["examples/mistakes/misspelled-option.test.ts", "examples/mistakes/turn-past-list.test.ts", "examples/mistakes/unscripted-agent.test.ts"];
+  const agentOutput = [
+    "FAIL examples/mistakes/misspelled-option.test.ts:10:5 unknown-option",
+    "  test: a misspelled option",
+    '  why: testWorkflow takes no option "agnets"; did you mean "agents"?',
+    '  fix: rename "agnets" to "agents"',
+    "FAIL examples/mistakes/turn-past-list.test.ts:9:24 list-exhausted",
+    "  test: a turn past the list's end",
+    '  why: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.',
+    "  fix: add answer(STEP, { done: false }) for worker turn 2",
+    "FAIL examples/mistakes/unscripted-agent.test.ts:8:9 agent-unscripted",
+    "  test: an agent with no script",
+    '  why: agent "writer" turn 1: no script for it; scripted: "reader". It was asked: Title the release note.',
+    '  fix: add a script for "writer": answer(NOTE, { title: "   " })',
+    "0 passed, 3 failed",
+    "",
+  ].join("\n");
+
+  test(
+    "is chosen by itself, in the default's place, when an agent's variable is set (CLAUDECODE, AI_AGENT), and not otherwise",
+    async () => {
+      const claude = await turnlens(mistakes, ROOT, { CLAUDECODE: "1" });
+      expect(claude.code).toBe(1);
+      expect(claude.stdout).toBe(agentOutput);
+      const named = await turnlens(mistakes, ROOT, { AI_AGENT: "some-agent" });
+      expect(named.stdout).toBe(agentOutput);
+      const person = await turnlens(mistakes);
+      expect(person.stdout).not.toContain("fix:");
+      expect(person.stdout.split("\n")[0]).toBe("✗ examples/mistakes/misspelled-option.test.ts (1 of 1 failed)");
+    },
+    SLOW,
+  );
+
+  test(
+    "is added to a configured reporter: after verbose on stdout, and on stderr beside a json document on stdout",
+    async () => {
+      const verbose = await turnlens([mistakes[0]!, "--reporter", "verbose"], ROOT, { CODEX_SANDBOX: "seatbelt" });
+      expect(verbose.stdout.split("\n")[1]).toMatch(/^ {2}× a misspelled option \d+ms$/);
+      expect(verbose.stdout.endsWith(`${agentOutput.split("\n").slice(0, 4).join("\n")}\n0 passed, 1 failed\n`)).toBeTrue();
+      const json = await turnlens([mistakes[0]!, "--reporter", "json"], ROOT, { CLAUDECODE: "1" });
+      expect((JSON.parse(json.stdout) as RunSummary).failed).toBe(1);
+      expect(json.stderr).toContain('  fix: rename "agnets" to "agents"\n0 passed, 1 failed\n');
+    },
+    SLOW,
+  );
+
+  test(
+    "on examples/mistakes, its fixes are the editor's preferred quick fixes (test/server/mistakes.test.ts) and each failure has a code and a why",
+    async () => {
+      const result = await turnlens(["examples/mistakes", "--reporter", "agent"]);
+      const lines = result.stdout.split("\n");
+      expect(lines.filter((line) => line.startsWith("  fix: "))).toEqual([
+        "  fix: remove this entry never reached",
+        '  fix: rename "agnets" to "agents"',
+        "  fix: answer with NOTE",
+        "  fix: add answer(STEP, { done: false }) for worker turn 2",
+        '  fix: add a script for "writer": answer(NOTE, { title: "   " })',
+      ]);
+      const heads = lines.filter((line) => line.startsWith("FAIL "));
+      expect(heads.length).toBe(13);
+      for (const head of heads) expect(head).toMatch(/^FAIL examples\/mistakes\/[\w-]+\.test\.ts:\d+:\d+ [a-z-]+$/);
+      expect(lines.filter((line) => line.startsWith("  why: ")).length).toBe(13);
+      expect(result.lastLine).toBe("0 passed, 13 failed");
+    },
+    SLOW,
+  );
+
+  test(
+    "names a plain failure by its kind and a load failure by its line",
+    async () => {
+      const result = await turnlens([fixture("reporters"), "--reporter", "agent"]);
+      expect(result.stdout).toBe(
+        [
+          "FAIL test/runner/fixtures/reporters/broken.test.ts:3:7 load-error",
+          "  why: the file gives up before its tests",
+          "FAIL test/runner/fixtures/reporters/console.test.ts:11:18 TypeError",
+          "  test: console › throws a TypeError",
+          "  why: Cannot read properties of undefined (reading 'name')",
+          "FAIL test/runner/fixtures/reporters/console.test.ts:15:19 assertion-failed",
+          "  test: console › fails an expect",
+          "  why: expect(received).toBe(expected) // Object.is equality: expected 5, received 4",
+          "1 passed, 3 failed, 1 skipped",
+          "",
+        ].join("\n"),
+      );
+    },
+    SLOW,
+  );
+});
+
+describe("choosing reporters", () => {
+  test(
+    "an unknown reporter, a misnamed --outputFile and two documents on stdout are usage errors (exit 2) naming the fix",
+    async () => {
+      const unknown = await turnlens([fixture("pass"), "--reporter", "agnet"]);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toBe('no reporter "agnet"; did you mean "agent"? (reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)\n');
+      const file = await turnlens([fixture("pass"), "--reporter", "junit", "--outputFile.jnuit=x.xml"]);
+      expect(file.code).toBe(2);
+      expect(file.stderr).toStartWith('no reporter "jnuit"; did you mean "junit"?');
+      const unused = await turnlens([fixture("pass"), "--outputFile", "x.xml"]);
+      expect(unused.code).toBe(2);
+      expect(unused.stderr).toBe("--outputFile x.xml is for the json or junit reporter, and neither is chosen (default); add --reporter junit or --reporter json\n");
+      const both = await turnlens([fixture("pass"), "--reporter", "default", "--reporter", "json"]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toBe(
+        "the json reporter writes one document to stdout, which the default reporter's output would break: give it a file (--outputFile.json=report.json)\n",
+      );
+    },
+    SLOW,
+  );
+});
