@@ -1,10 +1,14 @@
 // The text edits behind the quick fixes: rename an option, remove entries no turn reached, add the
-// entry a turn past a list needed, add a script for an unscripted agent, and import what they name.
+// entry a turn past a list needed, add a script for an unscripted agent, fill an answer with a value
+// its schema accepts, and import what they name.
 // Pure functions over the document text and the static model, so runView.ts can attach them.
 import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { positionBefore, sameRange } from "./analysis/ranges.ts";
+import { partialValueOf, type WrittenValue } from "./analysis/writtenAnswer.ts";
+import { Value } from "typebox/value";
+import { validAnswer } from "../core/testing/validAnswer.ts";
 
 /** One way to fix a diagnostic. */
 export interface Fix {
@@ -111,11 +115,66 @@ export function removeUnreached(unreached: Unreached[]): TextEdit[] {
   return dedupe(edits);
 }
 
-/** The text of a new entry for a turn: `answer(NAME, skeleton)`, or `answer("")` for a text turn. */
+/** The text of a new entry for a turn: `answer(NAME, value)` with the smallest value NAME accepts, or `answer("")` for a text turn. */
 function answerText(schema: unknown, named: NamedSchema | undefined): string | undefined {
   if (schema === undefined) return `answer("")`;
   if (!named) return undefined;
-  return `answer(${named.name}, ${jsLiteral(named.skeleton ?? {})})`;
+  // TypeBox's Value.Create of the export where it passes the schema (it refuses a pattern or a
+  // format, and a JSON schema off the wire has lost the kinds it reads); validAnswer's value else.
+  const created = named.skeleton !== undefined && accepts(schema, named.skeleton) ? named.skeleton : undefined;
+  return `answer(${named.name}, ${jsLiteral(created ?? validAnswer(schema).value)})`;
+}
+
+function accepts(schema: unknown, value: unknown): boolean {
+  try {
+    return Value.Check(schema as never, value);
+  } catch {
+    return false;
+  }
+}
+
+export const FILL_TITLE = "Fill with a valid answer";
+
+/**
+ * "Fill with a valid answer": the value argument of an `answer(SCHEMA, value)` replaced by the
+ * smallest value SCHEMA accepts, keeping what was written where it is valid (and, as written, what
+ * the text cannot evaluate). The title names each constraint it could not meet.
+ */
+export function fillAnswerFix(document: TextDocument, valueRange: Range, written: WrittenValue | undefined, schema: unknown): Fix | undefined {
+  if (written?.kind === "opaque") return undefined;
+  const { value, unmet } = validAnswer(schema, partialValueOf(written));
+  const newText = renderFilled(value, written, lineIndent(document, valueRange.start.line));
+  if (written && newText === written.text) return undefined;
+  const title = unmet.length === 0 ? FILL_TITLE : `Fill with an answer (not met: ${unmet.join("; ")})`;
+  return { title, edits: [{ range: valueRange, newText }], preferred: unmet.length === 0 };
+}
+
+/** A filled value as text: the written text of each part it kept, a literal for each part it made. */
+function renderFilled(value: unknown, written: WrittenValue | undefined, indent: string): string {
+  if (written?.kind === "opaque") return written.text;
+  if (written?.kind === "literal" && JSON.stringify(written.value) === JSON.stringify(value)) return written.text;
+  const inner = `${indent}  `;
+  if (written?.kind === "object" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    // A spread or computed member stays first, as written: the fill cannot tell what it holds.
+    const parts = written.members.filter((member) => member.key === undefined).map((member) => member.text);
+    for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+      const member = written.members.find((candidate) => candidate.key === key);
+      if (member && (member.value.kind === "opaque" || JSON.stringify(partialValueOf(member.value)) === JSON.stringify(field))) parts.push(member.text);
+      else parts.push(`${propertyName(key)}: ${renderFilled(field, member?.value, inner)}`);
+    }
+    return layout(parts, "{", "}", written.multiline, indent);
+  }
+  if (written?.kind === "array" && Array.isArray(value)) {
+    const parts = value.map((item, index) => renderFilled(item, written.elements[index], inner));
+    return layout(parts, "[", "]", written.multiline, indent);
+  }
+  return jsLiteral(value);
+}
+
+function layout(parts: string[], open: string, close: string, multiline: boolean, indent: string): string {
+  if (parts.length === 0) return `${open}${close}`;
+  if (multiline) return `${open}\n${parts.map((part) => `${indent}  ${part},`).join("\n")}\n${indent}${close}`;
+  return open === "{" ? `{ ${parts.join(", ")} }` : `[${parts.join(", ")}]`;
 }
 
 /** A JSON value written as a TypeScript literal: bare keys where they can be, one line. */
