@@ -200,9 +200,25 @@ function valueItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, 
       const whole = jsLiteral(validAnswer(withDefs(root, schema)).value);
       const label = whole.length > 60 ? `${whole.slice(0, 59)}…` : whole;
       add(label, text, CompletionItemKind.Snippet, `${type === "object" && place.arrayItem ? "an item: " : ""}${typeLabel(root, schema)}`, true);
+      const fields = type === "object" ? objectFields(root, schema) : undefined;
+      const made = items.at(-1);
+      if (fields && made?.label === label) made.documentation = { kind: MarkupKind.Markdown, value: fields };
     }
   }
   return items;
+}
+
+/** An object schema's properties, one line each: name, required or not, type, description. */
+function objectFields(root: Schema, schema: Schema): string | undefined {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const lines = Object.entries(properties)
+    .filter((entry): entry is [string, Schema] => isSchema(entry[1]))
+    .map(([key, property]) => {
+      const description = descriptionOf(root, property);
+      return `- \`${key}\`${required.has(key) ? "" : " (optional)"}: ${typeLabel(root, property)}${description ? ` — ${description}` : ""}`;
+    });
+  return lines.length > 0 ? lines.join("\n") : undefined;
 }
 
 /**

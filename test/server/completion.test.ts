@@ -127,6 +127,7 @@ describe("completion in a test file", () => {
       '{ kind: "changes", changes: [] } — object with kind, changes — { kind: "${1:changes}", changes: [$2] }',
       '{ kind: "inconclusive", reason: "" } — object with kind, reason — { kind: "${1:inconclusive}", reason: "${2:}" }',
     ]);
+    expect(items[0]!.documentation).toEqual({ kind: "markdown", value: '- `kind`: "ready"\n- `summary`: string' });
   });
 
   test("in a nested object: the names of the object at the cursor's path", async () => {
