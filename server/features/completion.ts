@@ -38,7 +38,14 @@ export function register(server: Server): void {
       const document = state.documents.get(uri);
       const file = state.get(uri)?.file;
       if (!document || !file) return null;
-      const place = completionPlaceAt(file, document.getText(), document.offsetAt(params.position));
+      let place: ReturnType<typeof completionPlaceAt>;
+      try {
+        place = completionPlaceAt(file, document.getText(), document.offsetAt(params.position));
+      } catch (error) {
+        // Text nested past what the parser's (or the walk's) stack holds has nothing to complete.
+        if (error instanceof RangeError) return null;
+        throw error;
+      }
       if (!place) return null;
       const snippets = state.clientCapabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
       if (place.kind === "noAnswer") return list(noAnswerItems(place.replace));

@@ -168,6 +168,17 @@ describe("completion in a test file", () => {
     expect(options.map((item) => item.label)).toEqual(["payments", "accounts", "frontend"]);
   });
 
+  test("a value nested 5,000 brackets deep completes nothing, and the server completes on after it", async () => {
+    const deep = `  await testWorkflow(delivery, { args: { ticket: "PAY-1" }, agents: { planner: answer(PLAN, { steps: ${"[".repeat(5000)}|${"]".repeat(5000)} }) } }).catch(() => {});`;
+    const answered = await completeAt(deep).then(
+      (items) => `items: ${items.length}`,
+      (error: Error) => `error: ${error.message.split("\n")[0]}`,
+    );
+    expect(answered).toBe("items: 0");
+    const items = await completeAt(`  await testWorkflow(delivery, { args: { ticket: "PAY-1" }, agents: { planner: answer(PLAN, { | }) } }).catch(() => {});`);
+    expect(items.map((item) => item.label)).toEqual(["ready", "steps", "missing"]);
+  });
+
   test("outside any answer, noAnswer or decisions: nothing", async () => {
     const items = await completeAt(`  await testWorkflow(incident, { agents: { triager: answer(TRIAGE, { severity: "low", why: "rare" }) } }).ca|tch(() => {});`);
     expect(items).toEqual([]);
