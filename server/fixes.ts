@@ -153,27 +153,34 @@ export function fillAnswerFix(document: TextDocument, valueRange: Range, written
 function renderFilled(value: unknown, written: WrittenValue | undefined, indent: string): string {
   if (written?.kind === "opaque") return written.text;
   if (written?.kind === "literal" && JSON.stringify(written.value) === JSON.stringify(value)) return written.text;
-  const inner = `${indent}  `;
   if (written?.kind === "object" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const inner = written.memberIndent ?? `${indent}  `;
     // A spread or computed member stays first, as written: the fill cannot tell what it holds.
-    const parts = written.members.filter((member) => member.key === undefined).map((member) => member.text);
+    const parts = written.members.filter((member) => member.key === undefined).map((member) => withComments(member.comments, member.text, written.multiline, inner));
     for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
       const member = written.members.find((candidate) => candidate.key === key);
-      if (member && (member.value.kind === "opaque" || JSON.stringify(partialValueOf(member.value)) === JSON.stringify(field))) parts.push(member.text);
-      else parts.push(`${propertyName(key)}: ${renderFilled(field, member?.value, inner)}`);
+      const kept = member && (member.value.kind === "opaque" || JSON.stringify(partialValueOf(member.value)) === JSON.stringify(field));
+      const text = kept ? member.text : `${propertyName(key)}: ${renderFilled(field, member?.value, inner)}`;
+      parts.push(withComments(member?.comments ?? [], text, written.multiline, inner));
     }
-    return layout(parts, "{", "}", written.multiline, indent);
+    return layout(parts, "{", "}", written.multiline, written.closeIndent ?? indent, inner);
   }
   if (written?.kind === "array" && Array.isArray(value)) {
+    const inner = written.memberIndent ?? `${indent}  `;
     const parts = value.map((item, index) => renderFilled(item, written.elements[index], inner));
-    return layout(parts, "[", "]", written.multiline, indent);
+    return layout(parts, "[", "]", written.multiline, written.closeIndent ?? indent, inner);
   }
   return jsLiteral(value);
 }
 
-function layout(parts: string[], open: string, close: string, multiline: boolean, indent: string): string {
+/** A member with the comments written above it, on lines of their own (in a multi-line literal; one line has no room). */
+function withComments(comments: string[], text: string, multiline: boolean, indent: string): string {
+  return multiline && comments.length > 0 ? `${comments.join(`\n${indent}`)}\n${indent}${text}` : text;
+}
+
+function layout(parts: string[], open: string, close: string, multiline: boolean, indent: string, inner: string): string {
   if (parts.length === 0) return `${open}${close}`;
-  if (multiline) return `${open}\n${parts.map((part) => `${indent}  ${part},`).join("\n")}\n${indent}${close}`;
+  if (multiline) return `${open}\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}${close}`;
   return open === "{" ? `{ ${parts.join(", ")} }` : `[${parts.join(", ")}]`;
 }
 

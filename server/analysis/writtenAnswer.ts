@@ -7,8 +7,8 @@ import type { Range } from "./model.ts";
 
 export type WrittenValue =
   | { kind: "literal"; value: unknown; text: string }
-  | { kind: "object"; text: string; multiline: boolean; members: WrittenMember[] }
-  | { kind: "array"; text: string; multiline: boolean; elements: WrittenValue[] }
+  | { kind: "object"; text: string; multiline: boolean; members: WrittenMember[]; memberIndent?: string; closeIndent?: string }
+  | { kind: "array"; text: string; multiline: boolean; elements: WrittenValue[]; memberIndent?: string; closeIndent?: string }
   /** A part the text cannot evaluate: kept as written. */
   | { kind: "opaque"; text: string };
 
@@ -17,6 +17,8 @@ export interface WrittenMember {
   key?: string;
   /** The whole member as written, `title: "v2"`. */
   text: string;
+  /** The comments written before the member, one per line, trimmed. */
+  comments: string[];
   value: WrittenValue;
 }
 
@@ -46,21 +48,52 @@ function readWritten(node: ts.Expression, sourceFile: ts.SourceFile): WrittenVal
   if (ts.isObjectLiteralExpression(expression)) {
     const members: WrittenMember[] = expression.properties.map((property) => {
       const memberText = property.getText(sourceFile);
+      const comments = commentsBefore(property, sourceFile);
       if (ts.isPropertyAssignment(property)) {
         const key = propertyKeyOf(property.name);
         const value = readWritten(property.initializer, sourceFile);
-        return key === undefined ? { text: memberText, value: { kind: "opaque", text: memberText } } : { key, text: memberText, value };
+        return key === undefined ? { text: memberText, comments, value: { kind: "opaque", text: memberText } } : { key, text: memberText, comments, value };
       }
-      if (ts.isShorthandPropertyAssignment(property)) return { key: property.name.text, text: memberText, value: { kind: "opaque", text: property.name.text } };
-      return { text: memberText, value: { kind: "opaque", text: memberText } };
+      if (ts.isShorthandPropertyAssignment(property)) return { key: property.name.text, text: memberText, comments, value: { kind: "opaque", text: property.name.text } };
+      return { text: memberText, comments, value: { kind: "opaque", text: memberText } };
     });
-    return { kind: "object", text, multiline, members };
+    return withIndent({ kind: "object" as const, text, multiline, members }, expression, expression.properties[0], sourceFile);
   }
   if (ts.isArrayLiteralExpression(expression) && !expression.elements.some(ts.isSpreadElement)) {
-    return { kind: "array", text, multiline, elements: expression.elements.map((element) => readWritten(element, sourceFile)) };
+    return withIndent(
+      { kind: "array" as const, text, multiline, elements: expression.elements.map((element) => readWritten(element, sourceFile)) },
+      expression,
+      expression.elements[0],
+      sourceFile,
+    );
   }
   const literal = literalValueOf(expression);
   return literal ? { kind: "literal", value: literal.value, text } : { kind: "opaque", text };
+}
+
+/** A multi-line literal's indentation: of its members, as its first member has it, and of its closing bracket. */
+function withIndent<T extends { multiline: boolean; memberIndent?: string; closeIndent?: string }>(
+  value: T,
+  literal: ts.Node,
+  first: ts.Node | undefined,
+  sourceFile: ts.SourceFile,
+): T {
+  if (!value.multiline) return value;
+  const indentBefore = (offset: number) => {
+    const before = sourceFile.text.slice(sourceFile.text.lastIndexOf("\n", offset - 1) + 1, offset);
+    return /^[ \t]*$/.test(before) ? before : undefined;
+  };
+  const member = first ? indentBefore(first.getStart(sourceFile)) : undefined;
+  const close = indentBefore(literal.getEnd() - 1);
+  if (member !== undefined) value.memberIndent = member;
+  if (close !== undefined) value.closeIndent = close;
+  return value;
+}
+
+/** The comments before a member (`// the title`), each trimmed, so the fill keeps them with it. */
+function commentsBefore(node: ts.Node, sourceFile: ts.SourceFile): string[] {
+  const ranges = ts.getLeadingCommentRanges(sourceFile.text, node.getFullStart()) ?? [];
+  return ranges.map((range) => sourceFile.text.slice(range.pos, range.end).trim());
 }
 
 /** What the text makes certain of a written value: its literal parts; what it cannot evaluate is left out. */

@@ -195,4 +195,35 @@ test("an unscripted agent", async () => {
     },
     SLOW,
   );
+
+  test(
+    "a multi-line answer keeps its layout, its comments and the names it holds; only what the schema refused changes",
+    async () => {
+      const text = TEXT.split("\n")
+        .slice(0, 19)
+        .join("\n")
+        .concat(`
+const why = "a rare crash";
+test("a multi-line answer", async () => {
+  await testWorkflow(ask(TRIAGE), {
+    agents: {
+      a: answer(TRIAGE, {
+        // how bad it is
+        severity: "urgent" as never,
+        why,
+      }),
+    },
+  });
+});
+`);
+      const { uri, diagnostics } = await server.openAndRun(join(ROOT, "examples", "fill-layout-fixture.test.ts"), text);
+      const refused = diagnostics.diagnostics.find((diagnostic) => diagnostic.code === "answer-refused");
+      const fill = (await actionsAt(uri, refused)).find((action) => action.title === FILL);
+      const after = applied(uri, text, fill!);
+      expect(after).toBe(text.replace('severity: "urgent" as never,', 'severity: "low",'));
+      expect((await rerun(uri, after)).diagnostics).toEqual([]);
+      await server.close(uri);
+    },
+    SLOW,
+  );
 });
