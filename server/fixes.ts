@@ -1,11 +1,14 @@
 // The text edits behind the quick fixes: rename an option, remove entries no turn reached, add the
-// entry a turn past a list needed, add a script for an unscripted agent, and import what they name.
+// entry a turn past a list needed, add a script for an unscripted agent, fill an answer with a value
+// its schema accepts, and import what they name.
 // Pure functions over the document text and the static model, so runView.ts can attach them.
 import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { positionBefore, sameRange } from "./analysis/ranges.ts";
-import { entryChoices as entryTexts, fixTitles, propertyName, type NamedSchema } from "../core/testing/problemFixes.ts";
+import { entryChoices as entryTexts, fixTitles, jsLiteral, propertyName, type NamedSchema } from "../core/testing/problemFixes.ts";
+import { partialValueOf, type WrittenValue } from "./analysis/writtenAnswer.ts";
+import { validAnswer } from "../core/testing/validAnswer.ts";
 
 export type { NamedSchema };
 
@@ -105,6 +108,57 @@ export function removeUnreached(unreached: Unreached[]): TextEdit[] {
     );
   }
   return dedupe(edits);
+}
+
+export const FILL_TITLE = "Fill with a valid answer";
+
+/**
+ * "Fill with a valid answer": the value argument of an `answer(SCHEMA, value)` replaced by the
+ * smallest value SCHEMA accepts, keeping what was written where it is valid (and, as written, what
+ * the text cannot evaluate). The title names each constraint it could not meet.
+ */
+export function fillAnswerFix(document: TextDocument, valueRange: Range, written: WrittenValue | undefined, schema: unknown): Fix | undefined {
+  if (written?.kind === "opaque") return undefined;
+  const { value, unmet } = validAnswer(schema, partialValueOf(written));
+  const newText = renderFilled(value, written, lineIndent(document, valueRange.start.line));
+  if (written && newText === written.text) return undefined;
+  const title = unmet.length === 0 ? FILL_TITLE : `Fill with an answer (not met: ${unmet.join("; ")})`;
+  return { title, edits: [{ range: valueRange, newText }], preferred: unmet.length === 0 };
+}
+
+/** A filled value as text: the written text of each part it kept, a literal for each part it made. */
+function renderFilled(value: unknown, written: WrittenValue | undefined, indent: string): string {
+  if (written?.kind === "opaque") return written.text;
+  if (written?.kind === "literal" && JSON.stringify(written.value) === JSON.stringify(value)) return written.text;
+  if (written?.kind === "object" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const inner = written.memberIndent ?? `${indent}  `;
+    // A spread or computed member stays first, as written: the fill cannot tell what it holds.
+    const parts = written.members.filter((member) => member.key === undefined).map((member) => withComments(member.comments, member.text, written.multiline, inner));
+    for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+      const member = written.members.find((candidate) => candidate.key === key);
+      const kept = member && (member.value.kind === "opaque" || JSON.stringify(partialValueOf(member.value)) === JSON.stringify(field));
+      const text = kept ? member.text : `${propertyName(key)}: ${renderFilled(field, member?.value, inner)}`;
+      parts.push(withComments(member?.comments ?? [], text, written.multiline, inner));
+    }
+    return layout(parts, "{", "}", written.multiline, written.closeIndent ?? indent, inner);
+  }
+  if (written?.kind === "array" && Array.isArray(value)) {
+    const inner = written.memberIndent ?? `${indent}  `;
+    const parts = value.map((item, index) => renderFilled(item, written.elements[index], inner));
+    return layout(parts, "[", "]", written.multiline, written.closeIndent ?? indent, inner);
+  }
+  return jsLiteral(value);
+}
+
+/** A member with the comments written above it, on lines of their own (in a multi-line literal; one line has no room). */
+function withComments(comments: string[], text: string, multiline: boolean, indent: string): string {
+  return multiline && comments.length > 0 ? `${comments.join(`\n${indent}`)}\n${indent}${text}` : text;
+}
+
+function layout(parts: string[], open: string, close: string, multiline: boolean, indent: string, inner: string): string {
+  if (parts.length === 0) return `${open}${close}`;
+  if (multiline) return `${open}\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}${close}`;
+  return open === "{" ? `{ ${parts.join(", ")} }` : `[${parts.join(", ")}]`;
 }
 
 function lineIndent(document: TextDocument, line: number): string {

@@ -12,7 +12,8 @@ import { callAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite,
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "./analysis/model.ts";
 import { lineRange, rangeWithin, sameRange, siteLineRange, siteRange, throwRange } from "./analysis/ranges.ts";
 import { fixTitles } from "../core/testing/problemFixes.ts";
-import { addEntryFixes, addScriptFixes, ensureImport, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
+import { writtenValueAt } from "./analysis/writtenAnswer.ts";
+import { addEntryFixes, addScriptFixes, ensureImport, fillAnswerFix, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
 import { ScriptViews, type ScriptView } from "./scriptViews.ts";
 import type { Settings } from "./settings.ts";
 import { diagnostic, severityOf, type TurnlensDiagnostic } from "./toLsp.ts";
@@ -305,9 +306,16 @@ class Converter {
         ];
         return;
       }
-      case "answer-refused":
-        push(at?.entry.valueRange ?? at?.entry.range ?? fallback);
+      case "answer-refused": {
+        const schema = problem.expectedSchema ?? this.turnOf(scope.run, problem)?.schema;
+        const valueRange = at?.entry.valueRange;
+        const fill =
+          valueRange && schema !== undefined && schema !== "text"
+            ? fillAnswerFix(this.document, valueRange, writtenValueAt(this.input.text, valueRange), schema)
+            : undefined;
+        push(valueRange ?? at?.entry.range ?? fallback, problem.message, fill ? [fill] : []);
         return;
+      }
       case "script-threw":
       case "decision-script-threw":
         push(this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? fallback));

@@ -11,7 +11,9 @@ import { Scheduler, type Timer } from "./scheduler.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
+import { AnswerSchemas } from "./answerSchemas.ts";
 import * as codeActions from "./features/codeActions.ts";
+import * as completion from "./features/completion.ts";
 import * as codeLens from "./features/codeLens.ts";
 import * as commands from "./features/commands.ts";
 import * as configuration from "./features/configuration.ts";
@@ -62,6 +64,8 @@ export interface Server {
   forget: (name: string, promise: Promise<unknown>) => void;
   /** The views in workflow files, from every test file's last run (features/workflowViews.ts). */
   workflowViews: workflowViews.WorkflowViews;
+  /** Each answer's schema as the runs told it, for completion and the fill fix (answerSchemas.ts). */
+  answerSchemas: AnswerSchemas;
 }
 
 export function startServer(connection: Connection, given: ServerEnv): Server {
@@ -99,6 +103,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
     workflowViews: new workflowViews.WorkflowViews(state, scheduler, (contribute) => initializers.push(contribute)),
+    answerSchemas: new AnswerSchemas(state),
   };
 
   logRuns(server);
@@ -110,6 +115,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     watchedFiles,
     diagnostics,
     codeActions,
+    completion,
     hover,
     inlayHints,
     codeLens,

@@ -1,7 +1,9 @@
 // The quick fix Turnlens offers for a test's mistake, in words and as the entry text it writes:
 // the language server turns these into edits (server/fixes.ts), `turnlens test`'s agent reporter
 // prints them, so both say the same fix. Pure functions of a ProblemTrace, no source ranges.
+import { Value } from "typebox/value";
 import type { ProblemTrace } from "./trace.ts";
+import { validAnswer } from "./validAnswer.ts";
 
 /** A named schema and the value TypeBox builds for it (core/runner/schemaNames.ts finds them). */
 export interface NamedSchema {
@@ -26,11 +28,25 @@ export function propertyName(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
-/** The text of a new entry for a turn: `answer(NAME, skeleton)`, or `answer("")` for a text turn; none for an unnamed schema. */
+/**
+ * The text of a new entry for a turn: `answer(NAME, value)` with the smallest value NAME accepts,
+ * or `answer("")` for a text turn; none for an unnamed schema.
+ */
 export function answerText(schema: unknown, named: NamedSchema | undefined): string | undefined {
   if (schema === undefined) return `answer("")`;
   if (!named) return undefined;
-  return `answer(${named.name}, ${jsLiteral(named.skeleton ?? {})})`;
+  // TypeBox's Value.Create of the export where it passes the schema (it refuses a pattern or a
+  // format, and a JSON schema off the wire has lost the kinds it reads); validAnswer's value else.
+  const created = named.skeleton !== undefined && accepts(schema, named.skeleton) ? named.skeleton : undefined;
+  return `answer(${named.name}, ${jsLiteral(created ?? validAnswer(schema).value)})`;
+}
+
+function accepts(schema: unknown, value: unknown): boolean {
+  try {
+    return Value.Check(schema as never, value);
+  } catch {
+    return false;
+  }
 }
 
 /** The entries a fix may write for a turn, the preferred one first: an answer where one can be written, else `noAnswer.silent()`. */

@@ -98,7 +98,7 @@ export class ScriptedDecisions implements DecisionProvider {
     this.signals.activity();
     const call: DecisionCall = { key: request.key, questions: request.questions, ...(request.state !== undefined ? { state: request.state } : {}) };
     this.calls.push(call);
-    const trace: DecisionTrace = { key: request.key, answered: false };
+    const trace: DecisionTrace = { key: request.key, answered: false, questions: request.questions };
     if (request.askedAt) this.sites?.add(trace, "askedAt", request.askedAt);
     this.traces.push(trace);
     const fail = (code: ProblemTrace["code"], why: string, extra: Partial<ProblemTrace> = {}): Promise<never> => {

@@ -14,7 +14,7 @@ import type { JsonValue, LogLine, Workflow } from "../workflow/types.ts";
 import type { EventSchemas } from "../workflow/eventTypes.ts";
 import type { TurnOperation } from "../workflow/host.ts";
 import { captureStack, LazySite, PendingSites } from "./callSite.ts";
-import { entryKind, lazySiteOf } from "./entries.ts";
+import { entryKind, isAnswer, lazySiteOf } from "./entries.ts";
 import { readOptions, OptionsError, type FileTree, type ReadOptions } from "./options.ts";
 import type { OptionsParameter } from "./optionTypes.ts";
 import { continueSettings } from "./continueOptions.ts";
@@ -55,6 +55,8 @@ function scriptEntryTraces(traces: EntryTrace[], option: EntryTrace["option"], s
   for (const slot of slots) {
     slot.entries.forEach((entry, index) => {
       const trace: EntryTrace = { option, key: slot.key, index: slot.isList ? index : null, kind: entryKind(entry) };
+      // The editor completes and fills an answer's value from its schema, also for an entry no turn reached.
+      if (isAnswer(entry) && entry.schema !== undefined) trace.schema = entry.schema;
       // Its site is written when the trace is read (formatting a stack is dear, and most runs are never read).
       const site = lazySiteOf(entry);
       if (site) sites.add(trace, "site", site);

@@ -3,6 +3,7 @@
 // Served as `turnlens/trace`; the runner and the language server read runs through it.
 
 import type { MessageRecord } from "../workflow/messageTypes.ts";
+import type { Question } from "../workflow/types.ts";
 
 /** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
 export interface SourceSite {
@@ -25,7 +26,7 @@ export interface EntryTrace {
   kind: string;
   /** Where `answer(...)` / `noAnswer.*()` was called. */
   site?: SourceSite;
-  /** Where the entry's schema argument was written, when the call gave one. */
+  /** The schema an `answer(SCHEMA, value)` entry was given (JSON Schema), for the editor's completion and fill fix. */
   schema?: unknown;
 }
 
@@ -113,6 +114,8 @@ export interface ParticipantEventTrace {
 /** A decision as the editor shows it, beside the `decisions` script that met it. */
 export interface DecisionTrace {
   key: string;
+  /** What the workflow asked, by question id: the editor completes a `decisions` script's answers from them. */
+  questions?: Record<string, Question>;
   match?: MatchTrace;
   answered: boolean;
   /** Per question id, what the workflow got and its probability: an option, a level's name, `yes` or `no`. */

@@ -1,9 +1,12 @@
 // Quick fixes from the fixes each diagnostic carries (rename an option, remove entries never
-// reached, add the entry or the script a turn needed), "remove every entry never reached", and a
-// fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
+// reached, add the entry or the script a turn needed, fill a refused answer), "remove every entry
+// never reached", "Fill with a valid answer" on an empty `answer(SCHEMA, {})`, and a fix-all
+// (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver";
 import { rangesMeet } from "../analysis/ranges.ts";
-import { combineFixes, type Fix } from "../fixes.ts";
+import { answerEntryAt } from "../answerSchemas.ts";
+import { writtenValueAt } from "../analysis/writtenAnswer.ts";
+import { combineFixes, fillAnswerFix, type Fix } from "../fixes.ts";
 import type { Server } from "../server.ts";
 import type { TurnlensDiagnostic } from "../toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
@@ -61,6 +64,8 @@ export function register(server: Server): void {
           diagnostics: here.filter((d) => d.data.removeAll).map(wireDiagnostic),
           edit: edit(removeAll.edits),
         });
+      const fill = fillEmptyAnswer(server, uri, params);
+      if (fill && !actions.some((action) => action.title === fill.title)) actions.push({ title: fill.title, kind: CodeActionKind.QuickFix, edit: edit(fill.edits) });
       const fixable = diagnostics.filter((diagnostic) => diagnostic.data.fixes.some((fix) => fix.preferred));
       if (here.some((diagnostic) => diagnostic.data.fixes.length > 0) && fixable.length > 1) {
         actions.push({ title: "Fix all Turnlens problems in this file", kind: CodeActionKind.QuickFix, edit: edit(fixAll(diagnostics)) });
@@ -68,4 +73,19 @@ export function register(server: Server): void {
       return actions;
     }),
   );
+}
+
+/** "Fill with a valid answer" on an `answer(SCHEMA, {})` under the cursor whose schema a run told, refused or not yet run. */
+function fillEmptyAnswer(server: Server, uri: string, params: CodeActionParams): Fix | undefined {
+  const analysis = server.state.analysis(uri);
+  const document = server.state.documents.get(uri);
+  if (!analysis || !document) return undefined;
+  const entry = answerEntryAt(analysis.model, params.range.start);
+  if (!entry?.valueRange) return undefined;
+  // `{}`, or `{} as never`: a cast is what an empty answer needs to type-check.
+  const written = writtenValueAt(analysis.text, entry.valueRange);
+  if (written?.kind !== "object" || written.members.length > 0) return undefined;
+  const schema = server.answerSchemas.schemaOf(uri, entry);
+  if (schema === undefined || schema === "text") return undefined;
+  return fillAnswerFix(document, entry.valueRange, written, schema);
 }

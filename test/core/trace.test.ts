@@ -209,7 +209,7 @@ describe("subscribeToRuns", () => {
     expect(trace).toBe(traceOfRun(run!));
     expect(trace).toMatchObject({ workflow: "team", site: siteOf("call", "testWorkflow("), problems: [], ending: { kind: "completed" } });
     expect(trace!.entries).toEqual([
-      { option: "agents", key: "planner", index: 0, kind: "answer", site: siteOf("planner-1") },
+      { option: "agents", key: "planner", index: 0, kind: "answer", site: siteOf("planner-1"), schema: SUMMARY },
       { option: "agents", key: "planner", index: 1, kind: "noAnswer.silent", site: expect.objectContaining({ line: siteOf("planner-2", "noAnswer.").line }) },
       { option: "agents", key: "coder-*", index: null, kind: "answer", site: siteOf("coder") },
     ]);

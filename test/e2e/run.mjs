@@ -9,10 +9,11 @@ import { startCodeServer } from "./codeServer.mjs";
 import { runExtensionTests } from "./browser.mjs";
 import { takeScreenshots } from "./screenshots.mjs";
 import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
+import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -128,6 +129,17 @@ try {
     });
     results.push({ name: "workflowScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
     say(`workflow screenshot: ${shot.ok ? "PASS" : `FAIL (${shot.error})`}`);
+  }
+  if (!skip.has("completionScreenshot")) {
+    const shot = await takeCompletionScreenshot({
+      url: server.url,
+      dir,
+      folder: workspace("completionShot", join(root, "examples")),
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "completionScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });

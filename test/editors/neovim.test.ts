@@ -1,7 +1,8 @@
 // A real LSP client no one here wrote: Debian's Neovim (`nvim --headless`, its built-in client) runs
 // neovim/check.lua against dist/server.js on copies of examples/mistakes and examples/feature-delivery,
 // once for both tests, neovim/workflowEdit.lua on a copy of examples/summarize, and neovim/lensAfterFix.lua
-// (docs/language-server.md's Neovim 0.7 configuration) on examples/mistakes. Skipped only when nvim is missing outside CI; in CI (`CI` set) a missing nvim fails.
+// (docs/language-server.md's Neovim 0.7 configuration) on examples/mistakes, neovim/completion.lua on
+// examples/feature-delivery. Skipped only when nvim is missing outside CI; in CI (`CI` set) a missing nvim fails.
 import { test, expect } from "bun:test";
 import { execFile, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -13,6 +14,7 @@ const inCi = Boolean(process.env.CI);
 const NAME = "Neovim opens examples/mistakes: diagnostics, the misspelled-option fix applied, a hover on answer(";
 const OPERATIONS_NAME = "Neovim shows what the other scripts met: an event never sent on its events element, a wake on its messages entry";
 const WORKFLOW_EDIT_NAME = "Neovim: an unsaved edit to a workflow buffer changes the open test file's diagnostics";
+const COMPLETION_NAME = "Neovim gets completion items from the server inside answer(WORK, …): a property name after a partial one, and a whole value";
 const LENS_AFTER_FIX_NAME = "Neovim 0.7 with the documented configuration: after the quick fix makes the failing test pass, its code lens shows the fresh ✓ result";
 
 interface Ran {
@@ -49,7 +51,7 @@ async function checkedLines(): Promise<{ code: number | null; context: string; l
 
 if (!hasNvim && !inCi) {
   console.warn("test/editors/neovim.test.ts: skipped, nvim is not installed (apt-get install -y neovim; CI installs it)");
-  for (const name of [NAME, OPERATIONS_NAME, WORKFLOW_EDIT_NAME, LENS_AFTER_FIX_NAME])
+  for (const name of [NAME, OPERATIONS_NAME, WORKFLOW_EDIT_NAME, LENS_AFTER_FIX_NAME, COMPLETION_NAME])
     test.skip(`${name} (skipped: nvim is not installed; \`apt-get install -y neovim\` to run it)`, () => {});
 } else {
   test(
@@ -127,6 +129,23 @@ if (!hasNvim && !inCi) {
         "CURRENT BUFFER a new one",
         "LENS AFTER FIX 7: ▶ Run | ✓ 1 turn · N ms",
         "LENS AFTER FIX 1: ▶ Run file",
+        "RESULT: OK",
+      ]);
+      if (code !== 0) throw new Error(context);
+    },
+    HANG_GUARD_MS,
+  );
+  test(
+    COMPLETION_NAME,
+    async () => {
+      const { code, stdout, stderr } = await runDriver("completion.lua");
+      const context = `nvim completion exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+      // Neovim 0.7 takes no snippets: each item inserts plain text, the value WORK accepts.
+      expect(stdout.split("\n").filter((line) => /^(COMPLETION|EDITED|ITEM|VALUE|RESULT)/.test(line))).toEqual([
+        `COMPLETION PROVIDER . " ' { [ :`,
+        "EDITED planner: [answer(WORK, planned), answer(WORK, { docPath: doc, su })],",
+        'ITEM summary: "" | summary | required · string',
+        'VALUE { docPath: "", summary: "", decisions: [] } | object with docPath, summary, decisions',
         "RESULT: OK",
       ]);
       if (code !== 0) throw new Error(context);

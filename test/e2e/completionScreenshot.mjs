@@ -1,0 +1,87 @@
+// docs/images/completion.png: completion inside an answer(SCHEMA, …) in code-server, from the
+// Turnlens server: in examples/feature-delivery's test file, once its tests ran, the value of
+// `answer(VERDICT, …)` is deleted and completion asked there, offering each object VERDICT accepts.
+// Drives the workbench in Chromium as screenshots.mjs does; waits for what it shows, never sleeps.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { launch } from "./browser.mjs";
+
+const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
+
+export async function takeCompletionScreenshot({ url, dir, folder, out, logs = dir, say = console.log }) {
+  mkdirSync(out, { recursive: true });
+  const browser = await launch(dir);
+  const { page } = browser;
+  const name = "completion.png";
+  let stage = "starting";
+  const openFile = async (relative) => {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor(WAIT);
+    await input.fill(relative);
+    const file = relative.split("/").pop();
+    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: file }).waitFor(WAIT);
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: file }).waitFor({ state: "attached", ...WAIT });
+  };
+  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
+  try {
+    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
+    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    await page.locator(".monaco-workbench").waitFor(WAIT);
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+
+    stage = "the feature-delivery tests' run";
+    await page.keyboard.press("Control+B");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
+    await openFile("feature-delivery/workflow.test.ts");
+    // A test's lens says the run is in: the server knows VERDICT from the run's trace.
+    await page.locator(".editor-group-container.active .codelens-decoration", { hasText: "✓" }).first().waitFor(WAIT);
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+
+    stage = "the value deleted";
+    // Find selects the value; Escape leaves it selected; Delete leaves `answer(VERDICT, |)`.
+    // The editor has the focus since the file opened; the cursor goes to the top, where Find starts.
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("Control+F");
+    const find = page.locator(".find-widget textarea, .find-widget input").first();
+    await find.waitFor(WAIT);
+    await find.fill('{ kind: "ready", summary }');
+    await page.locator(".find-widget .matchesCount", { hasText: /^1 of 1$/ }).waitFor(WAIT);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Delete");
+    await editorText(/answer\(VERDICT,.\);$/)
+      .first()
+      .waitFor(WAIT);
+
+    stage = "the completion list";
+    const suggest = page.locator(".suggest-widget .monaco-list-row", { hasText: 'kind: "changes"' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press("Control+Space");
+      try {
+        await suggest.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 6) throw error;
+        await page.keyboard.press("Escape");
+      }
+    }
+    // The details of the focused item beside the list (a second Control+Space opens them).
+    const details = page.locator(".suggest-details", { hasText: "object with kind" }).first();
+    if (!(await details.isVisible())) await page.keyboard.press("Control+Space");
+    await details.waitFor(WAIT);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.screenshot({ path: join(out, name) });
+    say(`  wrote docs/images/${name}`);
+    return { ok: true, files: [name] };
+  } catch (error) {
+    await page.screenshot({ path: join(logs, "completion-screenshot-failure.png") }).catch(() => {});
+    return {
+      ok: false,
+      files: [],
+      error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "completion-screenshot-failure.png")})`,
+    };
+  } finally {
+    await browser.close();
+  }
+}
