@@ -14,6 +14,7 @@ import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
+import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -31,6 +32,10 @@ Options:
       --watch                      rerun the tests a changed file affects
       --coverage[=json]            after the run, the outcomes each workflow's agents were given and
                                    the call sites no test reached (json: one document on stdout)
+      --mutate[=json]              rerun each passed test with each scripted answer changed, and list
+                                   the answers no assertion noticed (docs/mutate.md)
+      --mutate-budget <duration>   time a file's mutants may start in (default 30s)
+      --mutate-threshold <percent> exit 1 when fewer mutants than this were noticed
   -h, --help                       print this help
 
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
@@ -50,6 +55,10 @@ export interface CliOptions {
   watch: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
   coverage?: CoverageFormat;
+  /** `--mutate` (a table) or `--mutate=json`, with its budget per file and threshold (docs/mutate.md). */
+  mutate?: "table" | "json";
+  mutateBudgetMs?: number;
+  mutateThreshold?: number;
 }
 
 export class CliUsageError extends Error {
@@ -136,6 +145,24 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
         options.coverage = inline === "json" ? "json" : "table";
         break;
+      case "--mutate":
+        if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--mutate takes no value, or =json");
+        options.mutate = inline === "json" ? "json" : "table";
+        break;
+      case "--mutate-budget": {
+        const v = value();
+        const ms = v === undefined ? undefined : parseDuration(v);
+        if (ms === undefined) throw new CliUsageError("--mutate-budget needs a duration such as 30s");
+        options.mutateBudgetMs = ms;
+        break;
+      }
+      case "--mutate-threshold": {
+        const v = value();
+        const n = v === undefined ? Number.NaN : Number(v.replace(/%$/, ""));
+        if (!(n >= 0 && n <= 100)) throw new CliUsageError("--mutate-threshold needs a percent from 0 to 100");
+        options.mutateThreshold = n;
+        break;
+      }
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -144,6 +171,7 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         throw new CliUsageError(`unknown option: ${flag}`, true);
     }
   }
+  if (options.mutate && options.watch) throw new CliUsageError("--mutate does not run under --watch");
   return options;
 }
 
@@ -427,6 +455,11 @@ export async function main(argv: string[]): Promise<number> {
       process.exitCode = 130;
     };
     process.once("SIGINT", onSigint);
+    if (options.mutate) {
+      const { mutate: format, mutateBudgetMs: budgetMs = DEFAULT_MUTATE_BUDGET_MS, mutateThreshold: threshold, timeoutMs, reporter, pattern } = options;
+      const mutateOptions = { format, budgetMs, timeoutMs, reporter, ...(threshold !== undefined ? { threshold } : {}), ...(pattern ? { pattern } : {}) };
+      return await mutateCommand(files, mutateOptions, outputs(), controller.signal).finally(() => process.off("SIGINT", onSigint));
+    }
     const summary = await runOnce(files, options, controller.signal);
     process.off("SIGINT", onSigint);
     if (controller.signal.aborted) return 130;
