@@ -161,6 +161,10 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
       if (started === undefined) firstStart.set(mutant.file, now());
       const baseline = options.baselineMs?.(mutant);
       const timeoutMs = baseline === undefined ? options.timeoutMs : Math.min(options.timeoutMs, Math.ceil(baseline * 10) + 2000);
+      // A signal of its own, so the caller's does not gather a listener per mutant.
+      const own = new AbortController();
+      const onAbort = () => own.abort(options.signal?.reason);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
       const result = await pool.run(
         {
           ...options.job,
@@ -170,8 +174,9 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
           traces: false,
           mutation: { change: { call: mutant.call, key: mutant.key, index: mutant.index, to: mutant.change } },
         },
-        options.signal,
+        own.signal,
       );
+      options.signal?.removeEventListener("abort", onAbort);
       const test = result?.report.tests.find((candidate) => candidate.id === mutant.testId);
       if (!result) settle(mutant, "not-run", "cancelled");
       else if (!test) settle(mutant, "noticed", firstLine(result.report.error?.message ?? "the test did not run"));

@@ -51,7 +51,7 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, mutation: {}, ...pattern }, signal, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, mutation: {}, ...pattern }, undefined, {
         onStart: () => reporter.fileStart(file),
         onEvent: (event) => {
           if (event.type === "test") reporter.testEnd(file, event.report);
@@ -149,7 +149,7 @@ export function mutantTables(byFile: Map<string, Mutant[]>, cwd: string, budgetM
         lines.push(`  ${name}`);
         test = name;
       }
-      const written = mutant.site ? `${shown(cwd, mutant.site.file)}:${mutant.site.line}` : `agents["${mutant.key}"]`;
+      const written = mutant.site ? `${shown(cwd, mutant.site.file)}:${mutant.site.line}:${mutant.site.column}` : `agents["${mutant.key}"]`;
       const where = mutant.calls > 1 ? `${written} (call ${mutant.call})` : written;
       const result = mutant.result === "not-run" ? `not run (${mutant.why ?? "budget"})` : RESULT_WORDS[mutant.result ?? "not-run"];
       rows.push([`    ${where}`, mutant.agent, mutant.summary, result]);
