@@ -146,6 +146,9 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
   const now = options.now ?? (() => performance.now());
   const firstStart = new Map<string, number>();
   let next = 0;
+  // The first mutant of each parallel lane starts before any budget is checked (they start together,
+  // in one tick): a budget shorter than a mutant still runs one per worker, and says so.
+  let firstWave = true;
   const worker = async () => {
     while (next < mutants.length) {
       const mutant = mutants[next++]!;
@@ -154,7 +157,7 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
         settle(mutant, "not-run", "cancelled");
         continue;
       }
-      if (started !== undefined && now() - started > options.budgetMs) {
+      if (!firstWave && started !== undefined && now() - started > options.budgetMs) {
         settle(mutant, "not-run", "budget");
         continue;
       }
@@ -190,7 +193,9 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
     if (why !== undefined) mutant.why = why;
     options.onResult?.(mutant);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, mutants.length)) }, worker));
+  const lanes = Array.from({ length: Math.max(1, Math.min(options.concurrency, mutants.length)) }, worker);
+  firstWave = false;
+  await Promise.all(lanes);
 }
 
 function firstLine(text: string): string {

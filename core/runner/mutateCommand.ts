@@ -9,6 +9,7 @@ import { WorkerPool } from "./pool.ts";
 import { summarize, type FileReport } from "./report.ts";
 import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { forkWorker } from "./workerProcess.ts";
+import { formatDuration } from "../workflow/durations.ts";
 
 /** A file's mutants start within this time of its first one, unless `--mutate-budget` says otherwise. */
 export const DEFAULT_MUTATE_BUDGET_MS = 30_000;
@@ -135,7 +136,7 @@ export function mutantTables(byFile: Map<string, Mutant[]>, cwd: string, budgetM
   const lines: string[] = [];
   for (const [file, list] of byFile) {
     const score = scoreOf(list);
-    lines.push("", `mutants · ${shown(cwd, file)} · budget ${seconds(budgetMs)} a file`);
+    lines.push("", `mutants · ${shown(cwd, file)} · budget ${formatDuration(budgetMs)} a file`);
     let test: string | undefined;
     const rows: string[][] = [];
     const flush = () => {
