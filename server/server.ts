@@ -11,6 +11,7 @@ import { Scheduler, type Timer } from "./scheduler.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
+import * as assertionCheck from "./features/assertionCheck.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as codeLens from "./features/codeLens.ts";
 import * as commands from "./features/commands.ts";
@@ -109,6 +110,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     documents,
     watchedFiles,
     diagnostics,
+    assertionCheck,
     codeActions,
     hover,
     inlayHints,

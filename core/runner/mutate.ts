@@ -10,6 +10,9 @@ import { mutantValue, writtenValue } from "./mutantValues.ts";
 import type { FileJob, WorkerPool } from "./pool.ts";
 import type { FileReport, TestReport } from "./report.ts";
 
+/** A file's mutants start within this time of its first one, unless `--mutate-budget` says otherwise. */
+export const DEFAULT_MUTATE_BUDGET_MS = 30_000;
+
 export type MutantResult = "noticed" | "not-noticed" | "not-run";
 
 export interface Mutant {

@@ -11,8 +11,7 @@ import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { formatDuration } from "../workflow/durations.ts";
 
-/** A file's mutants start within this time of its first one, unless `--mutate-budget` says otherwise. */
-export const DEFAULT_MUTATE_BUDGET_MS = 30_000;
+export { DEFAULT_MUTATE_BUDGET_MS } from "./mutate.ts";
 
 export interface MutateOptions {
   format: "table" | "json";
