@@ -137,6 +137,8 @@ export interface MutantRunOptions {
   baselineMs?: (mutant: Mutant) => number | undefined;
   /** What the job carries besides (an editor's texts). */
   job?: Partial<FileJob>;
+  /** The session's id, so each worker bundles a file once for its mutants (mutantBundles.ts). */
+  session?: string;
   /** Called as each mutant settles. */
   onResult?: (mutant: Mutant) => void;
   signal?: AbortSignal;
@@ -178,7 +180,10 @@ export async function runMutants(pool: WorkerPool, mutants: Mutant[], options: M
           timeoutMs,
           onlyIds: [mutant.testId],
           traces: false,
-          mutation: { change: { call: mutant.call, key: mutant.key, index: mutant.index, to: mutant.change } },
+          mutation: {
+            change: { call: mutant.call, key: mutant.key, index: mutant.index, to: mutant.change },
+            ...(options.session !== undefined ? { session: options.session } : {}),
+          },
         },
         own.signal,
       );

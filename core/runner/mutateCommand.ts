@@ -1,6 +1,7 @@
 // `turnlens test --mutate[=json]` (docs/mutate.md): the tests run once as usual (their calls
 // numbered), then each passed test's mutants (mutate.ts) in the same warm workers; prints a table
 // and a score per file, or one JSON document, and exits 1 only below `--mutate-threshold`.
+import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import { takeEarlyWorker } from "./earlyWorker.ts";
@@ -48,10 +49,11 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
   const onAbort = () => pool.stop();
   signal?.addEventListener("abort", onAbort);
   reporter.start(files.length);
+  const session = randomUUID();
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, mutation: {}, ...pattern }, undefined, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, mutation: { session }, ...pattern }, undefined, {
         onStart: () => reporter.fileStart(file),
         onEvent: (event) => {
           if (event.type === "test") reporter.testEnd(file, event.report);
@@ -71,6 +73,7 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
   const mutantsStarted = performance.now();
   await runMutants(pool, mutants, {
     concurrency: cores,
+    session,
     budgetMs: options.budgetMs,
     timeoutMs: options.timeoutMs,
     baselineMs: (mutant) => durations.get(`${mutant.file}\n${mutant.testId}`),

@@ -29,6 +29,7 @@ import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
 import { importModule } from "./importModule.ts";
 import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
+import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -558,8 +559,11 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   const made = Object.keys(sources).length === 0 ? await takeBundledAhead(file) : undefined;
   const outfile = made?.outfile ?? bundlePathFor(file);
   let served: Set<string>;
+  const session = options.mutation?.session;
   try {
-    const bundle = made ?? (await bundleTestFile(file, outfile, sources));
+    const reused = session !== undefined ? sessionBundle(session, file, sources) : undefined;
+    const bundle = made ?? reused ?? (await bundleTestFile(file, outfile, sources));
+    if (session !== undefined && !reused) keepSessionBundle(session, file, sources, bundle);
     served = bundle.served;
     options.onInputs?.(bundle.inputs);
     await writeFile(outfile, bundle.code);

@@ -20,6 +20,11 @@ export interface EntryChange {
 /** A worker's plan for one file run: without `change`, calls are only numbered (the baseline of --mutate). */
 export interface MutationPlan {
   change?: EntryChange;
+  /**
+   * The `--mutate` command's or the editor's check's id: within it the file's texts do not change,
+   * so a worker bundles the file once for all its mutants (core/runner/mutantBundles.ts).
+   */
+  session?: string;
 }
 
 interface Installed {

@@ -2,6 +2,7 @@
 // one test with each scripted answer changed (core/runner/mutate.ts) in the warm workers, and each
 // answer no assertion noticed gets an information diagnostic (`answer-unchecked`) on its entry,
 // until the next edit or run of the document.
+import { randomUUID } from "node:crypto";
 import { CodeLensRefreshRequest, DiagnosticSeverity } from "vscode-languageserver";
 import { AbandonWork } from "../../core/runner/pool.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../../core/runner/mutate.ts";
@@ -64,8 +65,10 @@ export function startCheck(server: Server, uri: string, path: string[]): boolean
   const { sources } = state.openSources();
   const job = { source: analysis.text, sources };
   const timeoutMs = document.settings.testTimeout;
+  // The texts above are the check's: each worker bundles them once for all its mutants.
+  const session = randomUUID();
   const run = async () => {
-    const baseline = await workers.run({ file: document.file, ...job, timeoutMs, onlyIds: [testId], mutation: {} }, check.controller.signal);
+    const baseline = await workers.run({ file: document.file, ...job, timeoutMs, onlyIds: [testId], mutation: { session } }, check.controller.signal);
     const test = baseline?.report.tests.find((candidate) => candidate.id === testId);
     const mutants = baseline ? listMutants(baseline.report) : [];
     if (baseline && test)
@@ -76,6 +79,7 @@ export function startCheck(server: Server, uri: string, path: string[]): boolean
         baselineMs: () => test.durationMs,
         job,
         signal: check.controller.signal,
+        session,
       });
     if (check.controller.signal.aborted || checks.running !== check) return;
     checks.running = undefined;
