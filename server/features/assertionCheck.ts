@@ -43,6 +43,8 @@ export function checkLensTitle(server: Server, uri: string, testId: string, pass
   if (checks?.running?.testId === testId) return "⟳ Checking what this test asserts…";
   const score = checks?.scores.get(testId);
   if (!score) return passed ? "Check what this test asserts" : undefined;
+  // The test failed in the check's own first run, or met no agents entry: there was nothing to change.
+  if (score.run === 0 && score.notRun === 0) return "no scripted answer to check";
   const unnoticed = score.run - score.noticed;
   const notRun = score.notRun > 0 ? `, ${score.notRun} not run` : "";
   return unnoticed === 0 ? `✓ every change noticed (${score.run}${notRun})` : `${unnoticed} of ${score.run} changes unnoticed${notRun}`;

@@ -104,6 +104,24 @@ describe("Check what this test asserts", () => {
   );
 
   test(
+    "a test that fails has nothing to check: no mutant runs, and its lens says so",
+    async () => {
+      server = await TestServer.started();
+      const failing = TEXT.replace('expect(run.value.summary).toBe("Two sentences.");', 'expect(run.value.summary).toBe("Another summary.");');
+      const { uri } = await server.openAndRun(PATH, failing);
+      const { checked, diagnostics } = await check(uri, IGNORING);
+      expect(checked).toEqual({ uri, path: IGNORING, run: 0, noticed: 0, notRun: 0, unnoticed: [] });
+      expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["expect-failed"]);
+      expect((await lensTitles(uri)).filter(([line]) => line === 19)).toEqual([
+        [19, "▶ Run"],
+        [19, "✗ failed"],
+        [19, "no scripted answer to check"],
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
     "an untrusted workspace starts no check, and a malformed command is refused",
     async () => {
       server = await TestServer.started({ initializationOptions: { workspaceTrusted: false } });
