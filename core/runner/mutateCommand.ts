@@ -117,9 +117,11 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
     };
     out.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
-    out.stdout.write(`${mutantTables(byFile, out.cwd, options.budgetMs, testName).join("\n")}\n`);
+    // Beside a json or junit document on stdout the table would break it: it goes to stderr then.
+    const table = options.reporter === "pretty" ? out.stdout : out.stderr;
+    table.write(`${mutantTables(byFile, out.cwd, options.budgetMs, testName).join("\n")}\n`);
     const rate = mutantsMs > 0 ? Math.round((total.run / mutantsMs) * 1000 * 10) / 10 : 0;
-    out.stdout.write(
+    table.write(
       `\nmutation score ${total.noticed}/${total.run} noticed (${percent(total.noticed, total.run)})${total.notRun > 0 ? `, ${total.notRun} not run (budget)` : ""} · ${total.run} mutants in ${seconds(mutantsMs)} (${rate}/s)\n`,
     );
   }

@@ -129,6 +129,17 @@ describe("turnlens test --mutate", () => {
     SLOW,
   );
 
+  test(
+    "beside --reporter json the table goes to stderr, and stdout stays the reporter's document",
+    async () => {
+      const result = await turnlens(["--mutate", "--reporter", "json", "examples/mutation"]);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
+      expect(scoreLine(result.stderr)).toBe("mutation score 7/8 noticed (87%) · 8 mutants in Ns (N/s)");
+    },
+    SLOW,
+  );
+
   test("bad --mutate values are usage errors", async () => {
     expect(await turnlens(["--mutate=yaml", "examples/mutation"])).toMatchObject({ code: 2, stderr: "--mutate takes no value, or =json\n" });
     expect(await turnlens(["--mutate", "--mutate-budget", "soon", "examples/mutation"])).toMatchObject({
