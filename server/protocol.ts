@@ -207,7 +207,30 @@ export const Commands = {
   runTest: "turnlens.runTest",
   /** Arguments: `[uri?]`. Cancels the document's run, or every run. */
   cancelRuns: "turnlens.cancelRuns",
+  /**
+   * Arguments: `[uri, path]`. Reruns one test with each scripted answer changed (docs/mutate.md);
+   * answers `{ started }` at once, then `turnlens/assertionsChecked` and `answer-unchecked` diagnostics.
+   */
+  checkAssertions: "turnlens.checkAssertions",
 } as const;
+
+export interface AssertionsCheckedParams {
+  uri: string;
+  /** The test's path: describe names, then its name. */
+  path: string[];
+  /** Mutants run, and how many a failing assertion noticed; those not run ran out of the budget. */
+  run: number;
+  noticed: number;
+  notRun: number;
+  /** The sentence of each answer no assertion noticed, as its diagnostic says it. */
+  unnoticed: string[];
+}
+
+/** Server → client: the check a `turnlens.checkAssertions` command started has ended (not sent when an edit cancelled it). */
+export namespace AssertionsCheckedNotification {
+  export const method = "turnlens/assertionsChecked" as const;
+  export const type = new NotificationType<AssertionsCheckedParams>(method);
+}
 
 export interface TranscriptParams {
   /** A test id (see `TestId`), or a bare document uri for every test of the file. */

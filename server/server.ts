@@ -12,6 +12,7 @@ import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
 import { AnswerSchemas } from "./answerSchemas.ts";
+import * as assertionCheck from "./features/assertionCheck.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as completion from "./features/completion.ts";
 import * as codeLens from "./features/codeLens.ts";
@@ -114,6 +115,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     documents,
     watchedFiles,
     diagnostics,
+    assertionCheck,
     codeActions,
     completion,
     hover,

@@ -20,6 +20,7 @@ import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
+import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -50,6 +51,10 @@ Options:
       --watch                     rerun the tests a changed file affects
       --coverage[=json]           after the run, the outcomes each workflow's agents were given and
                                   the call sites no test reached (json: one document on stdout)
+      --mutate[=json]             rerun each passed test with each scripted answer changed, and list
+                                  the answers no assertion noticed (docs/mutate.md)
+      --mutate-budget <duration>  time a file's mutants may start in (default 30s)
+      --mutate-threshold <n>      exit 1 when fewer mutants than this were noticed
   -h, --help                      print this help
   --test-name-pattern and --timeout are the older names of -t and --testTimeout.
 
@@ -91,6 +96,10 @@ export interface CliOptions {
   setupFiles: string[];
   /** The options a flag set, which the config file does not override. */
   given: ReadonlySet<ConfigurableOption>;
+  /** `--mutate` (a table) or `--mutate=json`, with its budget per file and threshold (docs/mutate.md). */
+  mutate?: "table" | "json";
+  mutateBudgetMs?: number;
+  mutateThreshold?: number;
 }
 
 /** The options a config file may set, when no flag did. */
@@ -267,6 +276,24 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
         if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
         options.coverage = inline === "json" ? "json" : "table";
         break;
+      case "--mutate":
+        if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--mutate takes no value, or =json");
+        options.mutate = inline === "json" ? "json" : "table";
+        break;
+      case "--mutate-budget": {
+        const v = value();
+        const ms = v === undefined ? undefined : parseDuration(v);
+        if (ms === undefined) throw new CliUsageError("--mutate-budget needs a duration such as 30s");
+        options.mutateBudgetMs = ms;
+        break;
+      }
+      case "--mutate-threshold": {
+        const v = value();
+        const n = v === undefined ? Number.NaN : Number(v.replace(/%$/, ""));
+        if (!(n >= 0 && n <= 100)) throw new CliUsageError("--mutate-threshold needs a percent from 0 to 100");
+        options.mutateThreshold = n;
+        break;
+      }
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -277,6 +304,7 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
   }
   if (options.watch && options.shard) throw new CliUsageError("--shard cannot be used with --watch");
   if (options.watch && options.bail > 0) throw new CliUsageError("--bail cannot be used with --watch");
+  if (options.mutate && options.watch) throw new CliUsageError("--mutate does not run under --watch");
   return options;
 }
 
@@ -689,6 +717,11 @@ export async function main(argv: string[]): Promise<number> {
       process.exitCode = 130;
     };
     process.on("SIGINT", onSigint);
+    if (options.mutate) {
+      const { mutate: format, mutateBudgetMs: budgetMs = DEFAULT_MUTATE_BUDGET_MS, mutateThreshold } = options;
+      const mutateOptions = { ...options, format, budgetMs, ...(mutateThreshold !== undefined ? { threshold: mutateThreshold } : {}) };
+      return await mutateCommand(files, mutateOptions, outputs(), controller.signal).finally(() => process.off("SIGINT", onSigint));
+    }
     const { summary, stop } = await runOnce(files, options, controller.signal);
     process.off("SIGINT", onSigint);
     if (stop.interrupted) return 130;

@@ -12,6 +12,7 @@ import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./wor
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
 import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
+import type { MutationPlan } from "../testing/scriptMutation.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
@@ -40,6 +41,8 @@ export interface FileJob {
   traces?: false;
   /** Files run in the file's bundle before its own code (the config's `setupFiles`, absolute). */
   setupFiles?: string[];
+  /** `turnlens test --mutate` (mutate.ts): the file's testWorkflow calls numbered, and maybe one entry changed. */
+  mutation?: MutationPlan;
 }
 
 export interface JobResult {
@@ -395,6 +398,7 @@ export class WorkerPool {
     if (job.schemaModules) message.schemaModules = job.schemaModules;
     if (job.traces === false) message.traces = false;
     if (job.setupFiles) message.setupFiles = job.setupFiles;
+    if (job.mutation) message.mutation = job.mutation;
     this.send(slot, message);
   }
 

@@ -28,6 +28,8 @@ import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
 import { importModule } from "./importModule.ts";
+import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
+import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -50,6 +52,8 @@ export interface RunFileOptions {
   onEvent?: (event: RunEvent) => void;
   /** `false`: each test's report has no run traces (`runs` stays empty), for a reporter that shows none. */
   traces?: false;
+  /** `turnlens test --mutate`: installed for this file's tests (core/testing/scriptMutation.ts). */
+  mutation?: MutationPlan;
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
@@ -440,6 +444,7 @@ class FileRun {
       errors = [];
       skipped = false;
       this.currentRuns = runs;
+      if (this.options.mutation) startMutatedTest();
       this.interrupt.scope = errors;
       const finishers: AnyFn[] = [];
       const teardowns: AnyFn[] = [];
@@ -560,8 +565,11 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   const made = Object.keys(sources).length === 0 ? await takeBundledAhead(file) : undefined;
   const outfile = made?.outfile ?? bundlePathFor(file);
   let served: Set<string>;
+  const session = options.mutation?.session;
   try {
-    const bundle = made ?? (await bundleTestFile(file, outfile, sources));
+    const reused = session !== undefined ? sessionBundle(session, file, sources) : undefined;
+    const bundle = made ?? reused ?? (await bundleTestFile(file, outfile, sources));
+    if (session !== undefined && !reused) keepSessionBundle(session, file, sources, bundle);
     served = bundle.served;
     options.onInputs?.(bundle.inputs);
     await writeFile(outfile, bundle.code);
@@ -629,6 +637,7 @@ async function loadAndRun(
   const onAbort = () => run.cancel();
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) run.cancel();
+  installMutationPlan(options.mutation);
   try {
     await run.runSuite(state.root, []);
     await settle();
@@ -636,6 +645,7 @@ async function loadAndRun(
     // The runner itself failed; report it on the file rather than lose the tests run so far.
     return finish(run.reports, errorReport(error, file));
   } finally {
+    installMutationPlan(undefined);
     unsubscribe();
     stopNaming();
     options.signal?.removeEventListener("abort", onAbort);

@@ -112,6 +112,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
         inputs = read;
       },
       ...(message.traces === false ? { traces: false as const } : {}),
+      ...(message.mutation ? { mutation: message.mutation } : {}),
       // A deadline past what a timer holds (Infinity included) is sent as the longest one.
       onEvent: (event) => {
         // A test's output (and the note of what was cut) reaches the pool before its report.

@@ -7,6 +7,7 @@ import { Compile, type Validator } from "typebox/compile";
 import type { ErrorReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
+import type { MutationPlan } from "../testing/scriptMutation.ts";
 
 export type ParentMessage =
   | {
@@ -31,6 +32,8 @@ export type ParentMessage =
       traces?: false;
       /** The config's setup files (absolute), run in the file's bundle before its own code. */
       setupFiles?: string[];
+      /** `turnlens test --mutate`: testWorkflow calls numbered, maybe one entry changed (core/testing/scriptMutation.ts). */
+      mutation?: MutationPlan;
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
   | { type: "ahead"; files: string[]; setupFiles?: string[] }

@@ -28,6 +28,7 @@ import { ScriptedParticipants } from "./scriptedParticipants.ts";
 import { FakeSandboxes } from "./fakeSandboxes.ts";
 import { RunFolder } from "./runFolder.ts";
 import { ScriptBook } from "./scripts.ts";
+import { mutatedAgents } from "./scriptMutation.ts";
 import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
 import { TestTime } from "./testTime.ts";
@@ -121,6 +122,9 @@ export async function testWorkflow<Args, Result, Events extends EventSchemas = {
     if (error instanceof OptionsError) return reject(error.problems);
     throw error;
   }
+  // Only under `turnlens test --mutate` (scriptMutation.ts): this call numbered, maybe one entry changed.
+  const mutated = mutatedAgents(read.agents, trace);
+  if (mutated) read = { ...read, agents: mutated };
   trace.entries = entryTraces(read, sites);
 
   // Without a cwd, the run's folder is made only once something may touch it (runFolder.ts): a

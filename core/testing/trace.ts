@@ -231,6 +231,8 @@ export interface RunTrace {
   participants?: ParticipantEventTrace[];
   /** Real time the run took, in milliseconds. */
   durationMs: number;
+  /** Only under `turnlens test --mutate`: the call's 1-based place among its test's testWorkflow calls, in the order they were made. */
+  call?: number;
 }
 
 /** @internal Sites a run captured, written into its traces once they are read (callSite.ts's PendingSites). */

@@ -6,6 +6,7 @@ import type { TestReport } from "../../core/runner/report.ts";
 import { STALE_MARK } from "../carriedHints.ts";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
+import { checkLensTitle } from "./assertionCheck.ts";
 
 /** A result lens of an earlier version of the text; unlike a hint's, no run may be on its way (manual, onSave). */
 const STALE_LENS_TOOLTIP = "From a run before your last edit; the next run replaces it.";
@@ -66,6 +67,9 @@ export function register(server: Server): void {
           range: test.calleeRange,
           command: stale ? { title: `${resultTitle(report)}${STALE_MARK}`, command: "", tooltip: STALE_LENS_TOOLTIP } : { title: resultTitle(report), command: "" },
         });
+        // Only a passed test's answers can be checked (docs/mutate.md): its mutants are reruns of a pass.
+        const check = checkLensTitle(server, uri, id, report.status === "passed");
+        if (check) lenses.push({ range: test.calleeRange, command: { title: check, command: Commands.checkAssertions, arguments: [uri, test.path] } });
       }
       // Tests a run reported that the text does not declare by name (built at run time).
       for (const view of state.currentResults(uri)?.view.tests ?? []) {

@@ -3,6 +3,7 @@
 import type { ExecuteCommandParams } from "vscode-languageserver";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
+import { startCheck } from "./assertionCheck.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
@@ -18,6 +19,9 @@ export function register(server: Server): void {
         case Commands.runTest:
           if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.runTest} takes [uri, path]`);
           return { started: scheduler.request(uri, { runIds: [], paths: [path] }) };
+        case Commands.checkAssertions:
+          if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.checkAssertions} takes [uri, path]`);
+          return { started: startCheck(server, uri, path) };
         case Commands.cancelRuns:
           for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
           return { cancelled: true };

@@ -37,8 +37,29 @@ export function wireDiagnostic({ data: _data, ...diagnostic }: TurnlensDiagnosti
   return diagnostic;
 }
 
+/** Diagnostics another feature adds to a document's (assertionCheck.ts's `answer-unchecked`), and how to publish them again. */
+const added = new WeakMap<Server, { sources: Array<(uri: string) => TurnlensDiagnostic[]>; publish?: (uri: string) => void }>();
+
+function addedOf(server: Server) {
+  let entry = added.get(server);
+  if (!entry) added.set(server, (entry = { sources: [] }));
+  return entry;
+}
+
+/** Adds `source`'s diagnostics to each publication of a document's (until its next change). */
+export function addDiagnosticSource(server: Server, source: (uri: string) => TurnlensDiagnostic[]): void {
+  addedOf(server).sources.push(source);
+}
+
+/** Publishes the document's diagnostics again, now that a source's changed. */
+export function republishDiagnostics(server: Server, uri: string): void {
+  added.get(server)?.publish?.(uri);
+}
+
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
+  const extra = addedOf(server);
+  const addedFor = (uri: string) => extra.sources.flatMap((source) => source(uri)).map(wireDiagnostic);
   /** The run diagnostics last published for each document, and the text they were placed in. */
   const shownRun = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
   const send = (uri: string, version: number, diagnostics: Diagnostic[]) =>
@@ -50,8 +71,9 @@ export function register(server: Server): void {
     if (!document || !analysis || !state.get(uri)) return;
     const run = (state.currentResults(uri)?.view.diagnostics ?? []).map(wireDiagnostic);
     shownRun.set(uri, { text: analysis.text, diagnostics: run });
-    send(uri, document.version, onePerProblem([...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run]));
+    send(uri, document.version, onePerProblem([...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run, ...addedFor(uri)]));
   };
+  extra.publish = publish;
   /** A change: the new static diagnostics at once, with the last run's carried when a run follows. */
   const publishChange = ({ uri, runFollows }: { uri: string; runFollows: boolean }) => {
     const document = state.documents.get(uri);

@@ -125,7 +125,7 @@ describe("the test explorer", () => {
       await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "stops when done"]] });
       const second = await server.runEnded(uri, from);
       expect(second?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
-      expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "✓ 1 turn · N ms", "▶ Run", "✗ 1 problem"]);
+      expect(await lenses()).toEqual(["▶ Run file", "▶ Run", "✓ 1 turn · N ms", "Check what this test asserts", "▶ Run", "✗ 1 problem"]);
       const started = server.all<TestRunProgressParams>("turnlens/testRunProgress", from).filter((params) => params.message.type === "started");
       expect(started.map((params) => (params.message as { test: string }).test)).toEqual([`${uri}#loop/stops%20when%20done`]);
     },

@@ -65,6 +65,7 @@ describe("a test file that misbehaves", () => {
           'test("runs after", () => {});',
           "^^^^ lens[turnlens.runTest]: ▶ Run",
           "^^^^ lens: ✓ 0 turns · N ms",
+          "^^^^ lens[turnlens.checkAssertions]: Check what this test asserts",
         ),
       );
       const text = fixture.text;
@@ -117,6 +118,7 @@ describe("a test file that misbehaves", () => {
           'test("runs in the next worker", () => {});',
           "^^^^ lens[turnlens.runTest]: ▶ Run",
           "^^^^ lens: ✓ 0 turns · N ms",
+          "^^^^ lens[turnlens.checkAssertions]: Check what this test asserts",
         ),
       );
       const text = fixture.text;

@@ -154,7 +154,10 @@ describe("the check helpers", () => {
     "lenses are written in column 0 without //, an empty range as |, and a wrong title fails",
     async () => {
       const lensed = HELPER.replace('import { test } from "bun:test";\n', 'import { test } from "bun:test";\n| lens[turnlens.runFile]: ▶ Run file\n')
-        .replace('test("stops at once", async () => {\n', 'test("stops at once", async () => {\n^^^^ lens[turnlens.runTest]: ▶ Run\n^^^^ lens: ✓ 1 turn · N ms\n')
+        .replace(
+          'test("stops at once", async () => {\n',
+          'test("stops at once", async () => {\n^^^^ lens[turnlens.runTest]: ▶ Run\n^^^^ lens: ✓ 1 turn · N ms\n^^^^ lens[turnlens.checkAssertions]: Check what this test asserts\n',
+        )
         .replace(
           'test("needs a second step", async () => {\n',
           'test("needs a second step", async () => {\n^^^^ lens[turnlens.runTest]: ▶ Run\n^^^^ lens: ✗ 1 problem\n',
