@@ -26,15 +26,40 @@ function logs(from = 0): string[] {
 
 describe("the output channel over the protocol", () => {
   test(
-    "a run of an open file logs its path below the workspace, its version and its tests counted by test; the worker's start is logged",
+    "a run of an open file logs its path below the workspace, its version, the worker that ran it and its tests counted by test; the worker's start is logged",
     async () => {
       server = await TestServer.started();
       const path = join(ROOT, "examples", "mistakes", "logged-run.test.ts");
       await server.openAndRun(path, TWO_PASS_ONE_FAIL);
       await server.flush();
-      expect(logs().filter((line) => line.startsWith("ran "))).toEqual(["ran examples/mistakes/logged-run.test.ts (version 1): 3 tests: 2 passed, 1 failed in 0 ms"]);
+      const [worker] = server.workers;
+      expect(server.workers).toHaveLength(1);
+      expect(logs().filter((line) => line.startsWith("ran "))).toEqual([
+        `ran examples/mistakes/logged-run.test.ts (version 1) on worker ${worker?.pid}: 3 tests: 2 passed, 1 failed in 0 ms`,
+      ]);
       const started = logs().filter((line) => /^worker \d+ started$/.test(line));
       expect(started).toEqual(server.workers.map((child) => `worker ${child.pid} started`));
+    },
+    SLOW,
+  );
+
+  test(
+    "a file whose test kills its worker is logged as run on the dead worker then on the one that resumed its other tests",
+    async () => {
+      server = await TestServer.started();
+      const path = join(ROOT, "examples", "mistakes", "worker-killing-run.test.ts");
+      const text = [
+        'import { expect, test } from "bun:test";',
+        'test("kills its worker", () => { process.kill(process.pid, "SIGKILL"); });',
+        'test("runs after", () => expect(1).toBe(1));',
+        "",
+      ].join("\n");
+      await server.openAndRun(path, text);
+      await server.flush();
+      const pids = server.workers.map((child) => child.pid);
+      const ran = logs().filter((line) => line.startsWith("ran "));
+      expect(ran).toEqual([`ran examples/mistakes/worker-killing-run.test.ts (version 1) on workers ${pids[0]} then ${pids[1]}: 2 tests: 1 passed, 1 failed in 0 ms`]);
+      expect(logs()).toContain(`worker ${pids[0]} died (killed by signal SIGKILL)`);
     },
     SLOW,
   );
@@ -97,6 +122,13 @@ describe("the run and worker lines", () => {
       text: 'ran a.test.ts (version 3): the file did not load (Could not resolve "./gone") in 42 ms',
     });
     expect(runEndLine({ ...base, outcome: "cancelled" })).toEqual({ level: "debug", text: "run of a.test.ts (version 3) cancelled after 42 ms" });
+  });
+
+  test("the run line names the worker that ran the file, or each in order when one died and another resumed it", () => {
+    const base = { file: "a.test.ts", version: 3, durationMs: 41.6, outcome: "fresh" as const, report: report(["passed"]) };
+    expect(runEndLine({ ...base, workers: [4121] }).text).toBe("ran a.test.ts (version 3) on worker 4121: 1 test: 1 passed in 42 ms");
+    expect(runEndLine({ ...base, workers: [4121, 4130] }).text).toBe("ran a.test.ts (version 3) on workers 4121 then 4130: 1 test: 1 passed in 42 ms");
+    expect(runEndLine({ ...base, workers: [] }).text).toBe("ran a.test.ts (version 3): 1 test: 1 passed in 42 ms");
   });
 
   test("a clean worker exit is info and a death a warning; paths show relative to the root when inside it", () => {
