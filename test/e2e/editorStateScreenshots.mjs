@@ -18,11 +18,11 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
   const { page } = browser;
   const files = [];
   let stage = "starting";
-  /** A picture of one part of the window (the editor group, the panel), so it shows one thing. */
-  const shot = async (name, part) => {
+  /** A picture of one part of the window (the editor group, the panel), at most `height` tall, so it shows one thing. */
+  const shot = async (name, part, height = Number.POSITIVE_INFINITY) => {
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const box = await part.boundingBox();
-    await page.screenshot({ path: join(out, name), clip: box });
+    await page.screenshot({ path: join(out, name), clip: { ...box, height: Math.min(box.height, height) } });
     files.push(name);
     say(`  wrote docs/images/${name}`);
   };
@@ -71,8 +71,11 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     // last run's hints stay, moved down a line and marked ` …`.
     const firstTest = page.locator(".editor-group-container.active .view-line", { hasText: /^test\("returns/ }).first();
     await firstTest.click({ position: { x: 2, y: 5 } });
+    // A new empty line first, then the comment on it (Enter inside a comment would continue it).
     await page.keyboard.press("Home");
-    await page.keyboard.type("// a comment typed just now\n");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.type("// a comment typed just now");
     const stale = editorText(/^reader.·.turn.1.answered.…$/).first();
     await stale.waitFor(WAIT);
     // Its tooltip says why it is marked.
@@ -87,12 +90,13 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
         await page.mouse.move(700, 820);
       }
     }
-    await shot("stale-hint.png", editor);
+    await shot("stale-hint.png", editor, 560);
     // The new run replaces it (the mark goes).
     await page.mouse.move(700, 820);
     await editorText(/^reader.·.turn.1.answered$/)
       .first()
       .waitFor(WAIT);
+    await page.keyboard.press("Control+Z");
     await page.keyboard.press("Control+Z");
 
     stage = "the never-reached hover";
@@ -106,7 +110,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
       .nth(1);
     await never.click();
     await showHover(page.locator(".monaco-hover", { hasText: "Never reached" }).first());
-    await shot("never-reached-hover.png", editor);
+    await shot("never-reached-hover.png", editor, 420);
     await page.keyboard.press("Escape");
 
     stage = "the output channel";

@@ -73,7 +73,8 @@ exports.run = async () => {
         const [first] = messages;
         assert.ok(first, "the failed test has a message");
         assert.match(first.message, /agent "worker" turn 4: the run started more than 3 turns \(maxTurns\)/);
-        assert.deepStrictEqual(first.location, { uri: failing.toString(), line: first.location?.line });
+        // The message sits where its problem is: the maxTurns option.
+        assert.deepStrictEqual(first.location, { uri: failing.toString(), line: positionOf(document, "maxTurns: 3").line });
         assert.ok(first.stackTrace.length >= 3, `a frame per turn: ${first.stackTrace.length}`);
         for (const frame of first.stackTrace) {
           assert.strictEqual(frame.uri, failing.toString(), `the frame links to the test file: ${JSON.stringify(frame)}`);
