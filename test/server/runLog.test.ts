@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { LogMessageNotification, type LogMessageParams } from "vscode-languageserver-protocol";
 import type { FileReport, TestReport } from "../../core/runner/report.ts";
 import { runEndLine, shownPath, testCountsText } from "../../server/runLog.ts";
-import { workerExitLine } from "../../server/workerLog.ts";
+import { HeldLines, type LogLine, workerExitLine } from "../../server/workerLog.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer | undefined;
@@ -137,5 +137,30 @@ describe("the run and worker lines", () => {
     expect(shownPath("/w/examples/a.test.ts", "/w")).toBe("examples/a.test.ts");
     expect(shownPath("/elsewhere/a.test.ts", "/w")).toBe("/elsewhere/a.test.ts");
     expect(shownPath("/w/a.test.ts", undefined)).toBe("/w/a.test.ts");
+  });
+});
+
+describe("the early pool's worker lines", () => {
+  test("a worker line said before the server's log exists is held, then written at its own level when the log attaches", () => {
+    const held = new HeldLines();
+    held.say({ level: "info", text: "worker 7 started" });
+    held.say({ level: "warn", text: "worker 7 died (killed by signal SIGKILL)" });
+    const written: LogLine[] = [];
+    held.attach((line) => written.push(line));
+    held.say({ level: "info", text: "worker 8 started" });
+    expect(written).toEqual([
+      { level: "info", text: "worker 7 started" },
+      { level: "warn", text: "worker 7 died (killed by signal SIGKILL)" },
+      { level: "info", text: "worker 8 started" },
+    ]);
+  });
+
+  test("at most 100 lines are held for a log that never comes", () => {
+    const held = new HeldLines();
+    for (let n = 0; n < 150; n++) held.say({ level: "info", text: `worker ${n} started` });
+    const written: LogLine[] = [];
+    held.attach((line) => written.push(line));
+    expect(written.length).toBe(100);
+    expect(written.at(-1)).toEqual({ level: "info", text: "worker 99 started" });
   });
 });
