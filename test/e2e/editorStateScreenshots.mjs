@@ -109,7 +109,9 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
       .locator("span", { hasText: /^answer$/ })
       .nth(1);
     await never.click();
-    await showHover(page.locator(".monaco-hover", { hasText: "Never reached" }).first());
+    // Turnlens's part (not the problem's, which says "never reached" too), whole.
+    await showHover(page.locator(".monaco-hover", { hasText: /Turn 1 met entry 1/ }).first());
+    await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
     await shot("never-reached-hover.png", editor, 420);
     await page.keyboard.press("Escape");
 
