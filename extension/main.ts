@@ -8,6 +8,7 @@ import { registerCommands, type CommandTargets } from "./commands.ts";
 import { gettingStarted } from "./gettingStarted.ts";
 import { Status } from "./status.ts";
 import { TestExplorer, type ItemSnapshot } from "./testController.ts";
+import type { Produced } from "./producedResults.ts";
 import { importsTurnlens, isTestFileName } from "./testFiles.ts";
 import { Transcripts } from "./transcript.ts";
 
@@ -27,6 +28,8 @@ export interface TurnlensApi {
   testView(): ItemSnapshot[];
   /** The Turnlens the server comes from, and the line the output channel got about it. */
   engine(): EngineReport;
+  /** The last failure messages (with their call stacks) and coverage the runs gave VS Code. */
+  produced(): Produced;
 }
 
 let active: TurnlensClient | undefined;
@@ -98,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     testItems: () => explorer.snapshot(),
     testView: () => explorer.snapshot(true),
     engine: () => client.engineReport(),
+    produced: () => explorer.produced.snapshot(),
   };
 }
 

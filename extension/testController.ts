@@ -36,6 +36,7 @@ import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from ".
 import type { Transcripts } from "./transcript.ts";
 import { transcriptMarkdown, turnFrames } from "./transcriptMessage.ts";
 import { coverageModel, type StatementModel } from "./coverageModel.ts";
+import { ProducedResults } from "./producedResults.ts";
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
@@ -81,6 +82,8 @@ export class TestExplorer implements vscode.Disposable {
   private counter = 0;
   /** Each workflow file's call sites, for the Test Coverage view and the editor's gutter. */
   private readonly coverageDetails = new WeakMap<vscode.FileCoverage, StatementModel[]>();
+  /** What the runs handed VS Code that its API gives no extension back, for the e2e suite. */
+  readonly produced = new ProducedResults();
   private readonly disposables: vscode.Disposable[] = [];
   /** The continuous runs on: each reruns the test files not open that the server says a change affects. */
   private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
@@ -354,13 +357,12 @@ export class TestExplorer implements vscode.Disposable {
       case "passed":
         run.passed(item, change.durationMs);
         break;
-      case "failed":
-        run.failed(
-          item,
-          transcript ? withTurns(toMessages(withDiffs(change.messages ?? [], transcript)), transcript, uri) : toMessages(change.messages ?? []),
-          change.durationMs,
-        );
+      case "failed": {
+        const messages = transcript ? withTurns(toMessages(withDiffs(change.messages ?? [], transcript)), transcript, uri) : toMessages(change.messages ?? []);
+        this.produced.failed(change.test, messages);
+        run.failed(item, messages, change.durationMs);
         break;
+      }
     }
     // The test's `testWorkflow` runs (its children) get no result of their own: VS Code counts every
     // item given one, and the Testing view's counts, badges and the status count tests.
@@ -427,6 +429,7 @@ export class TestExplorer implements vscode.Disposable {
             new vscode.TestCoverageCount(branches.covered, branches.total),
           );
           this.coverageDetails.set(file, model.statements);
+          this.produced.covered(file, model.statements);
           active.run.addCoverage(file);
         }
       };

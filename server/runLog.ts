@@ -18,12 +18,29 @@ export function testCountsText(report: FileReport): string {
 }
 
 /**
- * The line for a run that ended: `ran examples/a.test.ts (version 3): 2 tests: 2 passed in 41 ms`.
+ * Which workers ran a file: `on worker 4121`, or `on workers 4121 then 4130` when the first died
+ * and the second resumed its remaining tests. The pid is what the worker's own `started`/`died`
+ * lines name, so a run can be matched to the death that ended it.
+ */
+export function workersText(workers: readonly number[] | undefined): string {
+  if (!workers || workers.length === 0) return "";
+  return workers.length === 1 ? ` on worker ${workers[0]}` : ` on workers ${workers.join(" then ")}`;
+}
+
+/**
+ * The line for a run that ended: `ran examples/a.test.ts (version 3) on worker 4121: 2 tests: 2 passed in 41 ms`.
  * A file that did not load is a warning naming why; a cancelled run (a newer edit came) and one
  * whose document moved on are debug lines, as they show nothing.
  */
-export function runEndLine(run: { file: string; version: number | undefined; outcome: RunOutcome; durationMs: number; report?: FileReport | undefined }): LogLine {
-  const what = `${run.file} (${run.version === undefined ? "on disk" : `version ${run.version}`})`;
+export function runEndLine(run: {
+  file: string;
+  version: number | undefined;
+  outcome: RunOutcome;
+  durationMs: number;
+  report?: FileReport | undefined;
+  workers?: readonly number[] | undefined;
+}): LogLine {
+  const what = `${run.file} (${run.version === undefined ? "on disk" : `version ${run.version}`})${workersText(run.workers)}`;
   const time = `${Math.round(run.durationMs)} ms`;
   if (run.outcome === "cancelled" || !run.report) return { level: "debug", text: `run of ${what} cancelled after ${time}` };
   const dropped = run.outcome === "stale" ? "; its results were dropped: the document changed meanwhile" : "";
@@ -53,7 +70,10 @@ export function logRuns(server: Server): void {
   server.scheduler.onDidEndRun.event(
     server.guardNotification("log a run", ({ run, outcome, result }: { run: RunInfo; outcome: RunOutcome; result?: JobResult }) => {
       const file = shownPath(fileOf(run.uri) ?? run.uri, root);
-      write(server.log, runEndLine({ file, version: run.version, outcome, durationMs: server.env.now() - run.started, report: result?.report }));
+      write(
+        server.log,
+        runEndLine({ file, version: run.version, outcome, durationMs: server.env.now() - run.started, report: result?.report, workers: result?.workers }),
+      );
     }),
   );
 }

@@ -14,13 +14,16 @@ export type EventTrace = NonNullable<RunTrace["events"]>[number];
 
 /** One thing a script met in one run, with the test that ran it (its path joined by " › "). */
 export type Met =
-  /** `passed`: the test the run belongs to did not fail; `scripted`: the entry met is a `noAnswer.…()` one. */
+  /**
+   * `passed`: the test the run belongs to did not fail (a hint marks an outcome that went wrong ✗
+   * only then); `scripted`: the entry met is a `noAnswer.…()` one.
+   */
   | { kind: "turn"; turn: TurnTrace; test: string; passed: boolean; scripted: boolean }
-  | { kind: "compaction"; compaction: CompactionTrace; test: string }
-  | { kind: "wake"; message: MessageTrace; test: string }
-  | { kind: "event"; event: EventTrace; refused: boolean; test: string }
-  | { kind: "participant"; call: ParticipantEventTrace; test: string }
-  | { kind: "decision"; decision: DecisionTrace; test: string };
+  | { kind: "compaction"; compaction: CompactionTrace; test: string; passed: boolean }
+  | { kind: "wake"; message: MessageTrace; test: string; passed: boolean }
+  | { kind: "event"; event: EventTrace; refused: boolean; test: string; passed: boolean }
+  | { kind: "participant"; call: ParticipantEventTrace; test: string; passed: boolean }
+  | { kind: "decision"; decision: DecisionTrace; test: string; passed: boolean };
 
 export type MetKind = Met["kind"];
 
@@ -64,11 +67,11 @@ export class ScriptViews {
     }
     for (const compaction of run.compactions ?? []) {
       const entry = this.entryOf(compaction.match, call, testIndex);
-      if (entry) this.meet(entry, entry.range, { kind: "compaction", compaction, test });
+      if (entry) this.meet(entry, entry.range, { kind: "compaction", compaction, test, passed });
     }
     for (const message of run.messages ?? []) {
       const entry = this.entryOf(message.match, call, testIndex);
-      if (entry) this.meet(entry, entry.range, { kind: "wake", message, test });
+      if (entry) this.meet(entry, entry.range, { kind: "wake", message, test, passed });
     }
     const elements = call?.events?.elements ?? [];
     for (const event of run.events ?? []) {
@@ -76,16 +79,16 @@ export class ScriptViews {
       const element = elements[event.index - 1];
       if (!element) continue;
       const refused = run.problems.some((problem) => problem.code === "event-refused" && problem.option === "events" && problem.index === event.index - 1);
-      this.meet(element, element.range, { kind: "event", event, refused, test });
+      this.meet(element, element.range, { kind: "event", event, refused, test, passed });
     }
     for (const participant of run.participants ?? []) {
       const script = participant.key !== undefined && call ? scriptsOfOption(call, "participants")?.scripts.find((found) => found.key === participant.key) : undefined;
-      if (script) this.meet(script, script.propertyRange, { kind: "participant", call: participant, test }, script.keyRange.start.line);
+      if (script) this.meet(script, script.propertyRange, { kind: "participant", call: participant, test, passed }, script.keyRange.start.line);
     }
     for (const decision of run.decisions ?? []) {
       const key = decision.match?.key;
       const script = key !== undefined && call ? scriptsOfOption(call, "decisions")?.scripts.find((found) => found.key === key) : undefined;
-      if (script) this.meet(script, script.propertyRange, { kind: "decision", decision, test }, script.keyRange.start.line);
+      if (script) this.meet(script, script.propertyRange, { kind: "decision", decision, test, passed }, script.keyRange.start.line);
     }
   }
 

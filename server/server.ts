@@ -130,6 +130,8 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   ]) {
     feature.register(server);
   }
+  // The early pool's worker lines, at their level, once the settings (logLevel) are read.
+  if (early?.workerLines) server.onInitialize(() => early.workerLines?.attach((line) => write(log, line)));
   connection.onInitialized(() => {
     for (const handler of initializedHandlers) server.forget("initialized", Promise.resolve().then(handler));
   });

@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../core/runner/pool.ts";
 import { requireWithCodeCache } from "../core/runner/codeCache.ts";
-import { loggedWorkers } from "./workerLog.ts";
+import { HeldLines, loggedWorkers } from "./workerLog.ts";
 import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 
+const workerLines = new HeldLines();
 const early: EarlyWorkers = {
   // Until the server has read its settings: the default size, and its log to stderr (stdout may be the protocol).
   size: () => 2,
@@ -17,8 +18,9 @@ const early: EarlyWorkers = {
   pool: new WorkerPool({
     size: () => early.size(),
     log: (message) => early.log(message),
-    factory: loggedWorkers(takeServerWorker, (line) => early.log(line.text)),
+    factory: loggedWorkers(takeServerWorker, workerLines.say),
   }),
+  workerLines,
 };
 // Trust is not known yet: the warm-ups are Turnlens's own files, in the temp folder, and run no
 // code of the workspace; an untrusted workspace (known at initialize) has the worker killed.

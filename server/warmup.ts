@@ -1,6 +1,7 @@
 // The file a fresh worker runs before any document needs it, and the language server's early pool:
 // server/start.ts forks and warms a worker before the server's own bundle loads, and hands the pool
 // to server/main.ts through a global, so the first document's first run finds the engine loaded.
+import type { HeldLines } from "./workerLog.ts";
 import { join } from "node:path";
 import type { FileJob, WorkerPool } from "../core/runner/pool.ts";
 
@@ -52,6 +53,8 @@ export interface EarlyWorkers {
   pool: WorkerPool;
   size: () => number;
   log: (message: string) => void;
+  /** Its workers' start and end lines, held until the server's log takes them (at initialize). */
+  workerLines?: HeldLines;
 }
 
 const EARLY_WORKERS = Symbol.for("turnlens.earlyWorkers");

@@ -27,3 +27,26 @@ export function loggedWorkers(factory: WorkerFactory, say: (line: LogLine) => vo
     return child;
   };
 }
+
+/** Lines held before the server's log exists, at most this many (a worker that crash-loops says a lot). */
+const HELD_AT_MOST = 100;
+
+/**
+ * The worker lines of server/start.ts's early pool, whose first worker starts before the server
+ * has a connection: held until the server attaches its log at initialize, then written at their
+ * level (not to stderr, which the client's output channel shows as an `[error]` line).
+ */
+export class HeldLines {
+  private held: LogLine[] = [];
+  private to: ((line: LogLine) => void) | undefined;
+
+  readonly say = (line: LogLine): void => {
+    if (this.to) return this.to(line);
+    if (this.held.length < HELD_AT_MOST) this.held.push(line);
+  };
+
+  attach(to: (line: LogLine) => void): void {
+    this.to = to;
+    for (const line of this.held.splice(0)) to(line);
+  }
+}

@@ -54,6 +54,12 @@ export interface JobResult {
    * ended before the file was done (a crash, a kill) and no resumed run reported them.
    */
   inputs?: string[];
+  /**
+   * The pids of the workers that ran the file, in order: one, or more when a worker died mid-file
+   * and another resumed its remaining tests. Empty when no worker took it (cancelled while queued,
+   * or no worker could start).
+   */
+  workers?: number[];
 }
 
 export interface JobListener {
@@ -115,6 +121,8 @@ interface Pending {
   carriedMs: number;
   started: boolean;
   settled: boolean;
+  /** The pids of the workers it was dispatched to, in order (a resumed file has more than one). */
+  workers: number[];
 }
 
 interface Active {
@@ -212,7 +220,7 @@ export class WorkerPool {
   /** Runs a file. Resolves with its report, or undefined when the run was cancelled. Never rejects. */
   run(job: FileJob, signal?: AbortSignal, listener: JobListener = {}): Promise<JobResult | undefined> {
     return new Promise((resolve) => {
-      const pending: Pending = { job, listener, resolve, carried: [], carriedMs: 0, started: false, settled: false };
+      const pending: Pending = { job, listener, resolve, carried: [], carriedMs: 0, started: false, settled: false, workers: [] };
       if (signal?.aborted) return resolve(undefined);
       signal?.addEventListener("abort", () => this.cancel(pending, signal.reason), { once: true });
       this.queue.push(pending);
@@ -280,7 +288,7 @@ export class WorkerPool {
   private settle(pending: Pending, result: JobResult | undefined): void {
     if (pending.settled) return;
     pending.settled = true;
-    pending.resolve(result);
+    pending.resolve(result && pending.workers.length > 0 ? { ...result, workers: [...pending.workers] } : result);
   }
 
   /** Kills the worker, its process group and every process carrying its tag. */
@@ -386,6 +394,7 @@ export class WorkerPool {
   private dispatch(slot: Slot, pending: Pending): void {
     const job = pending.job;
     slot.active = { pending, job, started: performance.now(), deadlineMs: 0, collected: [], reported: [], killedByWatchdog: false, cancelled: false };
+    if (slot.child.pid !== undefined) pending.workers.push(slot.child.pid);
     if (!pending.started) {
       pending.started = true;
       pending.listener.onStart?.();
@@ -639,7 +648,7 @@ function outOfMemory(stderr: string): boolean {
 
 /** A prewarm() job: its result goes nowhere. */
 function warmupPending(job: FileJob): Pending {
-  return { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false };
+  return { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false, workers: [] };
 }
 
 function fileError(file: string, message: string): FileReport {

@@ -1,8 +1,10 @@
-// How what a script met reads in an inlay hint: `reader · turn 1 answered`, `writer · turn 1 ✗ cancelled`,
-// `writer compaction #1 ✓ "Plan: …"`, `planner woken by reviewer ✓ replied`, `sent during investigator#1`,
-// `coordinator: message from investigator → {"id":"…"}`, `triage-1 → team: payments (0.95) +2`.
+// How what a script met reads in an inlay hint, in words a newcomer reads without the docs, `✗` only
+// for what went wrong in a failing test: `reader · turn 1 answered`, `writer · turn 1 ✗ cancelled`,
+// `writer · compaction 1 answered "Plan: …"`, `planner · woken by reviewer: replied`,
+// `sent during investigator's turn 1`, `coordinator: message from investigator → {"id":"…"}`,
+// `triage-1 · answered team: payments (0.95) and 2 more`; counts as `in 2 tests`, `2 times`.
 
-import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace } from "../../core/testing/trace.ts";
+import type { DecisionTrace, ParticipantEventTrace } from "../../core/testing/trace.ts";
 import { metOf, type EventTrace, type Met, type MetKind, type MetOf } from "../scriptViews.ts";
 import { cut } from "./markdownText.ts";
 
@@ -88,55 +90,102 @@ function names(all: string[]): string {
   return distinct.length <= 3 ? distinct.join(", ") : `${distinct.slice(0, 3).join(", ")}, …`;
 }
 
-/** `#1`, or `#1–3` for a range of numbers. */
-function numbers(all: number[]): string {
+/** `compaction 1`, or `compactions 1–3` for several numbers. */
+function numbered(unit: string, all: number[]): string {
   const low = Math.min(...all);
   const high = Math.max(...all);
-  return high > low ? `#${low}–${high}` : `#${low}`;
+  return high > low ? `${unit}s ${low}–${high}` : `${unit} ${low}`;
 }
 
-/** `✓` when everything went well, `✗ why` when nothing did, else `2 ✓ 1 ✗ why` (the last failure's why). */
-function marks(results: Array<{ ok: boolean; failure: string }>): string {
-  const failed = results.filter((result) => !result.ok);
-  if (failed.length === 0) return "✓";
-  const last = `✗ ${failed.at(-1)!.failure}`.trimEnd();
-  return failed.length === results.length ? last : `${results.length - failed.length} ✓ ${failed.length} ${last}`;
+/**
+ * One result in words, `✗ ` before it only when it went wrong in a test that failed: a timed-out
+ * compaction or a rejected decision a passing test expected (`rejects.toThrow`) is no failure.
+ */
+function marked(words: string, ok: boolean, passed: boolean): string {
+  return ok || passed ? words : `✗ ${words}`;
 }
 
-export function compactionHint(compactions: CompactionTrace[]): string {
+/** What happened, in the order it happened, each once, at most three: `replied, then ✗ failed`. */
+function sequence(words: string[]): string {
+  const distinct = [...new Set(words)];
+  return distinct.length <= 3 ? distinct.join(", then ") : `${distinct.slice(0, 3).join(", then ")}, …`;
+}
+
+/** How many tests met it, as words: ` in 2 tests`, or `` for one. */
+function inTests(met: ReadonlyArray<{ test: string }>): string {
+  const tests = new Set(met.map((one) => one.test)).size;
+  return tests > 1 ? ` in ${tests} tests` : "";
+}
+
+/** `what`, then `: ` before the results when a count or several results come between, else a space. */
+function joined(what: string, where: string, results: string[], counted = false): string {
+  const separator = counted || where !== "" || new Set(results).size > 1 ? ": " : " ";
+  return `${what}${where}${separator}${sequence(results)}`;
+}
+
+/**
+ * `writer · compaction 1 answered "Plan: …"` (its summary when one answered),
+ * `writer · compaction 1 ✗ timed out`, `writer · compactions 1–2 in 2 tests: answered`.
+ */
+export function compactionHint(met: Array<MetOf<"compaction">>): string {
+  const compactions = met.map((one) => one.compaction);
+  const who = names(compactions.map((compaction) => compaction.agent).sort());
+  const what = `${who} · ${numbered(
+    "compaction",
+    compactions.map((compaction) => compaction.n),
+  )}`;
+  const results = met.map(({ compaction, passed }) => marked(outcomeWords[compaction.outcome] ?? compaction.outcome, compaction.outcome === "answered", passed));
   const first = compactions[0]!;
-  if (compactions.length === 1) {
-    const summary = first.outcome === "answered" && first.answer ? ` "${cut(first.answer, 24)}"` : "";
-    return `${first.agent} compaction #${first.n} ${first.outcome === "answered" ? "✓" : `✗ ${first.outcome}`}${summary}`;
-  }
-  const agents = compactions.map((compaction) => compaction.agent);
-  const who = new Set(agents).size === 1 ? `${first.agent} compactions ${numbers(compactions.map((compaction) => compaction.n))}` : `${names(agents)} compactions`;
-  return `${who} ×${compactions.length} ${marks(compactions.map((compaction) => ({ ok: compaction.outcome === "answered", failure: compaction.outcome })))}`;
+  if (met.length === 1) return first.outcome === "answered" && first.answer ? `${what} answered "${cut(first.answer, 24)}"` : `${what} ${results[0]}`;
+  // Several `testWorkflow` runs in one test compact the same numbers again: `in 2 runs`.
+  const asked = new Map<string, number>();
+  for (const { agent, n } of compactions) asked.set(`${agent} ${n}`, (asked.get(`${agent} ${n}`) ?? 0) + 1);
+  const runs = Math.max(...asked.values());
+  const where = inTests(met) || (runs > 1 ? ` in ${runs} runs` : "");
+  return joined(what, where, results);
 }
 
-/** A message's end as a mark: a reply or a delivery went well; `pending` is neither. */
+/** A message's end in words: a reply or a delivery went well; `pending` went neither way. */
+const endWords: Record<string, string> = { replied: "replied", delivered: "delivered", pending: "still pending", failed: "failed", undelivered: "undelivered" };
+
+function endWentWell(end: string): boolean {
+  return end === "replied" || end === "delivered" || end === "pending";
+}
+
+/** The mark the hover's detail puts before a message's end. */
 export function endMark(end: string): string {
   if (end === "replied" || end === "delivered") return `✓ ${end}`;
-  return end === "pending" ? "… pending" : `✗ ${end}`;
+  return end === "pending" ? "still pending" : `✗ ${end}`;
 }
 
-export function wakeHint(messages: MessageTrace[]): string {
-  const first = messages[0]!;
-  if (messages.length === 1) return `${first.to} woken by ${first.from} ${endMark(first.end)}`;
-  const ends = new Set(messages.map((message) => message.end));
-  const mark =
-    ends.size === 1 ? endMark(first.end) : marks(messages.map((message) => ({ ok: message.end === "replied" || message.end === "delivered", failure: message.end })));
-  return `${names(messages.map((message) => message.to))} woken ×${messages.length} by ${names(messages.map((message) => message.from))} ${mark}`;
+/** `planner · woken by reviewer: replied`; `planner · woken 2 times by reviewer, lead: replied, then ✗ failed`. */
+export function wakeHint(met: Array<MetOf<"wake">>): string {
+  const messages = met.map((one) => one.message);
+  const results = met.map(({ message, passed }) => marked(endWords[message.end] ?? message.end, endWentWell(message.end), passed));
+  const woken = `${names(messages.map((message) => message.to).sort())} · woken`;
+  const by = ` by ${names(messages.map((message) => message.from).sort())}`;
+  if (met.length === 1) return `${woken}${by}: ${results[0]}`;
+  const where = inTests(met);
+  return joined(where !== "" ? `${woken}${by}` : `${woken} ${met.length} times${by}`, where, results, true);
 }
 
-/** One element of `events` over the runs that had it: `sent during investigator#1`, `never sent`, `refused`. */
-export function eventHint(events: Array<{ event: EventTrace; refused: boolean }>): string {
-  const first = events[0]!.event;
-  const turn = `${first.when} ${first.agent}#${first.n}`;
-  const sent = events.filter(({ event }) => event.sent).length;
-  if (sent === events.length) return `sent ${turn}`;
-  if (sent > 0) return `sent in ${sent} of ${events.length} runs, ${turn}`;
-  return events.every(({ refused }) => refused) ? "refused" : "never sent";
+/** `during investigator's turn 1`: the turn a scripted event was due in. */
+function eventTurn(event: EventTrace): string {
+  return `${event.when} ${event.agent}'s turn ${event.n}`;
+}
+
+/**
+ * One element of `events` over the runs that had it: `sent during investigator's turn 1`,
+ * `sent in 1 of 2 runs, during investigator's turn 1`, `✗ never sent (due during investigator's turn 5)`, `✗ refused`.
+ */
+export function eventHint(met: Array<MetOf<"event">>): string {
+  const first = met[0]!.event;
+  const passed = met.every((one) => one.passed);
+  const sent = met.filter(({ event }) => event.sent).length;
+  if (sent === met.length) return `sent ${eventTurn(first)}${inTests(met)}`;
+  if (sent > 0) return `sent in ${sent} of ${met.length} runs, ${eventTurn(first)}`;
+  if (met.every(({ refused }) => refused)) return marked("refused", false, passed);
+  return marked(`never sent (due ${eventTurn(first)})`, false, passed);
 }
 
 function participantCall(call: ParticipantEventTrace): string {
@@ -144,28 +193,38 @@ function participantCall(call: ParticipantEventTrace): string {
   return call.returned === undefined ? what : `${what} → ${cut(JSON.stringify(call.returned), 30)}`;
 }
 
-export function participantHint(calls: ParticipantEventTrace[]): string {
+/** `coordinator: route with investigator`; `coordinator · 2 calls: route with investigator, message from …`. */
+export function participantHint(met: Array<MetOf<"participant">>): string {
+  const calls = met.map((one) => one.call);
   const who = names(calls.map((call) => call.participant));
   if (calls.length === 1) return `${who}: ${participantCall(calls[0]!)}`;
   const shown = calls.slice(0, 2).map(participantCall).join(", ");
-  return `${who} ×${calls.length}: ${shown}${calls.length > 2 ? ", …" : ""}`;
+  return `${who} · ${calls.length} calls: ${shown}${calls.length > 2 ? ", …" : ""}`;
 }
 
+/** A decision that was not answered, in words: `rejected: <its Error's message>`, or `not answered`. */
 function decisionFailure(decision: DecisionTrace): string {
-  return decision.error !== undefined ? cut(decision.error, 40) : "not answered";
+  return decision.error !== undefined ? `rejected: ${cut(decision.error, 40)}` : "not answered";
 }
 
-export function decisionHint(decisions: DecisionTrace[]): string {
+/**
+ * `triage-1 · answered team: payments (0.95) and 2 more`, `triage-1 · ✗ rejected: no route`,
+ * `triage-1, triage-2 · asked 3 times: answered, then ✗ not answered`.
+ */
+export function decisionHint(met: Array<MetOf<"decision">>): string {
+  const decisions = met.map((one) => one.decision);
+  const results = met.map(({ decision, passed }) => (decision.answered ? "answered" : marked(decisionFailure(decision), false, passed)));
+  const who = names(decisions.map((decision) => decision.key));
   const first = decisions[0]!;
   if (decisions.length === 1) {
     const answers = Object.entries(first.answers ?? {});
-    if (!first.answered || answers.length === 0) return `${first.key} ✗ ${decisionFailure(first)}`;
+    if (!first.answered || answers.length === 0) return `${who} · ${results[0]}`;
     const [id, reading] = answers[0]!;
-    const more = answers.length > 1 ? ` +${answers.length - 1}` : "";
-    return `${first.key} → ${id}: ${reading.answer} (${+reading.probability.toFixed(2)})${more}`;
+    const more = answers.length > 1 ? ` and ${answers.length - 1} more` : "";
+    return `${who} · answered ${id}: ${reading.answer} (${+reading.probability.toFixed(2)})${more}`;
   }
-  const results = decisions.map((decision) => ({ ok: decision.answered, failure: decisionFailure(decision) }));
-  return `${names(decisions.map((decision) => decision.key))} ×${decisions.length} ${marks(results)}`;
+  const where = inTests(met);
+  return joined(where !== "" ? `${who} · asked` : `${who} · asked ${decisions.length} times`, where, results, true);
 }
 
 /** The hint of everything of one kind met on a line. */
@@ -174,14 +233,14 @@ export function scriptHint(kind: MetKind, met: readonly Met[]): string {
     case "turn":
       return turnHint(metOf(met, "turn"));
     case "compaction":
-      return compactionHint(metOf(met, "compaction").map((one) => one.compaction));
+      return compactionHint(metOf(met, "compaction"));
     case "wake":
-      return wakeHint(metOf(met, "wake").map((one) => one.message));
+      return wakeHint(metOf(met, "wake"));
     case "event":
       return eventHint(metOf(met, "event"));
     case "participant":
-      return participantHint(metOf(met, "participant").map((one) => one.call));
+      return participantHint(metOf(met, "participant"));
     case "decision":
-      return decisionHint(metOf(met, "decision").map((one) => one.decision));
+      return decisionHint(metOf(met, "decision"));
   }
 }

@@ -1,15 +1,73 @@
 // Hover on a script (an entry, an events element, a participants or decisions key): what it met in
 // the last run, the innermost script under the position; on a test(...): how its runs ended, their
-// turns and durations; on an entry never reached: why. hoverMarkdown.ts words them.
-import { type Hover, type HoverParams, MarkupKind } from "vscode-languageserver";
+// turns and durations; on an entry never reached: why. hoverMarkdown.ts words them. While the run
+// of an edited version goes, the last run's hovers are carried to the new text and marked stale
+// (carriedHints.ts), as its inlay hints are, until the new run's replace them.
+import { type Hover, type HoverParams, MarkupKind, type Position } from "vscode-languageserver";
 import { rangeContains, rangeSize } from "../analysis/ranges.ts";
+import { carryRange, lineCarrier, markStaleMarkdown, positionBefore } from "../carriedHints.ts";
 import type { Server } from "../server.ts";
+import type { RunResults } from "../state.ts";
 import { markdownHover } from "../toLsp.ts";
 import { markdownAsPlainText } from "./markdownText.ts";
 import { neverReachedMarkdown, scriptMarkdown, testMarkdown } from "./hoverMarkdown.ts";
 
+/**
+ * The hover of a run's results at a position of the text they were made for; `shownLine` maps a
+ * line of that text to the line a hover names (a carried hover's text has moved on).
+ */
+export function resultsHover(results: RunResults, position: Position, shownLine?: (line: number) => number): Hover | null {
+  const hovered = results.view.scripts.filter((view) => rangeContains(view.range, position)).sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
+  if (hovered) return markdownHover(scriptMarkdown(hovered), hovered.range);
+  // An entry no turn reached met nothing: its hover says why, and what the list did meet.
+  const never = results.view.neverReached.filter((view) => rangeContains(view.range, position)).sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
+  if (never) {
+    const scripts = shownLine ? results.view.scripts.map((view) => ({ ...view, line: shownLine(view.line) })) : results.view.scripts;
+    return markdownHover(neverReachedMarkdown(never, scripts), never.range);
+  }
+  const test = results.view.tests.find((view) => view.test && view.test.range.start.line === position.line && rangeContains(view.test.range, position));
+  if (test?.test) return markdownHover(testMarkdown(test.report), test.test.calleeRange);
+  return null;
+}
+
+/**
+ * The last run's hover at a position of the edited text `text`: found where that position was in
+ * the text the results were made for, its range moved to `text`, its markdown marked stale. None
+ * on what the edit wrote.
+ */
+export function carriedHover(uri: string, results: RunResults, text: string, position: Position): Hover | null {
+  const before = positionBefore(uri, results.text, text, position);
+  if (!before) return null;
+  const hover = resultsHover(results, before, lineCarrier(uri, results.text, text));
+  if (!hover?.range || typeof hover.contents !== "object" || !("kind" in hover.contents)) return hover;
+  return { contents: { kind: hover.contents.kind, value: markStaleMarkdown(hover.contents.value) }, range: carryRange(uri, results.text, text, hover.range) };
+}
+
 export function register(server: Server): void {
-  const { connection, state } = server;
+  const { connection, state, scheduler } = server;
+  /** The results last run for each document; `stale` once an edit a run follows came after them. */
+  const last = new Map<string, { results: RunResults; stale: boolean }>();
+  state.onDidChangeResults.event(
+    server.guardNotification("keep results for hovers", (uri: string) => {
+      const results = state.currentResults(uri);
+      if (results) last.set(uri, { results, stale: false });
+    }),
+  );
+  // As the inlay hints: an edit a run follows makes the last results stale (kept, carried at each
+  // hover); an edit no run follows, or a debounce that ends with no run, drops them.
+  scheduler.onDidChange.event(
+    server.guardNotification("carry hovers", ({ uri, runFollows }: { uri: string; runFollows: boolean }) => {
+      const kept = last.get(uri);
+      if (!runFollows) last.delete(uri);
+      else if (kept) kept.stale = true;
+    }),
+  );
+  scheduler.onDidSettle.event(
+    server.guardNotification("drop carried hovers", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
+      if (!willRun && last.get(uri)?.stale) last.delete(uri);
+    }),
+  );
+  state.onDidClose.event(server.guardNotification("forget hovers", (uri: string) => void last.delete(uri)));
   server.onInitialize((_params, result) => {
     result.capabilities.hoverProvider = true;
   });
@@ -25,19 +83,12 @@ export function register(server: Server): void {
   connection.onHover(server.guardRequest("hover", async (params: HoverParams): Promise<Hover | null> => forClient(await hoverAt(params))));
   const hoverAt = (params: HoverParams): Hover | null | Promise<Hover | null> => {
     if (!state.get(params.textDocument.uri)) return server.workflowViews.hover(params);
-    const results = state.currentResults(params.textDocument.uri);
-    if (!results) return null;
-    const hovered = results.view.scripts
-      .filter((view) => rangeContains(view.range, params.position))
-      .sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
-    if (hovered) return markdownHover(scriptMarkdown(hovered), hovered.range);
-    // An entry no turn reached met nothing: its hover says why, and what the list did meet.
-    const never = results.view.neverReached
-      .filter((view) => rangeContains(view.range, params.position))
-      .sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
-    if (never) return markdownHover(neverReachedMarkdown(never, results.view.scripts), never.range);
-    const test = results.view.tests.find((view) => view.test && view.test.range.start.line === params.position.line && rangeContains(view.test.range, params.position));
-    if (test?.test) return markdownHover(testMarkdown(test.report), test.test.calleeRange);
-    return null;
+    const uri = params.textDocument.uri;
+    const results = state.currentResults(uri);
+    if (results) return resultsHover(results, params.position);
+    const kept = last.get(uri);
+    const text = state.documents.get(uri)?.getText();
+    if (!kept?.stale || text === undefined) return null;
+    return carriedHover(uri, kept.results, text, params.position);
   };
 }

@@ -1,5 +1,5 @@
 // An inlay hint at the end of each script's line: what it met and how that ended, as hintLabels.ts
-// words it (`reader · turn 1 answered`, `writer compaction #1 ✓ "Plan: …"`, `never sent`); one per
+// words it (`reader · turn 1 answered`, `writer · compaction 1 answered "Plan: …"`, `✗ never sent (…)`); one per
 // line at most, the labels of a line's kinds joined with "; " (a turn hint uses " ·"), turns first.
 // While the run of an edited version goes, the last run's hints are carried to the new text and
 // marked stale (carriedHints.ts), as the diagnostics are, rather than vanishing until it ends.

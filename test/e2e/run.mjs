@@ -10,10 +10,11 @@ import { runExtensionTests } from "./browser.mjs";
 import { takeScreenshots } from "./screenshots.mjs";
 import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
+import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -110,6 +111,7 @@ try {
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
     await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
     await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
+    await suite("peekAndCoverage", workspace("peekAndCoverage", join(root, "examples")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
@@ -140,6 +142,19 @@ try {
       say,
     });
     results.push({ name: "completionScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
+  }
+  if (!skip.has("editorStateScreenshots")) {
+    say("editor state screenshots");
+    const shots = await takeEditorStateScreenshots({
+      url: server.url,
+      dir,
+      folder: workspace("editorShots", join(root, "examples")),
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "editorStateScreenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
+    say(`editor state screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });

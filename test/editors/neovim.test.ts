@@ -89,9 +89,9 @@ if (!hasNvim && !inCi) {
       const wake = example.findIndex((text) => text.includes("messages:") && text.includes("(message) => message.reply(")) + 1;
       expect(wake).toBeGreaterThan(0);
       expect(line(/^HOVER workflow\.test\.ts:/)).toBe(
-        `HOVER workflow.test.ts:${wake}:27 Turnlens · **planner woken by reviewer ✓ replied** | --- | **planner** woken by **reviewer** · ✓ replied | > name the cache | It awaited a reply.`,
+        `HOVER workflow.test.ts:${wake}:27 Turnlens · **planner · woken by reviewer: replied** | --- | **planner** woken by **reviewer** · ✓ replied | > name the cache | It awaited a reply.`,
       );
-      expect(line(/^HINT workflow\.test\.ts:/)).toMatch(new RegExp(`^HINT workflow\\.test\\.ts:${wake}:\\d+ planner woken by reviewer ✓ replied$`));
+      expect(line(/^HINT workflow\.test\.ts:/)).toMatch(new RegExp(`^HINT workflow\\.test\\.ts:${wake}:\\d+ planner · woken by reviewer: replied$`));
       expect(line(/^RESULT:/)).toBe("RESULT: OK");
       if (code !== 0) throw new Error(context);
     },

@@ -1,9 +1,10 @@
-// The words of a turn hint, as a table: outcome × count × passing/failing test → text. ✗ marks a
-// failure only; a scripted `noAnswer` reads "(as scripted)"; agents read in the order of their names.
+// The words of a hint, as tables: outcome × count × passing/failing test → text, for turns and for
+// the other scripts (compactions, wakes, events, decisions, participants). ✗ marks a failure only;
+// a scripted `noAnswer` reads "(as scripted)"; agents read in the order of their names; counts are words.
 import { expect, test } from "bun:test";
-import type { TurnTrace } from "../../core/testing/trace.ts";
-import { turnHint } from "../../server/features/hintLabels.ts";
-import type { MetOf } from "../../server/scriptViews.ts";
+import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
+import { scriptHint, turnHint } from "../../server/features/hintLabels.ts";
+import type { EventTrace, Met, MetOf } from "../../server/scriptViews.ts";
 
 interface Call {
   agent?: string;
@@ -60,3 +61,104 @@ test("the agents' order does not depend on the order the runs finished in", () =
   const one = [met({ agent: "writer" }), met({ agent: "checker" })];
   expect(turnHint(one)).toBe(turnHint([...one].reverse()));
 });
+
+// The other scripts' hints, as the same kind of table: kind × count × passing/failing test → text.
+// Words, not marks: no `✓`, no `×N`; `✗` only for what went wrong in a failing test.
+
+interface Other {
+  test?: string;
+  passed?: boolean;
+}
+
+function compaction(call: Other & { agent?: string; n?: number; outcome?: string; answer?: string }): MetOf<"compaction"> {
+  const compaction: CompactionTrace = { agent: call.agent ?? "writer", n: call.n ?? 1, focus: "f", outcome: call.outcome ?? "answered" };
+  if (call.answer !== undefined) compaction.answer = call.answer;
+  return { kind: "compaction", compaction, test: call.test ?? "t", passed: call.passed ?? true };
+}
+
+function wake(call: Other & { to?: string; from?: string; end?: string }): MetOf<"wake"> {
+  const message = { from: call.from ?? "reviewer", to: call.to ?? "planner", text: "x", awaitReply: true, end: call.end ?? "replied" } as MessageTrace;
+  return { kind: "wake", message, test: call.test ?? "t", passed: call.passed ?? true };
+}
+
+function event(call: Other & { sent?: boolean; refused?: boolean; when?: "during" | "after"; n?: number }): MetOf<"event"> {
+  const traced: EventTrace = { index: 1, name: "note", eventId: "e", when: call.when ?? "during", agent: "investigator", n: call.n ?? 1, sent: call.sent ?? true };
+  return { kind: "event", event: traced, refused: call.refused ?? false, test: call.test ?? "t", passed: call.passed ?? true };
+}
+
+function decision(call: Other & { key?: string; answers?: Record<string, number>; error?: string }): MetOf<"decision"> {
+  const answers = call.answers ?? { team: 0.95 };
+  const traced: DecisionTrace = {
+    key: call.key ?? "triage-1",
+    answered: call.error === undefined,
+    ...(call.error === undefined
+      ? { answers: Object.fromEntries(Object.entries(answers).map(([id, probability]) => [id, { answer: `${id}-answer`, probability }])) }
+      : { error: call.error }),
+  };
+  return { kind: "decision", decision: traced, test: call.test ?? "t", passed: call.passed ?? true };
+}
+
+function participant(call: Other & { returned?: unknown }): MetOf<"participant"> {
+  const traced: ParticipantEventTrace = {
+    participant: "coordinator",
+    kind: "message",
+    from: "investigator",
+    ...(call.returned !== undefined ? { returned: call.returned } : {}),
+  };
+  return { kind: "participant", call: traced, test: call.test ?? "t", passed: call.passed ?? true };
+}
+
+const otherRows: Array<[string, Met[], string]> = [
+  [
+    "one compaction answered, with its summary",
+    [compaction({ answer: "Plan: fixes first, then features." })],
+    'writer · compaction 1 answered "Plan: fixes first, then …"',
+  ],
+  ["one compaction answered with no summary", [compaction({})], "writer · compaction 1 answered"],
+  ["one compaction timed out in a failing test", [compaction({ outcome: "timed-out", passed: false })], "writer · compaction 1 ✗ timed out"],
+  ["one compaction failed in a passing test (rejects.toThrow)", [compaction({ outcome: "failed" })], "writer · compaction 1 failed"],
+  ["two compactions of one run", [compaction({ n: 1 }), compaction({ n: 2 })], "writer · compactions 1–2 answered"],
+  ["one compaction in 2 tests", [compaction({ test: "a" }), compaction({ test: "b" })], "writer · compaction 1 in 2 tests: answered"],
+  ["one compaction in 2 runs of one test", [compaction({}), compaction({})], "writer · compaction 1 in 2 runs: answered"],
+  [
+    "compactions answered, then failed, in a failing test",
+    [compaction({ n: 1, passed: false }), compaction({ n: 2, outcome: "failed", passed: false })],
+    "writer · compactions 1–2: answered, then ✗ failed",
+  ],
+  ["one wake replied", [wake({})], "planner · woken by reviewer: replied"],
+  ["one wake still pending (no failure)", [wake({ end: "pending", passed: false })], "planner · woken by reviewer: still pending"],
+  ["one wake failed in a failing test", [wake({ end: "failed", passed: false })], "planner · woken by reviewer: ✗ failed"],
+  ["one wake undelivered in a passing test", [wake({ end: "undelivered" })], "planner · woken by reviewer: undelivered"],
+  [
+    "two wakes in one test, by two senders",
+    [wake({ from: "reviewer" }), wake({ from: "lead", end: "delivered" })],
+    "planner · woken 2 times by lead, reviewer: replied, then delivered",
+  ],
+  ["one wake in each of 2 tests", [wake({ test: "a" }), wake({ test: "b" })], "planner · woken by reviewer in 2 tests: replied"],
+  ["an event sent", [event({})], "sent during investigator's turn 1"],
+  ["an event sent after a turn, in 2 tests", [event({ when: "after", test: "a" }), event({ when: "after", test: "b" })], "sent after investigator's turn 1 in 2 tests"],
+  ["an event sent in 1 of 2 runs", [event({}), event({ sent: false })], "sent in 1 of 2 runs, during investigator's turn 1"],
+  ["an event never sent in a failing test", [event({ sent: false, n: 5, passed: false })], "✗ never sent (due during investigator's turn 5)"],
+  ["an event refused in a failing test", [event({ sent: false, refused: true, passed: false })], "✗ refused"],
+  ["an event refused in a passing test", [event({ sent: false, refused: true })], "refused"],
+  ["a decision answered one question", [decision({})], "triage-1 · answered team: team-answer (0.95)"],
+  ["a decision answered three questions", [decision({ answers: { team: 0.95, bug: 0.97, urgency: 0.6 } })], "triage-1 · answered team: team-answer (0.95) and 2 more"],
+  ["a decision whose script threw, in a failing test", [decision({ error: "provider unavailable", passed: false })], "triage-1 · ✗ rejected: provider unavailable"],
+  ["a decision whose script threw, in a passing test (rejects.toThrow)", [decision({ error: "provider unavailable" })], "triage-1 · rejected: provider unavailable"],
+  ["two keys asked 3 times in one test", [decision({}), decision({ key: "triage-2" }), decision({})], "triage-1, triage-2 · asked 3 times: answered"],
+  [
+    "a key answered in one test and rejected in another, failing",
+    [decision({ test: "a" }), decision({ test: "b", error: "down", passed: false })],
+    "triage-1 · asked in 2 tests: answered, then ✗ rejected: down",
+  ],
+  ["one participant call", [participant({ returned: { id: "m2" } })], 'coordinator: message from investigator → {"id":"m2"}'],
+  ["three participant calls", [participant({}), participant({}), participant({})], "coordinator · 3 calls: message from investigator, message from investigator, …"],
+];
+
+for (const [name, met, text] of otherRows) {
+  test(`an other script's hint reads as what happened: ${name}`, () => {
+    const hint = scriptHint(met[0]!.kind, met);
+    expect(hint).toBe(text);
+    expect(hint).not.toMatch(/✓|×\d/);
+  });
+}

@@ -25,8 +25,8 @@ test("the writer compacts once", async () => {
     agents: { writer: [answer("Draft."), answer("Final note.")] },
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered
     compactions: { writer: answer("Outline: fixes, then features.") },
-//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer compaction #1 ✓ "Outline: fixes, then fea…"
-//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer compaction #1 ✓ "Outline: fixes, then fea…"**
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · compaction 1 answered "Outline: fixes, then fea…"
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · compaction 1 answered "Outline: fixes, then fea…"**
 //                         |
 //                         | ---
 //                         |
@@ -48,8 +48,8 @@ test("the planner replies to the reviewer", async () => {
       }),
     },
     messages: { planner: (message) => message.reply("The read cache.") },
-//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: planner woken by reviewer ✓ replied
-//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **planner woken by reviewer ✓ replied**
+//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: planner · woken by reviewer: replied
+//                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **planner · woken by reviewer: replied**
 //                       |
 //                       | ---
 //                       |
@@ -72,8 +72,8 @@ test("the coordinator answers the investigator", async () => {
     },
     participants: {
       coordinator: (event) => (event.kind === "message" && event.asks ? event.reply("Two.") : undefined),
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator ×2: route with investigator, message from investigator → {"id":"m2"}
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **coordinator ×2: route with investigator, message from investigator → {"id":"m2"}**
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator · 2 calls: route with investigator, message from investigator → {"id":"m2"}
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **coordinator · 2 calls: route with investigator, message from investigator → {"id":"m2"}**
 //    |
 //    | ---
 //    |
@@ -96,8 +96,8 @@ test("a note during the first turn gives a second", async () => {
     agents: { investigator: [answer("read"), answer("noted")] },
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turns 1–2 answered
     events: [{ during: "investigator#1", name: "note", data: { text: "check the index" } }],
-//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator#1
-//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **sent during investigator#1**
+//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator's turn 1
+//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **sent during investigator's turn 1**
 //           |
 //           | ---
 //           |
@@ -111,8 +111,8 @@ test("a ticket is routed by its decision", async () => {
     args: { tickets: ["Refund charged twice"] },
     decisions: {
       "triage-1": { team: { payments: 0.95, accounts: 0.03, frontend: 0.02 }, bug: 0.97, urgency: [0.1, 0.3, 0.6] },
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 → team: payments (0.95) +2
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **triage-1 → team: payments (0.95) +2**
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 · answered team: payments (0.95) and 2 more
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **triage-1 · answered team: payments (0.95) and 2 more**
 //    |
 //    | ---
 //    |
@@ -137,7 +137,7 @@ test("a compaction list longer than the compactions asked", async () => {
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered
     compactions: { writer: [answer("Outline."), answer("Never asked.")] },
 //                                              ^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 compaction; its compaction script has 2: this entry is never reached
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer compaction #1 ✓ "Outline."
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · compaction 1 answered "Outline."
   });
 });
 
@@ -147,7 +147,7 @@ test("a planner whose messages script throws", async () => {
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 ✗ cancelled
     messages: {
       planner: () => {
-//    ^^^^^^^^^^^^^^^^ hint: planner woken by reviewer ✗ failed
+//    ^^^^^^^^^^^^^^^^ hint: planner · woken by reviewer: ✗ failed
         throw new Error("no plan yet");
 //      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[message-script-threw]: agent "planner" message 1: its messages script threw: no plan yet. It was sent by "reviewer": Which cache?
       },
@@ -164,7 +164,7 @@ test("a messages list longer than the wakes", async () => {
 //                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
 //                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Remove every entry never reached in this file
 //                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action: Fix all Turnlens problems in this file
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: planner woken by reviewer ✓ replied
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: planner · woken by reviewer: replied
   });
 });
 
@@ -191,11 +191,11 @@ test("a note for a turn that never comes is never sent", async () => {
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turns 1–2 answered
     events: [
       { during: "investigator#1", name: "note", data: { text: "check the index" } },
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator#1
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator's turn 1
       { during: "investigator#5", name: "note", data: { text: "too late" } },
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-never-sent]: event "note" (during investigator#5): agent "investigator" never had turn 5
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: never sent
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **never sent**
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ never sent (due during investigator's turn 5)
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **✗ never sent (due during investigator's turn 5)**
 //    |
 //    | ---
 //    |
@@ -210,7 +210,7 @@ test("a note whose data does not fit is refused", async () => {
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turn 1 ✗ cancelled
     events: [{ during: "investigator#1", name: "note", data: { text: 3 } }],
 //           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-refused]: event "note" (during investigator#1): event "note"'s data does not fit its schema: /text must be string
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: refused
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ refused
   });
 });
 

@@ -18,7 +18,7 @@ import { compacting } from "./operations";
 
 test("the writer compacts once, scripted on one line", async () => {
   const run = await testWorkflow(compacting, { compactions: { writer: answer("Outline.") }, agents: { writer: [answer("Draft."), answer("Final note.")] } });
-//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered; writer compaction #1 ✓ "Outline."
+//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered; writer · compaction 1 answered "Outline."
   expect(run.value).toEqual({ summary: "Outline.", note: "Final note." });
 });
 `;
@@ -52,7 +52,7 @@ test(
       const { start } = rangeOf(opened.fixture.text, needle);
       return { line: start.line, character: start.character + 2 };
     };
-    expect(await hoverAt(inside('answer("Outline.")'))).toBe('Turnlens · **writer compaction #1 ✓ "Outline."**');
+    expect(await hoverAt(inside('answer("Outline.")'))).toBe('Turnlens · **writer · compaction 1 answered "Outline."**');
     expect(await hoverAt(inside('answer("Draft.")'))).toBe("Turnlens · **writer · turn 1 answered**");
     expect(await hoverAt(inside('answer("Final note.")'))).toBe("Turnlens · **writer · turn 2 answered**");
   },

@@ -1,0 +1,171 @@
+// A problem of warning severity never makes a red failure message in the Test Explorer when its test
+// passed (VS Code's test messages have no severity: every one is shown as a failure). Over every
+// problem code the runner has: which codes are warnings, that no code of a passing test makes a
+// diagnostic or a message, and, over the real protocol, that each warning code in a passing test
+// gives `passed` and no diagnostic while the same problem failing its test is a warning squiggle.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import type { FileReport } from "../../core/runner/report.ts";
+import type { ProblemCode, RunTrace } from "../../core/testing/trace.ts";
+import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
+import type { TestRunProgressParams } from "../../server/protocol.ts";
+import { toRunView } from "../../server/runView.ts";
+import { defaultSettings, type Settings } from "../../server/settings.ts";
+import { MISTAKES, SLOW, TestServer } from "./harness.ts";
+
+/** Every code of core/testing/trace.ts's ProblemCode: a code added there fails the typecheck until it is listed. */
+const CODES = Object.keys({
+  "unknown-option": 1,
+  "option-invalid": 1,
+  "script-invalid": 1,
+  "script-empty-list": 1,
+  "no-scripts": 1,
+  "agent-unscripted": 1,
+  "glob-conflict": 1,
+  "list-exhausted": 1,
+  "entry-never-reached": 1,
+  "list-never-asked": 1,
+  "schema-mismatch": 1,
+  "answer-refused": 1,
+  "script-threw": 1,
+  "script-returned-nothing": 1,
+  "script-returned-entry": 1,
+  "interrupted-not-caller": 1,
+  "compaction-not-text": 1,
+  "compaction-interrupted": 1,
+  stall: 1,
+  "max-turns": 1,
+  "args-required": 1,
+  "decision-unscripted": 1,
+  "decision-script-threw": 1,
+  "decision-unasked-question": 1,
+  "decision-wrong-kind": 1,
+  "decision-refused": 1,
+  "fake-client-script-invalid": 1,
+  "fake-client-script-threw": 1,
+  "fake-client-no-rest": 1,
+  "workflow-threw": 1,
+  "message-unscripted": 1,
+  "message-script-threw": 1,
+  "message-script-returned": 1,
+  "participant-unscripted": 1,
+  "participant-script-threw": 1,
+  "result-while-owing": 1,
+  "event-refused": 1,
+  "event-never-sent": 1,
+  "event-id-reused": 1,
+} satisfies Record<ProblemCode, 1>) as ProblemCode[];
+
+/** The codes whose diagnostic is not an error at the default settings; the protocol tests below cover each. */
+const WARNING_CODES: ProblemCode[] = ["entry-never-reached", "list-never-asked"];
+
+const FILE = "/w/severity.test.ts";
+const TEXT = 'import { test } from "bun:test";\ntest("one", async () => {});\n';
+const MODEL = analyzeTestFile(FILE, TEXT);
+
+/** A one-test report whose one run had a problem of `code`, the test `passed` or `failed`. */
+function reportWith(code: ProblemCode, status: "passed" | "failed"): FileReport {
+  const run: RunTrace = { workflow: "w", entries: [], turns: [], compactions: [], decisions: [], problems: [{ code, message: `a ${code} problem` }], durationMs: 1 };
+  return {
+    file: FILE,
+    durationMs: 1,
+    tests: [{ id: "one", name: "one", path: ["one"], status, durationMs: 1, runs: [run], ...(status === "failed" ? { error: { message: `a ${code} problem` } } : {}) }],
+  };
+}
+
+function diagnosticsOf(code: ProblemCode, status: "passed" | "failed", settings: Settings = defaultSettings) {
+  return toRunView({ file: FILE, text: TEXT, model: MODEL, report: reportWith(code, status), schemas: [], settings }).diagnostics.filter(
+    (diagnostic) => diagnostic.code === code,
+  );
+}
+
+describe("the severity of every problem code", () => {
+  test("at the default settings, only entry-never-reached and list-never-asked are not errors: they are warnings", () => {
+    const bySeverity = CODES.map((code) => [code, diagnosticsOf(code, "failed").map((diagnostic) => diagnostic.severity)] as const);
+    expect(bySeverity.filter(([, severities]) => !severities.every((severity) => severity === DiagnosticSeverity.Error)).map(([code]) => code)).toEqual(WARNING_CODES);
+    for (const code of WARNING_CODES) expect(diagnosticsOf(code, "failed").map((diagnostic) => diagnostic.severity)).toEqual([DiagnosticSeverity.Warning]);
+  });
+
+  test("turnlens.entryNeverReachedSeverity sets the warning codes' severity, and no other code's", () => {
+    const levels = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint };
+    for (const [setting, severity] of Object.entries(levels)) {
+      const settings = { ...defaultSettings, entryNeverReachedSeverity: setting as Settings["entryNeverReachedSeverity"] };
+      for (const code of CODES) {
+        expect([code, diagnosticsOf(code, "failed", settings).map((diagnostic) => diagnostic.severity)]).toEqual([
+          code,
+          [WARNING_CODES.includes(code) ? severity : DiagnosticSeverity.Error],
+        ]);
+      }
+    }
+  });
+
+  for (const code of CODES) {
+    test(`a ${code} problem of a run its passing test caught makes no diagnostic, so no failure message`, () => {
+      expect(diagnosticsOf(code, "passed")).toEqual([]);
+    });
+  }
+});
+
+// Over the protocol: a real test file per warning code, its test catching the problem (passing) and
+// not catching it (failing).
+const HEAD = `import { expect, test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+`;
+const SCRIPTS: Record<string, string> = {
+  "entry-never-reached": `{ agents: { writer: [answer(NOTE, { title: "one" }), answer(NOTE, { title: "two" })] } }`,
+  "list-never-asked": `{ agents: { writer: answer(NOTE, { title: "one" }), reviewer: [answer("fine")] } }`,
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+  await server.initialize();
+});
+afterAll(() => server.dispose());
+
+describe("each warning code over the protocol", () => {
+  for (const code of WARNING_CODES) {
+    test(
+      `${code}: caught by a passing test it gives \`passed\` and no diagnostic; failing its test it is a warning, never an error`,
+      async () => {
+        const script = SCRIPTS[code];
+        if (!script) throw new Error(`no protocol case for ${code}`);
+        const text = `${HEAD}
+test("caught", async () => {
+  await expect(testWorkflow(note, ${script})).rejects.toThrow();
+});
+
+test("not caught", async () => {
+  await testWorkflow(note, ${script});
+});
+`;
+        const uri = await server.open(join(MISTAKES, `virtual-severity-${code}.test.ts`), text);
+        const runId = `severity-${code}`;
+        const from = server.received.length;
+        await server.request("turnlens/runTests", { runId, include: [uri], exclude: [] });
+        await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === runId && params.message.type === "end", from);
+        const results = server
+          .all<TestRunProgressParams>("turnlens/testRunProgress", from)
+          .filter((params) => params.runId === runId)
+          .map((params) => params.message)
+          .filter((message) => message.type === "passed" || message.type === "failed");
+        expect(results.map((message) => [message.type, "test" in message ? decodeURIComponent(message.test.split("#")[1] ?? "") : ""])).toEqual([
+          ["passed", "caught"],
+          ["failed", "not caught"],
+        ]);
+        expect(results[0]).not.toHaveProperty("messages");
+        const published = server
+          .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
+          .filter((params) => params.uri === uri)
+          .at(-1);
+        const ofCode = (published?.diagnostics ?? []).filter((diagnostic) => diagnostic.code === code);
+        // Only the failing test's copy: on "not caught"'s lines (8 onward), none on "caught"'s.
+        expect(ofCode.length).toBeGreaterThan(0);
+        expect(ofCode.map((diagnostic) => [diagnostic.severity, diagnostic.range.start.line >= 8])).toEqual(ofCode.map(() => [DiagnosticSeverity.Warning, true]));
+      },
+      SLOW,
+    );
+  }
+});
