@@ -14,6 +14,7 @@ import { makeReporter, type Out, type ReporterName } from "./reporters.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
+import { writeTimelines } from "./timelineFiles.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -31,6 +32,7 @@ Options:
       --watch                      rerun the tests a changed file affects
       --coverage[=json]            after the run, the outcomes each workflow's agents were given and
                                    the call sites no test reached (json: one document on stdout)
+      --timeline <dir>             write each test's run timeline to <dir> as HTML, with an index.html
   -h, --help                       print this help
 
 Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a usage error.
@@ -50,6 +52,8 @@ export interface CliOptions {
   watch: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
   coverage?: CoverageFormat;
+  /** `--timeline <dir>`: each test's run timeline written there as HTML (timelineFiles.ts). */
+  timeline?: string;
 }
 
 export class CliUsageError extends Error {
@@ -136,6 +140,12 @@ export function parseTestArgs(args: string[]): CliOptions | "help" {
         if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
         options.coverage = inline === "json" ? "json" : "table";
         break;
+      case "--timeline": {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--timeline needs a folder to write the timelines to");
+        options.timeline = v;
+        break;
+      }
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -208,7 +218,7 @@ async function runFiles(
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
   // Only the json document carries run traces: for the other reporters they stay in the worker,
   // off the channel and out of this process's memory.
-  const traces = options.reporter === "json" || options.coverage ? {} : { traces: false as const };
+  const traces = options.reporter === "json" || options.coverage || options.timeline ? {} : { traces: false as const };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern }, undefined, {
@@ -255,6 +265,11 @@ async function runOnce(files: string[], options: CliOptions, signal?: AbortSigna
   // The table beside a json or junit document would break it: it goes to stderr then.
   if (options.coverage)
     printCoverage(reports, options.coverage, options.coverage === "table" && options.reporter !== "pretty" ? { ...out, stdout: process.stderr } : out);
+  if (options.timeline) {
+    const written = writeTimelines(reports, options.timeline, out.cwd);
+    const shown = relative(out.cwd, written.index);
+    process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+  }
   return summary;
 }
 
