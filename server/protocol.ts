@@ -377,6 +377,8 @@ export interface TimelineResult {
   status: string;
   /** Each `testWorkflow` run of the test's last report, in the order they settled. */
   runs: TimelineRun[];
+  /** The diagram's stylesheet, by class, over `--tl-*` colour variables the client sets (the webview: from the editor's theme). */
+  style: string;
 }
 
 /** The client command a "Timeline" lens calls, with `[testId]`; only a client that says `showsTimelines` gets the lens. */

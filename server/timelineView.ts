@@ -2,6 +2,7 @@
 // and its diagram, drawn here once so every client shows the same picture in its own colours.
 import type { TestReport } from "../core/runner/report.ts";
 import { buildTimeline } from "../core/testing/timeline.ts";
+import { TIMELINE_CSS } from "../core/testing/timelineHtml.ts";
 import { renderMermaid } from "../core/testing/timelineMermaid.ts";
 import { renderTimelineSvg } from "../core/testing/timelineSvg.ts";
 import type { RunTrace } from "../core/testing/trace.ts";
@@ -18,6 +19,7 @@ export function timelineResult(test: string, report: TestReport): TimelineResult
       const timeline: TimelineModel = built;
       return { timeline, svg: renderTimelineSvg(built) };
     }),
+    style: TIMELINE_CSS,
   };
 }
 

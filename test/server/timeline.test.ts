@@ -67,7 +67,13 @@ describe("the run timeline over the protocol", () => {
     async () => {
       const uri = await started(true);
       const result = await server.request<TimelineResult>("turnlens/timeline", { test: `${uri}#${encodeURIComponent(ASKING)}` });
-      expect({ ...result, runs: result.runs.length }).toEqual({ test: `${uri}#${encodeURIComponent(ASKING)}`, name: ASKING, status: "passed", runs: 1 });
+      expect({ ...result, runs: result.runs.length, style: result.style.includes("svg.timeline .box rect { fill: var(--tl-box);") }).toEqual({
+        test: `${uri}#${encodeURIComponent(ASKING)}`,
+        name: ASKING,
+        status: "passed",
+        runs: 1,
+        style: true,
+      });
       const { timeline, svg } = result.runs[0]!;
       expect(timeline.lanes.map((lane) => lane.id)).toEqual(["workflow", "planner", "reviewer", "implementer"]);
       expect(timeline.arrows.map(({ kind, message, from, to, text, end }) => ({ kind, message, from, to, text, end }))).toEqual([
