@@ -19,6 +19,8 @@ body { color: var(--tl-fg); background: var(--tl-bg); font-family: var(--vscode-
 h1 { font-size: 1.2em; margin: 0 0 4px; } h2 { font-size: 1.05em; margin: 16px 0 6px; font-weight: 600; }
 .muted { color: var(--tl-muted); } .passed { color: var(--tl-ok); } .failed { color: var(--tl-bad); }
 .diagram { overflow-x: auto; }
+/* A wide run scales to the panel rather than hide its last lanes; the HTML file scrolls instead. */
+.diagram svg { max-width: 100%; height: auto; }
 svg.timeline { font-family: var(--vscode-font-family); }`;
 
 /** What the page's script posts: a box was clicked. */

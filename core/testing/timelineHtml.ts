@@ -43,6 +43,7 @@ svg.timeline .arrow.failed line { stroke: var(--tl-bad); }
 svg.timeline .arrow text { fill: var(--tl-arrow); font-size: 11px; }
 svg.timeline .mark .glyph { fill: var(--tl-mark); }
 svg.timeline .mark.kind-ended .glyph { fill: var(--tl-muted); }
+svg.timeline .mark text, svg.timeline .arrow text { paint-order: stroke; stroke: var(--tl-bg); stroke-width: 3px; stroke-linejoin: round; }
 svg.timeline .mark text { font-size: 11px; }`;
 
 /** One test's page: its name, status, and each testWorkflow run's timeline. */

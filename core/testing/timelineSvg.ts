@@ -5,14 +5,14 @@
 import { boxTitle, durationText, offsetText, type Timeline, type TimelineBox, type TimelineMark } from "./timeline.ts";
 import type { SourceSite } from "./trace.ts";
 
-const LANE_WIDTH = 190;
-const WORKFLOW_WIDTH = 330;
+const LANE_WIDTH = 176;
+const WORKFLOW_WIDTH = 190;
 const MARGIN = 16;
 const HEADER = 46;
 const ROW = 26;
 const BOX_ROW = 58;
 const BAND = 24;
-const BOX_WIDTH = 164;
+const BOX_WIDTH = 156;
 
 interface Row {
   top: number;
@@ -25,7 +25,7 @@ export function renderTimelineSvg(timeline: Timeline): string {
   let x = MARGIN;
   for (const lane of timeline.lanes) {
     const width = lane.kind === "workflow" ? WORKFLOW_WIDTH : LANE_WIDTH;
-    laneX.set(lane.id, x + (lane.kind === "workflow" ? 76 : width / 2));
+    laneX.set(lane.id, x + (lane.kind === "workflow" ? 74 : width / 2));
     x += width;
   }
   const width = x + MARGIN;
@@ -122,9 +122,9 @@ export function renderTimelineSvg(timeline: Timeline): string {
       `<g class="box kind-${box.kind} outcome-${attribute(box.outcome)}" data-box="${box.index}" tabindex="0" role="button" aria-label="${attribute(boxTitle(box))}">`,
       `<title>${escape(boxTooltip(box))}</title>`,
       `<rect x="${left}" y="${top}" width="${boxWidth}" height="${Math.max(end - top, 50)}" rx="4"${box.ended ? "" : ' class="open"'}/>`,
-      `<text class="box-title" x="${left + 6}" y="${top + 14}">${escape(cut(boxTitle(box), 26))}</text>`,
-      `<text class="box-outcome" x="${left + 6}" y="${top + 29}">${escape(cut(outcomeLine(box), 28))}</text>`,
-      `<text class="box-prompt" x="${left + 6}" y="${top + 44}">${escape(cut(box.prompt, 27))}</text>`,
+      `<text class="box-title" x="${left + 6}" y="${top + 14}">${escape(cut(boxTitle(box), 25))}</text>`,
+      `<text class="box-outcome" x="${left + 6}" y="${top + 29}">${escape(cut(outcomeLine(box), 26))}</text>`,
+      `<text class="box-prompt" x="${left + 6}" y="${top + 44}">${escape(cut(box.prompt, 26))}</text>`,
       "</g>",
     );
   }

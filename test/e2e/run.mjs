@@ -9,6 +9,7 @@ import { startCodeServer } from "./codeServer.mjs";
 import { runExtensionTests } from "./browser.mjs";
 import { takeScreenshots } from "./screenshots.mjs";
 import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
+import { checkTimeline } from "./timeline.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
@@ -128,6 +129,19 @@ try {
     });
     results.push({ name: "workflowScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
     say(`workflow screenshot: ${shot.ok ? "PASS" : `FAIL (${shot.error})`}`);
+  }
+  if (!skip.has("timeline")) {
+    const timeline = await checkTimeline({
+      url: server.url,
+      dir,
+      folder: workspace("timeline", join(root, "examples")),
+      root,
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "timeline", ok: timeline.ok, detail: timeline.ok ? timeline.checks.join("; ") : timeline.error });
+    say(`timeline: ${timeline.ok ? "PASS" : `FAIL (${timeline.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
