@@ -17,7 +17,8 @@ export function renderMermaid(timeline: Timeline): string {
   }
   const steps: Step[] = [];
   for (const box of timeline.boxes) {
-    steps.push({ step: box.started.step, order: 1, lines: (lanes) => boxStart(box, lanes.get(box.lane)!) });
+    const sender = timeline.arrows.find((arrow) => arrow.message === box.cause)?.from;
+    steps.push({ step: box.started.step, order: 1, lines: (lanes) => boxStart(box, lanes.get(box.lane)!, sender) });
     const ended = box.ended;
     if (ended) steps.push({ step: ended.step, order: 0, lines: (lanes) => boxEnd(box, lanes.get(box.lane)!) });
   }
@@ -46,8 +47,11 @@ export function renderMermaid(timeline: Timeline): string {
   return `${lines.join("\n")}\n`;
 }
 
-function boxStart(box: TimelineBox, lane: string): string[] {
-  if (box.kind === "wake") return [`activate ${lane}`, `Note right of ${lane}: ${text(`${boxTitle(box)}, woken by ${box.cause ?? "a message"}`)}`];
+function boxStart(box: TimelineBox, lane: string, sender: string | undefined): string[] {
+  if (box.kind === "wake") {
+    const by = sender ? `${sender} (${box.cause})` : (box.cause ?? "a message");
+    return [`activate ${lane}`, `Note right of ${lane}: ${text(`${boxTitle(box)}, woken by ${by}`)}`];
+  }
   return [`workflow->>+${lane}: ${text(`${boxTitle(box)} ${box.prompt}`)}`];
 }
 
@@ -72,24 +76,25 @@ function arrowLine(arrow: TimelineArrow, lanes: Map<string, string>): string {
   return `${from}${head}${to}: ${text(`${arrow.message}${kind}: ${arrow.text}${end}`)}`;
 }
 
-const MARK_SYMBOL: Record<TimelineMark["kind"], string> = {
-  event: "⚡ event",
-  "timer-set": "⏱ timer set",
-  "timer-fired": "⏰ timer fired",
-  "timer-cancelled": "⏱ timer cancelled",
-  decision: "◆ decision",
-  parked: "⏸ parked",
-  ended: "■ ended",
+const MARK_WORDS: Record<TimelineMark["kind"], string> = {
+  event: "event",
+  "timer-set": "timer set",
+  "timer-fired": "timer fired",
+  "timer-cancelled": "timer cancelled",
+  decision: "decision",
+  parked: "parked",
+  ended: "ended",
 };
 
 function markLine(mark: TimelineMark, lane: string): string {
-  return `Note over ${lane}: ${text(`${MARK_SYMBOL[mark.kind]}: ${mark.text}${mark.detail ? ` · ${mark.detail}` : ""}`)}`;
+  return `Note over ${lane}: ${text(`${MARK_WORDS[mark.kind]}: ${mark.text}${mark.detail ? ` · ${mark.detail}` : ""}`)}`;
 }
 
-/** Text Mermaid shows as written: one line, and its statement separators and entity marks escaped. */
+/**
+ * Text Mermaid shows as written, on one line. Mermaid ends a statement at `;` and drops a message
+ * from a `#` on, and its entity codes (`#35;`) show undecoded in its SVG (Mermaid 11): they are
+ * written as look-alikes common fonts have, `♯` (U+266F) and the Greek question mark `;` (U+037E).
+ */
 function text(value: string): string {
-  return value
-    .replace(/\s*\n\s*/g, " ")
-    .replace(/[#;]/g, (mark) => (mark === "#" ? "#35;" : "#59;"))
-    .replace(/%%/g, "% %");
+  return value.replace(/\s*\n\s*/g, " ").replace(/[#;]/g, (mark) => (mark === "#" ? "\u266f" : "\u037e"));
 }
