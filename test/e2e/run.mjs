@@ -110,6 +110,7 @@ try {
     if (!skip.has("workspacePackage")) await suite("workspacePackage", workspaceWithOwnTurnlens());
     await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
     await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
+    await suite("timelineCommands", workspace("timelineCommands", join(root, "examples/feature-delivery")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
