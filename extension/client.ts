@@ -91,7 +91,7 @@ export class TurnlensClient implements vscode.Disposable {
       outputChannel: status.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       // A function: read again at each (re)start, so a restarted server knows the current trust.
-      initializationOptions: (): InitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted }),
+      initializationOptions: (): InitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted, showsTimelines: true }),
       errorHandler: this.errorHandler(),
       middleware: {
         workspace: {

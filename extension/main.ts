@@ -10,6 +10,7 @@ import { Status } from "./status.ts";
 import { TestExplorer, type ItemSnapshot } from "./testController.ts";
 import type { Produced } from "./producedResults.ts";
 import { importsTurnlens, isTestFileName } from "./testFiles.ts";
+import { TimelinePanels } from "./timelinePanel.ts";
 import { Transcripts } from "./transcript.ts";
 
 /** What `activate` returns: for other extensions and the e2e suite. */
@@ -46,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
   };
   const transcripts = new Transcripts(client, start);
   const explorer = new TestExplorer(context, client, status, transcripts, start);
+  const timelines = new TimelinePanels(client, start);
+  transcripts.onDidRunFile((uri) => void timelines.refresh(uri));
   client.onCrash = (description) => explorer.interruptAll(`${description}; run the test again`);
   client.client.onDidChangeState(({ newState }) => newState === State.Running || explorer.interruptAll("the Turnlens server stopped"));
 
@@ -55,6 +58,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     runAll: () => explorer.runAll(),
     stop: () => explorer.stop(),
     showTranscript: (target) => explorer.showTranscript(target),
+    showTimeline: async (target) => {
+      // A lens passes the test id; a test message's button passes `{ test, message }`; the explorer's menu, the item.
+      const item = target && typeof target === "object" && "message" in target ? (target as { test?: unknown }).test : target;
+      const id = typeof item === "string" ? item : explorer.testIdOf(item);
+      if (!id?.includes("#")) return void vscode.window.showInformationMessage("Turnlens: pick a test (not a file or a folder) to see its run's timeline.");
+      await timelines.show(id);
+    },
     restartServer: async () => {
       explorer.enable();
       status.enable();
@@ -69,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     status,
     client,
     transcripts,
+    timelines,
     explorer,
     ...registerCommands((id, handler) => vscode.commands.registerCommand(id, handler), targets),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

@@ -562,18 +562,21 @@ export class TestExplorer implements vscode.Disposable {
   /** The transcript of a Testing-view item, else the test at the cursor, else the active file. */
   async showTranscript(target?: unknown): Promise<void> {
     await this.start();
-    let id: string | undefined;
-    if (target && typeof target === "object" && "id" in target && typeof (target as { id: unknown }).id === "string" && !isFolderId((target as { id: string }).id)) {
-      const node = this.tree.find((target as { id: string }).id);
-      id = node?.kind === "describe" ? node.uri : testIdOf((target as { id: string }).id);
-    } else {
-      const uri = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
-      const editor = vscode.window.activeTextEditor;
-      const node = editor && uri && editor.document.uri.toString() === uri.toString() ? this.tree.testAt(uri.toString(), editor.selection.active.line) : undefined;
-      id = node?.kind === "test" ? node.id : uri && isTestFileName(uri.path) ? uri.toString() : undefined;
-    }
+    const id = this.testIdOf(target);
     if (!id) return void vscode.window.showInformationMessage("Turnlens: open a test file, or pick a test in the Testing view, to see its transcript.");
     await this.transcripts.show(id);
+  }
+
+  /** The test id (or a file's uri) of a Testing-view item, else of the test at the cursor, else the active file's uri. */
+  testIdOf(target?: unknown): string | undefined {
+    if (target && typeof target === "object" && "id" in target && typeof (target as { id: unknown }).id === "string" && !isFolderId((target as { id: string }).id)) {
+      const node = this.tree.find((target as { id: string }).id);
+      return node?.kind === "describe" ? node.uri : testIdOf((target as { id: string }).id);
+    }
+    const uri = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
+    const editor = vscode.window.activeTextEditor;
+    const node = editor && uri && editor.document.uri.toString() === uri.toString() ? this.tree.testAt(uri.toString(), editor.selection.active.line) : undefined;
+    return node?.kind === "test" ? node.id : uri && isTestFileName(uri.path) ? uri.toString() : undefined;
   }
 
   dispose(): void {
@@ -606,6 +609,8 @@ function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, t
   const [first] = messages;
   const frames = turnFrames(transcript, testUri);
   if (!first) return [new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
+  // The peek's "Show the Run's Timeline" button (package.json's testing/message/content) shows on it.
+  if (transcript.runs.length > 0) first.contextValue = "turnlens.hasTimeline";
   if (frames.length > 0) {
     first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));
   }

@@ -25,6 +25,9 @@ export function testIdOfTranscript(uri: vscode.Uri): string {
 export class Transcripts implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
+  private readonly fileRan = new vscode.EventEmitter<string>();
+  /** A run of a file (its uri) ended: what shows its results reads them again (the timeline panel). */
+  readonly onDidRunFile = this.fileRan.event;
   private readonly registration: vscode.Disposable;
 
   constructor(
@@ -61,6 +64,7 @@ export class Transcripts implements vscode.TextDocumentContentProvider, vscode.D
 
   /** A run of `fileUri` ended: the open transcripts of that file or its tests are read again. */
   refresh(fileUri: string): void {
+    this.fileRan.fire(fileUri);
     for (const document of vscode.workspace.textDocuments) {
       if (document.uri.scheme === TRANSCRIPT_SCHEME && TestId.parse(testIdOfTranscript(document.uri)).uri === fileUri) this.changed.fire(document.uri);
     }
@@ -69,5 +73,6 @@ export class Transcripts implements vscode.TextDocumentContentProvider, vscode.D
   dispose(): void {
     this.registration.dispose();
     this.changed.dispose();
+    this.fileRan.dispose();
   }
 }

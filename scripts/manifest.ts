@@ -81,7 +81,12 @@ export function clientManifest(): Record<string, unknown> {
       commands: COMMANDS.map((command) => ({ command: command.id, title: command.title, category: CATEGORY })),
       menus: {
         commandPalette: COMMANDS.filter((command) => command.when).map((command) => ({ command: command.id, when: command.when })),
-        "testing/item/context": [{ command: "turnlens.showTranscript", when: "controllerId == turnlens" }],
+        "testing/item/context": [
+          { command: "turnlens.showTranscript", when: "controllerId == turnlens" },
+          { command: "turnlens.showTimeline", when: "controllerId == turnlens" },
+        ],
+        // A failed test's message in the peek gets a "Show the Run's Timeline" button (extension/timelinePanel.ts).
+        "testing/message/content": [{ command: "turnlens.showTimeline", when: "testMessage == turnlens.hasTimeline" }],
       },
       languages: [{ id: "turnlens-transcript", aliases: ["Turnlens Transcript"], extensions: [".turnlens-transcript"] }],
       grammars: [

@@ -44,6 +44,8 @@ export interface TurnlensClientCapabilities {
 export interface InitializationOptions {
   /** False when the editor does not trust the workspace: no user code runs. Absent means trusted. */
   workspaceTrusted?: boolean;
+  /** The client has the `turnlens.showTimeline` command (the VS Code extension): tests with runs get a "Timeline" lens. */
+  showsTimelines?: boolean;
   /** Settings (the `turnlens` section) for a client that does not answer `workspace/configuration`. */
   settings?: Record<string, unknown>;
 }
@@ -320,4 +322,93 @@ export interface OutcomeCoverageResult {
 export namespace OutcomeCoverageRequest {
   export const method = "turnlens/outcomeCoverage" as const;
   export const type = new RequestType<OutcomeCoverageParams, OutcomeCoverageResult, void>(method);
+}
+
+// The run timeline (docs/timeline.md) --------------------------------------------------------------
+
+/** A place in a file as the trace keeps it: an absolute path, 1-based line and column. */
+export interface TimelineSite {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** When, on the run's virtual clock: milliseconds since its start, and the step that orders moments. */
+export interface TimelineMoment {
+  at: number;
+  step: number;
+}
+
+/** The wire form of core's `Timeline` (core/testing/timeline.ts), field for field. */
+export interface TimelineModel {
+  workflow: string;
+  site?: TimelineSite;
+  start?: string;
+  ending: string;
+  durationMs: number;
+  lanes: Array<{ id: string; kind: "workflow" | "agent" | "participant" }>;
+  boxes: Array<{
+    index: number;
+    lane: string;
+    kind: "turn" | "nudge" | "wake" | "compaction";
+    n: number;
+    label?: string;
+    stage?: string;
+    prompt: string;
+    outcome: string;
+    reason?: string;
+    answer?: string;
+    started: TimelineMoment;
+    ended?: TimelineMoment;
+    durationMs?: number;
+    /** The script entry that met it and where its `answer(...)` is. */
+    entry?: { key: string; index: number | null; site?: TimelineSite };
+    /** The workflow's call that asked it. */
+    askedAt?: TimelineSite;
+    cause?: string;
+  }>;
+  arrows: Array<{
+    kind: "message" | "question" | "reply";
+    message: string;
+    from: string;
+    to: string;
+    text: string;
+    end: string;
+    reason?: string;
+    answers?: string;
+    sent: TimelineMoment;
+    reached?: TimelineMoment;
+  }>;
+  marks: Array<{ lane: string; kind: string; at: TimelineMoment; text: string; detail?: string; askedAt?: TimelineSite }>;
+}
+
+export interface TimelineParams {
+  /** A test id (see `TestId`). */
+  test: string;
+}
+
+export interface TimelineRun {
+  timeline: TimelineModel;
+  /** The diagram, drawn by the server as one `<svg>` whose boxes are `g.box[data-box]`, styled by class (no colours of its own). */
+  svg: string;
+}
+
+export interface TimelineResult {
+  test: string;
+  /** The test's path joined with " › ". */
+  name: string;
+  status: string;
+  /** Each `testWorkflow` run of the test's last report, in the order they settled. */
+  runs: TimelineRun[];
+  /** The diagram's stylesheet, by class, over `--tl-*` colour variables the client sets (the webview: from the editor's theme). */
+  style: string;
+}
+
+/** The client command a "Timeline" lens calls, with `[testId]`; only a client that says `showsTimelines` gets the lens. */
+export const SHOW_TIMELINE_COMMAND = "turnlens.showTimeline";
+
+/** Client → server: the timeline of a test's last run; null when the test has not run. */
+export namespace TimelineRequest {
+  export const method = "turnlens/timeline" as const;
+  export const type = new RequestType<TimelineParams, TimelineResult | null, void>(method);
 }

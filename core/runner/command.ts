@@ -21,6 +21,7 @@ import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
+import { writeTimelines } from "./timelineFiles.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -55,6 +56,7 @@ Options:
                                   the answers no assertion noticed (docs/mutate.md)
       --mutate-budget <duration>  time a file's mutants may start in (default 30s)
       --mutate-threshold <n>      exit 1 when fewer mutants than this were noticed
+      --timeline <dir>            write each test's run timeline to <dir> as HTML, with an index.html
   -h, --help                      print this help
   --test-name-pattern and --timeout are the older names of -t and --testTimeout.
 
@@ -100,6 +102,8 @@ export interface CliOptions {
   mutate?: "table" | "json";
   mutateBudgetMs?: number;
   mutateThreshold?: number;
+  /** `--timeline <dir>`: each test's run timeline written there as HTML (timelineFiles.ts). */
+  timeline?: string;
 }
 
 /** The options a config file may set, when no flag did. */
@@ -294,6 +298,12 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
         options.mutateThreshold = n;
         break;
       }
+      case "--timeline": {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--timeline needs a folder to write the timelines to");
+        options.timeline = v;
+        break;
+      }
       case "--watch":
         if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
         options.watch = true;
@@ -322,6 +332,10 @@ const FLAGS = [
   "--config",
   "--watch",
   "--coverage",
+  "--mutate",
+  "--mutate-budget",
+  "--mutate-threshold",
+  "--timeline",
   "--help",
   "--timeout",
   "--test-name-pattern",
@@ -444,9 +458,9 @@ async function runFiles(
     }
   };
   const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
-  // Only the json document and the agent reporter's fixes read run traces: for the other reporters
+  // Only the json document, the agent reporter's fixes and --timeline read run traces: for the other reporters
   // they stay in the worker, off the channel and out of this process's memory.
-  const traces = reporter.needsTraces || options.coverage ? {} : { traces: false as const };
+  const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
@@ -535,6 +549,11 @@ async function runOnce(
   // The table beside a json or junit document would break it: it goes to stderr then.
   if (options.coverage && !stop.interrupted)
     printCoverage(reports, options.coverage, options.coverage === "table" && reporter.stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  if (options.timeline) {
+    const written = writeTimelines(reports, options.timeline, out.cwd);
+    const shown = relative(out.cwd, written.index);
+    process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+  }
   // A report file that could not be written fails the run.
   return { summary: reporter.writeFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }

@@ -1,6 +1,7 @@
 // The scripted host's compactions: each compaction the engine asks is met by the agent's
 // `compactions` script, walked like `agents` but counted among its compactions, `""` by default.
 
+import type { Moment } from "../workflow/clock.ts";
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
 import type { Outcome } from "../workflow/types.ts";
@@ -45,7 +46,11 @@ const noMessages = () => Promise.reject(new Error("a compaction sends no message
 export class ScriptedCompactions {
   readonly records: CompactionRecord[] = [];
   readonly traces: CompactionTrace[] = [];
-  private readonly byOperation = new Map<number, { record: CompactionRecord; trace: CompactionTrace }>();
+  /** When each of `traces` started and ended, by index (the timeline's). */
+  readonly moments: Array<{ started: Moment; ended?: Moment }> = [];
+  /** Now, as the timeline orders things; testWorkflow sets it once the attempt starts. */
+  moment: (() => Moment) | undefined;
+  private readonly byOperation = new Map<number, { record: CompactionRecord; trace: CompactionTrace; moments?: { started: Moment; ended?: Moment } }>();
 
   constructor(
     private readonly book: ScriptBook,
@@ -62,6 +67,7 @@ export class ScriptedCompactions {
   settle(operation: TurnOperation, outcome: Outcome): void {
     const held = this.byOperation.get(operation.id);
     if (!held) return;
+    if (held.moments && this.moment) held.moments.ended = this.moment();
     held.record.outcome = outcome.kind;
     held.trace.outcome = outcome.kind;
     if (outcome.kind !== "answered") held.trace.reason = outcome.reason;
@@ -78,7 +84,9 @@ export class ScriptedCompactions {
     const trace: CompactionTrace = { agent: operation.agent, n: operation.n, focus: operation.prompt, outcome: "cancelled" };
     this.records.push(record);
     this.traces.push(trace);
-    this.byOperation.set(operation.id, { record, trace });
+    const moments = this.moment ? { started: this.moment() } : undefined;
+    if (moments) this.moments.push(moments);
+    this.byOperation.set(operation.id, { record, trace, ...(moments ? { moments } : {}) });
 
     const found = this.book.find(operation.agent);
     if (!found.found) {

@@ -1,6 +1,7 @@
 // The decision provider of a test: answers by question id, in shorthand (an option, a level, a
 // yes) or as probabilities, checked as the engine checks a real provider's answer.
 
+import type { Moment } from "../workflow/clock.ts";
 import { whyDistributionRefused } from "../workflow/decisions.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { PendingSites } from "./callSite.ts";
@@ -86,6 +87,10 @@ export class ScriptedDecisions implements DecisionProvider {
   readonly name = "scripted";
   readonly calls: DecisionCall[] = [];
   readonly traces: DecisionTrace[] = [];
+  /** When each of `traces` was asked and settled, by index (the timeline's). */
+  readonly moments: Array<{ asked: Moment; ended?: Moment }> = [];
+  /** Now, as the timeline orders things; testWorkflow sets it once the attempt starts. */
+  moment: (() => Moment) | undefined;
 
   constructor(
     private readonly slots: DecisionSlot[],
@@ -95,6 +100,14 @@ export class ScriptedDecisions implements DecisionProvider {
   ) {}
 
   async decide(request: DecisionRequest): Promise<Record<string, QuestionDistribution> | Error> {
+    const moments: { asked: Moment; ended?: Moment } | undefined = this.moment ? { asked: this.moment() } : undefined;
+    if (moments) this.moments.push(moments);
+    const answered = await this.answer(request);
+    if (moments && this.moment) moments.ended = this.moment();
+    return answered;
+  }
+
+  private async answer(request: DecisionRequest): Promise<Record<string, QuestionDistribution> | Error> {
     this.signals.activity();
     const call: DecisionCall = { key: request.key, questions: request.questions, ...(request.state !== undefined ? { state: request.state } : {}) };
     this.calls.push(call);

@@ -17,6 +17,7 @@ import { captureCall as captureStackAbove, PendingSites } from "./callSite.ts";
 import { attachTurnTrace, type MatchTrace, type ProblemTrace, type SourceSite, type TurnTrace } from "./trace.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
+import type { Moment } from "../workflow/clock.ts";
 
 /** What the host tells the test about: mistakes, and activity for the stall guard. */
 export interface HostSignals {
@@ -74,9 +75,13 @@ const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({
 export class ScriptedHost implements AgentHost {
   readonly turns: TestTurn[] = [];
   readonly traces: TurnTrace[] = [];
+  /** When each of `traces` started and ended, by index (the timeline's). */
+  readonly moments: Array<{ started: Moment; ended?: Moment }> = [];
+  /** Now, as the timeline orders things; testWorkflow sets it once the attempt starts. */
+  moment: (() => Moment) | undefined;
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
-  private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites }>();
+  private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites; moments?: { started: Moment; ended?: Moment } }>();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
@@ -139,6 +144,7 @@ export class ScriptedHost implements AgentHost {
     this.inFlight.delete(operation.id);
     const record = this.records.get(operation.id);
     // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
+    if (record?.moments && this.moment) record.moments.ended = this.moment();
     if (record && !(this.attemptParked && record.turn.outcome === "awaiting-reply")) {
       record.turn.outcome = outcome.kind;
       record.trace.outcome = outcome.kind;
@@ -313,10 +319,11 @@ export class ScriptedHost implements AgentHost {
     if (operation.askedAt) sites.add(trace, "askedAt", operation.askedAt);
     const openedAt = this.openedAt.get(operation.agent);
     if (openedAt) sites.add(trace, "openedAt", openedAt);
-    const record = { turn, trace, sites };
+    const record: { turn: TestTurn; trace: TurnTrace; sites: PendingSites; moments?: { started: Moment; ended?: Moment } } = { turn, trace, sites };
     attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);
+    if (this.moment) this.moments.push((record.moments = { started: this.moment() }));
     this.records.set(operation.id, record);
     return record;
   }

@@ -33,7 +33,20 @@ import { ScriptedEvents } from "./scriptedEvents.ts";
 import { StallGuard } from "./stallGuard.ts";
 import { TestTime } from "./testTime.ts";
 import { TestRun } from "./testRun.ts";
-import { attachRunTrace, attachSites, isAnyoneListening, publishRun, type EntryTrace, type ProblemTrace, type RunTrace, type SourceSite } from "./trace.ts";
+import type { Moment } from "../workflow/clock.ts";
+import {
+  attachRunTrace,
+  attachSites,
+  isAnyoneListening,
+  publishRun,
+  type EntryTrace,
+  type MomentTrace,
+  type ProblemTrace,
+  type RunMoments,
+  type RunTrace,
+  type SourceSite,
+  type SpanTrace,
+} from "./trace.ts";
 
 /** Its types: the shared options, and args and events by the workflow (optionTypes.ts). */
 export type { TestOptions } from "./optionTypes.ts";
@@ -178,6 +191,7 @@ async function runScripted<Args, Result>(
   const events = new ScriptedEvents(read.events, signals.fail);
   const time = new TestTime(realClock.now(), read.maxTimers, events, () => guard.poke());
   const clocks = { run: time.clock, deadline: realClock };
+  const runStart = time.clock.now();
   let control: RunControl | undefined;
   const book = new ScriptBook("agents", read.agents);
   const compactions = new ScriptedCompactions(new ScriptBook("compactions", read.compactions, "compaction"), signals.fail, useFolder);
@@ -239,6 +253,7 @@ async function runScripted<Args, Result>(
       sandboxes,
       onStart: (started) => {
         control = started;
+        host.moment = compactions.moment = decisions.moment = () => started.attempt.moment();
         events.connect(started);
         participants.connect(started);
         started.attempt.onPark(() => (host.attemptParked = true));
@@ -265,6 +280,7 @@ async function runScripted<Args, Result>(
     return traced;
   });
   trace.participants = participants.traces;
+  if (control) trace.moments = runMoments(control, runStart, host, compactions, decisions);
   if (problems.length === 0) problems.push(...events.unsent(result.ending));
   if (problems.length === 0) {
     const leftovers = [...book.leftovers(), ...compactions.leftovers(), ...messageScripts.leftovers()];
@@ -300,6 +316,36 @@ async function runScripted<Args, Result>(
   attachRunTrace(run, trace);
   publishRun(trace);
   return run;
+}
+
+/** When each thing of the run happened, relative to its start on the virtual clock (trace.ts's RunMoments). */
+function runMoments(control: RunControl, start: number, host: ScriptedHost, compactions: ScriptedCompactions, decisions: ScriptedDecisions): RunMoments {
+  const relative = (moment: Moment): MomentTrace => ({ at: moment.at - start, step: moment.step });
+  const span = (started: Moment, ended: Moment | undefined): SpanTrace =>
+    ended ? { started: relative(started), ended: relative(ended) } : { started: relative(started) };
+  const { attempt, messages } = control;
+  const moments: RunMoments = {
+    start: new Date(start).toISOString(),
+    turns: host.moments.map((moment) => span(moment.started, moment.ended)),
+    compactions: compactions.moments.map((moment) => span(moment.started, moment.ended)),
+    decisions: decisions.moments.map((moment) => span(moment.asked, moment.ended)),
+    messages: messages.moments.map((moment) => ({ ...span(moment.sent, moment.ended), ...(moment.reached ? { reached: relative(moment.reached) } : {}) })),
+    // A continue's timers carried from the earlier attempt were set before this one began: they have no moments here.
+    timers: attempt.timers.flatMap((timer) => {
+      const moment = attempt.timerMoments.get(timer);
+      return moment ? [{ label: timer.label, kind: timer.kind, due: Date.parse(timer.due) - start, state: timer.state, ...span(moment.set, moment.ended) }] : [];
+    }),
+    events: attempt.inbox.lines.flatMap((line) => {
+      const at = attempt.inbox.moments.get(line.eventId);
+      return at ? [{ name: line.name, eventId: line.eventId, at: relative(at) }] : [];
+    }),
+    ended: relative(attempt.moment()),
+  };
+  const parked = attempt.parkedAt;
+  if (parked && attempt.parkedMoment) {
+    moments.parked = { label: parked.label, ...(parked.until !== undefined ? { until: Date.parse(parked.until) - start } : {}), at: relative(attempt.parkedMoment) };
+  }
+  return moments;
 }
 
 export type { JsonValue, SourceSite };

@@ -211,6 +211,44 @@ export interface ProblemTrace {
   inFlight?: Array<{ agent: string; n: number; nudge: boolean }>;
 }
 
+/**
+ * A moment on the run's virtual clock: milliseconds since the run started, and its step, which
+ * orders moments of the same time (a test's clock stands still until the run idles on a timer).
+ */
+export interface MomentTrace {
+  at: number;
+  step: number;
+}
+
+/** When one thing of the trace started and ended; `ended` is absent for what never ended (a parked turn). */
+export interface SpanTrace {
+  started: MomentTrace;
+  ended?: MomentTrace;
+}
+
+/**
+ * When each traced thing happened, by index into the trace's lists (`turns[i]` ↔ `moments.turns[i]`),
+ * plus the timers, events and parking no list holds: what the run timeline (timeline.ts) reads.
+ * Kept apart so the lists compare as they always did.
+ */
+export interface RunMoments {
+  /** The run's clock when it started, as an ISO time. */
+  start: string;
+  turns: SpanTrace[];
+  compactions: SpanTrace[];
+  decisions: SpanTrace[];
+  /** `started` is when it was sent; `reached`, when its recipient was shown it (or a participant was handed it). */
+  messages: Array<SpanTrace & { reached?: MomentTrace }>;
+  /** Each timer the run's waits set: when it was set and ended, its due time (ms since the start) and how it ended. */
+  timers: Array<SpanTrace & { label: string; kind: "timer" | "event" | "question" | "keep-alive"; due: number; state: "fired" | "cancelled" | "pending" }>;
+  /** Each event the run was sent, in the order received (the start event, scripted events, participants' replies). */
+  events: Array<{ name: string; eventId: string; at: MomentTrace }>;
+  /** Set when the attempt parked: at which wait, and until when (ms since the start) it would wake by itself. */
+  parked?: { label: string; until?: number; at: MomentTrace };
+  /** When the run ended. */
+  ended: MomentTrace;
+}
+
 /** Everything one `testWorkflow` call did, for the editor. */
 export interface RunTrace {
   workflow: string;
@@ -229,6 +267,8 @@ export interface RunTrace {
   messages?: MessageTrace[];
   /** Every call of a `participants` script, in order. */
   participants?: ParticipantEventTrace[];
+  /** When each thing happened on the run's virtual clock; absent for a run refused before it started. */
+  moments?: RunMoments;
   /** Real time the run took, in milliseconds. */
   durationMs: number;
   /** Only under `turnlens test --mutate`: the call's 1-based place among its test's testWorkflow calls, in the order they were made. */

@@ -3,7 +3,7 @@
 // Its parts (inbox, sandboxes, continuation) take this state; attemptWithParts.ts joins them.
 
 import { Activity, type IdleState } from "./activity.ts";
-import type { RunClocks } from "./clock.ts";
+import type { Moment, RunClocks } from "./clock.ts";
 import type { AgentHost, DecisionProvider, ParticipantHost, SandboxProvider } from "./host.ts";
 import { CancelReason, Scope } from "./scope.ts";
 import type { TSchema } from "typebox";
@@ -86,6 +86,11 @@ export class Attempt {
   /** Counts the workflow's waits in call order, so a continue can match them to the earlier attempt's. */
   waitSequence = 0;
   readonly timers: TimerRecord[] = [];
+  /** When each of `timers` this attempt set was set and ended: the timeline's (a test compares `timers` whole). */
+  readonly timerMoments = new Map<TimerRecord, { set: Moment; ended?: Moment }>();
+  /** When the attempt parked. */
+  parkedMoment: Moment | undefined;
+  private steps = 0;
   /** What the attempt settled, in order: the lines it adds to run.jsonl. */
   readonly runLog: RunLine[] = [];
   readonly activity: Activity;
@@ -112,6 +117,11 @@ export class Attempt {
   }
   get runtimes() {
     return this.settings.runtimes;
+  }
+
+  /** Now, as the timeline orders things: the run clock's time and the next step. */
+  moment(): Moment {
+    return { at: this.clocks.run.now(), step: ++this.steps };
   }
 
   nextOperationId(): number {
@@ -147,6 +157,7 @@ export class Attempt {
   park(at: ParkedAt): void {
     if (this.abandoned) return;
     this.parkedAt = at;
+    this.parkedMoment = this.moment();
     this.activity.stop();
     this.abandon("the attempt parked");
     for (const listener of this.parkListeners.splice(0)) listener(at);

@@ -8,6 +8,12 @@ export interface Clock {
   setTimer(milliseconds: number, callback: () => void): () => void;
 }
 
+/** When something happened in an attempt: the run clock's time, and its place among the moments taken (the timeline orders by it). */
+export interface Moment {
+  at: number;
+  step: number;
+}
+
 export interface RunClocks {
   run: Clock;
   deadline: Clock;

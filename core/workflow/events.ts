@@ -8,6 +8,7 @@ import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
 import { appendRunLine } from "./runLog.ts";
+import type { Moment } from "./clock.ts";
 import { untilToTime, waitOn, type WaitingAttempt } from "./waits.ts";
 import type { EmitRecord, EventRef, EventWaitOptions, EventWaitResult, KeepAliveOptions, ReceivedEvent } from "./types.ts";
 
@@ -32,6 +33,8 @@ const DEFAULT_KEEP_ALIVE_MS = 3_600_000;
 export class EventInbox {
   /** Every event the run was sent, in order: its in.jsonl. */
   readonly lines: ReceivedEvent[] = [];
+  /** When each of `lines` this attempt received came, by event id: the timeline's. */
+  readonly moments = new Map<string, Moment>();
   /** Events no wait has taken yet, oldest first. */
   private readonly unread: ReceivedEvent[] = [];
   private readonly waiters: Waiter[] = [];
@@ -80,6 +83,7 @@ export class EventInbox {
     }
     const event: ReceivedEvent = { eventId, name: sent.name, data, at: this.attempt.nowIso() };
     this.lines.push(event);
+    this.moments.set(eventId, this.attempt.moment());
     this.deliver(event);
     return { ok: true, event };
   }

@@ -89,6 +89,11 @@ export class MessageBus {
     return this.messages.map((message) => message.record);
   }
 
+  /** When each message of `records` was sent, reached its recipient and ended. */
+  get moments(): Array<BusMessage["moments"]> {
+    return this.messages.map((message) => message.moments);
+  }
+
   /** Where each message of `records` was sent from in the workflow, when the host captures calls. */
   get sentAt(): Array<CallCapture | undefined> {
     return this.messages.map((message) => message.sentAt);
@@ -324,6 +329,7 @@ export class MessageBus {
       record: { id: `m${this.messages.length + 1}`, from, to, text, awaitReply: asks, ...(answers !== undefined ? { answers } : {}), end: "pending" },
       open: asks,
       shown: false,
+      moments: { sent: this.attempt.moment() },
     };
     this.messages.push(message);
     return message;
@@ -335,6 +341,7 @@ export class MessageBus {
     if (this.participants.has(to)) {
       message.record.end = "delivered";
       message.shown = true;
+      message.moments.reached = this.attempt.moment();
       this.attempt.settings.participants?.messaged({
         participant: to,
         id,
@@ -357,12 +364,14 @@ export class MessageBus {
   private answer(question: BusMessage, replier: string, text: string, asks: boolean, sentAt?: CallCapture): BusMessage {
     question.open = false;
     question.record.end = "replied";
+    question.moments.ended = this.attempt.moment();
     const reply = this.record(replier, question.record.from, text, asks, question.record.id);
     if (sentAt) reply.sentAt = sentAt;
     const waiting = question.settle;
     if (waiting) {
       reply.record.end = "delivered";
       reply.shown = true;
+      reply.moments.reached = this.attempt.moment();
       waiting({ kind: "replied", text });
     } else this.deliver(reply);
     return reply;
@@ -378,6 +387,7 @@ export class MessageBus {
     message.open = false;
     message.record.end = neverShown ? "undelivered" : "failed";
     message.record.reason = reason;
+    message.moments.ended = this.attempt.moment();
     message.settle?.({ kind: "failed", reason });
   }
 
@@ -389,6 +399,7 @@ export class MessageBus {
     for (const message of shown) {
       message.shown = true;
       message.record.end = "delivered";
+      message.moments.reached = this.attempt.moment();
     }
     return shown;
   }

@@ -2,6 +2,7 @@
 // bus keeps it, and the messaging half of an operation. The bus sits above the registry and wakes
 // its agents; with these types below both, the registry names them without importing the bus.
 
+import type { Moment } from "./clock.ts";
 import type { CallCapture, TurnOperation } from "./host.ts";
 import type { MessageRecord, SendResult } from "./messageTypes.ts";
 import type { Scope } from "./scope.ts";
@@ -17,6 +18,8 @@ export interface BusMessage {
   settle?: (result: SendResult) => void;
   /** The workflow's call that asked the turn whose agent sent it, when the host captures calls. */
   sentAt?: CallCapture;
+  /** When it was sent, reached its recipient (shown, handed over), and ended (replied, failed): the timeline's. */
+  moments: { sent: Moment; reached?: Moment; ended?: Moment };
 }
 
 /** What an operation's `send` and `reply` need of it: where it runs, and how it waits without working. */

@@ -4,6 +4,7 @@
 import { refuseUnknownOptions } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import type { WaitKind } from "./activity.ts";
+import type { Moment } from "./clock.ts";
 import { durationToMilliseconds, parseDuration } from "./durations.ts";
 import { DeadlineExceededError, messageOf, WaitCancelledError } from "./errors.ts";
 import { CancelReason, scopeOr } from "./scope.ts";
@@ -63,7 +64,11 @@ export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T
     let done = false;
     const timer: TimerRecord | undefined =
       spec.until === undefined ? undefined : { label: spec.label, due: new Date(spec.until).toISOString(), state: "pending", kind: spec.kind };
-    if (timer) attempt.timers.push(timer);
+    const moments: { set: Moment; ended?: Moment } | undefined = timer ? { set: attempt.moment() } : undefined;
+    if (timer) {
+      attempt.timers.push(timer);
+      attempt.timerMoments.set(timer, moments!);
+    }
     if (timer && !replay.replayed) appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer.due, state: "pending" });
     const registered = attempt.activity.addWait({ kind: spec.kind, label: spec.label, ...(spec.until !== undefined ? { until: spec.until } : {}) });
     const cancelTimer =
@@ -72,6 +77,7 @@ export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T
         : attempt.clocks.run.setTimer(spec.until - attempt.clocks.run.now(), () => {
             if (done) return;
             timer!.state = "fired";
+            moments!.ended = attempt.moment();
             appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer!.due, state: "fired" });
             finish();
             resolve(spec.onUntil!());
@@ -79,7 +85,10 @@ export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T
     const onAbort = () => {
       if (done) return;
       // A parked run's timers are still to come: the continue fires them.
-      if (timer && !attempt.parkedAt) timer.state = "cancelled";
+      if (timer && !attempt.parkedAt) {
+        timer.state = "cancelled";
+        moments!.ended = attempt.moment();
+      }
       finish();
       reject(cancelledWait(attempt, spec.label, scope.signal.reason));
     };
@@ -95,6 +104,7 @@ export function waitOn<T>(attempt: WaitingAttempt, spec: WaitSpec<T>): Promise<T
       if (done) return;
       if (timer) {
         timer.state = "cancelled";
+        moments!.ended = attempt.moment();
         appendRunLine(attempt, { kind: "timer", wait: sequence, label: spec.label, due: timer.due, state: "cancelled" });
       }
       finish();

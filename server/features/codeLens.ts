@@ -4,7 +4,7 @@
 import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/runner/report.ts";
 import { STALE_MARK } from "../carriedHints.ts";
-import { Commands } from "../protocol.ts";
+import { Commands, SHOW_TIMELINE_COMMAND, TestId, type InitializationOptions } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { checkLensTitle } from "./assertionCheck.ts";
 
@@ -30,8 +30,10 @@ export function resultTitle(report: TestReport): string {
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
-  server.onInitialize((_params, result) => {
+  let showsTimelines = false;
+  server.onInitialize((params, result) => {
     result.capabilities.codeLensProvider = { resolveProvider: false };
+    showsTimelines = (params.initializationOptions as InitializationOptions | undefined)?.showsTimelines === true;
   });
   const refresh = () => {
     if (state.clientCapabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
@@ -70,6 +72,9 @@ export function register(server: Server): void {
         // Only a passed test's answers can be checked (docs/mutate.md): its mutants are reruns of a pass.
         const check = checkLensTitle(server, uri, id, report.status === "passed");
         if (check) lenses.push({ range: test.calleeRange, command: { title: check, command: Commands.checkAssertions, arguments: [uri, test.path] } });
+        if (showsTimelines && report.runs.length > 0) {
+          lenses.push({ range: test.calleeRange, command: { title: "Timeline", command: SHOW_TIMELINE_COMMAND, arguments: [TestId.of(uri, test.path)] } });
+        }
       }
       // Tests a run reported that the text does not declare by name (built at run time).
       for (const view of state.currentResults(uri)?.view.tests ?? []) {

@@ -1,12 +1,24 @@
-// `turnlens/transcript`: each test's last report, kept from every run (open documents or run from
-// disk), rendered with core's renderTranscript when a client asks. The client shows it as a
+// `turnlens/transcript` and `turnlens/timeline`: each test's last report, kept from every run (open
+// documents or run from disk), rendered when a client asks: the transcript (core's renderTranscript,
+// then each run's Mermaid) and the timeline (timelineView.ts). The client shows the transcript as a
 // read-only document and as the test's output; it never renders traces itself.
 import { pathToFileURL } from "node:url";
 import type { TestReport } from "../../core/runner/report.ts";
 import type { RunTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
 import { positionOfSite } from "../analysis/ranges.ts";
-import { TestId, TranscriptRequest, type TestTranscript, type TranscriptParams, type TranscriptProblem, type TranscriptResult, type WorkflowRun } from "../protocol.ts";
+import { timelineResult, mermaidBlock } from "../timelineView.ts";
+import {
+  TestId,
+  TimelineRequest,
+  TranscriptRequest,
+  type TestTranscript,
+  type TranscriptParams,
+  type TranscriptProblem,
+  type TimelineParams,
+  type TranscriptResult,
+  type WorkflowRun,
+} from "../protocol.ts";
 import type { RunInfo } from "../scheduler.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
@@ -61,6 +73,14 @@ export function register(server: Server): void {
       return { tests: transcripts, text: transcripts.map((test, index) => testText(test, wanted[index]![1])).join("\n") };
     }),
   );
+
+  connection.onRequest(
+    TimelineRequest.type,
+    server.guardRequest(TimelineRequest.method, (params: TimelineParams) => {
+      const report = reports.get(TestId.parse(params.test).uri)?.get(params.test);
+      return report ? timelineResult(params.test, report) : null;
+    }),
+  );
 }
 
 function testTranscript(uri: string, id: string, report: TestReport): TestTranscript {
@@ -99,6 +119,7 @@ function schemaText(schema: unknown): string {
 
 function testText(test: TestTranscript, report: TestReport): string {
   const head = `test ${report.path.join(" › ")} · ${test.status} · ${Math.round(test.durationMs)} ms`;
-  const body = test.runs.length > 0 ? test.runs.map((run) => run.transcript).join("\n") : "(no testWorkflow run)\n";
+  // Each run's transcript, then its timeline as Mermaid (docs/timeline.md), for an editor or a page that renders it.
+  const body = test.runs.length > 0 ? test.runs.map((run, index) => `${run.transcript}${mermaidBlock(report.runs[index]!)}`).join("\n") : "(no testWorkflow run)\n";
   return `${head}\n${body}`;
 }

@@ -11,6 +11,7 @@ import { takeScreenshots } from "./screenshots.mjs";
 import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
 import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
+import { checkTimeline } from "./timeline.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
@@ -112,6 +113,7 @@ try {
     await suite("workflowViews", workspace("workflowViews", join(root, "examples")));
     await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
     await suite("peekAndCoverage", workspace("peekAndCoverage", join(root, "examples")));
+    await suite("timelineCommands", workspace("timelineCommands", join(root, "examples/feature-delivery")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");
@@ -155,6 +157,19 @@ try {
     });
     results.push({ name: "editorStateScreenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
     say(`editor state screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
+  }
+  if (!skip.has("timeline")) {
+    const timeline = await checkTimeline({
+      url: server.url,
+      dir,
+      folder: workspace("timeline", join(root, "examples")),
+      root,
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "timeline", ok: timeline.ok, detail: timeline.ok ? timeline.checks.join("; ") : timeline.error });
+    say(`timeline: ${timeline.ok ? "PASS" : `FAIL (${timeline.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
