@@ -32,6 +32,8 @@ const DEFAULT_KEEP_ALIVE_MS = 3_600_000;
 export class EventInbox {
   /** Every event the run was sent, in order: its in.jsonl. */
   readonly lines: ReceivedEvent[] = [];
+  /** How many run.jsonl lines the run had as each event arrived (an in.jsonl line's `runLines`). */
+  readonly arrivedAfter = new WeakMap<ReceivedEvent, number>();
   /** Events no wait has taken yet, oldest first. */
   private readonly unread: ReceivedEvent[] = [];
   private readonly waiters: Waiter[] = [];
@@ -80,6 +82,7 @@ export class EventInbox {
     }
     const event: ReceivedEvent = { eventId, name: sent.name, data, at: this.attempt.nowIso() };
     this.lines.push(event);
+    this.arrivedAfter.set(event, this.attempt.runLog.length);
     this.deliver(event);
     return { ok: true, event };
   }

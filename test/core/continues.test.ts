@@ -78,7 +78,7 @@ describe("a continue", () => {
     const { workflow } = counted();
     const run = await testWorkflow(workflow, { earlier: { run: [{ v: 1, kind: "attempt", attempt: 3, at: AT }] } });
     expect(run.value.attempt).toBe(4);
-    expect(run.run[1]).toEqual({ v: 1, kind: "attempt", attempt: 4, at: expect.any(String) });
+    expect(run.run[1]).toEqual({ v: 1, kind: "attempt", attempt: 4, at: expect.any(String), id: "test" });
   });
 
   test("reuses the stages its run lines recorded, so a continued run needs only its lines", async () => {
@@ -101,7 +101,7 @@ describe("a continue", () => {
       },
     });
     expect(run.run.slice(2, 4)).toEqual([
-      { v: 1, kind: "attempt", attempt: 2, at: expect.any(String) },
+      { v: 1, kind: "attempt", attempt: 2, at: expect.any(String), id: "test" },
       {
         v: 1,
         kind: "turn-ended",
