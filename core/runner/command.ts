@@ -4,6 +4,7 @@ import { existsSync, fstatSync, statSync } from "node:fs";
 import { basename, dirname, relative, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
 import { initCommand } from "./init.ts";
+import { recordCommand } from "./record.ts";
 import { availableParallelism } from "node:os";
 import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
@@ -37,6 +38,9 @@ Exit code: 0 when all tests pass, 1 when a test failed or no test ran, 2 on a us
 
 turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
 in a folder with no workflow, a first workflow and its test (turnlens init --help).
+
+turnlens record <run folder> --workflow <file> [--check] writes a test that replays a run from
+its run.jsonl and in.jsonl, or checks the run still replays (turnlens record --help).
 
 turnlens lsp --stdio (or --node-ipc) starts the language server for an editor: the tests of the
 open files run as you type (turnlens lsp --help).`;
@@ -398,6 +402,7 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "init") return initCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+  if (command === "record") return recordCommand(rest, { stdout: process.stdout, stderr: process.stderr });
   if (command !== "test") {
     process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
     return 2;
