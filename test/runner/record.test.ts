@@ -1,0 +1,201 @@
+// `turnlens record` on the run lines of example tests (their run.run and run.events, written to a
+// run folder as the engine writes run.jsonl and in.jsonl): each written test passes under
+// `turnlens test` and meets the same turns, agent by agent; `--check` names the turn where an
+// edited workflow parts from the run.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answer, noAnswer, testWorkflow } from "agentswf/testing";
+import type { TestRun } from "agentswf/testing";
+import review, { DECISION, VERDICT } from "../../examples/review/workflow";
+import reminder from "../../examples/reminder/workflow";
+import summarize, { SUMMARY } from "../../examples/summarize/summarize";
+import flow, { BRANCH, DOC, QA } from "../../examples/flow/workflow";
+import { ROOT, SLOW, turnlens, turnlensCommand } from "./harness.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "turnlens-record-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a run's lines as its run folder: run.jsonl and in.jsonl, one JSON object a line. */
+function keep(name: string, run: TestRun<unknown>): string {
+  const folder = join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  const jsonl = (lines: readonly unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+  writeFileSync(join(folder, "run.jsonl"), jsonl(run.run));
+  writeFileSync(join(folder, "in.jsonl"), jsonl(run.events));
+  return folder;
+}
+
+interface TracedTurn {
+  agent: string;
+  n: number;
+  nudge: boolean;
+  prompt: string;
+  outcome: string;
+}
+
+const sameFields = ({ agent, n, nudge, prompt, outcome }: TracedTurn) => ({ agent, n, nudge, prompt, outcome });
+
+/** Records `folder`, runs the written test with the json reporter, and returns the turns it met. */
+async function recordAndRun(folder: string, workflow: string): Promise<{ written: string; turns: TracedTurn[]; recorded: string; passed: number }> {
+  const written = `${folder}.test.ts`;
+  const recorded = await turnlensCommand(["record", folder, "--workflow", workflow, "--out", written]);
+  expect(recorded.stderr).toBe("");
+  expect(recorded.code).toBe(0);
+  const ran = await turnlens([written, "--reporter", "json"]);
+  const report = JSON.parse(ran.stdout) as { passed: number; files: Array<{ tests: Array<{ runs: Array<{ turns: TracedTurn[] }> }> }> };
+  return { written, turns: report.files[0]!.tests[0]!.runs[0]!.turns, recorded: recorded.stdout, passed: report.passed };
+}
+
+/** The original's turns and the written test's, agent by agent. */
+function expectSameTurns(original: TestRun<unknown>, turns: TracedTurn[]): void {
+  const agents = [...new Set(original.turns.map((turn) => turn.agent))];
+  expect(agents.length).toBeGreaterThan(0);
+  for (const agent of agents) {
+    expect(turns.filter((turn) => turn.agent === agent).map(sameFields)).toEqual(original.turnsOf(agent).map((turn) => sameFields(turn as TracedTurn)));
+  }
+  expect(turns.length).toBe(original.turns.length);
+}
+
+describe("turnlens record on the run lines of example tests", () => {
+  test(
+    "a parallel review with a timed-out verifier and a text turn: the written test passes with the same turns",
+    async () => {
+      const original = await testWorkflow(review, {
+        args: { diff: "main..feature" },
+        id: "review-7",
+        agents: {
+          "verifier-*": answer(VERDICT, { ok: true, findings: [] }),
+          "verifier-2": noAnswer.timedOut(),
+          lead: [answer(DECISION, { approve: false, summary: "a verdict is missing" }), answer("Not yet.")],
+        },
+      });
+      const { written, turns, recorded, passed } = await recordAndRun(keep("review-7", original), "examples/review/workflow.ts");
+      expect(recorded).toBe(`✓ wrote ${written} (5 turns, 0 events)\n`);
+      expect(passed).toBe(1);
+      expectSameTurns(original, turns);
+      const source = readFileSync(written, "utf8");
+      expect(source).toContain(`import review, { DECISION, VERDICT } from "../`);
+      expect(source).toContain(`      "verifier-2": noAnswer.timedOut(),\n`);
+      expect(source).toContain(`      lead: [answer(DECISION, { approve: false, summary: "a verdict is missing" }), answer("Not yet.")],\n`);
+      expect(source).toContain(`  expect(run.value).toEqual({ approve: false, summary: "a verdict is missing", comment: "Not yet." });\n`);
+    },
+    SLOW,
+  );
+
+  test(
+    "a silent reader nudged once: the written test gives noAnswer.silent() and meets the nudge too",
+    async () => {
+      const original = await testWorkflow(summarize, { args: { file: "NOTES.md" }, agents: { reader: noAnswer.silent() } });
+      const { written, turns, passed } = await recordAndRun(keep("silent", original), "examples/summarize/summarize.ts");
+      expect(passed).toBe(1);
+      expectSameTurns(original, turns);
+      expect(turns.map((turn) => turn.nudge)).toEqual([false, true]);
+      const source = readFileSync(written, "utf8");
+      expect(source).toContain("agents: { reader: noAnswer.silent() },");
+      expect(source).not.toContain("SUMMARY");
+    },
+    SLOW,
+  );
+
+  test(
+    "a reminder with an event during the second turn and timers on the virtual clock: the event is sent during that turn again",
+    async () => {
+      const original = await testWorkflow(reminder, {
+        agents: { author: answer("done") },
+        events: [{ during: "author#2", name: "reviewed", data: { verdict: "approved" } }],
+      });
+      const { written, turns, passed } = await recordAndRun(keep("reminder", original), "examples/reminder/workflow.ts");
+      expect(passed).toBe(1);
+      expectSameTurns(original, turns);
+      expect(readFileSync(written, "utf8")).toContain(`    events: [{ during: "author#2", name: "reviewed", data: { verdict: "approved" } }],\n`);
+    },
+    SLOW,
+  );
+
+  test(
+    "a flow through three stages with a compaction: the written test passes with the same turns and stages",
+    async () => {
+      const original = await testWorkflow(flow, {
+        agents: {
+          reviewer: answer(DOC, { path: "docs/a.md" }),
+          implementer: [answer("Implemented."), answer(BRANCH, { branch: "feat/a" })],
+          worker: answer(QA, { preview: "ok" }),
+        },
+      });
+      const { written, turns, passed } = await recordAndRun(keep("flow", original), "examples/flow/workflow.ts");
+      expect(passed).toBe(1);
+      expectSameTurns(original, turns);
+      expect(readFileSync(written, "utf8")).toContain(`  expect(run.value).toEqual({ doc: "docs/a.md", branch: "feat/a", preview: "ok" });\n`);
+    },
+    SLOW,
+  );
+});
+
+describe("turnlens record --check", () => {
+  const summarizeSource = readFileSync(join(ROOT, "examples/summarize/summarize.ts"), "utf8");
+  const answered = async () => keep("answered", await testWorkflow(summarize, { args: { file: "README.md" }, agents: { reader: answer(SUMMARY, { summary: "Two." }) } }));
+
+  test(
+    "on the workflow it ran, the run replays: exit 0",
+    async () => {
+      const folder = await answered();
+      const checked = await turnlensCommand(["record", folder, "--workflow", "examples/summarize/summarize.ts", "--check"]);
+      expect(checked.stdout).toBe(`✓ ${folder} replays against examples/summarize/summarize.ts: 1 turn, 0 events, the same\n`);
+      expect(checked.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  test(
+    "on a workflow edited to ask one more turn, it fails naming the new turn",
+    async () => {
+      const folder = await answered();
+      const edited = join(dir, "asks-more.ts");
+      const asked = '    return outcome.kind === "answered" ? outcome.value';
+      expect(summarizeSource).toContain(asked);
+      writeFileSync(edited, summarizeSource.replace(asked, `    await reader.run({ prompt: "Now say it in one word." });\n${asked}`));
+      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
+      expect(checked.stderr).toBe(`✗ ${folder} does not replay against ${edited}:\n  agent "reader" turn 2 is new: asked "Now say it in one word."\n`);
+      expect(checked.code).toBe(1);
+    },
+    SLOW,
+  );
+
+  test(
+    "on a workflow whose prompt changed, it fails naming the turn and both prompts; record writes nothing",
+    async () => {
+      const folder = await answered();
+      const edited = join(dir, "reworded.ts");
+      writeFileSync(edited, summarizeSource.replace("summarise it in two sentences", "summarise it in one sentence"));
+      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
+      expect(checked.stderr).toBe(
+        `✗ ${folder} does not replay against ${edited}:\n  agent "reader" turn 1: the prompt changed: was "Read README.md and summarise it in two sentences.", now "Read README.md and summarise it in one sentence."\n`,
+      );
+      expect(checked.code).toBe(1);
+      const written = await turnlensCommand(["record", folder, "--workflow", edited, "--out", join(dir, "never.test.ts")]);
+      expect(written.stderr).toContain("does not replay against");
+      expect(written.stderr).toContain("; nothing written:");
+      expect(written.code).toBe(1);
+    },
+    SLOW,
+  );
+
+  test(
+    "a folder with no run.jsonl, a missing workflow and a missing --workflow are each refused by name",
+    async () => {
+      const empty = join(dir, "empty");
+      mkdirSync(empty, { recursive: true });
+      const noLines = await turnlensCommand(["record", empty, "--workflow", "examples/summarize/summarize.ts", "--check"]);
+      expect(noLines.stderr).toBe(`✗ ${empty} has no run.jsonl: a run folder holds the run.jsonl and in.jsonl a run wrote\n`);
+      expect(noLines.code).toBe(1);
+      const noWorkflow = await turnlensCommand(["record", empty, "--workflow", "nowhere.ts"]);
+      expect(noWorkflow.stderr).toBe("✗ no such workflow file: nowhere.ts\n");
+      const usage = await turnlensCommand(["record", empty]);
+      expect(usage.stderr.split("\n")[0]).toBe("record needs --workflow <file>: the workflow file the run ran");
+      expect(usage.code).toBe(2);
+    },
+    SLOW,
+  );
+});
