@@ -207,6 +207,8 @@ export const Commands = {
   runTest: "turnlens.runTest",
   /** Arguments: `[uri?]`. Cancels the document's run, or every run. */
   cancelRuns: "turnlens.cancelRuns",
+  /** Arguments: `[{ folder, workflow, out?, force?, check? }]`. `turnlens record` (docs/record.md); answers its `--json` result. */
+  recordRun: "turnlens.recordRun",
 } as const;
 
 export interface TranscriptParams {
