@@ -211,6 +211,28 @@ export const Commands = {
   recordRun: "turnlens.recordRun",
 } as const;
 
+/** The argument of `Commands.recordRun`: paths or file URIs. */
+export interface RecordRunArguments {
+  folder: string;
+  workflow: string;
+  out?: string;
+  force?: boolean;
+  check?: boolean;
+}
+
+/** What `Commands.recordRun` answers: `turnlens record --json`'s result (docs/record.md). */
+export interface RecordRunResult {
+  ok: boolean;
+  /** The test file written. */
+  written?: string;
+  turns: number;
+  events: number;
+  /** Where the replay parts from the run, each naming the turn. */
+  partings: string[];
+  /** Why nothing was done: an unreadable folder or workflow, a file in the way. */
+  error?: string;
+}
+
 export interface TranscriptParams {
   /** A test id (see `TestId`), or a bare document uri for every test of the file. */
   test: string;

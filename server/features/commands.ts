@@ -23,7 +23,7 @@ export function register(server: Server): void {
           for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
           return { cancelled: true };
         case Commands.recordRun:
-          return recordRun(readRecordArguments(params.arguments?.[0]));
+          return recordRun(readRecordArguments(params.arguments?.[0]), server.env.timer);
         default:
           throw new Error(`unknown command ${params.command}`);
       }

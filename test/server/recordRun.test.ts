@@ -74,4 +74,21 @@ describe("the turnlens.recordRun command", () => {
     },
     SLOW,
   );
+
+  test(
+    "a workflow that never stops loading is stopped at the time limit, and the server keeps answering",
+    async () => {
+      server = await TestServer.started();
+      const folder = await runFolder("run-3");
+      const looping = join(dir, "looping.ts");
+      writeFileSync(looping, "while (true) {}\nexport default {};\n");
+      const answered = server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow: looping, check: true }] });
+      // The child is started as the request is handled (flushed by advance); the limit is the server's timer, manual here.
+      await server.advance(119_999);
+      await server.advance(1);
+      expect(await answered).toEqual({ ok: false, turns: 0, events: 0, partings: [], error: "turnlens record took more than 120 s and was stopped" });
+      expect(await server.request("workspace/executeCommand", { command: Commands.cancelRuns, arguments: [] })).toEqual({ cancelled: true });
+    },
+    SLOW,
+  );
 });
