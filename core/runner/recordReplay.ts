@@ -128,8 +128,13 @@ export function replayOptions(loaded: LoadedWorkflow, recorded: RecordedRun, met
     ...(recorded.events.length
       ? { events: recorded.events.map((event, index) => ({ [event.when]: event.turn, name: event.name, data: event.data, ...eventIdOption(event.eventId, index) })) }
       : {}),
-    // A recorded run's turns took real time; the replay's take none, so the stall guard stays as a test's.
+    ...(recorded.decisions.length ? { decisions: decisionsOption(recorded) } : {}),
   };
+}
+
+/** The decisions script: each key's recorded distributions, or an Error with the provider's message. */
+export function decisionsOption(recorded: RecordedRun): Record<string, Record<string, JsonValue> | Error> {
+  return Object.fromEntries(recorded.decisions.map((decision) => [decision.key, decision.error !== undefined ? new Error(decision.error) : (decision.answers ?? {})]));
 }
 
 export function startEventOption(recorded: RecordedRun): { name: string; data: JsonValue; eventId?: string } | undefined {

@@ -26,6 +26,13 @@ const call = (head: string, ...args: Doc[]): Doc => ({ kind: "call", head, args 
 const pair = (key: string, value: Doc): Doc => ({ kind: "pair", key: propertyKey(key), value });
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A string literal in double quotes, or single ones when that needs fewer escapes (as Biome prints it). */
+export function stringLiteral(value: string): string {
+  const json = JSON.stringify(value);
+  if (!value.includes('"') || value.includes("'")) return json;
+  return `'${json.slice(1, -1).replace(/\\"/g, '"')}'`;
+}
 const propertyKey = (key: string) => (IDENTIFIER.test(key) ? key : JSON.stringify(key));
 
 /** A JSON value as a TypeScript literal. */
@@ -33,7 +40,7 @@ export function jsonDoc(value: JsonValue | undefined): Doc {
   if (value === undefined) return text("undefined");
   if (Array.isArray(value)) return array(value.map(jsonDoc));
   if (typeof value === "object" && value !== null) return object(Object.entries(value).map(([key, item]) => pair(key, jsonDoc(item))));
-  return text(JSON.stringify(value));
+  return text(typeof value === "string" ? stringLiteral(value) : JSON.stringify(value));
 }
 
 /** The doc on one line. */
@@ -94,7 +101,7 @@ function noAnswerDoc(end: RecordedEnd): Doc | undefined {
   if (end.end === "silent") return call("noAnswer.silent");
   if (end.end === "cancelled") return call("noAnswer.hang");
   const kind = NO_ANSWER_DEFAULTS[end.end]!;
-  return end.reason === undefined || end.reason === kind.reason ? call(`noAnswer.${kind.method}`) : call(`noAnswer.${kind.method}`, text(JSON.stringify(end.reason)));
+  return end.reason === undefined || end.reason === kind.reason ? call(`noAnswer.${kind.method}`) : call(`noAnswer.${kind.method}`, text(stringLiteral(end.reason)));
 }
 
 export interface SourceInput {
@@ -170,8 +177,8 @@ export function testSource(input: SourceInput): string {
   }
   const options: Doc[] = [];
   if (recorded.args !== undefined) options.push(pair("args", jsonDoc(recorded.args)));
-  if (recorded.id !== undefined) options.push(pair("id", text(JSON.stringify(recorded.id))));
-  options.push(pair("agents", object(agentParts)));
+  if (recorded.id !== undefined) options.push(pair("id", text(stringLiteral(recorded.id))));
+  if (agentParts.length) options.push(pair("agents", object(agentParts)));
   const start = startEventOption(recorded);
   if (start) options.push(pair("event", jsonDoc(start as unknown as JsonValue)));
   if (recorded.events.length) {
@@ -187,6 +194,19 @@ export function testSource(input: SourceInput): string {
     );
   }
 
+  if (recorded.decisions.length) {
+    options.push(
+      pair(
+        "decisions",
+        object(
+          recorded.decisions.map((decision) =>
+            pair(decision.key, decision.error !== undefined ? call("new Error", text(stringLiteral(decision.error))) : jsonDoc(decision.answers ?? {})),
+          ),
+        ),
+      ),
+    );
+  }
+
   const binding = input.workflowExport === "default" ? localName(input.workflowName) : input.workflowExport;
   const body: string[] = [];
   body.push(`  const run = await testWorkflow(${binding}, {\n`);
@@ -196,7 +216,7 @@ export function testSource(input: SourceInput): string {
     statement(
       call(
         `expect(run.turns.map((turn) => \`\${turn.agent}#\${turn.n}\${turn.nudge ? " nudge" : ""} \${turn.outcome}\`)).toEqual`,
-        array(input.turns.map((turn) => text(JSON.stringify(turn)))),
+        array(input.turns.map((turn) => text(stringLiteral(turn)))),
       ),
       "  ",
     ),

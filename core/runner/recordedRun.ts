@@ -46,6 +46,8 @@ export interface RecordedRun {
   events: RecordedEvent[];
   /** The recorded operations, in order, for the check: agent, n, nudge. */
   operations: Array<{ agent: string; n: number; nudge: boolean }>;
+  /** Each decision's provider answer by key, in the order they were decided: distributions, or an error's message. */
+  decisions: Array<{ key: string; answers?: Record<string, JsonValue>; error?: string }>;
 }
 
 /** A run folder record cannot write a test of, and why (the message names the file and line). */
@@ -78,7 +80,7 @@ export function recordedRun(runLines: readonly RunLine[], inLines: readonly InLi
     );
   }
   const first = runLines.find((line) => line.kind === "attempt");
-  const run: RecordedRun = { turns: [], events: [], operations: [] };
+  const run: RecordedRun = { turns: [], events: [], operations: [], decisions: [] };
   if (first?.id !== undefined) run.id = first.id;
   if (first?.args !== undefined) run.args = first.args;
   const byOp = new Map<number, { line: TurnBegunLine; turn: RecordedTurn }>();
@@ -109,6 +111,14 @@ export function recordedRun(runLines: readonly RunLine[], inLines: readonly InLi
       byOp.set(line.op, { line, turn });
       begunAt.set(line.op, index);
       run.operations.push({ agent: line.agent, n: line.n, nudge: line.nudge });
+    } else if (line.kind === "decision") {
+      const earlier = run.decisions.find((decision) => decision.key === line.key);
+      const given = { key: line.key, ...(line.answers !== undefined ? { answers: line.answers } : {}), ...(line.error !== undefined ? { error: line.error } : {}) };
+      // A test's decisions script answers a key the same way each time it is decided.
+      if (earlier && JSON.stringify(earlier) !== JSON.stringify(given)) {
+        throw new RecordError(`${file} line ${index + 1}: decision "${line.key}" was decided again with another answer; a decisions script gives a key one answer`);
+      }
+      if (!earlier) run.decisions.push(given);
     } else if (line.kind === "turn-ended") {
       const begun = byOp.get(line.op);
       if (!begun) return;

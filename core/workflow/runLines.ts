@@ -111,8 +111,19 @@ export interface TurnEndedLine extends RunLineBase {
   answer?: JsonValue;
 }
 
+/** What a decision's provider answered: a distribution per question, or the error the workflow's decide rejected with. */
+export interface DecisionLine extends RunLineBase {
+  kind: "decision";
+  key: string;
+  /** The provider's distributions by question id, as a test's `decisions` script gives them. */
+  answers?: Record<string, JsonValue>;
+  /** The provider's error message, when it failed. */
+  error?: string;
+  at: string;
+}
+
 /** One line of run.jsonl. */
-export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine;
+export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine | DecisionLine;
 
 /** A run line before the attempt stamps it with `v` and its number. */
 export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLine ? Omit<Line, "v" | "attempt"> : never) : never;

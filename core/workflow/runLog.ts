@@ -159,6 +159,7 @@ const RUN_LINE_FIELDS: Record<RunLine["kind"], Record<string, FieldCheck>> = {
     "reason?": anyText,
     "answer?": json,
   },
+  decision: { key: text, at: time, "answers?": json, "error?": anyText },
 };
 
 const IN_LINE_FIELDS: Record<string, Record<string, FieldCheck>> = {

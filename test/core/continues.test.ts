@@ -251,7 +251,7 @@ describe("what a continue refuses", () => {
       [[{ v: 2, kind: "attempt", attempt: 1, at: AT }], `earlier.run line 1: version 2 is not one this Turnlens reads; it reads version 1`],
       [
         [{ v: 1, kind: "race", attempt: 1 }],
-        `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended"`,
+        `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended", "decision"`,
       ],
       [[{ v: 1, kind: "wait", attempt: 1, wait: 1, took: "timeout" }], `earlier.run line 1: a wait line needs "label"`],
       [[{ v: 1, kind: "attempt", at: AT }], `earlier.run line 1: an attempt line needs "attempt"`],

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow, Type } from "agentswf/workflow";
+import { defineWorkflow, Type, yesNo } from "agentswf/workflow";
 import { readRunLines } from "../../core/workflow/runLog.ts";
 
 const NOTE = Type.Object({ text: Type.String({ minLength: 1 }) });
@@ -66,6 +66,23 @@ describe("the run lines keep what turnlens record writes a test from", () => {
       ["turn-ended", 1, false, false],
       ["turn-begun", 2, true, false],
       ["turn-ended", 2, false, true],
+    ]);
+  });
+
+  test("a decision line keeps what the provider answered, or its error's message", async () => {
+    const deciding = defineWorkflow({
+      name: "deciding",
+      description: "Decides twice.",
+      async run(wf) {
+        const first = await wf.decide({ key: "ship", questions: { ready: yesNo("Ready?") } });
+        const second = await wf.decide({ key: "again", questions: { ready: yesNo("Ready?") } }).catch((error: Error) => error.message);
+        return { first: first.answers.ready, second };
+      },
+    });
+    const run = await testWorkflow(deciding, { decisions: { ship: { ready: 0.9 }, again: new Error("provider unavailable") } });
+    expect(run.run.filter((line) => line.kind === "decision")).toEqual([
+      { v: 1, kind: "decision", attempt: 1, key: "ship", answers: { ready: 0.9 }, at: expect.any(String) },
+      { v: 1, kind: "decision", attempt: 1, key: "again", error: "provider unavailable", at: expect.any(String) },
     ]);
   });
 

@@ -3,6 +3,7 @@
 // `turnlens test` and meets the same turns, agent by agent; `--check` names the turn where an
 // edited workflow parts from the run.
 import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import review, { DECISION, VERDICT } from "../../examples/review/workflow";
 import reminder from "../../examples/reminder/workflow";
 import summarize, { SUMMARY } from "../../examples/summarize/summarize";
 import flow, { BRANCH, DOC, QA } from "../../examples/flow/workflow";
+import triage from "../../examples/triage/workflow";
 import { ROOT, SLOW, turnlens, turnlensCommand } from "./harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "turnlens-record-test-"));
@@ -43,6 +45,14 @@ async function recordAndRun(folder: string, workflow: string): Promise<{ written
   const recorded = await turnlensCommand(["record", folder, "--workflow", workflow, "--out", written]);
   expect(recorded.stderr).toBe("");
   expect(recorded.code).toBe(0);
+  // Formatted as the examples are: Biome, with this repository's settings, leaves it as it is.
+  const source = readFileSync(written, "utf8");
+  const biome = spawnSync(process.execPath, [join(ROOT, "node_modules/@biomejs/biome/bin/biome"), "format", "--stdin-file-path=recorded.test.ts"], {
+    cwd: ROOT,
+    input: source,
+    encoding: "utf8",
+  });
+  expect(biome.stdout).toBe(source);
   const ran = await turnlens([written, "--reporter", "json"]);
   const report = JSON.parse(ran.stdout) as { passed: number; files: Array<{ tests: Array<{ runs: Array<{ turns: TracedTurn[] }> }> }> };
   return { written, turns: report.files[0]!.tests[0]!.runs[0]!.turns, recorded: recorded.stdout, passed: report.passed };
@@ -128,6 +138,27 @@ describe("turnlens record on the run lines of example tests", () => {
       expect(passed).toBe(1);
       expectSameTurns(original, turns);
       expect(readFileSync(written, "utf8")).toContain(`  expect(run.value).toEqual({ doc: "docs/a.md", branch: "feat/a", preview: "ok" });\n`);
+    },
+    SLOW,
+  );
+  test(
+    "a triage whose decisions a glob answered and one failed: the written test scripts each key as its provider answered",
+    async () => {
+      const original = await testWorkflow(triage, {
+        args: { tickets: ["Refund charged twice", "Dark mode toggle misaligned"] },
+        decisions: {
+          "triage-*": { team: { payments: 0.9, accounts: 0.05, frontend: 0.05 }, bug: 0.8, urgency: [0.1, 0.2, 0.7] },
+          "triage-2": new Error("provider unavailable"),
+        },
+      });
+      const { written, passed } = await recordAndRun(keep("triage", original), "examples/triage/workflow.ts");
+      expect(passed).toBe(1);
+      const source = readFileSync(written, "utf8");
+      expect(source).toContain(
+        `    decisions: {\n      "triage-1": { team: { payments: 0.9, accounts: 0.05, frontend: 0.05 }, bug: 0.8, urgency: [0.1, 0.2, 0.7] },\n      "triage-2": new Error("provider unavailable"),\n    },\n`,
+      );
+      expect(source).toContain(`    { title: "Dark mode toggle misaligned", team: "desk", why: 'decision "triage-2" failed: provider unavailable' },\n`);
+      expect(source).not.toContain("agents:");
     },
     SLOW,
   );
