@@ -50,6 +50,12 @@ export function partings(recorded: RecordedRun, replayed: Replay): Parting[] {
       const before = was[index];
       const after = now[index];
       if (before && !after) {
+        // A turn whose schema changed is refused before its script is met: the turn is there, its schema is not.
+        const mismatch = replayed.problems.find((problem) => problem.code === "schema-mismatch" && problem.agent === agent && problem.turn === before.n);
+        if (mismatch) {
+          found.push({ agent, n: before.n, nudge: before.nudge, what: "the schema changed: the recorded answer's schema is not the one the turn asks for now" });
+          break;
+        }
         // A replay refused at a new turn meets nothing after it: that turn is the parting, said below.
         if (replayed.problems.some((problem) => problem.code === "list-exhausted" || problem.code === "agent-unscripted")) break;
         found.push({ agent, n: before.n, nudge: before.nudge, what: `is no longer asked (it was asked ${shortPrompt(before.prompt)})` });
@@ -82,7 +88,7 @@ export function partings(recorded: RecordedRun, replayed: Replay): Parting[] {
   for (const problem of replayed.problems) {
     if ((problem.code === "list-exhausted" || problem.code === "agent-unscripted") && problem.agent !== undefined && problem.turn !== undefined) {
       found.push({ agent: problem.agent, n: problem.turn, nudge: problem.nudge ?? false, what: `is new: asked ${shortPrompt(problem.prompt ?? "")}` });
-    } else if (problem.code === "entry-never-reached" || problem.code === "list-never-asked") {
+    } else if (problem.code === "entry-never-reached" || problem.code === "list-never-asked" || problem.code === "schema-mismatch") {
       // Said above from the turns themselves.
     } else {
       found.push({

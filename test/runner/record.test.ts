@@ -229,4 +229,80 @@ describe("turnlens record --check", () => {
     },
     SLOW,
   );
+
+  /** A workflow of two turns, a schema turn and a text turn, written to the test's folder. */
+  const twoTurns = (name: string, edit: (source: string) => string = (source) => source): string => {
+    const file = join(dir, `${name}.ts`);
+    writeFileSync(
+      file,
+      edit(
+        [
+          'import { defineWorkflow, Type } from "agentswf/workflow";',
+          "export const PLAN = Type.Object({ steps: Type.Array(Type.String()) });",
+          "export default defineWorkflow({",
+          '  name: "two-turns",',
+          '  description: "Plans, then reports.",',
+          "  async run(wf) {",
+          '    const planner = await wf.agents.open({ key: "planner", runtime: "claude" });',
+          '    const plan = await planner.run({ prompt: "Plan it.", schema: PLAN });',
+          '    const report = await planner.run({ prompt: "Report." });',
+          "    return { plan: plan.outcome.kind, report: report.outcome.kind };",
+          "  },",
+          "});",
+          "",
+        ].join("\n"),
+      ),
+    );
+    return file;
+  };
+
+  /** The run of the two-turn workflow, made by a test file of its own under `turnlens test` (it imports the workflow's source). */
+  const twoTurnRun = async (name: string): Promise<string> => {
+    twoTurns(`${name}-original`);
+    const folder = join(dir, name);
+    const maker = join(dir, `${name}-make.test.ts`);
+    writeFileSync(
+      maker,
+      [
+        'import { test } from "bun:test";',
+        'import { mkdirSync, writeFileSync } from "node:fs";',
+        'import { answer, testWorkflow } from "agentswf/testing";',
+        `import twoTurns, { PLAN } from "./${name}-original";`,
+        'test("makes the run folder", async () => {',
+        '  const run = await testWorkflow(twoTurns, { agents: { planner: [answer(PLAN, { steps: ["a"] }), answer("done")] } });',
+        `  mkdirSync(${JSON.stringify(folder)}, { recursive: true });`,
+        `  writeFileSync(${JSON.stringify(join(folder, "run.jsonl"))}, run.run.map((line) => JSON.stringify(line) + "\\n").join(""));`,
+        "});",
+        "",
+      ].join("\n"),
+    );
+    expect((await turnlens([maker])).code).toBe(0);
+    return folder;
+  };
+
+  test(
+    "on a workflow that asks one turn fewer, it fails naming the turn no longer asked",
+    async () => {
+      const folder = await twoTurnRun("fewer");
+      const edited = twoTurns("fewer-edited", (source) => source.replace('    const report = await planner.run({ prompt: "Report." });\n', "    const report = plan;\n"));
+      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
+      expect(checked.stderr).toBe(`✗ ${folder} does not replay against ${edited}:\n  agent "planner" turn 2 is no longer asked (it was asked "Report.")\n`);
+      expect(checked.code).toBe(1);
+    },
+    SLOW,
+  );
+
+  test(
+    "on a workflow whose turn asks for another schema, it fails naming the turn",
+    async () => {
+      const folder = await twoTurnRun("schema");
+      const edited = twoTurns("schema-edited", (source) => source.replace("Type.Array(Type.String())", "Type.Array(Type.Number())"));
+      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
+      expect(checked.stderr).toBe(
+        `✗ ${folder} does not replay against ${edited}:\n  agent "planner" turn 1: the schema changed: the recorded answer's schema is not the one the turn asks for now\n`,
+      );
+      expect(checked.code).toBe(1);
+    },
+    SLOW,
+  );
 });
