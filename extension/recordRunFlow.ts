@@ -37,7 +37,8 @@ export async function recordRunFlow(ui: RecordRunUi, execute: (args: RecordRunAr
     return undefined;
   }
   await ui.open(result.written);
-  ui.info(`Turnlens: wrote ${basename(result.written)} (${plural(result.turns, "turn")}, ${plural(result.events, "event")}).`);
+  const decisions = result.decisions ? `, ${plural(result.decisions, "decision")}` : "";
+  ui.info(`Turnlens: wrote ${basename(result.written)} (${plural(result.turns, "turn")}, ${plural(result.events, "event")}${decisions}).`);
   return result.written;
 }
 

@@ -227,6 +227,7 @@ export interface RecordRunResult {
   written?: string;
   turns: number;
   events: number;
+  decisions: number;
   /** Where the replay parts from the run, each naming the turn. */
   partings: string[];
   /** Why nothing was done: an unreadable folder or workflow, a file in the way. */

@@ -45,6 +45,8 @@ export interface RecordResult {
   /** The turns the run had (and the replay met, when it replays). */
   turns: number;
   events: number;
+  /** The decision keys the run's provider answered. */
+  decisions: number;
   /** Where the replay parts from the run, each as one line naming the turn. */
   partings: string[];
   /** Why nothing could be done: an unreadable folder or workflow, a file in the way. */
@@ -93,7 +95,7 @@ export function importSpecifier(fromFolder: string, target: string): string {
 export async function record(options: RecordOptions, cwd = process.cwd()): Promise<RecordResult> {
   const folder = resolve(cwd, options.folder);
   const workflowFile = resolve(cwd, options.workflow);
-  const failed = (error: string): RecordResult => ({ ok: false, turns: 0, events: 0, partings: [], error });
+  const failed = (error: string): RecordResult => ({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error });
   try {
     if (!existsSync(workflowFile)) return failed(`no such workflow file: ${options.workflow}`);
     const out = options.check ? undefined : resolve(cwd, options.out ?? `${dirname(workflowFile)}/${basename(folder)}.test.ts`);
@@ -103,7 +105,13 @@ export async function record(options: RecordOptions, cwd = process.cwd()): Promi
     const loaded = await loadWorkflow(workflowFile);
     const replayed = await replay(loaded, recorded);
     const found: Parting[] = partings(recorded, replayed);
-    const result: RecordResult = { ok: found.length === 0, turns: recorded.operations.length, events: recorded.events.length, partings: found.map(describeParting) };
+    const result: RecordResult = {
+      ok: found.length === 0,
+      turns: recorded.operations.length,
+      events: recorded.events.length,
+      decisions: recorded.decisions.length,
+      partings: found.map(describeParting),
+    };
     if (!result.ok || !out || !replayed.run) return result;
     const run = replayed.run;
     const source = testSource({
@@ -129,7 +137,8 @@ export async function record(options: RecordOptions, cwd = process.cwd()): Promi
 export function formatRecord(result: RecordResult, options: RecordOptions, cwd = process.cwd()): string {
   if (result.error) return `✗ ${result.error}\n`;
   const shown = (file: string) => (relative(cwd, file).startsWith("..") ? file : relative(cwd, file));
-  const counts = `${result.turns} turn${result.turns === 1 ? "" : "s"}, ${result.events} event${result.events === 1 ? "" : "s"}`;
+  const decisions = result.decisions ? `, ${result.decisions} decision${result.decisions === 1 ? "" : "s"}` : "";
+  const counts = `${result.turns} turn${result.turns === 1 ? "" : "s"}, ${result.events} event${result.events === 1 ? "" : "s"}${decisions}`;
   if (result.ok && result.written) return `✓ wrote ${shown(result.written)} (${counts})\n`;
   if (result.ok) return `✓ ${options.folder} replays against ${options.workflow}: ${counts}, the same\n`;
   const head = `✗ ${options.folder} does not replay against ${options.workflow}${options.check ? "" : "; nothing written"}:`;

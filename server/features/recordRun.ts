@@ -53,7 +53,7 @@ export function recordRun(args: RecordRunArguments, timer: Timer): Promise<Recor
     let stderr = "";
     child.stdout?.on("data", (chunk) => (stdout += chunk));
     child.stderr?.on("data", (chunk) => (stderr += chunk));
-    const failed = (error: string): RecordResult => ({ ok: false, turns: 0, events: 0, partings: [], error });
+    const failed = (error: string): RecordResult => ({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error });
     child.on("error", (error) => settle(failed(`turnlens record could not start: ${error.message}`)));
     child.on("close", (code, signal) => {
       timer.clearTimeout(limit);

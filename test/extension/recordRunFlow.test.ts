@@ -18,7 +18,7 @@ function fakeUi(choices: { folder?: string; workflow?: string; overwrite?: boole
   return { ui, said };
 }
 
-const written: RecordRunResult = { ok: true, written: "/w/run-7.test.ts", turns: 3, events: 1, partings: [] };
+const written: RecordRunResult = { ok: true, written: "/w/run-7.test.ts", turns: 3, events: 1, decisions: 0, partings: [] };
 const chosen = { folder: "/runs/run-7", workflow: "/w/workflow.ts" };
 
 describe("writing a test from a run folder in the editor", () => {
@@ -43,6 +43,7 @@ describe("writing a test from a run folder in the editor", () => {
       ok: false,
       turns: 0,
       events: 0,
+      decisions: 0,
       partings: [],
       error: "/w/run-7.test.ts exists; give --force to overwrite it, or --out another file",
     };
@@ -57,10 +58,10 @@ describe("writing a test from a run folder in the editor", () => {
 
   test("a run that does not replay, and a folder record cannot read, are errors in words", async () => {
     const parts = fakeUi(chosen);
-    await recordRunFlow(parts.ui, async () => ({ ok: false, turns: 1, events: 0, partings: ['agent "reader" turn 2 is new: asked "More."'] }));
+    await recordRunFlow(parts.ui, async () => ({ ok: false, turns: 1, events: 0, decisions: 0, partings: ['agent "reader" turn 2 is new: asked "More."'] }));
     expect(parts.said).toEqual(['error Turnlens: run-7 does not replay against workflow.ts, so no test was written: agent "reader" turn 2 is new: asked "More."']);
     const unreadable = fakeUi(chosen);
-    await recordRunFlow(unreadable.ui, async () => ({ ok: false, turns: 0, events: 0, partings: [], error: "no such run folder: /runs/run-7" }));
+    await recordRunFlow(unreadable.ui, async () => ({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: "no such run folder: /runs/run-7" }));
     expect(unreadable.said).toEqual(["error Turnlens: no such run folder: /runs/run-7"]);
   });
 });

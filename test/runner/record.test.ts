@@ -151,7 +151,8 @@ describe("turnlens record on the run lines of example tests", () => {
           "triage-2": new Error("provider unavailable"),
         },
       });
-      const { written, passed } = await recordAndRun(keep("triage", original), "examples/triage/workflow.ts");
+      const { written, passed, recorded } = await recordAndRun(keep("triage", original), "examples/triage/workflow.ts");
+      expect(recorded).toBe(`✓ wrote ${written} (0 turns, 0 events, 2 decisions)\n`);
       expect(passed).toBe(1);
       const source = readFileSync(written, "utf8");
       expect(source).toContain(
@@ -159,6 +160,83 @@ describe("turnlens record on the run lines of example tests", () => {
       );
       expect(source).toContain(`    { title: "Dark mode toggle misaligned", team: "desk", why: 'decision "triage-2" failed: provider unavailable' },\n`);
       expect(source).not.toContain("agents:");
+    },
+    SLOW,
+  );
+  test(
+    "a silent turn answered at its nudge, a schema the file does not export, a blocked turn, a starting event and an after event with their ids",
+    async () => {
+      const workflow = join(dir, "sink.ts");
+      writeFileSync(
+        workflow,
+        [
+          'import { defineWorkflow, Type } from "agentswf/workflow";',
+          "const COUNT = Type.Object({ n: Type.Number() });",
+          "export const NOTE = Type.Object({ text: Type.String() });",
+          "export default defineWorkflow({",
+          '  name: "sink",',
+          '  description: "Three turns, a starting event and one more.",',
+          "  events: { go: Type.Object({ by: Type.String() }), more: Type.Object({ n: Type.Number() }) },",
+          '  starts: ["go"],',
+          "  async run(wf) {",
+          "    wf.keepAlive();",
+          '    const writer = await wf.agents.open({ key: "writer", runtime: "claude" });',
+          '    const note = await writer.run({ prompt: "Note it.", schema: NOTE });',
+          '    const count = await writer.run({ prompt: "Count it.", schema: COUNT });',
+          '    const asked = await writer.run({ prompt: "Ask first." });',
+          '    const more = await wf.events.wait("more");',
+          "    return { note: note.outcome, count: count.outcome.kind, asked: asked.outcome.kind, more: more.kind, by: wf.event?.data };",
+          "  },",
+          "});",
+          "",
+        ].join("\n"),
+      );
+      const folder = join(dir, "sink-run");
+      const maker = join(dir, "sink-make.test.ts");
+      writeFileSync(
+        maker,
+        [
+          'import { test } from "bun:test";',
+          'import { mkdirSync, writeFileSync } from "node:fs";',
+          'import { answer, noAnswer, testWorkflow } from "agentswf/testing";',
+          'import { Type } from "agentswf/workflow";',
+          'import sink, { NOTE } from "./sink";',
+          'test("makes the run folder", async () => {',
+          "  const run = await testWorkflow(sink, {",
+          '    event: { name: "go", data: { by: "ann" }, eventId: "go-1" },',
+          "    agents: {",
+          '      writer: [answer(NOTE, (turn) => (turn.nudge ? { text: "late" } : noAnswer.silent())), answer(Type.Object({ n: Type.Number() }), { n: 3 }), noAnswer.blocked("needs a yes")],',
+          "    },",
+          '    events: [{ after: "writer#3", name: "more", data: { n: 2 }, eventId: "m-1" }],',
+          "  });",
+          `  mkdirSync(${JSON.stringify(folder)}, { recursive: true });`,
+          '  const jsonl = (lines: readonly unknown[]) => lines.map((line) => JSON.stringify(line) + "\\n").join("");',
+          `  writeFileSync(${JSON.stringify(join(folder, "run.jsonl"))}, jsonl(run.run));`,
+          `  writeFileSync(${JSON.stringify(join(folder, "in.jsonl"))}, jsonl(run.events));`,
+          "  writeFileSync(" +
+            JSON.stringify(join(dir, "sink-turns.json")) +
+            ", JSON.stringify(run.turns.map(({ agent, n, nudge, prompt, outcome }) => ({ agent, n, nudge, prompt, outcome }))));",
+          "});",
+          "",
+        ].join("\n"),
+      );
+      expect((await turnlens([maker])).code).toBe(0);
+      const written = join(dir, "sink-run.test.ts");
+      const recorded = await turnlensCommand(["record", folder, "--workflow", workflow]);
+      expect(recorded.stdout).toBe(`✓ wrote ${written} (4 turns, 1 event)\n`);
+      const source = readFileSync(written, "utf8");
+      expect(source).toContain(
+        'import { Type } from "agentswf/workflow";\nimport sink, { NOTE } from "./sink";\n\nconst WRITER_ANSWER = Type.Unsafe({ properties: { n: { type: "number" } }, required: ["n"], type: "object" });\n',
+      );
+      expect(source).toContain(
+        '    agents: { writer: [answer(NOTE, (turn) => (turn.nudge ? { text: "late" } : noAnswer.silent())), answer(WRITER_ANSWER, { n: 3 }), noAnswer.blocked("needs a yes")] },\n',
+      );
+      expect(source).toContain('    event: { name: "go", data: { by: "ann" }, eventId: "go-1" },\n');
+      expect(source).toContain('    events: [{ after: "writer#3", name: "more", data: { n: 2 }, eventId: "m-1" }],\n');
+      const ran = await turnlens([written, "--reporter", "json"]);
+      const report = JSON.parse(ran.stdout) as { passed: number; files: Array<{ tests: Array<{ runs: Array<{ turns: TracedTurn[] }> }> }> };
+      expect(report.passed).toBe(1);
+      expect(report.files[0]!.tests[0]!.runs[0]!.turns.map(sameFields)).toEqual(JSON.parse(readFileSync(join(dir, "sink-turns.json"), "utf8")));
     },
     SLOW,
   );

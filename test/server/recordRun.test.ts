@@ -35,7 +35,7 @@ describe("the turnlens.recordRun command", () => {
         command: Commands.recordRun,
         arguments: [{ folder: pathToFileURL(folder).href, workflow: pathToFileURL(WORKFLOW).href, out }],
       });
-      expect(result).toEqual({ ok: true, written: out, turns: 1, events: 0, partings: [] });
+      expect(result).toEqual({ ok: true, written: out, turns: 1, events: 0, decisions: 0, partings: [] });
       expect(readFileSync(out, "utf8")).toContain(`agents: { reader: answer(SUMMARY, { summary: "Two." }) },`);
     },
     SLOW,
@@ -53,6 +53,7 @@ describe("the turnlens.recordRun command", () => {
         ok: false,
         turns: 1,
         events: 0,
+        decisions: 0,
         partings: [
           'agent "reader" turn 1: the prompt changed: was "Read README.md and summarise it in two sentences.", now "Read README.md and summarise it in three sentences."',
         ],
@@ -70,7 +71,7 @@ describe("the turnlens.recordRun command", () => {
         "turnlens.recordRun needs workflow: the workflow file the run ran",
       );
       const result = await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder: join(dir, "none"), workflow: WORKFLOW }] });
-      expect(result).toEqual({ ok: false, turns: 0, events: 0, partings: [], error: `no such run folder: ${join(dir, "none")}` });
+      expect(result).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: `no such run folder: ${join(dir, "none")}` });
     },
     SLOW,
   );
@@ -86,7 +87,7 @@ describe("the turnlens.recordRun command", () => {
       // The child is started as the request is handled (flushed by advance); the limit is the server's timer, manual here.
       await server.advance(119_999);
       await server.advance(1);
-      expect(await answered).toEqual({ ok: false, turns: 0, events: 0, partings: [], error: "turnlens record took more than 120 s and was stopped" });
+      expect(await answered).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: "turnlens record took more than 120 s and was stopped" });
       expect(await server.request("workspace/executeCommand", { command: Commands.cancelRuns, arguments: [] })).toEqual({ cancelled: true });
     },
     SLOW,
