@@ -65,6 +65,8 @@ function layout(doc: Doc, indent: string, column: number, after = ""): string {
   switch (doc.kind) {
     case "pair": {
       const head = `${doc.key}: `;
+      // A string too long for the key's line goes on the next, indented (Biome's way; it cannot break).
+      if (doc.value.kind === "text" && /^["']/.test(doc.value.text)) return `${doc.key}:\n${indent}${INDENT}${doc.value.text}`;
       return head + layout(doc.value, indent, column + head.length, after);
     }
     case "call": {
@@ -72,7 +74,7 @@ function layout(doc: Doc, indent: string, column: number, after = ""): string {
       const leading = doc.args.slice(0, -1).map(flat);
       const head = `${doc.head}(${leading.map((arg) => `${arg}, `).join("")}`;
       if (last && (last.kind === "group" || last.kind === "call") && column + head.length <= WIDTH) {
-        return head + layout(last, indent, column + head.length, `)${after}`) + ")";
+        return `${head}${layout(last, indent, column + head.length, `)${after}`)})`;
       }
       const inner = indent + INDENT;
       return `${doc.head}(\n${doc.args.map((arg) => `${inner}${layout(arg, inner, inner.length, ",")},\n`).join("")}${indent})`;
@@ -245,7 +247,7 @@ export function testSource(input: SourceInput): string {
   lines.push("");
   if (localSchemas.size) {
     // A schema the workflow file does not export: the recorded JSON Schema, as it was.
-    for (const [canonical, name] of localSchemas) lines.push(statement(call("const " + name + " = Type.Unsafe", jsonDoc(JSON.parse(canonical))), "").trimEnd());
+    for (const [canonical, name] of localSchemas) lines.push(statement(call(`const ${name} = Type.Unsafe`, jsonDoc(JSON.parse(canonical))), "").trimEnd());
     lines.push("");
   }
   const title = recorded.id !== undefined ? `replays run ${recorded.id}` : "replays the recorded run";

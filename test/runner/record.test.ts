@@ -240,6 +240,27 @@ describe("turnlens record on the run lines of example tests", () => {
     },
     SLOW,
   );
+  test(
+    "answers too long for a line break over lines as Biome breaks them, and the written test still passes",
+    async () => {
+      const long =
+        "The change reads well overall, but the migration locks the payments table for the whole backfill, which at our volume is minutes of failed checkouts.";
+      const original = await testWorkflow(review, {
+        args: { diff: "main..feature" },
+        agents: {
+          "verifier-*": answer(VERDICT, { ok: false, findings: [long, "a second finding, long enough that the list of findings cannot share the line", "x"] }),
+          lead: [answer(DECISION, { approve: false, summary: long }), answer(`${long} ${long}`)],
+        },
+      });
+      const { written, turns, passed } = await recordAndRun(keep("long", original), "examples/review/workflow.ts");
+      expect(passed).toBe(1);
+      expectSameTurns(original, turns);
+      expect(readFileSync(written, "utf8")).toContain(
+        `        answer(DECISION, {\n          approve: false,\n          summary:\n            ${JSON.stringify(long)},\n        }),\n`,
+      );
+    },
+    SLOW,
+  );
 });
 
 describe("turnlens record --check", () => {
