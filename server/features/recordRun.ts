@@ -43,7 +43,8 @@ export function recordRun(args: RecordRunArguments, timer: Timer): Promise<Recor
   if (args.check) argv.push("--check");
   return new Promise((settle) => {
     // The paths are absolute (readRecordArguments): the CLI runs in the server's own folder.
-    const child = forkWorker({ entry: join(turnlensRoot(), "bin", "turnlens.mjs"), args: argv });
+    // dist/cli.mjs, not bin/: the .vsix ships dist/ alone.
+    const child = forkWorker({ entry: join(turnlensRoot(), "dist", "cli.mjs"), args: argv });
     let stopped = false;
     const limit = timer.setTimeout(() => {
       stopped = true;
