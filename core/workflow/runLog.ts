@@ -34,7 +34,7 @@ export function logSession(attempt: Attempt, agent: OpenedAgent): void {
  * ended it (`submitted` with an accepted answer is `answered`, without one `silent`) or how it was cut short.
  */
 export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: { value: unknown } | undefined) => void {
-  const schema = operation.schema === undefined ? undefined : asJson(operation.schema);
+  const schema = operation.schema === undefined ? undefined : schemaAsJson(operation.schema);
   appendRunLine(attempt, {
     kind: "turn-begun",
     op: operation.id,
@@ -59,9 +59,32 @@ export function logOperation(attempt: Attempt, operation: TurnOperation): (end: 
       end: kind,
       ...(reason !== undefined ? { reason } : {}),
       at: attempt.nowIso(),
-      ...(kind === "answered" && answered !== undefined && asJson(answered.value) !== undefined ? { answer: asJson(answered.value) } : {}),
+      ...answerField(kind === "answered" ? answered : undefined),
     });
   };
+}
+
+/** An answered end's `answer`, once as JSON (an accepted answer is JSON already: it was parsed from its text). */
+function answerField(answered: { value: unknown } | undefined): { answer?: JsonValue } {
+  const answer = answered === undefined ? undefined : asJson(answered.value);
+  return answer === undefined ? {} : { answer };
+}
+
+// A workflow asks many turns of the same few schemas: each one's JSON is made once.
+const schemaJson = new WeakMap<object, JsonValue | null>();
+function schemaAsJson(schema: object): JsonValue | undefined {
+  let json = schemaJson.get(schema);
+  if (json === undefined) schemaJson.set(schema, (json = deepFreeze(asJson(schema) ?? null)));
+  return json ?? undefined;
+}
+
+/** Frozen, since every line of the schema shares the one copy. */
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** `value` as plain JSON, or undefined when it is none (a schema with a function in it, a cycle). */
