@@ -22,6 +22,8 @@ export interface CommandTargets {
   showOutput(): void;
   /** Scaffolds a first workflow and its test into the open folder. */
   gettingStarted(): Promise<void>;
+  /** Asks for a run folder and its workflow, writes the test that replays the run, and opens it. */
+  writeTestFromRun(): Promise<void>;
 }
 
 export interface CommandSpec {
@@ -46,6 +48,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: "turnlens.chooseRunMode", title: "Choose When Tests Run (This Session)", handler: (targets) => targets.chooseRunMode() },
   { id: "turnlens.showOutput", title: "Show Output", handler: (targets) => targets.showOutput() },
   { id: "turnlens.gettingStarted", title: "Get Started: Add a First Workflow and Its Test", handler: (targets) => targets.gettingStarted() },
+  // Not turnlens.recordRun: the language client registers the server's commands under their own ids.
+  { id: "turnlens.writeTestFromRun", title: "Write a Test from a Run Folder…", handler: (targets) => targets.writeTestFromRun() },
 ];
 
 /** Registers every command with `register` (vscode.commands.registerCommand); returns the registrations. */

@@ -6,6 +6,7 @@ import { State } from "vscode-languageclient/node";
 import { TurnlensClient, type EngineReport } from "./client.ts";
 import { registerCommands, type CommandTargets } from "./commands.ts";
 import { gettingStarted } from "./gettingStarted.ts";
+import { writeTestFromRun } from "./recordRun.ts";
 import { Status } from "./status.ts";
 import { TestExplorer, type ItemSnapshot } from "./testController.ts";
 import type { Produced } from "./producedResults.ts";
@@ -74,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
     chooseRunMode: () => client.chooseRunMode(),
     showOutput: () => status.show(),
     gettingStarted: () => gettingStarted(context, start),
+    writeTestFromRun: () => writeTestFromRun(client, start),
   };
   context.subscriptions.push(
     status,

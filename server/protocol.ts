@@ -214,7 +214,32 @@ export const Commands = {
    * answers `{ started }` at once, then `turnlens/assertionsChecked` and `answer-unchecked` diagnostics.
    */
   checkAssertions: "turnlens.checkAssertions",
+  /** Arguments: `[{ folder, workflow, out?, force?, check? }]`. `turnlens record` (docs/record.md); answers its `--json` result. */
+  recordRun: "turnlens.recordRun",
 } as const;
+
+/** The argument of `Commands.recordRun`: paths or file URIs. */
+export interface RecordRunArguments {
+  folder: string;
+  workflow: string;
+  out?: string;
+  force?: boolean;
+  check?: boolean;
+}
+
+/** What `Commands.recordRun` answers: `turnlens record --json`'s result (docs/record.md). */
+export interface RecordRunResult {
+  ok: boolean;
+  /** The test file written. */
+  written?: string;
+  turns: number;
+  events: number;
+  decisions: number;
+  /** Where the replay parts from the run, each naming the turn. */
+  partings: string[];
+  /** Why nothing was done: an unreadable folder or workflow, a file in the way. */
+  error?: string;
+}
 
 export interface AssertionsCheckedParams {
   uri: string;

@@ -8,6 +8,7 @@ import { ConfigError, findProjectConfig, loadConfigFile, parsePercent, resolveMa
 import { suggestName } from "../workflow/unknownOptions.ts";
 import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
+import { recordCommand } from "./record.ts";
 import { availableParallelism } from "node:os";
 import { MAX_TIMER_MS } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
@@ -65,6 +66,9 @@ Exit code: 0 when all tests pass, 1 when a test failed or no test ran (0 with
 
 turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
 in a folder with no workflow, a first workflow and its test (turnlens init --help).
+
+turnlens record <run folder> --workflow <file> [--check] writes a test that replays a run from
+its run.jsonl and in.jsonl, or checks the run still replays (turnlens record --help).
 
 turnlens lsp --stdio (or --node-ipc) starts the language server for an editor: the tests of the
 open files run as you type (turnlens lsp --help).`;
@@ -699,6 +703,7 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "init") return initCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+  if (command === "record") return recordCommand(rest, { stdout: process.stdout, stderr: process.stderr });
   if (command !== "test") {
     process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
     return 2;

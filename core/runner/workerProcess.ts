@@ -11,6 +11,8 @@ export interface WorkerProcessOptions {
   execArgv?: string[];
   /** Added to the worker's environment. */
   env?: Record<string, string>;
+  /** The script's arguments (the language server's `turnlens record` runs the CLI as its entry). */
+  args?: string[];
 }
 
 /**
@@ -32,7 +34,7 @@ export function workerEnvironment(extra: Record<string, string> = {}): NodeJS.Pr
 const WORKER_NODE_FLAGS = ["--max-semi-space-size=2"];
 
 export function forkWorker(options: WorkerProcessOptions = {}): ChildProcess {
-  return fork(options.entry ?? workerEntry(), [], {
+  return fork(options.entry ?? workerEntry(), options.args ?? [], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
     env: workerEnvironment(options.env),

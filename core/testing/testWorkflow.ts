@@ -306,7 +306,7 @@ async function runScripted<Args, Result>(
     logs,
     stages: result.stages,
     timers: control?.attempt.timers ?? [],
-    events: (control?.attempt.inbox.lines ?? []).map(toInLine),
+    events: (control?.attempt.inbox.lines ?? []).map((event) => toInLine(event, control!.attempt.inbox.arrivedAfter.get(event))),
     emits: control?.attempt.inbox.emits ?? [],
     runLines: control?.attempt.runLog ?? [],
     messages: control?.messages.records ?? [],

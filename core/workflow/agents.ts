@@ -399,7 +399,7 @@ export class AgentRegistry implements Agents {
     stopListening();
     closed = true;
     working();
-    logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered !== undefined);
+    logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered);
     if ("aborted" in raced) return { operation, end: outcomeOfCancel(raced.aborted) };
     const end = raced.end;
     switch (end.kind) {

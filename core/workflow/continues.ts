@@ -7,7 +7,7 @@ import { checkAnswer } from "./answerCheck.ts";
 import type { Attempt } from "./attempt.ts";
 import { StopSignal } from "./errors.ts";
 import type { JsonValue } from "./json.ts";
-import { appendRunLine, recordOfStageLine, stageLine } from "./runLog.ts";
+import { appendRunLine, asJson, recordOfStageLine, stageLine } from "./runLog.ts";
 import type { RunLine, StageRecord } from "./runLines.ts";
 import type { ReceivedEvent } from "./types.ts";
 import type { EventInbox } from "./events.ts";
@@ -84,15 +84,18 @@ export class Continuation {
   }
 
   /** Writes the attempt's first line, and closes each turn the earlier lines began and never ended. */
-  begin(event: ReceivedEvent | null, starts: boolean): void {
+  begin(event: ReceivedEvent | null, starts: boolean, args?: unknown): void {
     const attempt = this.attempt;
-    const { fromStage } = attempt.settings;
+    const { fromStage, runId } = attempt.settings;
+    const jsonArgs = args === null ? undefined : asJson(args);
     appendRunLine(attempt, {
       kind: "attempt",
       at: attempt.nowIso(),
       ...(event ? { event: event.eventId } : {}),
       ...(event && starts ? { starts: true as const } : {}),
       ...(fromStage !== undefined ? { fromStage } : {}),
+      id: runId,
+      ...(jsonArgs !== undefined ? { args: jsonArgs } : {}),
     });
     const open = new Map<string, Extract<RunLine, { kind: "turn-begun" }>>();
     for (const line of attempt.runLog) {

@@ -6,8 +6,9 @@ import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
 import type { CallCapture, DecisionRequest, QuestionDistribution } from "./host.ts";
+import { appendRunLine, asJson } from "./runLog.ts";
 import { CancelReason, scopeOr } from "./scope.ts";
-import type { ChoiceQuestion, Decision, DecisionSpec, Question, ScoreQuestion, YesNoQuestion } from "./types.ts";
+import type { ChoiceQuestion, Decision, DecisionSpec, JsonValue, Question, ScoreQuestion, YesNoQuestion } from "./types.ts";
 
 /** A question with one answer among named options; a description may be null. */
 export function choice<const Options extends Record<string, string | null>>(instructions: string, options: Options): ChoiceQuestion & { options: Options } {
@@ -122,6 +123,14 @@ export async function decide<Questions extends Record<string, Question>>(
     });
     const result = await attempt.activity.whileBusy(() => Promise.race([attempt.settings.decisions.decide(request, scope.signal), aborted]));
     await attempt.unlessAbandoned();
+    // What the provider said, checked or not: `turnlens record` writes it as the test's decisions script.
+    const answered = result instanceof Error ? undefined : (asJson(result) as Record<string, JsonValue> | undefined);
+    appendRunLine(attempt, {
+      kind: "decision",
+      key: spec.key,
+      ...(result instanceof Error ? { error: result.message } : answered !== undefined ? { answers: answered } : {}),
+      at: attempt.nowIso(),
+    });
     if (result instanceof Error) {
       throw new DecisionError(`decision "${spec.key}" failed: ${result.message}`, { cause: result });
     }

@@ -161,7 +161,7 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
     if (!continuing) attempt.inbox.markRead(delivery.event);
     startEvent = delivery.event;
   }
-  attempt.continuation.begin(startEvent, !continuing);
+  attempt.continuation.begin(startEvent, !continuing, options.args);
   options.onStart?.({
     attempt,
     messages: bus,

@@ -35,6 +35,8 @@ export class EventInbox {
   readonly lines: ReceivedEvent[] = [];
   /** When each of `lines` this attempt received came, by event id: the timeline's. */
   readonly moments = new Map<string, Moment>();
+  /** How many run.jsonl lines the run had as each event arrived (an in.jsonl line's `runLines`). */
+  readonly arrivedAfter = new WeakMap<ReceivedEvent, number>();
   /** Events no wait has taken yet, oldest first. */
   private readonly unread: ReceivedEvent[] = [];
   private readonly waiters: Waiter[] = [];
@@ -84,6 +86,7 @@ export class EventInbox {
     const event: ReceivedEvent = { eventId, name: sent.name, data, at: this.attempt.nowIso() };
     this.lines.push(event);
     this.moments.set(eventId, this.attempt.moment());
+    this.arrivedAfter.set(event, this.attempt.runLog.length);
     this.deliver(event);
     return { ok: true, event };
   }

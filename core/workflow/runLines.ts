@@ -40,6 +40,10 @@ export interface AttemptLine extends RunLineBase {
   /** The event started the run: the run reads it as `wf.event`, and no wait takes it. */
   starts?: true;
   fromStage?: string;
+  /** The run's id (`wf.runId`). */
+  id?: string;
+  /** The args the attempt ran with, when they are JSON and not null: what `turnlens record` writes as a test's `args`. */
+  args?: JsonValue;
 }
 
 /** A stage's record, as `run.stages` reads it, and how many waits it made. */
@@ -88,6 +92,10 @@ export interface TurnBegunLine extends RunLineBase {
   stage?: string;
   label?: string;
   at: string;
+  /** The prompt as the workflow wrote it (a compaction's focus); a nudge's is its turn's, so a nudge line has none. */
+  prompt?: string;
+  /** The JSON Schema the answer was checked against; absent for a turn that asks for text. */
+  schema?: JsonValue;
 }
 
 /** How an operation ended, as its host ended it; `silent` is an end with no answer, before any nudge. */
@@ -99,10 +107,23 @@ export interface TurnEndedLine extends RunLineBase {
   end: "answered" | "silent" | Exclude<Outcome["kind"], "answered" | "unanswered">;
   reason?: string;
   at: string;
+  /** The answer the engine accepted (the value, or a text turn's text), on an `answered` line. */
+  answer?: JsonValue;
+}
+
+/** What a decision's provider answered: a distribution per question, or the error the workflow's decide rejected with. */
+export interface DecisionLine extends RunLineBase {
+  kind: "decision";
+  key: string;
+  /** The provider's distributions by question id, as a test's `decisions` script gives them. */
+  answers?: Record<string, JsonValue>;
+  /** The provider's error message, when it failed. */
+  error?: string;
+  at: string;
 }
 
 /** One line of run.jsonl. */
-export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine;
+export type RunLine = AttemptLine | StageLine | TimerLine | WaitLine | SessionLine | TurnBegunLine | TurnEndedLine | DecisionLine;
 
 /** A run line before the attempt stamps it with `v` and its number. */
 export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLine ? Omit<Line, "v" | "attempt"> : never) : never;
@@ -111,6 +132,8 @@ export type UnstampedRunLine = RunLine extends infer Line ? (Line extends RunLin
 export interface InLine extends ReceivedEvent {
   v: typeof LOG_VERSION;
   kind: "event";
+  /** How many run.jsonl lines the run had when the event arrived: where it falls among them. */
+  runLines?: number;
 }
 
 /** What an earlier attempt left, for an attempt that continues it. */

@@ -3,7 +3,7 @@
 
 import type { Attempt } from "./attempt.ts";
 import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
-import { whyNotJson } from "./json.ts";
+import { whyNotJson, type JsonValue } from "./json.ts";
 import { LOG_VERSION, type InLine, type RunLine, type StageLine, type StageRecord, type TurnEndedLine, type UnstampedRunLine } from "./runLines.ts";
 import type { Outcome, ReceivedEvent } from "./types.ts";
 
@@ -33,7 +33,8 @@ export function logSession(attempt: Attempt, agent: OpenedAgent): void {
  * Writes an operation's begun line; the returned function writes its ended line from how its host
  * ended it (`submitted` with an accepted answer is `answered`, without one `silent`) or how it was cut short.
  */
-export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: boolean) => void {
+export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: { value: unknown } | undefined) => void {
+  const schema = operation.schema === undefined ? undefined : schemaAsJson(operation.schema);
   appendRunLine(attempt, {
     kind: "turn-begun",
     op: operation.id,
@@ -44,9 +45,11 @@ export function logOperation(attempt: Attempt, operation: TurnOperation): (end: 
     ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
     ...(operation.label !== undefined ? { label: operation.label } : {}),
     at: attempt.nowIso(),
+    ...(operation.nudge ? {} : { prompt: operation.prompt }),
+    ...(schema !== undefined ? { schema } : {}),
   });
   return (end, answered) => {
-    const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
+    const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered !== undefined ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
     const reason = "reason" in end ? end.reason : undefined;
     appendRunLine(attempt, {
       kind: "turn-ended",
@@ -56,12 +59,43 @@ export function logOperation(attempt: Attempt, operation: TurnOperation): (end: 
       end: kind,
       ...(reason !== undefined ? { reason } : {}),
       at: attempt.nowIso(),
+      ...answerField(kind === "answered" ? answered : undefined),
     });
   };
 }
 
-export function toInLine(event: ReceivedEvent): InLine {
-  return { v: LOG_VERSION, kind: "event", ...event };
+/** An answered end's `answer`, once as JSON (an accepted answer is JSON already: it was parsed from its text). */
+function answerField(answered: { value: unknown } | undefined): { answer?: JsonValue } {
+  const answer = answered === undefined ? undefined : asJson(answered.value);
+  return answer === undefined ? {} : { answer };
+}
+
+// A workflow asks many turns of the same few schemas: each one's JSON is made once.
+const schemaJson = new WeakMap<object, JsonValue | null>();
+function schemaAsJson(schema: object): JsonValue | undefined {
+  let json = schemaJson.get(schema);
+  if (json === undefined) schemaJson.set(schema, (json = deepFreeze(asJson(schema) ?? null)));
+  return json ?? undefined;
+}
+
+/** Frozen, since every line of the schema shares the one copy. */
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** `value` as plain JSON, or undefined when it is none (a schema with a function in it, a cycle). */
+export function asJson(value: unknown): JsonValue | undefined {
+  if (value === undefined || whyNotJson(value)) return undefined;
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}
+
+/** An event as in.jsonl has it; `runLines` is how many run.jsonl lines the run had when it arrived. */
+export function toInLine(event: ReceivedEvent, runLines?: number): InLine {
+  return { v: LOG_VERSION, kind: "event", ...event, ...(runLines !== undefined ? { runLines } : {}) };
 }
 
 export function fromInLine(line: InLine): ReceivedEvent {
@@ -112,7 +146,7 @@ const took: FieldCheck = (value) =>
 
 /** Each kind's fields: required ones, then optional ones (a trailing `?`). */
 const RUN_LINE_FIELDS: Record<RunLine["kind"], Record<string, FieldCheck>> = {
-  attempt: { at: time, "event?": text, "starts?": yes, "fromStage?": text },
+  attempt: { at: time, "event?": text, "starts?": yes, "fromStage?": text, "id?": text, "args?": json },
   stage: {
     name: text,
     outcome: oneOf("succeeded", "stopped", "failed"),
@@ -127,7 +161,18 @@ const RUN_LINE_FIELDS: Record<RunLine["kind"], Record<string, FieldCheck>> = {
   timer: { wait: count, label: anyText, due: time, state: oneOf("pending", "fired", "cancelled") },
   wait: { wait: count, label: anyText, took },
   session: { agent: text, harness: text, model: anyText, at: time },
-  "turn-begun": { op: count, agent: text, operation: text, n: count, nudge: flag, at: time, "stage?": text, "label?": anyText },
+  "turn-begun": {
+    op: count,
+    agent: text,
+    operation: text,
+    n: count,
+    nudge: flag,
+    at: time,
+    "stage?": text,
+    "label?": anyText,
+    "prompt?": anyText,
+    "schema?": json,
+  },
   "turn-ended": {
     op: count,
     agent: text,
@@ -135,11 +180,13 @@ const RUN_LINE_FIELDS: Record<RunLine["kind"], Record<string, FieldCheck>> = {
     end: oneOf("answered", "silent", "blocked", "failed", "timed-out", "cancelled"),
     at: time,
     "reason?": anyText,
+    "answer?": json,
   },
+  decision: { key: text, at: time, "answers?": json, "error?": anyText },
 };
 
 const IN_LINE_FIELDS: Record<string, Record<string, FieldCheck>> = {
-  event: { eventId: text, name: text, data: json, at: time },
+  event: { eventId: text, name: text, data: json, at: time, "runLines?": countFromZero },
 };
 
 /** JSONL text or a list of parsed lines, as (line number, value) pairs; a torn last line of text is skipped. */

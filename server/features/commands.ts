@@ -1,9 +1,10 @@
-// `workspace/executeCommand`: run a file, run one test, cancel runs. A command answers at once;
+// `workspace/executeCommand`: run a file, run one test, cancel runs, write a test from a run folder (recordRun.ts). A command answers at once;
 // the run reports through diagnostics, lenses and progress.
 import type { ExecuteCommandParams } from "vscode-languageserver";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { startCheck } from "./assertionCheck.ts";
+import { readRecordArguments, recordRun } from "./recordRun.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
@@ -11,7 +12,7 @@ export function register(server: Server): void {
     result.capabilities.executeCommandProvider = { commands: Object.values(Commands) };
   });
   connection.onExecuteCommand(
-    server.guardRequest("executeCommand", (params: ExecuteCommandParams) => {
+    server.guardRequest("executeCommand", (params: ExecuteCommandParams): unknown => {
       const [uri, path] = (params.arguments ?? []) as [string | undefined, string[] | undefined];
       switch (params.command) {
         case Commands.runFile:
@@ -25,6 +26,8 @@ export function register(server: Server): void {
         case Commands.cancelRuns:
           for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
           return { cancelled: true };
+        case Commands.recordRun:
+          return recordRun(readRecordArguments(params.arguments?.[0]), server.env.timer);
         default:
           throw new Error(`unknown command ${params.command}`);
       }

@@ -78,7 +78,7 @@ describe("a continue", () => {
     const { workflow } = counted();
     const run = await testWorkflow(workflow, { earlier: { run: [{ v: 1, kind: "attempt", attempt: 3, at: AT }] } });
     expect(run.value.attempt).toBe(4);
-    expect(run.run[1]).toEqual({ v: 1, kind: "attempt", attempt: 4, at: expect.any(String) });
+    expect(run.run[1]).toEqual({ v: 1, kind: "attempt", attempt: 4, at: expect.any(String), id: "test" });
   });
 
   test("reuses the stages its run lines recorded, so a continued run needs only its lines", async () => {
@@ -101,7 +101,7 @@ describe("a continue", () => {
       },
     });
     expect(run.run.slice(2, 4)).toEqual([
-      { v: 1, kind: "attempt", attempt: 2, at: expect.any(String) },
+      { v: 1, kind: "attempt", attempt: 2, at: expect.any(String), id: "test" },
       {
         v: 1,
         kind: "turn-ended",
@@ -251,7 +251,7 @@ describe("what a continue refuses", () => {
       [[{ v: 2, kind: "attempt", attempt: 1, at: AT }], `earlier.run line 1: version 2 is not one this Turnlens reads; it reads version 1`],
       [
         [{ v: 1, kind: "race", attempt: 1 }],
-        `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended"`,
+        `earlier.run line 1: kind "race" is not a line of earlier.run; its kinds are "attempt", "stage", "timer", "wait", "session", "turn-begun", "turn-ended", "decision"`,
       ],
       [[{ v: 1, kind: "wait", attempt: 1, wait: 1, took: "timeout" }], `earlier.run line 1: a wait line needs "label"`],
       [[{ v: 1, kind: "attempt", at: AT }], `earlier.run line 1: an attempt line needs "attempt"`],

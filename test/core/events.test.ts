@@ -33,7 +33,7 @@ describe("a workflow with events", () => {
   test("its starting event is wf.event, with the id awf.start, checked against starts", async () => {
     const run = await testWorkflow(notes({ stopAfter: 0 }), { event: { name: "case.changed", data: { case: "c-1" } }, agents: writer });
     expect(run.value).toEqual({ started: "case.changed", taken: [] });
-    expect(run.events).toEqual([{ v: 1, kind: "event", eventId: "awf.start", name: "case.changed", data: { case: "c-1" }, at: expect.any(String) }]);
+    expect(run.events).toEqual([{ v: 1, kind: "event", eventId: "awf.start", name: "case.changed", data: { case: "c-1" }, at: expect.any(String), runLines: 0 }]);
   });
 
   test("without an event it starts with none, and wf.event is null", async () => {

@@ -1,0 +1,95 @@
+// The turnlens.recordRun command over the protocol: `turnlens record` on a run folder, answered
+// with the test written or where the run parts from the workflow; bad arguments are refused by name.
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { answer, testWorkflow } from "agentswf/testing";
+import summarize, { SUMMARY } from "../../examples/summarize/summarize";
+import { Commands } from "../../server/protocol.ts";
+import { ROOT, SLOW, TestServer } from "./harness.ts";
+
+let server: TestServer;
+afterEach(() => server.dispose());
+const dir = mkdtempSync(join(tmpdir(), "turnlens-record-command-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const WORKFLOW = join(ROOT, "examples/summarize/summarize.ts");
+
+async function runFolder(name: string): Promise<string> {
+  const run = await testWorkflow(summarize, { args: { file: "README.md" }, id: name, agents: { reader: answer(SUMMARY, { summary: "Two." }) } });
+  const folder = join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "run.jsonl"), run.run.map((line) => `${JSON.stringify(line)}\n`).join(""));
+  return folder;
+}
+
+describe("the turnlens.recordRun command", () => {
+  test(
+    "writes the test of a run folder (given as file URIs) and answers with the file and the counts",
+    async () => {
+      server = await TestServer.started();
+      const folder = await runFolder("run-1");
+      const out = join(dir, "run-1.test.ts");
+      const result = await server.request("workspace/executeCommand", {
+        command: Commands.recordRun,
+        arguments: [{ folder: pathToFileURL(folder).href, workflow: pathToFileURL(WORKFLOW).href, out }],
+      });
+      expect(result).toEqual({ ok: true, written: out, turns: 1, events: 0, decisions: 0, partings: [] });
+      expect(readFileSync(out, "utf8")).toContain(`agents: { reader: answer(SUMMARY, { summary: "Two." }) },`);
+    },
+    SLOW,
+  );
+
+  test(
+    "with check on an edited workflow, answers where the run parts and writes nothing",
+    async () => {
+      server = await TestServer.started();
+      const folder = await runFolder("run-2");
+      const edited = join(dir, "edited.ts");
+      writeFileSync(edited, readFileSync(WORKFLOW, "utf8").replace("summarise it in two sentences", "summarise it in three sentences"));
+      const result = await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow: edited, check: true }] });
+      expect(result).toEqual({
+        ok: false,
+        turns: 1,
+        events: 0,
+        decisions: 0,
+        partings: [
+          'agent "reader" turn 1: the prompt changed: was "Read README.md and summarise it in two sentences.", now "Read README.md and summarise it in three sentences."',
+        ],
+      });
+      expect(existsSync(join(dir, "run-2.test.ts"))).toBe(false);
+    },
+    SLOW,
+  );
+
+  test(
+    "refuses an argument without a workflow by name, and the server keeps answering",
+    async () => {
+      server = await TestServer.started();
+      await expect(server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder: dir }] })).rejects.toThrow(
+        "turnlens.recordRun needs workflow: the workflow file the run ran",
+      );
+      const result = await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder: join(dir, "none"), workflow: WORKFLOW }] });
+      expect(result).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: `no such run folder: ${join(dir, "none")}` });
+    },
+    SLOW,
+  );
+
+  test(
+    "a workflow that never stops loading is stopped at the time limit, and the server keeps answering",
+    async () => {
+      server = await TestServer.started();
+      const folder = await runFolder("run-3");
+      const looping = join(dir, "looping.ts");
+      writeFileSync(looping, "while (true) {}\nexport default {};\n");
+      const answered = server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow: looping, check: true }] });
+      // The child is started as the request is handled (flushed by advance); the limit is the server's timer, manual here.
+      await server.advance(119_999);
+      await server.advance(1);
+      expect(await answered).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: "turnlens record took more than 120 s and was stopped" });
+      expect(await server.request("workspace/executeCommand", { command: Commands.cancelRuns, arguments: [] })).toEqual({ cancelled: true });
+    },
+    SLOW,
+  );
+});
