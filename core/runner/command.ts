@@ -4,7 +4,16 @@
 import { existsSync, fstatSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
-import { ConfigError, findProjectConfig, loadConfigFile, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
+import {
+  checkReporterName,
+  ConfigError,
+  findProjectConfig,
+  loadConfigFile,
+  parsePercent,
+  resolveMaxWorkers,
+  type ProjectConfig,
+  type ReporterChoice,
+} from "./configFile.ts";
 import { suggestName } from "../workflow/unknownOptions.ts";
 import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
@@ -216,7 +225,15 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
         const v = value();
         if (v === undefined || v === "") throw new CliUsageError("--reporter needs a name, such as --reporter dot");
         // Repeated, or comma-separated as Vitest also takes them.
-        for (const name of v.split(",")) if (name !== "") options.reporters.push({ name, options: {} });
+        for (const name of v.split(",")) {
+          if (name === "") continue;
+          try {
+            checkReporterName(name, "--reporter");
+          } catch (error) {
+            throw new CliUsageError((error as Error).message);
+          }
+          options.reporters.push({ name, options: {} });
+        }
         options.reporter = legacyReporter(options.reporters);
         given.add("reporters");
         break;
