@@ -2,7 +2,9 @@
 // type (so a wrong key or type is a tsc error). No Node imports: a config file bundles this alone.
 
 /** The reporters `turnlens test` has (docs/runner.md, Reporters); `default` is `pretty`. */
-export type ReporterName = "default" | "pretty" | "dot" | "verbose" | "json" | "junit" | "tap" | "github-actions" | "agent";
+export const REPORTER_NAMES = ["default", "pretty", "dot", "verbose", "json", "junit", "tap", "github-actions", "agent"] as const;
+
+export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /** A reporter by name, or by name with its options, as Vitest takes them: `["junit", { suiteName: "x" }]`. */
 export type ReporterConfig = ReporterName | readonly [ReporterName, Record<string, unknown>];

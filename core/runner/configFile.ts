@@ -6,8 +6,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { noSuchOption } from "../workflow/unknownOptions.ts";
+import { noSuchOption, suggestName } from "../workflow/unknownOptions.ts";
 import { MAX_TIMER_MS } from "./limits.ts";
+import { REPORTER_NAMES } from "./config.ts";
 
 /** The names a config file may have, in the order they are looked for. */
 export const CONFIG_FILE_NAMES = ["turnlens.config.ts", "turnlens.config.mts", "turnlens.config.js", "turnlens.config.mjs", "turnlens.config.json"] as const;
@@ -102,6 +103,13 @@ export function resolveMaxWorkers(value: number | string, cores: number): number
   return Math.max(1, Math.floor(cores * (parsePercent(value) ?? 1)));
 }
 
+/** Refuses a reporter name Turnlens has not, with the nearest; `where` names the flag or the file. */
+export function checkReporterName(name: string, where: string): void {
+  if ((REPORTER_NAMES as readonly string[]).includes(name)) return;
+  const nearest = suggestName(name, REPORTER_NAMES);
+  throw new ConfigError(`${where}: no reporter "${name}"${nearest ? `; did you mean "${nearest}"?` : ""} (the reporters: ${REPORTER_NAMES.join(", ")})`);
+}
+
 /** The reporters a config or the command line names, each as { name, options }. */
 export function reporterChoices(value: unknown): ReporterChoice[] {
   const list = isReporter(value) ? [value] : (value as unknown[]);
@@ -133,7 +141,10 @@ export function checkConfig(raw: unknown, file: string, where: string): ProjectC
   if (raw.include !== undefined) config.include = raw.include as string[];
   if (raw.testTimeout !== undefined) config.testTimeout = raw.testTimeout as number;
   if (raw.maxWorkers !== undefined) config.maxWorkers = raw.maxWorkers as number | string;
-  if (raw.reporters !== undefined) config.reporters = reporterChoices(raw.reporters);
+  if (raw.reporters !== undefined) {
+    config.reporters = reporterChoices(raw.reporters);
+    for (const { name } of config.reporters) checkReporterName(name, `${where}: "reporters"`);
+  }
   if (raw.outputFile !== undefined) config.outputFile = typeof raw.outputFile === "string" ? raw.outputFile : { ...(raw.outputFile as Record<string, string>) };
   if (raw.silent !== undefined) config.silent = raw.silent as boolean;
   if (raw.passWithNoTests !== undefined) config.passWithNoTests = raw.passWithNoTests as boolean;

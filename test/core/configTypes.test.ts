@@ -54,10 +54,13 @@ describe("defineConfig, as tsc checks it", () => {
     expect(refusal(defineConfig({ include: "test/" }))).toBe('turnlens.config.ts: "include" must be an array of paths, not "test/"');
   });
 
-  test("a reporter name that is not one is a type error", () => {
+  test("a reporter name that is not one is a type error, and refused with the nearest", () => {
     // @ts-expect-error "junti" is no reporter (the reporters refuse it by name at run time)
     const config = defineConfig({ reporters: ["junti"] });
-    expect(config.reporters).toEqual(["junti"]);
+    expect(refusal(config)).toBe(
+      'turnlens.config.ts: "reporters": no reporter "junti"; did you mean "junit"? (the reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)',
+    );
+    expect(() => parseTestArgs(["--reporter", "dots"])).toThrow('--reporter: no reporter "dots"; did you mean "dot"?');
   });
 });
 

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { detectAgent } from "std-env";
 import { suggestName } from "../../workflow/unknownOptions.ts";
+import { REPORTER_NAMES, type ReporterName } from "../config.ts";
 import type { FileReport, RunSummary, TestReport } from "../report.ts";
 import { AgentReporter } from "./agentReporter.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
@@ -22,8 +23,8 @@ export interface ReporterSetting {
   options: Record<string, unknown>;
 }
 
-export const REPORTER_NAMES = ["default", "pretty", "dot", "verbose", "json", "junit", "tap", "github-actions", "agent"] as const;
-export type ReporterName = (typeof REPORTER_NAMES)[number];
+// The one list of reporter names is `turnlens/config`'s, whose types give it to a config file.
+export { REPORTER_NAMES, type ReporterName };
 
 /** Reporters whose output is one document a program reads: nothing else may share their stream. */
 const DOCUMENTS = new Set<string>(["json", "junit", "tap"]);
