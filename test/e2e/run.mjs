@@ -12,10 +12,11 @@ import { takeWorkflowScreenshot } from "./workflowScreenshot.mjs";
 import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
 import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 import { checkTimeline } from "./timeline.mjs";
+import { checkMutateLens } from "./mutateLens.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -170,6 +171,18 @@ try {
     });
     results.push({ name: "timeline", ok: timeline.ok, detail: timeline.ok ? timeline.checks.join("; ") : timeline.error });
     say(`timeline: ${timeline.ok ? "PASS" : `FAIL (${timeline.error})`}`);
+  }
+  if (!skip.has("mutateLens")) {
+    const lens = await checkMutateLens({
+      url: server.url,
+      dir,
+      folder: workspace("mutateLens", join(root, "examples/mutation")),
+      out: join(root, "docs/images"),
+      logs,
+      say,
+    });
+    results.push({ name: "mutateLens", ok: lens.ok, detail: lens.ok ? lens.checks.join("; ") : lens.error });
+    say(`mutate lens: ${lens.ok ? "PASS" : `FAIL (${lens.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
