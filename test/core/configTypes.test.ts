@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { defineConfig, type TurnlensConfig } from "turnlens/config";
 import { parseTestArgs, withConfig } from "../../core/runner/command.ts";
 import { checkConfig } from "../../core/runner/configFile.ts";
+import { chooseReporters } from "../../core/runner/reporters/reporterGroup.ts";
 
 const refusal = (config: unknown) => {
   try {
@@ -60,7 +61,10 @@ describe("defineConfig, as tsc checks it", () => {
     expect(refusal(config)).toBe(
       'turnlens.config.ts: "reporters": no reporter "junti"; did you mean "junit"? (the reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)',
     );
-    expect(() => parseTestArgs(["--reporter", "dots"])).toThrow('--reporter: no reporter "dots"; did you mean "dot"?');
+    // On the command line, the reporters refuse it where they are chosen (exit 2).
+    const options = parseTestArgs(["--reporter", "dots"]);
+    if (options === "help") throw new Error("help");
+    expect(() => chooseReporters(options.reporters, undefined, {})).toThrow('no reporter "dots"; did you mean "dot"?');
   });
 });
 
