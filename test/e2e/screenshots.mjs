@@ -148,6 +148,9 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await openFile("mistakes/misspelled-option.test.ts");
     const squiggle = page.locator(".editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning").first();
     await page.locator(".markers-panel", { hasText: 'did you mean "agents"' }).first().waitFor(WAIT);
+    // The file's top in view: scrolled to its problem, the option's line sits under the sticky
+    // `test(` header, which takes the click.
+    await page.keyboard.press("Control+Home");
     await editorText(/^agnets$/)
       .first()
       .click(); // the cursor on the name; the squiggle overlay takes no clicks
