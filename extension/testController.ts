@@ -2,7 +2,7 @@
 // files and the trees the server discovers; Run (continuous too), Run with Coverage and Debug profiles; each run's
 // progress as states, failures at their line with diffs, transcripts as output, runs as children.
 import * as vscode from "vscode";
-import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError } from "vscode-languageclient/node";
+import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError, State } from "vscode-languageclient/node";
 import {
   CancelTestRunNotification,
   Commands,
@@ -12,13 +12,15 @@ import {
   TestRunProgressNotification,
   TestsAffectedNotification,
   TestsDiscoveredNotification,
+  TestFilesChangedNotification,
+  TestFilesRequest,
   type TestRunProgressMessage,
   type TestRunProgressParams,
   type TestTranscript,
 } from "../server/protocol.ts";
 import type { TurnlensClient } from "./client.ts";
 import type { Status } from "./status.ts";
-import { importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./testFiles.ts";
+import { filesNoLongerListed, importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./testFiles.ts";
 import { DebugLauncher } from "./debugRun.ts";
 import {
   progressOfCliReport,
@@ -102,6 +104,9 @@ export class TestExplorer implements vscode.Disposable {
     });
     client.client.onNotification(TestRunProgressNotification.type, (params) => this.onProgress(params));
     client.client.onNotification(TestsAffectedNotification.type, (params) => this.onTestsAffected(params.tests));
+    // The project's config decides the test files: the server lists them once it runs, and again when a config file changes.
+    client.client.onNotification(TestFilesChangedNotification.type, () => void this.listFromServer());
+    client.client.onDidChangeState(({ newState }) => newState === State.Running && void this.listFromServer());
   }
 
   /** Test files not open that a change affects: each continuous run whose scope holds them reruns them. */
@@ -134,8 +139,8 @@ export class TestExplorer implements vscode.Disposable {
     };
     controller.refreshHandler = async () => void (await this.scanWorkspace());
     const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
-    watcher.onDidCreate((uri) => void this.addIfTurnlens(uri));
-    watcher.onDidChange((uri) => void (this.tree.file(uri.toString()) ? undefined : this.addIfTurnlens(uri)));
+    watcher.onDidCreate((uri) => void this.addIfTestFile(uri));
+    watcher.onDidChange((uri) => void (this.tree.file(uri.toString()) ? undefined : this.addIfTestFile(uri)));
     watcher.onDidDelete((uri) => {
       this.tree.removeFile(uri.toString());
       this.syncFile(uri.toString());
@@ -150,12 +155,73 @@ export class TestExplorer implements vscode.Disposable {
     this.syncFolders();
   }
 
-  /** Finds the workspace's test files that import Turnlens; returns how many. */
+  /**
+   * Finds the workspace's test files that import Turnlens; returns how many. The server lists them
+   * as `turnlens test` finds them (the config's include/exclude); before it runs (the scan that
+   * decides whether to start it), or when it predates `turnlens/testFiles`, every file with a test
+   * file's name is a candidate.
+   */
   async scanWorkspace(): Promise<number> {
+    const listed = await this.serverTestFiles();
+    if (listed) return this.applyListing(listed);
     const files = await vscode.workspace.findFiles(TEST_FILE_GLOB, SKIPPED_FOLDERS_GLOB, SCAN_LIMIT);
     let found = 0;
     await Promise.all(files.map(async (uri) => void ((await this.addIfTurnlens(uri)) && found++)));
     return found;
+  }
+
+  /** Set once the server said it does not know `turnlens/testFiles`: the extension's name check stays. */
+  private serverListsNoFiles = false;
+  /** The listing being asked for, and whether another was asked for meanwhile (a checkout creates many files). */
+  private listing: Promise<void> | undefined;
+  private listAgain = false;
+
+  /** The workspace's test files as the server lists them, or undefined (not running, or a server without the request). */
+  private async serverTestFiles(): Promise<vscode.Uri[] | undefined> {
+    if (this.serverListsNoFiles || this.client.client.state !== State.Running) return undefined;
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.toString());
+    try {
+      const { files } = await this.client.client.sendRequest(TestFilesRequest.type, { folders });
+      return files.map((uri) => vscode.Uri.parse(uri));
+    } catch (error) {
+      if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) this.serverListsNoFiles = true;
+      else
+        this.status.log.warn(`the server did not list the test files (each file named like a test is shown): ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Makes the tree the listed files that import Turnlens: adds new ones, drops those no longer listed (an open one stays). Returns how many are in it. */
+  private async applyListing(listed: vscode.Uri[]): Promise<number> {
+    const found = await Promise.all(listed.map((uri) => this.addIfTurnlens(uri)));
+    const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    for (const uri of filesNoLongerListed(this.tree.fileUris(), listed.map(String), open)) {
+      this.tree.removeFile(uri);
+      this.syncFile(uri);
+    }
+    return found.filter(Boolean).length;
+  }
+
+  /** Asks the server for the test files and applies them; a request made meanwhile asks once more after. */
+  private async listFromServer(): Promise<void> {
+    if (this.listing) {
+      this.listAgain = true;
+      return this.listing;
+    }
+    this.listing = (async () => {
+      do {
+        this.listAgain = false;
+        const listed = await this.serverTestFiles();
+        if (listed) await this.applyListing(listed);
+      } while (this.listAgain);
+    })().finally(() => (this.listing = undefined));
+    return this.listing;
+  }
+
+  /** A test file created or changed on disk: the server's listing decides whether it belongs (else its name does). */
+  private async addIfTestFile(uri: vscode.Uri): Promise<void> {
+    if (!this.serverListsNoFiles && this.client.client.state === State.Running) return this.listFromServer();
+    await this.addIfTurnlens(uri);
   }
 
   /** Adds a test file to the tree when it imports Turnlens; true when it does. */

@@ -1,4 +1,5 @@
-// Which files are Turnlens test files: the names `turnlens test` runs, and, to activate only where
+// Which files are Turnlens test files: the names `turnlens test` runs (until the server, which
+// applies the project's config, lists them: `turnlens/testFiles`), and, to activate only where
 // Turnlens is used, whether a file imports its testing module. No `vscode` import: unit-tested.
 
 /** The names `turnlens test` runs (core/runner/discover.ts), as a VS Code glob. */
@@ -26,4 +27,14 @@ const IMPORTS_TESTING = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](?
 /** Whether a test file's text imports Turnlens's testing module under either of its names. */
 export function importsTurnlens(text: string): boolean {
   return IMPORTS_TESTING.test(text);
+}
+
+/**
+ * The files to take out of the tree when the server lists the workspace's test files (its config's
+ * include/exclude applied): those in the tree it no longer lists, except an open one, which the
+ * server still runs (and sends the tree of) while it is open. Uris as VS Code writes them.
+ */
+export function filesNoLongerListed(inTree: readonly string[], listed: readonly string[], open: ReadonlySet<string>): string[] {
+  const kept = new Set(listed);
+  return inTree.filter((uri) => !kept.has(uri) && !open.has(uri));
 }

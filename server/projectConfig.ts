@@ -11,8 +11,13 @@ const logged = new Set<string>();
 
 /** The config of `file`'s project, or undefined (none, or one that cannot be used: logged). */
 export function projectConfigFor(file: string, log: Logger): ProjectConfig | undefined {
+  return projectConfigOfFolder(dirname(file), log);
+}
+
+/** The config of the project `folder` is in, or undefined (none, or one that cannot be used: logged). */
+export function projectConfigOfFolder(folder: string, log: Logger): ProjectConfig | undefined {
   try {
-    return findProjectConfig(dirname(file));
+    return findProjectConfig(folder);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     if (!logged.has(error.message)) {

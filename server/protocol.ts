@@ -437,3 +437,27 @@ export namespace TimelineRequest {
   export const method = "turnlens/timeline" as const;
   export const type = new RequestType<TimelineParams, TimelineResult | null, void>(method);
 }
+
+// The Test Explorer's test files (docs/vscode-extension.md) ---------------------------------------
+
+export interface TestFilesParams {
+  /** The workspace folders whose test files are wanted. */
+  folders: string[];
+}
+
+export interface TestFilesResult {
+  /** The files `turnlens test` run in each folder would run (its config's include/exclude applied), sorted, deduplicated. */
+  files: string[];
+}
+
+/** Client → server: the workspace's test files as `turnlens test` finds them, for the Test Explorer's tree. */
+export namespace TestFilesRequest {
+  export const method = "turnlens/testFiles" as const;
+  export const type = new RequestType<TestFilesParams, TestFilesResult, void>(method);
+}
+
+/** Server → client: a project config file changed on disk, so the test files may have: ask `turnlens/testFiles` again. */
+export namespace TestFilesChangedNotification {
+  export const method = "turnlens/testFilesChanged" as const;
+  export const type = new NotificationType<{ config: string }>(method);
+}

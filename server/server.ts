@@ -25,6 +25,7 @@ import * as inlayHints from "./features/inlayHints.ts";
 import * as outcomeCoverage from "./features/outcomeCoverage.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
+import * as testFiles from "./features/testFiles.ts";
 import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
 import * as workflowViews from "./features/workflowViews.ts";
@@ -123,6 +124,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     codeLens,
     commands,
     testExplorer,
+    testFiles,
     transcript,
     progress,
     workflowViews,

@@ -4,6 +4,7 @@
 import { pathToFileURL } from "node:url";
 import { DidChangeWatchedFilesNotification } from "vscode-languageserver";
 import { TestsAffectedNotification } from "../protocol.ts";
+import { configFilesAmong } from "./testFiles.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
 
@@ -22,6 +23,7 @@ export function register(server: Server): void {
 
   connection.onDidChangeWatchedFiles(
     server.guardNotification("didChangeWatchedFiles", ({ changes }) => {
+      configFilesAmong(server, changes);
       for (const change of changes) {
         const file = fileOf(change.uri);
         // Installed packages are not the project's; an open document's buffer, not its disk, is what runs.

@@ -13,6 +13,7 @@ import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
 import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
+import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
@@ -115,6 +116,7 @@ try {
     await suite("workflowEdits", workspace("workflowEdits", join(root, "examples/summarize")));
     await suite("peekAndCoverage", workspace("peekAndCoverage", join(root, "examples")));
     await suite("timelineCommands", workspace("timelineCommands", join(root, "examples/feature-delivery")));
+    await suite("configTestFiles", configTestFilesWorkspace(workspace("configTestFiles")));
   }
   if (!skip.has("screenshots")) {
     say("screenshots");

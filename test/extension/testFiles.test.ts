@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { importsTurnlens, isTestFileName } from "../../extension/testFiles.ts";
+import { filesNoLongerListed, importsTurnlens, isTestFileName } from "../../extension/testFiles.ts";
 
 describe("test files", () => {
   test("are named like the runner's", () => {
@@ -19,5 +19,17 @@ describe("test files", () => {
     expect(importsTurnlens('import { test } from "bun:test";\nimport x from "agentswf/workflow";')).toBe(false);
     expect(importsTurnlens('import x from "my-turnlens/testing";')).toBe(false);
     expect(importsTurnlens(readFileSync(fileURLToPath(new URL("../../examples/review/workflow.test.ts", import.meta.url)), "utf8"))).toBe(true);
+  });
+});
+
+describe("the server's listing of the test files", () => {
+  test("takes out of the tree the files it no longer lists, but not an open one", () => {
+    const inTree = ["file:///w/tests/a.test.ts", "file:///w/fixtures/b.test.ts", "file:///w/fixtures/open.test.ts", "file:///w/e2e/c.test.ts"];
+    const listed = ["file:///w/tests/a.test.ts", "file:///w/e2e/c.test.ts", "file:///w/new.test.ts"];
+    expect(filesNoLongerListed(inTree, listed, new Set(["file:///w/fixtures/open.test.ts"]))).toEqual(["file:///w/fixtures/b.test.ts"]);
+  });
+
+  test("takes nothing out when every file in the tree is listed", () => {
+    expect(filesNoLongerListed(["file:///w/a.test.ts"], ["file:///w/a.test.ts", "file:///w/b.test.ts"], new Set())).toEqual([]);
   });
 });
