@@ -322,7 +322,8 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
   return options;
 }
 
-const FLAGS = [
+/** Every flag of `turnlens test`, for the nearest-name suggestion and the --help test. */
+export const FLAGS = [
   "--testNamePattern",
   "--testTimeout",
   "--reporter",

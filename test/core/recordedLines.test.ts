@@ -1,3 +1,5 @@
+// The run lines a replay needs (docs/data.md): the attempt's id and args, each turn's prompt, schema
+// and answer, a decision's line, and how many run lines an event arrived after.
 import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type, yesNo } from "agentswf/workflow";

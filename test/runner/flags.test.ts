@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { FLAGS } from "../../core/runner/command.ts";
 import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
 import { freshTag, ROOT, SLOW, taggedCommands, tempProject, turnlens, turnlensCommand, until } from "./harness.ts";
 
@@ -262,23 +263,7 @@ test(
   async () => {
     const result = await turnlensCommand(["test", "--help"]);
     expect(result.code).toBe(0);
-    for (const flag of [
-      "--testNamePattern",
-      "--testTimeout",
-      "--reporter",
-      "--outputFile",
-      "--silent",
-      "--passWithNoTests",
-      "--maxWorkers",
-      "--bail",
-      "--changed",
-      "--shard",
-      "--config",
-      "--watch",
-      "--coverage",
-      "--test-name-pattern",
-      "--timeout",
-    ]) {
+    for (const flag of FLAGS) {
       expect(result.stdout).toContain(flag);
     }
   },
