@@ -5,31 +5,17 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-
-const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
+import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
 
 export async function takeCompletionScreenshot({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
   const browser = await launch(dir);
   const { page } = browser;
+  const { openFile, editorText } = workbench(page);
   const name = "completion.png";
   let stage = "starting";
-  const openFile = async (relative) => {
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill(relative);
-    const file = relative.split("/").pop();
-    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: file }).waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: file }).waitFor({ state: "attached", ...WAIT });
-  };
-  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
   try {
-    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator(".monaco-workbench").waitFor(WAIT);
-    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+    await openWorkspace(page, url, folder, say);
 
     stage = "the feature-delivery tests' run";
     await page.keyboard.press("Control+B");

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
+import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
 
-const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
 /** Long enough that the stale hint is on screen for the picture, short enough that the first runs come soon. */
 const DEBOUNCE_MS = 6000;
 
@@ -16,6 +16,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
   writeFileSync(join(folder, ".vscode", "settings.json"), `${JSON.stringify({ "turnlens.debounceMs": DEBOUNCE_MS, "editor.inlayHints.maximumLength": 0 }, null, 2)}\n`);
   const browser = await launch(dir);
   const { page } = browser;
+  const { openFile, editorText } = workbench(page);
   const files = [];
   let stage = "starting";
   /** A picture of one part of the window (the editor group, the panel), at most `height` tall, so it shows one thing. */
@@ -26,18 +27,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     files.push(name);
     say(`  wrote docs/images/${name}`);
   };
-  const openFile = async (relative) => {
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill(relative);
-    const file = relative.split("/").pop();
-    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: file }).waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: file }).waitFor({ state: "attached", ...WAIT });
-  };
   const editor = page.locator(".editor-group-container.active").first();
-  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
   /** Shows the hover at the cursor with the keyboard (Ctrl+K Ctrl+I), again until `hover` shows. */
   const showHover = async (hover) => {
     for (let attempt = 1; ; attempt++) {
@@ -53,10 +43,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     }
   };
   try {
-    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator(".monaco-workbench").waitFor(WAIT);
-    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+    await openWorkspace(page, url, folder, say);
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
 

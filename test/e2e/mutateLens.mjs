@@ -6,8 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
+import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
 
-const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
 const LENS = "Check what this test asserts";
 const SENTENCE = 'no assertion of this test depends on reviewer\'s answer (changed to {approved: false, notes: ""}, the test still passed)';
 /** The check's result for that test: of its four mutants (two per answer), the reviewer's other value goes unnoticed. */
@@ -37,19 +37,10 @@ export async function checkMutateLens({ url, dir, folder, out, logs = dir, say =
   let stage = "starting";
   const lenses = page.locator(".editor-group-container.active .codelens-decoration a");
   try {
-    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator(".monaco-workbench").waitFor(WAIT);
-    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+    await openWorkspace(page, url, folder, say);
 
     stage = "the mutation demo's run";
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill("workflow.test.ts");
-    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: "workflow.test.ts" }).waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: "workflow.test.ts" }).waitFor({ state: "attached", ...WAIT });
+    await workbench(page).openFile("workflow.test.ts");
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
 

@@ -5,13 +5,13 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-
-const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
+import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
 
 export async function takeScreenshots({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
   const browser = await launch(dir);
   const { page } = browser;
+  const { openFile, editorText } = workbench(page);
   const files = [];
   const shot = async (name) => {
     const path = join(out, name);
@@ -21,24 +21,9 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     files.push(name);
     say(`  wrote docs/images/${name}`);
   };
-  const openFile = async (relative) => {
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill(relative);
-    const name = relative.split("/").pop();
-    // the focused row, not a row left from the last time the list showed
-    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: name }).waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: name }).waitFor({ state: "attached", ...WAIT }); // (scrolled off when many are open)
-  };
   let stage = "starting";
-  const editorText = (text) => page.locator(".editor-group-container.active .view-lines span", { hasText: text });
   try {
-    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator(".monaco-workbench").waitFor(WAIT);
-    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+    await openWorkspace(page, url, folder, say);
 
     stage = "the Testing view";
     // 1. The Testing view after running every test, files in folders: the examples pass,

@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
+import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
 
-const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 };
 const TEST = "a reviewer asks the planner to change the doc, and reviews once it replied";
 
 /** 1-based line and column of `call` on the first line of `file` that holds `text`. */
@@ -28,19 +28,10 @@ export async function checkTimeline({ url, dir, folder, root, out, logs = dir, s
   let { page } = browser;
   const paint = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   try {
-    page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator(".monaco-workbench").waitFor(WAIT);
-    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
+    await openWorkspace(page, url, folder, say);
 
     stage = "the feature-delivery test file's run";
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor(WAIT);
-    await input.fill("feature-delivery/workflow.test.ts");
-    await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: "workflow.test.ts" }).waitFor(WAIT);
-    await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: "workflow.test.ts" }).waitFor({ state: "attached", ...WAIT });
+    await workbench(page).openFile("feature-delivery/workflow.test.ts");
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
 
