@@ -118,73 +118,23 @@ try {
     await suite("timelineCommands", workspace("timelineCommands", join(root, "examples/feature-delivery")));
     await suite("configTestFiles", configTestFilesWorkspace(workspace("configTestFiles")));
   }
-  if (!skip.has("screenshots")) {
-    say("screenshots");
-    const shots = await takeScreenshots({ url: server.url, dir, folder: workspace("shots", join(root, "examples")), out: join(root, "docs/images"), logs, say });
-    results.push({ name: "screenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
-    say(`screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
-  }
-  if (!skip.has("workflowScreenshot")) {
-    say("workflow screenshot");
-    const shot = await takeWorkflowScreenshot({
-      url: server.url,
-      dir,
-      folder: workspace("workflowShot", join(root, "examples")),
-      out: join(root, "docs/images"),
-      logs,
-      say,
-    });
-    results.push({ name: "workflowScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
-    say(`workflow screenshot: ${shot.ok ? "PASS" : `FAIL (${shot.error})`}`);
-  }
-  if (!skip.has("completionScreenshot")) {
-    const shot = await takeCompletionScreenshot({
-      url: server.url,
-      dir,
-      folder: workspace("completionShot", join(root, "examples")),
-      out: join(root, "docs/images"),
-      logs,
-      say,
-    });
-    results.push({ name: "completionScreenshot", ok: shot.ok, detail: shot.ok ? shot.files.join(", ") : shot.error });
-  }
-  if (!skip.has("editorStateScreenshots")) {
-    say("editor state screenshots");
-    const shots = await takeEditorStateScreenshots({
-      url: server.url,
-      dir,
-      folder: workspace("editorShots", join(root, "examples")),
-      out: join(root, "docs/images"),
-      logs,
-      say,
-    });
-    results.push({ name: "editorStateScreenshots", ok: shots.ok, detail: shots.ok ? shots.files.join(", ") : shots.error });
-    say(`editor state screenshots: ${shots.ok ? "PASS" : `FAIL (${shots.error})`}`);
-  }
-  if (!skip.has("timeline")) {
-    const timeline = await checkTimeline({
-      url: server.url,
-      dir,
-      folder: workspace("timeline", join(root, "examples")),
-      root,
-      out: join(root, "docs/images"),
-      logs,
-      say,
-    });
-    results.push({ name: "timeline", ok: timeline.ok, detail: timeline.ok ? timeline.checks.join("; ") : timeline.error });
-    say(`timeline: ${timeline.ok ? "PASS" : `FAIL (${timeline.error})`}`);
-  }
-  if (!skip.has("mutateLens")) {
-    const lens = await checkMutateLens({
-      url: server.url,
-      dir,
-      folder: workspace("mutateLens", join(root, "examples/mutation")),
-      out: join(root, "docs/images"),
-      logs,
-      say,
-    });
-    results.push({ name: "mutateLens", ok: lens.ok, detail: lens.ok ? lens.checks.join("; ") : lens.error });
-    say(`mutate lens: ${lens.ok ? "PASS" : `FAIL (${lens.error})`}`);
+  // The steps that drive the workbench in Chromium, each on its own copy of a folder: they resolve
+  // to { ok, files } (the pictures written) or { ok, checks }, or { ok: false, error }.
+  const browserSteps = [
+    { name: "screenshots", workspace: "shots", from: "examples", run: takeScreenshots },
+    { name: "workflowScreenshot", workspace: "workflowShot", from: "examples", run: takeWorkflowScreenshot },
+    { name: "completionScreenshot", workspace: "completionShot", from: "examples", run: takeCompletionScreenshot },
+    { name: "editorStateScreenshots", workspace: "editorShots", from: "examples", run: takeEditorStateScreenshots },
+    { name: "timeline", workspace: "timeline", from: "examples", run: checkTimeline },
+    { name: "mutateLens", workspace: "mutateLens", from: "examples/mutation", run: checkMutateLens },
+  ];
+  for (const step of browserSteps) {
+    if (skip.has(step.name)) continue;
+    say(step.name);
+    const folder = workspace(step.workspace, join(root, step.from));
+    const result = await step.run({ url: server.url, dir, folder, root, out: join(root, "docs/images"), logs, say });
+    results.push({ name: step.name, ok: result.ok, detail: result.ok ? [...(result.files ?? []), ...(result.checks ?? [])].join("; ") : result.error });
+    say(`${step.name}: ${result.ok ? "PASS" : `FAIL (${result.error})`}`);
   }
 } catch (error) {
   results.push({ name: "harness", ok: false, detail: error.stack ?? String(error) });
