@@ -3,7 +3,7 @@
 // `agents` entry it met, each rerun alone in the pool's warm workers, in parallel, within a time
 // budget per file; a mutant whose test still passed is an answer no assertion noticed.
 
-import type { NoAnswerKind } from "../testing/entries.ts";
+import { NO_ANSWER_METHODS, noAnswerKindOf, type NoAnswerKind } from "../testing/entries.ts";
 import type { ScriptChange } from "../testing/scriptMutation.ts";
 import type { RunTrace, SourceSite, TurnTrace } from "../testing/trace.ts";
 import { mutantValue, writtenValue } from "./mutantValues.ts";
@@ -51,22 +51,6 @@ const OTHER_NO_ANSWER: Record<NoAnswerKind, NoAnswerKind> = {
 /** What an answer entry becomes for its noAnswer mutant: a turn that fails, as a crashed harness does. */
 const ANSWER_BECOMES: NoAnswerKind = "failed";
 
-const METHODS: Record<NoAnswerKind, string> = {
-  silent: "silent",
-  blocked: "blocked",
-  failed: "failed",
-  "timed-out": "timedOut",
-  hang: "hang",
-  interrupted: "interrupted",
-  "needs-login": "needsLogin",
-};
-
-/** The kind of a noAnswer entry from its trace's `noAnswer.timedOut`. */
-function noAnswerKindOf(kind: string): NoAnswerKind | undefined {
-  const method = kind.startsWith("noAnswer.") ? kind.slice("noAnswer.".length) : undefined;
-  return (Object.keys(METHODS) as NoAnswerKind[]).find((candidate) => METHODS[candidate] === method);
-}
-
 /** Every mutant of a file's passed tests, from the baseline's traces (each run numbered by `call`). */
 export function listMutants(report: FileReport): Mutant[] {
   return report.tests.filter((test) => test.status === "passed").flatMap((test) => mutantsOfTest(report.file, test));
@@ -106,14 +90,14 @@ function mutantsOfEntry(file: string, test: TestReport, run: RunTrace, first: Tu
   const noAnswerKind = entry ? noAnswerKindOf(entry.kind) : undefined;
   if (noAnswerKind) {
     const to = OTHER_NO_ANSWER[noAnswerKind];
-    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: to }, summary: `changed to noAnswer.${METHODS[to]}()` });
+    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: to }, summary: `changed to noAnswer.${NO_ANSWER_METHODS[to]}()` });
   } else {
     const answered = run.turns.find((turn) => turn.match?.option === "agents" && turn.match.key === key && turn.match.index === index && turn.outcome === "answered");
     if (answered && answered.answer !== undefined) {
       const value = mutantValue(answered.answer, answered.schema);
       if (value !== undefined) mutants.push({ ...base, change: { kind: "value", value }, summary: `changed to ${writtenValue(value)}` });
     }
-    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: ANSWER_BECOMES }, summary: `changed to noAnswer.${METHODS[ANSWER_BECOMES]}()` });
+    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: ANSWER_BECOMES }, summary: `changed to noAnswer.${NO_ANSWER_METHODS[ANSWER_BECOMES]}()` });
   }
   const listLength = index === null ? 0 : run.entries.filter((candidate) => candidate.option === "agents" && candidate.key === key).length;
   if (listLength > 1) mutants.push({ ...base, change: { kind: "drop" }, summary: "dropped from its list" });

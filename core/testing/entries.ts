@@ -156,7 +156,7 @@ export function entryKind(entry: Entry): string {
 }
 
 /** Each noAnswer kind's method, as a test calls it. */
-const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
+export const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
   silent: "silent",
   blocked: "blocked",
   failed: "failed",
@@ -166,6 +166,12 @@ const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
   "needs-login": "needsLogin",
 };
 
+/** The noAnswer kind `noAnswer.timedOut` (as a test writes it, and as a trace's entry kind reads) names. */
+export function noAnswerKindOf(written: string): NoAnswerKind | undefined {
+  const method = written.startsWith("noAnswer.") ? written.slice("noAnswer.".length) : undefined;
+  return (Object.keys(NO_ANSWER_METHODS) as NoAnswerKind[]).find((candidate) => NO_ANSWER_METHODS[candidate] === method);
+}
+
 /**
  * A stand-in for `answer(…)` or `noAnswer.<method>()` as a test file writes it, so the option
  * readers can check a script before the run (the editor's static pass); undefined for a method
@@ -173,8 +179,7 @@ const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
  */
 export function entryStandIn(written: "answer" | `noAnswer.${string}`): Entry | undefined {
   if (written === "answer") return Object.freeze({ [ENTRY]: "answer" as const, schema: undefined });
-  const method = written.slice("noAnswer.".length);
-  const kind = (Object.keys(NO_ANSWER_METHODS) as NoAnswerKind[]).find((candidate) => NO_ANSWER_METHODS[candidate] === method);
+  const kind = noAnswerKindOf(written);
   return kind ? Object.freeze({ [ENTRY]: "no-answer" as const, kind }) : undefined;
 }
 
