@@ -44,8 +44,32 @@ describe("no output lost", () => {
           .join("\n").length + 1;
       expect(kept).toBe(OUTPUT_CAP_BYTES);
       const cut = 100 * 1024 * 1024 - OUTPUT_CAP_BYTES;
-      expect(result.stderr).toContain(`[turnlens: ${cut} more bytes of this test's output were cut; a test keeps ${OUTPUT_CAP_BYTES} bytes]\nthe next test's line\n`);
+      expect(cut).toBe(96 * 1024 * 1024);
+      expect(result.stderr).toContain(`\n… 96 MB of this test's output cut (showing its first 4 MB)\nthe next test's line\n`);
       expect((JSON.parse(result.stdout) as RunSummary).passed).toBe(2);
+    },
+    SLOW,
+  );
+});
+
+describe("a flood above the cap", () => {
+  test(
+    "a cut output says on the stream it cut, on a line of its own, how much was cut and how much is shown",
+    async () => {
+      const result = await turnlens([fixture("output/tenMegabytes.test.ts")]);
+      expect(result.code).toBe(0);
+      const flooded = 10_485 * 1000;
+      const note = "… 6 MB of this test's output cut (showing its first 4 MB)\n";
+      expect(Math.round((flooded - OUTPUT_CAP_BYTES) / (1024 * 1024))).toBe(6);
+      const at = result.stdout.indexOf(note);
+      expect(at).toBeGreaterThan(0);
+      // What comes before the note: the first 4 MB as written (the cap falls inside a line), then the line break the note adds.
+      const kept = result.stdout.slice(0, at);
+      expect(kept.length).toBe(OUTPUT_CAP_BYTES + 1);
+      expect(kept).toBe(`${`${"x".repeat(999)}\n`.repeat(4194)}${"x".repeat(OUTPUT_CAP_BYTES - 4194 * 1000)}\n`);
+      expect(result.stdout.slice(at + note.length)).toStartWith("the next test's line\n✓ test/runner/fixtures/output/tenMegabytes.test.ts (2 tests)\n");
+      expect(result.stderr).toBe("");
+      expect(result.lastLine).toBe("2 passed, 0 failed");
     },
     SLOW,
   );
