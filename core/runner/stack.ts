@@ -52,12 +52,6 @@ export function locationOf(stack: string | undefined, testFile?: string): Site |
   return frames.find((f) => isUserFile(f.file));
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI escape starts with ESC
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
-}
-
 function show(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   return inspect(value, { depth: 6, colors: false, breakLength: 80, sorted: false });
@@ -69,10 +63,13 @@ export function errorReport(error: unknown, testFile?: string): ErrorReport {
     return { message: `a non-error value was thrown: ${show(error)}` };
   }
   const err = error as Error & { matcherResult?: { expected?: unknown; actual?: unknown; message?: string } };
-  let message = stripAnsi(String(err.message ?? ""));
+  // Kept as it is, escapes and all: the worker prints no colors of its own (FORCE_COLOR=0,
+  // workerProcess.ts), so an ESC here is the value's, and the terminal reporters show it escaped
+  // (reporters/terminalText.ts); stripped, two different values would print the same.
+  let message = String(err.message ?? "");
   let stack: string | undefined;
   try {
-    stack = typeof err.stack === "string" ? stripAnsi(err.stack) : undefined;
+    stack = typeof err.stack === "string" ? err.stack : undefined;
   } catch {
     stack = undefined;
   }
@@ -95,7 +92,7 @@ export function errorReport(error: unknown, testFile?: string): ErrorReport {
   // Errors with a cause: keep the cause's message visible.
   const cause = (err as { cause?: unknown }).cause;
   if (cause instanceof Error && !message.includes(cause.message)) {
-    report.message = `${message}\n  caused by: ${stripAnsi(cause.message)}`;
+    report.message = `${message}\n  caused by: ${cause.message}`;
   }
   // Make sure the report survives JSON and IPC.
   return JSON.parse(JSON.stringify(report)) as ErrorReport;

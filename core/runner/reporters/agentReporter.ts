@@ -6,7 +6,8 @@ import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "../r
 import type { ProblemTrace, RunTrace } from "../../testing/trace.ts";
 import { preferredFixTitle, type NamedSchema } from "../../testing/problemFixes.ts";
 import { canonicalJson } from "../../workflow/json.ts";
-import { countLine, rel, site, type FileExtras, type Out, type Reporter } from "./reporter.ts";
+import { countLine, rel, site, testName, type FileExtras, type Out, type Reporter } from "./reporter.ts";
+import { oneLineText } from "./terminalText.ts";
 
 /** One thing to act on: where, its code, why, and the fix when Turnlens has one. */
 export interface AgentItem {
@@ -20,10 +21,10 @@ export interface AgentItem {
 
 const WHY_WIDTH = 300;
 
-/** The first line of a message, cut to one screen line or so: the why, never a transcript. */
+/** The first line of a message, cut to one screen line or so, its controls escaped: the why, never a transcript. */
 function oneLine(text: string): string {
   const first = text.split("\n").find((line) => line.trim() !== "") ?? "";
-  const trimmed = first.trim();
+  const trimmed = oneLineText(first.trim());
   return trimmed.length > WHY_WIDTH ? `${trimmed.slice(0, WHY_WIDTH - 1)}…` : trimmed;
 }
 
@@ -31,7 +32,7 @@ function oneLine(text: string): string {
 function plainCode(error: ErrorReport): string {
   if (error.type === "AssertionError") return "assertion-failed";
   if (/ timed out after \d/.test(error.message)) return "timeout";
-  return error.type && error.type !== "Error" ? error.type : "error";
+  return error.type && error.type !== "Error" ? oneLineText(error.type) : "error";
 }
 
 function plainWhy(error: ErrorReport): string {
@@ -106,7 +107,7 @@ export class AgentReporter implements Reporter {
 
   private addTest(file: string, test: TestReport, where: (s: Site | undefined) => string, nameOf: (schema: unknown) => NamedSchema | undefined): void {
     const error = test.error ?? { message: "failed" };
-    const name = test.path.join(" › ");
+    const name = testName(test);
     const fallback = error.location ?? test.location;
     const problems = error.problems ?? [];
     if (problems.length === 0) {
@@ -116,7 +117,7 @@ export class AgentReporter implements Reporter {
     for (const problem of problems) {
       const fix = preferredFixTitle(problem, { turnSchema: turnSchema(test.runs, problem), nameOf });
       const item: AgentItem = { at: where(problemSite(problem, fallback)), code: problem.code, test: name, why: oneLine(problem.message) };
-      if (fix) item.fix = fix.charAt(0).toLowerCase() + fix.slice(1);
+      if (fix) item.fix = oneLineText(fix.charAt(0).toLowerCase() + fix.slice(1));
       this.items.push({ file, item });
     }
   }

@@ -3,7 +3,8 @@
 import type { ErrorReport, FileReport, RunSummary, TestReport } from "../report.ts";
 import { userStack } from "../stack.ts";
 import { canonicalJson } from "../../workflow/json.ts";
-import { countLine, paint, rel, site, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
+import { countLine, paint, rel, site, testName, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
+import { blockLines, oneLineText } from "./terminalText.ts";
 
 export class DefaultReporter implements ConsoleReporter {
   protected readonly c: Paint;
@@ -99,7 +100,7 @@ export class DefaultReporter implements ConsoleReporter {
   }
 
   private formatMessage(error: ErrorReport): string {
-    const lines = error.message.split("\n").map((line) => {
+    const lines = blockLines(error.message).map((line) => {
       if (/^- /.test(line) || /^Expected/.test(line)) return this.c.green(line);
       if (/^\+ /.test(line) || /^Received/.test(line)) return this.c.red(line);
       return line;
@@ -122,16 +123,15 @@ export class DefaultReporter implements ConsoleReporter {
         .sort((a, b) => (order.get(a.f.file) ?? 0) - (order.get(b.f.file) ?? 0) || a.i - b.i)
         .map(({ f }) => f);
       for (const f of failures) {
-        const title = f.test ? f.test.path.join(" › ") : `${rel(this.out, f.file)} could not run`;
+        const title = f.test ? testName(f.test) : `${rel(this.out, f.file)} could not run`;
         w(`${this.c.red(this.c.bold("FAIL"))} ${this.c.bold(title)}`);
         const at = site(this.out, f.error.location) ?? site(this.out, f.test?.location) ?? rel(this.out, f.file);
         w(`  ${this.c.dim("at")} ${at}`);
         w(this.formatMessage(f.error));
-        for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(line)}`);
+        for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(oneLineText(line))}`);
         if (f.error.codeFrame)
           w(
-            f.error.codeFrame
-              .split("\n")
+            blockLines(f.error.codeFrame)
               .map((l) => `    ${this.c.dim(l)}`)
               .join("\n"),
           );
@@ -141,7 +141,7 @@ export class DefaultReporter implements ConsoleReporter {
           const frames = userStack(f.error.stack)
             .filter((fr) => !(loc && fr.includes(`${loc.file}:${loc.line}:${loc.column}`)))
             .slice(0, 6);
-          if (frames.length > 0) w(frames.map((fr) => `      ${this.c.dim(fr)}`).join("\n"));
+          if (frames.length > 0) w(frames.map((fr) => `      ${this.c.dim(oneLineText(fr))}`).join("\n"));
         }
         w("");
       }

@@ -4,6 +4,7 @@
 import { isAbsolute, relative } from "node:path";
 import type { ErrorReport, FileReport, Site } from "../report.ts";
 import type { Out, Reporter } from "./reporter.ts";
+import { blockLines, oneLineText } from "./terminalText.ts";
 
 /** A command's message: `%`, CR and LF escaped. */
 export function escapeData(text: string): string {
@@ -29,10 +30,11 @@ export class GithubActionsReporter implements Reporter {
   }
 
   private annotation(title: string, error: ErrorReport, where: Site | undefined, file: string): string {
-    const properties = [`file=${escapeProperty(this.path(where?.file ?? file))}`];
+    // The log shows what GitHub does not read as the command: controls escaped as the terminal reporters do.
+    const properties = [`file=${escapeProperty(oneLineText(this.path(where?.file ?? file)))}`];
     if (where) properties.push(`line=${where.line}`, `col=${where.column}`);
-    properties.push(`title=${escapeProperty(title)}`);
-    return `::error ${properties.join(",")}::${escapeData(error.message)}\n`;
+    properties.push(`title=${escapeProperty(oneLineText(title))}`);
+    return `::error ${properties.join(",")}::${escapeData(blockLines(error.message).join("\n"))}\n`;
   }
 
   fileEnd(report: FileReport): void {

@@ -3,6 +3,7 @@
 import { relative } from "node:path";
 import type { FileReport, RunSummary, Site, TestReport } from "../report.ts";
 import type { SchemaName } from "../schemaNames.ts";
+import { oneLineText } from "./terminalText.ts";
 
 /** Where a reporter writes: the terminal's streams, or a file's text kept until the run ends. */
 export interface Sink {
@@ -48,10 +49,15 @@ export function isConsoleReporter(reporter: Reporter): reporter is ConsoleReport
   return typeof (reporter as Partial<ConsoleReporter>).printOutput === "function";
 }
 
-/** `file` relative to the current folder, or as it is when outside it. */
+/** `file` relative to the current folder, or as it is when outside it; on one line, its controls escaped (terminalText.ts). */
 export function rel(out: Out, file: string): string {
   const r = relative(out.cwd, file);
-  return r === "" || r.startsWith("..") ? file : r;
+  return oneLineText(r === "" || r.startsWith("..") ? file : r);
+}
+
+/** A test's full name (`describe › test`), on one line, its controls escaped (terminalText.ts). */
+export function testName(test: TestReport): string {
+  return oneLineText(test.path.join(" › "));
 }
 
 /** `file:line:column`, the file relative to the current folder. */

@@ -2,19 +2,23 @@
 // four spaces), a YAML block under each failure, the plan last; written as each file ends.
 import type { ErrorReport, FileReport } from "../report.ts";
 import { rel, site, type Out, type Reporter } from "./reporter.ts";
+import { oneLineText } from "./terminalText.ts";
 
-/** A test point's description: `#` starts a directive in TAP, so it is escaped, and the line kept single. */
+/**
+ * A test point's description: `#` starts a directive in TAP, so it is escaped; the line is kept
+ * single and its controls shown as escapes (terminalText.ts), which a TAP reader keeps as written.
+ */
 function description(text: string): string {
-  return text
-    .replace(/\\/g, "\\\\")
-    .replace(/#/g, "\\#")
-    .replace(/\s*\n\s*/g, " ");
+  return oneLineText(text.replace(/\\/g, "\\\\").replace(/#/g, "\\#"));
 }
 
-/** A YAML diagnostic block (TAP 14 §YAML), its values as JSON strings, which YAML reads as they are. */
+/**
+ * A YAML diagnostic block (TAP 14 §YAML), its values as JSON strings, which YAML reads as they
+ * are; the controls JSON leaves raw (C1, bidi, U+2028) become `\uXXXX`, an escape YAML reads back.
+ */
 function yamlBlock(indent: string, fields: Record<string, string | undefined>): string[] {
   const lines = [`${indent}  ---`];
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) lines.push(`${indent}  ${key}: ${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) lines.push(`${indent}  ${key}: ${oneLineText(JSON.stringify(value))}`);
   lines.push(`${indent}  ...`);
   return lines;
 }

@@ -2,6 +2,7 @@
 // (`✓ describe › test 12ms`), as Vitest's verbose prints them.
 import type { FileReport, TestReport } from "../report.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
+import { testName } from "./reporter.ts";
 
 export class VerboseReporter extends DefaultReporter {
   protected override fileText(report: FileReport): string {
@@ -9,7 +10,7 @@ export class VerboseReporter extends DefaultReporter {
   }
 
   private testLine(test: TestReport): string {
-    const name = test.path.join(" › ");
+    const name = testName(test);
     const took = this.c.dim(`${Math.round(test.durationMs)}ms`);
     if (test.status === "passed") return `${this.c.green("✓")} ${name} ${took}`;
     if (test.status === "failed") return `${this.c.red("×")} ${name} ${took}`;
