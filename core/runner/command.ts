@@ -20,6 +20,7 @@ import { chooseReporters, ReporterGroup, ReporterUsageError } from "./reporters/
 import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
+import { RerunLoopGuard } from "./watchLoop.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
 import { writeTimelines } from "./timelineFiles.ts";
@@ -613,6 +614,7 @@ async function watchMode(options: CliOptions): Promise<number> {
     return stats !== undefined && outputFiles.includes(`${stats.dev}:${stats.ino}`);
   };
   const first = await selectFiles(options);
+  const loopGuard = new RerunLoopGuard(shown);
   const graph = new TestGraph();
   graph.setFiles(first.files);
   let stopping = false;
@@ -632,7 +634,8 @@ async function watchMode(options: CliOptions): Promise<number> {
   for (const file of first.files) watcher.add(dirname(file));
 
   const run = async (files: string[]) => {
-    const { summary } = await runOnce(files, options, controller.signal, (file, result) => graph.record(file, inputsOf(result)));
+    loopGuard.runStarted(files);
+    const { summary } = await runOnce(files, options, controller.signal, (file, result) => graph.record(file, inputsOf(result))).finally(() => loopGuard.runEnded());
     // An input outside the watched folders (a sibling package) is watched from now on.
     for (const input of graph.allInputs()) {
       if (!input.split(sep).includes("node_modules") && !watcher.covers(dirname(input))) watcher.add(dirname(input));
@@ -657,7 +660,11 @@ async function watchMode(options: CliOptions): Promise<number> {
     if (added.length > 0) lines.push(`new test file${added.length > 1 ? "s" : ""} ${listed(added.map(shown))}: running ${added.length > 1 ? "them" : "it"}`);
     // A path gone again that no test read was an editor's scratch file (sed -i's, say).
     const handled = new Set([...added, ...removed]);
-    const relevant = changed.filter((path) => !handled.has(path) && !ownOutput(path) && (existsSync(path) || graph.reads(path)));
+    const candidates = changed.filter((path) => !handled.has(path) && !ownOutput(path) && (existsSync(path) || graph.reads(path)));
+    // A file the last run wrote, run after run, is the run's own doing (watchLoop.ts).
+    const verdict = loopGuard.judge(candidates.filter((path) => graph.reads(path)));
+    lines.push(...verdict.lines);
+    const relevant = candidates.filter((path) => !graph.reads(path) || verdict.rerunFor.includes(path));
     const settings = relevant.some((path) => BUNDLE_SETTINGS.test(basename(path)));
     const affected = (settings ? graph.files : graph.affected(relevant)).filter((file) => !added.includes(file));
     const names = listed(relevant.map(shown));

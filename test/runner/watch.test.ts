@@ -4,10 +4,10 @@
 // process in a fresh project and waits on its output, never on a clock.
 import { describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, SLOW, tempProject, withoutAgentOrCi } from "./harness.ts";
+import { FIXTURES, ROOT, SLOW, tempProject, withoutAgentOrCi } from "./harness.ts";
 
 /** A workflow whose one agent `key` is asked to say `prompt`; it returns the agent's text. */
 function workflowSource(key: string, prompt: string, returns = "outcome.value.text"): string {
@@ -197,6 +197,37 @@ describe("what a change reruns", () => {
           "✓ tests/one.test.ts (1 test)",
           "1 passed, 0 failed",
         ]);
+      } finally {
+        await watching.stop();
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("a test that rewrites what it imports", () => {
+  test(
+    "reruns 3 times, then the loop is stopped with a line naming the file that keeps changing and the test that writes it; a change between runs still reruns",
+    async () => {
+      // The reliability case: w.test.ts writes gen.ts, which it imports, each time it runs.
+      const fixture = join(FIXTURES, "watchSelfTrigger");
+      const project = tempProject(Object.fromEntries(["gen.ts", "w.test.ts"].map((name) => [name, readFileSync(join(fixture, name), "utf8")])));
+      const watching = new Watching(project.dir);
+      try {
+        const stopped =
+          "stopped a rerun loop: gen.ts changed during each of the last 4 runs, written while w.test.ts ran; " +
+          "a test that writes a file it imports would rerun for ever, so what its runs write no longer reruns it (a change between runs does)";
+        const run = ["✓ w.test.ts (1 test)", "1 passed, 0 failed"];
+        const rerun = ["changed gen.ts: rerunning w.test.ts", ...run];
+        expect(await watching.linesAfter(0, { line: stopped })).toEqual([...run, ...rerun, ...rerun, ...rerun, stopped]);
+
+        // A save between runs reruns; what that run writes is named and reruns nothing.
+        const from = watching.mark();
+        writeFileSync(join(project.dir, "w.test.ts"), `${readFileSync(join(fixture, "w.test.ts"), "utf8")}// saved\n`);
+        const known = "changed gen.ts during the run, as its test writes it: not rerunning for it (a change between runs does)";
+        expect(await watching.linesAfter(from, { line: known })).toEqual(["changed w.test.ts: rerunning w.test.ts", ...run, known]);
+        expect(readFileSync(join(project.dir, "gen.ts"), "utf8")).toBe("export const n = 6;\n");
       } finally {
         await watching.stop();
         project.remove();
