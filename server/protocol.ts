@@ -53,18 +53,46 @@ export interface InitializationOptions {
 /**
  * Test ids describe themselves: the document uri, `#`, then the test's path (describe names, then
  * the test name), each part URI-encoded and joined by `/`. A run request never depends on what the
- * server remembers.
+ * server remembers. A lone surrogate in a name, which `encodeURIComponent` refuses (URIError), is
+ * written as its WTF-8 bytes (`\ud800` as `%ED%A0%80`), which no UTF-8 text encodes to: two names
+ * that differ only by one get two ids, and the id reads back to the name as it is.
  */
 export namespace TestId {
   export function of(uri: string, path: readonly string[]): string {
-    return `${uri}#${path.map(encodeURIComponent).join("/")}`;
+    return `${uri}#${path.map(encodePart).join("/")}`;
   }
   /** The uri and path of an id; a bare uri (no `#`) names the whole file and has an empty path. */
   export function parse(id: string): { uri: string; path: string[] } {
     const hash = id.indexOf("#");
     if (hash < 0) return { uri: id, path: [] };
     const rest = id.slice(hash + 1);
-    return { uri: id.slice(0, hash), path: rest === "" ? [] : rest.split("/").map(decodeURIComponent) };
+    return { uri: id.slice(0, hash), path: rest === "" ? [] : rest.split("/").map(decodePart) };
+  }
+
+  const LONE_SURROGATE = /^\p{Surrogate}$/u;
+  /** A lone surrogate's WTF-8 bytes, percent-encoded: ED, then A0–BF, then 80–BF. */
+  const ENCODED_SURROGATE = /(%ED%[AB][0-9A-F]%[89AB][0-9A-F])/i;
+
+  function encodePart(part: string): string {
+    return part.replace(/\p{Surrogate}|\P{Surrogate}+/gu, (run) => {
+      if (!LONE_SURROGATE.test(run)) return encodeURIComponent(run);
+      const code = run.charCodeAt(0);
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+    });
+  }
+
+  function decodePart(part: string): string {
+    return part
+      .split(ENCODED_SURROGATE)
+      .map((piece, index) => {
+        if (index % 2 === 0) return decodeURIComponent(piece);
+        const [first, second, third] = piece
+          .slice(1)
+          .split("%")
+          .map((hex) => Number.parseInt(hex, 16));
+        return String.fromCharCode(((first! & 0x0f) << 12) | ((second! & 0x3f) << 6) | (third! & 0x3f));
+      })
+      .join("");
   }
 }
 

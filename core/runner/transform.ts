@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { bundleCacheDir } from "./tempFiles.ts";
+import { keepLoneSurrogates } from "./loneSurrogates.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -387,7 +388,7 @@ export async function takeBundledAhead(file: string): Promise<AheadBundle | unde
  * the file cannot be bundled.
  */
 export async function bundleTestFile(file: string, outfile: string, sources: SourceOverlay | string = {}): Promise<BundleResult> {
-  const overlay: SourceOverlay = typeof sources === "string" ? { [file]: sources } : sources;
+  const overlay: SourceOverlay = keepLoneSurrogates(typeof sources === "string" ? { [file]: sources } : sources);
   const served = new Set<string>();
   const loaded = new Set<string>();
   const cwd = process.cwd();
