@@ -7,8 +7,11 @@ import { statSync } from "node:fs";
 /** Reruns in a row caused only by files the run before wrote, before the loop is stopped. */
 export const MAX_SELF_TRIGGERED_RERUNS = 3;
 
-/** How much earlier than the run's start a file's mtime may read (the file system's clock is coarser). */
-const MTIME_SLACK_MS = 20;
+/**
+ * How much earlier than the run's start a file's mtime may read: a file system's clock is coarser
+ * than Date.now() (a kernel tick on ext4, whole seconds on HFS+ and some network file systems).
+ */
+const MTIME_SLACK_MS = 1000;
 
 interface RunWindow {
   startMs: number;
