@@ -127,7 +127,7 @@ await build({
 await buildEditorTypes();
 
 async function buildEditorTypes() {
-  const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = await import("node:fs");
+  const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } = await import("node:fs");
   const { createHash } = await import("node:crypto");
   const { dirname, join, relative, resolve, sep } = await import("node:path");
   const served = JSON.parse(readFileSync("core/runner/servedTypes.json", "utf8"));
@@ -229,7 +229,8 @@ async function buildEditorTypes() {
   // declaration file reachable from them in any resolution mode, copied into
   // dist/types/node_modules with its package.json, so the folder stands alone (a packaged
   // extension ships dist/ only). Node's own types stay the user's business.
-  const modulesRoot = resolve("node_modules") + sep;
+  // Its real path: TypeScript resolves to real paths, and node_modules may be a symlink (a worktree's).
+  const modulesRoot = realpathSync("node_modules") + sep;
   const copied = new Set();
   const queue = [...entries, ...emitted];
   const seen = new Set(queue);
