@@ -72,6 +72,21 @@ await build({
   logLevel: "warning",
 });
 
+// The process a script turnlens.config.ts runs in (core/runner/configProcess.ts, forked by
+// configLoader.ts from the CLI and the language server): one small self-contained file, so a
+// config's process starts without loading the engine.
+await build({
+  entryPoints: { configProcess: "core/runner/configProcess.ts" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  outExtension: { ".js": ".mjs" },
+  external: ["esbuild"],
+  logLevel: "warning",
+});
+
 // The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
 // static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
 await build({
