@@ -4,7 +4,7 @@
 // of its own within a time bound on the server's timer, never in the server's thread; a config that
 // cannot be used (it loops, throws, has a wrong key) is logged and shown once per message, and the
 // runs go on with the editor's settings.
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import { ConfigError, type ProjectConfig } from "../core/runner/configFile.ts";
 import { findProjectConfig, stopConfigLoads } from "../core/runner/configLoader.ts";
 import { MAX_TIMER_MS } from "../core/runner/limits.ts";
@@ -14,6 +14,8 @@ import type { Logger } from "./state.ts";
 export class ProjectConfigs {
   /** The problems already said: a config that cannot be used is said once, not at every run. */
   private readonly said = new Set<string>();
+  /** The workspace's folders (initialize): with no package.json or .git, the search stops at the one holding the file. */
+  workspaceFolders: string[] = [];
 
   constructor(
     private readonly log: Logger,
@@ -30,7 +32,7 @@ export class ProjectConfigs {
   /** The config of the project `folder` is in, or undefined (none, or one that cannot be used: said). */
   async ofFolder(folder: string): Promise<ProjectConfig | undefined> {
     try {
-      return await findProjectConfig(folder, this.timer);
+      return await findProjectConfig(folder, this.timer, this.workspaceFolderOf(folder));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const message = `the project's config is not used: ${error.message}`;
@@ -41,6 +43,12 @@ export class ProjectConfigs {
       }
       return undefined;
     }
+  }
+
+  /** The innermost workspace folder holding `folder`, if any. */
+  private workspaceFolderOf(folder: string): string | undefined {
+    const holding = this.workspaceFolders.filter((workspace) => folder === workspace || folder.startsWith(workspace.endsWith(sep) ? workspace : workspace + sep));
+    return holding.sort((left, right) => right.length - left.length)[0];
   }
 
   /** Stops every config still loading (a shutdown, trust withdrawn): its process is killed. */

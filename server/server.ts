@@ -99,6 +99,10 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now, configs });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const initializedHandlers: Array<() => void | Promise<void>> = [];
+  initializers.push((params) => {
+    const uris = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    configs.workspaceFolders = uris.flatMap((uri) => fileOf(uri) ?? []);
+  });
   const server: Server = {
     connection,
     env,

@@ -202,16 +202,22 @@ function packageConfig(path: string): ProjectConfig {
 /**
  * The folder the config search stops at, from `from` up: the nearest one holding a package.json or
  * a .git (a folder, or a worktree's file), the project's root. With neither up to `/`, the search
- * does not leave `from` itself: a folder above a project is anyone's (a shared /tmp, a home).
+ * does not leave the folder it started from: `from` itself (the CLI's cwd), or `outermost` when
+ * `from` is inside it (the editor's workspace folder). A folder above that is anyone's (a shared /tmp).
  */
-export function projectRoot(from: string): string {
+export function projectRoot(from: string, outermost?: string): string {
   const start = resolve(from);
   for (let dir = start; ; ) {
     if (existsSync(join(dir, "package.json")) || existsSync(join(dir, ".git"))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) return start;
+    if (parent === dir) return outermost !== undefined && isInside(start, resolve(outermost)) ? resolve(outermost) : start;
     dir = parent;
   }
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**
@@ -219,8 +225,8 @@ export function projectRoot(from: string): string {
  * further: the first folder with a turnlens.config.* or a package.json with a "turnlens" key. Two
  * in one folder are refused, naming both (one place for the settings, not a precedence to remember).
  */
-export function findConfigFile(from: string): string | undefined {
-  const root = projectRoot(from);
+export function findConfigFile(from: string, outermost?: string): string | undefined {
+  const root = projectRoot(from, outermost);
   for (let dir = resolve(from); ; ) {
     const found: string[] = CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((path) => existsSync(path));
     const pkgPath = join(dir, "package.json");

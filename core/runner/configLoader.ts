@@ -30,9 +30,12 @@ class StoppedLoad extends ConfigError {}
 const cache = new Map<string, { stamp: string; config: Promise<ProjectConfig> }>();
 const loading = new Set<(why: string) => void>();
 
-/** The config of the project `from` is in (configFile.ts's search), or undefined when it has none. Rejects with a ConfigError. */
-export async function findProjectConfig(from: string, timer: LoadTimer = NODE_TIMER): Promise<ProjectConfig | undefined> {
-  const file = findConfigFile(from);
+/**
+ * The config of the project `from` is in (configFile.ts's search; `outermost`: where it stops when
+ * there is no package.json or .git), or undefined when it has none. Rejects with a ConfigError.
+ */
+export async function findProjectConfig(from: string, timer: LoadTimer = NODE_TIMER, outermost?: string): Promise<ProjectConfig | undefined> {
+  const file = findConfigFile(from, outermost);
   return file === undefined ? undefined : loadConfigFile(file, timer);
 }
 

@@ -93,4 +93,15 @@ describe("the project's config file in the editor", () => {
     },
     SLOW,
   );
+
+  test(
+    "with no package.json or .git, the config at the workspace folder applies to a test file in a subfolder of it",
+    async () => {
+      project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimeout: 300 }), "tests/waits.test.ts": WAITS });
+      server = await TestServer.started({ root: project.dir, initializationOptions: { settings: { testTimeout: 60_000 } } });
+      const { diagnostics } = await server.openAndRun(join(project.dir, "tests", "waits.test.ts"));
+      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 300ms']);
+    },
+    SLOW,
+  );
 });
