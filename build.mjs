@@ -72,6 +72,21 @@ await build({
   logLevel: "warning",
 });
 
+// The process a script turnlens.config.ts runs in (core/runner/configProcess.ts, forked by
+// configLoader.ts from the CLI and the language server): one small self-contained file, so a
+// config's process starts without loading the engine.
+await build({
+  entryPoints: { configProcess: "core/runner/configProcess.ts" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  outExtension: { ".js": ".mjs" },
+  external: ["esbuild"],
+  logLevel: "warning",
+});
+
 // The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
 // static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
 await build({
@@ -127,7 +142,7 @@ await build({
 await buildEditorTypes();
 
 async function buildEditorTypes() {
-  const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = await import("node:fs");
+  const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } = await import("node:fs");
   const { createHash } = await import("node:crypto");
   const { dirname, join, relative, resolve, sep } = await import("node:path");
   const served = JSON.parse(readFileSync("core/runner/servedTypes.json", "utf8"));
@@ -229,7 +244,8 @@ async function buildEditorTypes() {
   // declaration file reachable from them in any resolution mode, copied into
   // dist/types/node_modules with its package.json, so the folder stands alone (a packaged
   // extension ships dist/ only). Node's own types stay the user's business.
-  const modulesRoot = resolve("node_modules") + sep;
+  // Its real path: TypeScript resolves to real paths, and node_modules may be a symlink (a worktree's).
+  const modulesRoot = realpathSync("node_modules") + sep;
   const copied = new Set();
   const queue = [...entries, ...emitted];
   const seen = new Set(queue);

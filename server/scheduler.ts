@@ -12,7 +12,7 @@ import type { RunEvent } from "../core/runner/runFile.ts";
 import { isTestFile } from "../core/runner/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import { importsDirectly } from "./moduleGraph.ts";
-import { projectConfigFor, runSettingsFrom } from "./projectConfig.ts";
+import { runSettingsFrom, type ProjectConfigs } from "./projectConfig.ts";
 import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
@@ -78,6 +78,8 @@ export interface SchedulerEnv {
   workers: WorkerPool;
   timer: Timer;
   now: () => number;
+  /** The project configs of the files run (loaded off the server's thread). */
+  configs: ProjectConfigs;
 }
 
 export class Scheduler {
@@ -265,10 +267,6 @@ export class Scheduler {
       }
     }
     if (!analysis || !file) return false;
-    // The project's config file sets the timeout (over the editor's setting) and the setup files.
-    const project = runSettingsFrom(projectConfigFor(file, this.env.state.log));
-    if (project.timeoutMs !== undefined) timeoutMs = project.timeoutMs;
-    const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
     const controller = new AbortController();
     // Every open buffer, saved or not, is what the bundle reads in place of the disk.
     const { sources, versions } = this.env.state.openSources();
@@ -287,10 +285,18 @@ export class Scheduler {
     const onlyIds = request.paths?.map((path) => path.join(" › "));
     const schemaModules = Object.keys(analysis.model.imports).filter((module) => module.startsWith(".") || module.startsWith("/"));
     this.onDidStartRun.fire(info);
-    void this.env.workers
-      .run({ file, source: analysis.text, sources, timeoutMs, ...(onlyIds ? { onlyIds } : {}), schemaModules, ...setupFiles }, controller.signal, {
-        onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
-        onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
+    const runFile = file;
+    void this.env.configs
+      .forFile(runFile)
+      .then((config) => {
+        // The project's config file sets the timeout (over the editor's setting) and the setup files.
+        const project = runSettingsFrom(config);
+        const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
+        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, ...setupFiles };
+        return this.env.workers.run({ ...job, ...(onlyIds ? { onlyIds } : {}) }, controller.signal, {
+          onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
+          onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
+        });
       })
       .then(
         (result) => this.finish(uri, info, result),
@@ -394,6 +400,7 @@ export class Scheduler {
       entry.queued = undefined;
       entry.running?.controller.abort();
     }
+    this.env.configs.stop();
     this.env.workers.stop();
   }
 }

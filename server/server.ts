@@ -1,13 +1,14 @@
 // startServer: the state, the workers and the scheduler, then every feature in dependency order.
 // The connection and the edges (timer, clock, worker processes) come from the caller, so tests
 // drive it over in-memory streams with a manual timer.
-import type { Connection, InitializeParams, InitializeResult } from "vscode-languageserver";
+import { MessageType, ShowMessageNotification, type Connection, type InitializeParams, type InitializeResult } from "vscode-languageserver";
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { logRuns, write } from "./runLog.ts";
 import { loggedWorkers } from "./workerLog.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
+import { ProjectConfigs } from "./projectConfig.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
@@ -56,6 +57,8 @@ export interface Server {
   workers: WorkerPool;
   scheduler: Scheduler;
   log: Logger;
+  /** The project's config of a file or folder, loaded off the server's thread (projectConfig.ts). */
+  configs: ProjectConfigs;
   /** Adds to the initialize result (capabilities) and reads the client's params. */
   onInitialize(contribute: (params: InitializeParams, result: InitializeResult) => void): void;
   /** Runs on the client's `initialized` (registrations, pulls): the connection takes one handler, each feature adds its own here. */
@@ -89,9 +92,17 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
       ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
     });
-  const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now });
+  // A config that cannot be used is said in the log and shown, once per message.
+  const configs = new ProjectConfigs(log, env.timer, (message) =>
+    forget(log, "showMessage", connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message })),
+  );
+  const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now, configs });
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const initializedHandlers: Array<() => void | Promise<void>> = [];
+  initializers.push((params) => {
+    const uris = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    configs.workspaceFolders = uris.flatMap((uri) => fileOf(uri) ?? []);
+  });
   const server: Server = {
     connection,
     env,
@@ -104,7 +115,8 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     guardRequest: (name, handler) => guardRequest(log, name, handler),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
-    workflowViews: new workflowViews.WorkflowViews(state, scheduler, (contribute) => initializers.push(contribute)),
+    configs,
+    workflowViews: new workflowViews.WorkflowViews(state, scheduler, configs, (contribute) => initializers.push(contribute)),
     answerSchemas: new AnswerSchemas(state),
   };
 

@@ -54,14 +54,17 @@ function filesContaining(folders: string[], pattern: RegExp): string[] {
 }
 
 test("only core's worker pool starts worker processes: nothing else in core, server or the extension forks one", () => {
-  // changedFiles.ts runs git for `--changed` (execFileSync), never a worker.
+  // changedFiles.ts runs git for `--changed` (execFileSync), never a worker. configLoader.ts forks a
+  // script config's own process (configProcess.ts), which is no worker: it runs no test, sends one
+  // message and is killed.
   expect(filesContaining(["core", "server"], /from "node:child_process"/)).toEqual([
     "core/runner/changedFiles.ts",
+    "core/runner/configLoader.ts",
     "core/runner/pool.ts",
     "core/runner/workerProcess.ts",
   ]);
   const forking = filesContaining(["core", "server", "extension"], /from "node:child_process"/).filter((file) => /\bfork\(/.test(readFileSync(join(ROOT, file), "utf8")));
-  expect(forking).toEqual(["core/runner/workerProcess.ts"]);
+  expect(forking).toEqual(["core/runner/configLoader.ts", "core/runner/workerProcess.ts"]);
 });
 
 test("one pool: the watchdog, the crash report and the resume rule are written once, in core/runner/pool.ts", () => {
@@ -73,9 +76,15 @@ test("one pool: the watchdog, the crash report and the resume rule are written o
 
 test("what a worker sends is read in one place, through the message check, and only the worker writes to the channel", () => {
   // earlyWorker.ts holds the messages of `turnlens test`'s first worker, unread, until the pool takes it and reads them.
-  expect(filesContaining(["core", "server"], /\.on\("message"/)).toEqual(["core/runner/earlyWorker.ts", "core/runner/pool.ts", "core/runner/worker.ts"]);
+  // configLoader.ts reads the one message of a script config's process (configProcess.ts sends it), no worker's.
+  expect(filesContaining(["core", "server"], /\.on\("message"/)).toEqual([
+    "core/runner/configLoader.ts",
+    "core/runner/earlyWorker.ts",
+    "core/runner/pool.ts",
+    "core/runner/worker.ts",
+  ]);
   expect(filesContaining(["core", "server"], /readWorkerMessage\(/)).toEqual(["core/runner/pool.ts", "core/runner/workerMessages.ts"]);
-  expect(filesContaining(["core", "server"], /process\.send\b/)).toEqual(["core/runner/worker.ts"]);
+  expect(filesContaining(["core", "server"], /process\.send\b/)).toEqual(["core/runner/configProcess.ts", "core/runner/worker.ts"]);
 });
 
 test("every worker is forked detached, as the leader of its own process group", () => {

@@ -4,7 +4,8 @@
 import { existsSync, fstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
-import { ConfigError, findProjectConfig, loadConfigFile, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
+import { ConfigError, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
+import { findProjectConfig, loadConfigFile } from "./configLoader.ts";
 import { suggestName } from "../workflow/unknownOptions.ts";
 import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
@@ -387,13 +388,13 @@ function outputs(): Out & { stdout: NodeJS.WriteStream } {
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout), env: process.env };
 }
 
-/** The project's config: `--config`'s file, else the nearest one (configFile.ts). Throws ConfigError. */
-function projectConfig(options: CliOptions): ProjectConfig | undefined {
+/** The project's config: `--config`'s file, else the nearest one in the project (configFile.ts). Rejects with a ConfigError. */
+function projectConfig(options: CliOptions): Promise<ProjectConfig | undefined> {
   return options.configFile ? loadConfigFile(resolve(process.cwd(), options.configFile)) : findProjectConfig(process.cwd());
 }
 
 async function selectFiles(options: CliOptions): Promise<Discovery & { note?: string }> {
-  const discovery = await discoverTests(options.paths, process.cwd(), { config: projectConfig(options) });
+  const discovery = await discoverTests(options.paths, process.cwd(), { config: await projectConfig(options) });
   let files = discovery.files;
   if (options.changed !== undefined) files = await changedTestFiles(files, options.changed, process.cwd());
   if (options.shard) files = shard(files, options.shard.index, options.shard.count);
@@ -723,7 +724,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    options = withConfig(parsed, projectConfig(parsed));
+    options = withConfig(parsed, await projectConfig(parsed));
     chooseReporters(options.reporters, options.outputFile, process.env);
   } catch (error) {
     if (error instanceof CliUsageError || error instanceof ReporterUsageError) {

@@ -1,11 +1,9 @@
-// The project's Turnlens config: the nearest turnlens.config.{ts,mts,js,mjs,json}, or a package.json
-// with a "turnlens" key, searching up from a folder. A script config is bundled by esbuild to
-// CommonJS in memory and evaluated, so it loads synchronously (discovery, the language server)
-// on every Node; each key is checked, an unknown one refused with the nearest name.
+// The project's Turnlens config: which file it is (the nearest turnlens.config.{ts,mts,js,mjs,json},
+// or a package.json with a "turnlens" key, searching up from a folder to the project's root and no
+// further), and its keys checked, an unknown one refused with the nearest name. Loading a file is
+// configLoader.ts's (a script config runs in a process of its own, configProcess.ts).
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { noSuchOption, suggestName } from "../workflow/unknownOptions.ts";
 import { MAX_TIMER_MS } from "./limits.ts";
 import { REPORTER_NAMES } from "./config.ts";
@@ -119,7 +117,7 @@ export function reporterChoices(value: unknown): ReporterChoice[] {
 }
 
 /** The path as a message shows it: relative to the current folder when inside it. */
-function shown(file: string): string {
+export function shown(file: string): string {
   const rel = relative(process.cwd(), file);
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
@@ -128,9 +126,10 @@ function shown(file: string): string {
 export function checkConfig(raw: unknown, file: string, where: string): ProjectConfig {
   if (!isPlainObject(raw)) throw new ConfigError(`${where} must be an object of settings (export default defineConfig({ ... })), not ${describe(raw)}`);
   for (const [key, value] of Object.entries(raw)) {
-    const rule = KEYS[key];
+    // Own keys only: a key named "toString" or "constructor" is an unknown key, not Object's method.
+    const rule = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
     if (!rule) {
-      const meant = OTHER_NAMES[key];
+      const meant = Object.hasOwn(OTHER_NAMES, key) ? OTHER_NAMES[key] : undefined;
       throw new ConfigError(meant ? `${where} takes no option "${key}"; did you mean "${meant}"?` : noSuchOption(where, key, CONFIG_KEYS).message);
     }
     if (value === undefined) continue;
@@ -178,25 +177,16 @@ function truncated(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-const IMPORT_META = ["import", "meta"].join(".");
-
-const cache = new Map<string, { stamp: string; config: ProjectConfig }>();
-
-/** Loads and checks one config file (a turnlens.config.* or a package.json's "turnlens" key). Cached by its size and time. */
-export function loadConfigFile(file: string): ProjectConfig {
-  const path = resolve(file);
-  let stamp: string;
+/** Reads and checks a package.json's "turnlens" key, or a turnlens.config.json: plain data, read in this process. */
+export function readJsonConfig(path: string): ProjectConfig {
+  if (basename(path) === "package.json") return packageConfig(path);
+  let raw: unknown;
   try {
-    const stats = statSync(path);
-    stamp = `${stats.size}:${stats.mtimeMs}`;
-  } catch {
-    throw new ConfigError(`no such config file: ${shown(path)}`);
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`${shown(path)} is not valid JSON: ${(error as Error).message}`);
   }
-  const cached = cache.get(path);
-  if (cached?.stamp === stamp) return cached.config;
-  const config = basename(path) === "package.json" ? packageConfig(path) : checkConfig(readConfigModule(path), path, shown(path));
-  cache.set(path, { stamp, config });
-  return config;
+  return checkConfig(raw, path, shown(path));
 }
 
 function packageConfig(path: string): ProjectConfig {
@@ -209,68 +199,35 @@ function packageConfig(path: string): ProjectConfig {
   return checkConfig(pkg.turnlens, path, `the "turnlens" key of ${shown(path)}`);
 }
 
-/** The default export of a config file: JSON parsed, a script bundled to CommonJS and evaluated. */
-function readConfigModule(path: string): unknown {
-  const text = readFileSync(path, "utf8");
-  if (path.endsWith(".json")) {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new ConfigError(`${shown(path)} is not valid JSON: ${(error as Error).message}`);
-    }
+/**
+ * The folder the config search stops at, from `from` up: the nearest one holding a package.json or
+ * a .git (a folder, or a worktree's file), the project's root. With neither up to `/`, the search
+ * does not leave the folder it started from: `from` itself (the CLI's cwd), or `outermost` when
+ * `from` is inside it (the editor's workspace folder). A folder above that is anyone's (a shared /tmp).
+ */
+export function projectRoot(from: string, outermost?: string): string {
+  const start = resolve(from);
+  for (let dir = start; ; ) {
+    if (existsSync(join(dir, "package.json")) || existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return outermost !== undefined && isInside(start, resolve(outermost)) ? resolve(outermost) : start;
+    dir = parent;
   }
-  // esbuild is loaded only when a script config exists: the language server's start pays nothing otherwise.
-  const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
-  let code: string;
-  try {
-    const result = esbuild.buildSync({
-      entryPoints: [path],
-      bundle: true,
-      write: false,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      // Packages resolve from the config's folder when it runs; `turnlens/config` is served below.
-      packages: "external",
-      logLevel: "silent",
-      // The config's own file, not the bundle's (spelt in parts: a test file's bundler rewrites the whole words).
-      define: {
-        [`${IMPORT_META}.url`]: JSON.stringify(pathToFileURL(path).href),
-        [`${IMPORT_META}.filename`]: JSON.stringify(path),
-        [`${IMPORT_META}.dirname`]: JSON.stringify(dirname(path)),
-      },
-    });
-    code = result.outputFiles[0]?.text ?? "";
-  } catch (error) {
-    const errors = (error as { errors?: Array<{ text: string; location?: { line: number; column: number } | null }> }).errors;
-    const first = errors?.[0];
-    const at = first?.location ? `:${first.location.line}:${first.location.column + 1}` : "";
-    throw new ConfigError(`${shown(path)}${at}: ${first?.text ?? (error as Error).message}`);
-  }
-  const requireFromConfig = createRequire(path);
-  const module = { exports: {} as Record<string, unknown> };
-  // `turnlens/config` is Turnlens's own, whether or not the project installed it.
-  const requireForConfig = (name: string) => (name === "turnlens/config" ? { defineConfig: (config: unknown) => config } : requireFromConfig(name));
-  try {
-    new Function("module", "exports", "require", "__filename", "__dirname", code)(module, module.exports, requireForConfig, path, dirname(path));
-  } catch (error) {
-    throw new ConfigError(`${shown(path)} failed to load: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const exported = module.exports;
-  const value = exported.__esModule || "default" in exported ? exported.default : exported;
-  if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"))
-    throw new ConfigError(`${shown(path)} must export its settings, not a promise of them`);
-  return value;
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**
- * The nearest config searching up from `from`: the first folder with a turnlens.config.* or a
- * package.json with a "turnlens" key. Two in one folder are refused, naming both (one place for
- * the settings, not a precedence to remember).
+ * The nearest config file searching up from `from` to the project's root (projectRoot) and no
+ * further: the first folder with a turnlens.config.* or a package.json with a "turnlens" key. Two
+ * in one folder are refused, naming both (one place for the settings, not a precedence to remember).
  */
-export function findProjectConfig(from: string): ProjectConfig | undefined {
-  let dir = resolve(from);
-  for (;;) {
+export function findConfigFile(from: string, outermost?: string): string | undefined {
+  const root = projectRoot(from, outermost);
+  for (let dir = resolve(from); ; ) {
     const found: string[] = CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((path) => existsSync(path));
     const pkgPath = join(dir, "package.json");
     if (existsSync(pkgPath) && packageHasKey(pkgPath)) found.push(pkgPath);
@@ -278,9 +235,9 @@ export function findProjectConfig(from: string): ProjectConfig | undefined {
       const names = found.map((path) => (basename(path) === "package.json" ? `package.json's "turnlens" key` : basename(path)));
       throw new ConfigError(`${names.slice(0, -1).join(", ")} and ${names.at(-1)} both configure Turnlens in ${shown(dir)}; keep one`);
     }
-    if (found[0]) return loadConfigFile(found[0]);
+    if (found[0]) return found[0];
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (dir === root || parent === dir) return undefined;
     dir = parent;
   }
 }

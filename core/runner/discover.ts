@@ -5,7 +5,8 @@
 // file once: symlinks are followed only to where they really lead, and only inside the project.
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { findProjectConfig, type ProjectConfig } from "./configFile.ts";
+import type { ProjectConfig } from "./configFile.ts";
+import { findProjectConfig } from "./configLoader.ts";
 
 export type { ProjectConfig } from "./configFile.ts";
 
@@ -17,7 +18,7 @@ export function isTestFile(file: string): boolean {
 }
 
 /** The nearest project config (configFile.ts): a turnlens.config.* or a package.json "turnlens" key. */
-export function findConfig(from: string): ProjectConfig | undefined {
+export function findConfig(from: string): Promise<ProjectConfig | undefined> {
   return findProjectConfig(from);
 }
 
@@ -95,7 +96,7 @@ export interface Discovery {
  * missing path throws a UsageError.
  */
 export async function discoverTests(paths: string[], cwd: string, given?: { config: ProjectConfig | undefined }): Promise<Discovery> {
-  const config = given ? given.config : findConfig(cwd);
+  const config = given ? given.config : await findConfig(cwd);
   const explicit = paths.length > 0;
   let targets: string[];
   if (explicit) targets = paths.map((p) => resolve(cwd, p));

@@ -17,3 +17,12 @@ export const RECYCLE_AFTER_RUNS = 100;
 
 /** ...or as soon as a file leaves it holding more than this much memory (resident set). */
 export const RECYCLE_ABOVE_RSS_BYTES = 512 * 1024 * 1024;
+
+/**
+ * How long a script config (turnlens.config.ts) may take to load, in its own process, before it is
+ * stopped and refused: far past a config's few tens of milliseconds even on a loaded machine.
+ */
+export const CONFIG_LOAD_TIMEOUT_MS = 10_000;
+
+/** The heap a script config's process may use (a config that allocates without end is stopped there). */
+export const CONFIG_HEAP_MB = 256;

@@ -8,7 +8,6 @@ import type { FileEvent } from "vscode-languageserver";
 import { CONFIG_FILE_NAMES } from "../../core/runner/configFile.ts";
 import { discoverTests } from "../../core/runner/discover.ts";
 import { TestFilesChangedNotification, TestFilesRequest, type TestFilesParams, type TestFilesResult } from "../protocol.ts";
-import { projectConfigOfFolder } from "../projectConfig.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
 
@@ -24,7 +23,7 @@ export function register(server: Server): void {
         const folder = typeof uri === "string" ? fileOf(uri) : undefined;
         if (!folder) throw new Error(`turnlens/testFiles: ${JSON.stringify(uri)} is not a file: uri of a folder`);
         // A turnlens.config.ts is code: in an untrusted workspace it is not run, and every test file is listed.
-        const config = server.state.trusted ? projectConfigOfFolder(folder, server.log) : undefined;
+        const config = server.state.trusted ? await server.configs.ofFolder(folder) : undefined;
         for (const file of (await discoverTests([], folder, { config })).files) {
           // A config above the folder may include paths outside it: the folder shows only its own.
           const inside = relative(folder, file);

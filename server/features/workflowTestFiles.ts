@@ -3,7 +3,7 @@
 // specifiers. One function, so the module graph can answer it instead once it exists.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { discoverTests } from "../../core/runner/discover.ts";
+import { discoverTests, type ProjectConfig } from "../../core/runner/discover.ts";
 
 const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"'\n]+)["']/g;
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
@@ -24,9 +24,9 @@ export function importsFile(testFile: string, text: string, workflowFile: string
   return false;
 }
 
-/** Test files under `root` (its `turnlens.include`, else all of it) that import `workflowFile`, sorted. */
-export async function testFilesImporting(workflowFile: string, root: string): Promise<string[]> {
-  const { files } = await discoverTests([], root);
+/** Test files under `root` (its config's `include`, else all of it) that import `workflowFile`, sorted. */
+export async function testFilesImporting(workflowFile: string, root: string, config: ProjectConfig | undefined): Promise<string[]> {
+  const { files } = await discoverTests([], root, { config });
   return files.filter((file) => {
     try {
       return importsFile(file, readFileSync(file, "utf8"), workflowFile);

@@ -26,6 +26,7 @@ import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
 import { lineEnd, lineInRange, rangeContains, rangesMeet } from "../analysis/ranges.ts";
 import type { Server } from "../server.ts";
+import type { ProjectConfigs } from "../projectConfig.ts";
 import { fileOf, type ServerState } from "../state.ts";
 import type { Scheduler } from "../scheduler.ts";
 import { inlayHint, markdownHover, SOURCE } from "../toLsp.ts";
@@ -46,6 +47,7 @@ export class WorkflowViews {
   constructor(
     private readonly state: ServerState,
     scheduler: Scheduler,
+    private readonly configs: ProjectConfigs,
     onInitialize: Server["onInitialize"],
   ) {
     this.runs = new WorkflowRuns(state, scheduler);
@@ -106,11 +108,17 @@ export class WorkflowViews {
     return markdownHover(callMarkdown(found.call, notRun), this.callRange(found.lines, found.call));
   }
 
+  /** The test files importing the workflow, with the project's config's include and exclude (only in a trusted workspace: a config is code). */
+  private async projectTestFilesImporting(workflowFile: string): Promise<string[]> {
+    const config = this.state.trusted ? await this.configs.ofFolder(this.root) : undefined;
+    return testFilesImporting(workflowFile, this.root, config);
+  }
+
   /** The workflow's test files that have no run in this server yet. */
   async testFilesNotRun(workflowFile: string): Promise<string[]> {
     let importers = this.importers.get(workflowFile);
     if (!importers) {
-      importers = testFilesImporting(workflowFile, this.root).catch(() => []);
+      importers = this.projectTestFilesImporting(workflowFile).catch(() => []);
       this.importers.set(workflowFile, importers);
     }
     const ran = this.runs.ranFiles();

@@ -43,15 +43,23 @@ describe("the config file's forms", () => {
   );
 
   test(
-    "turnlens.config.json is read the same way, from a subfolder of the project too",
+    "turnlens.config.json is read the same way, from a subfolder of the project (its package.json's folder) too",
     () =>
-      inProject({ "turnlens.config.json": JSON.stringify({ include: ["tests"] }), "tests/one.test.ts": PASSES, "outside.test.ts": PASSES }, async (dir) => {
-        const result = await turnlens([], dir);
-        expect(result.stdout).toContain("✓ tests/one.test.ts (1 test)");
-        expect(result.stdout).not.toContain("outside.test.ts");
-        const fromBelow = await turnlens([join(dir, "tests")], join(dir, "tests"));
-        expect(fromBelow.lastLine).toBe("1 passed, 0 failed");
-      }),
+      inProject(
+        {
+          "package.json": '{ "name": "project", "private": true }\n',
+          "turnlens.config.json": JSON.stringify({ include: ["tests"] }),
+          "tests/one.test.ts": PASSES,
+          "outside.test.ts": PASSES,
+        },
+        async (dir) => {
+          const result = await turnlens([], dir);
+          expect(result.stdout).toContain("✓ tests/one.test.ts (1 test)");
+          expect(result.stdout).not.toContain("outside.test.ts");
+          const fromBelow = await turnlens([join(dir, "tests")], join(dir, "tests"));
+          expect(fromBelow.lastLine).toBe("1 passed, 0 failed");
+        },
+      ),
     SLOW,
   );
 

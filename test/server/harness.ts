@@ -92,6 +92,8 @@ export interface StartOptions {
   workerEnv?: Record<string, string>;
   /** When a warm worker is replaced. */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
+  /** The workspace's root folder (initialize's rootUri); the repo by default. */
+  root?: string;
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
@@ -173,7 +175,7 @@ export class TestServer {
     if (this.options.configuration) capabilities.workspace = { ...capabilities.workspace, configuration: true };
     const result = await this.client.sendRequest(InitializeRequest.type, {
       processId: null,
-      rootUri: pathToFileURL(ROOT).href,
+      rootUri: pathToFileURL(this.options.root ?? ROOT).href,
       capabilities,
       initializationOptions: this.options.initializationOptions ?? {},
     });

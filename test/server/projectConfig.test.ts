@@ -2,8 +2,9 @@
 // (over the editor's setting) and its setupFiles apply to the editor's runs; a config it cannot use
 // is logged and the runs go on with the editor's settings.
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempProject } from "../runner/harness.ts";
+import { FIXTURES, tempProject } from "../runner/harness.ts";
 import { SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer | undefined;
@@ -69,6 +70,37 @@ describe("the project's config file in the editor", () => {
       expect(logged.filter((line) => line.includes("config is not used"))).toEqual([
         `the project's config is not used: ${join(project.dir, "turnlens.config.json")} takes no option "testTimout"; did you mean "testTimeout"?`,
       ]);
+    },
+    SLOW,
+  );
+
+  test(
+    "a turnlens.config.js planted above the project's package.json and .git is not run by the editor's runs",
+    async () => {
+      project = tempProject({});
+      // parent-config-runs: the case's config, which writes PWNED_CONFIG beside it when it runs.
+      const planted = readFileSync(join(FIXTURES, "parentConfig", "planted.turnlens.config.js"), "utf8").replace("__DIR__", project.dir);
+      writeFileSync(join(project.dir, "turnlens.config.js"), planted);
+      const victim = join(project.dir, "victim");
+      mkdirSync(join(victim, ".git"), { recursive: true });
+      writeFileSync(join(victim, ".git", "HEAD"), "ref: refs/heads/main\n");
+      writeFileSync(join(victim, "package.json"), '{"name":"victim","private":true}\n');
+      writeFileSync(join(victim, "waits.test.ts"), WAITS);
+      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 500 } } });
+      const { diagnostics } = await server.openAndRun(join(victim, "waits.test.ts"));
+      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 500ms']);
+      expect(existsSync(join(project.dir, "PWNED_CONFIG"))).toBe(false);
+    },
+    SLOW,
+  );
+
+  test(
+    "with no package.json or .git, the config at the workspace folder applies to a test file in a subfolder of it",
+    async () => {
+      project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimeout: 300 }), "tests/waits.test.ts": WAITS });
+      server = await TestServer.started({ root: project.dir, initializationOptions: { settings: { testTimeout: 60_000 } } });
+      const { diagnostics } = await server.openAndRun(join(project.dir, "tests", "waits.test.ts"));
+      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 300ms']);
     },
     SLOW,
   );
