@@ -17,3 +17,6 @@ export const RECYCLE_AFTER_RUNS = 100;
 
 /** ...or as soon as a file leaves it holding more than this much memory (resident set). */
 export const RECYCLE_ABOVE_RSS_BYTES = 512 * 1024 * 1024;
+
+/** The largest file a test's bundle reads (a source file, or anything else it imports); a larger one fails the file. */
+export const BUNDLE_FILE_CAP_BYTES = 32 * 1024 * 1024;
