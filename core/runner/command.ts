@@ -16,13 +16,14 @@ import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { summarize, type FileReport, type RunSummary, type TestReport } from "./report.ts";
 import type { Out } from "./reporters/reporter.ts";
-import { chooseReporters, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
+import { chooseReporters, type Chosen, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
+import { refuseCodeAsReport } from "./outputFileGuard.ts";
 import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
-import { writeTimelines } from "./timelineFiles.ts";
+import { prepareTimelineFolder, TimelineFolderError, writeTimelines } from "./timelineFiles.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -554,13 +555,21 @@ async function runOnce(
   // The table beside a json or junit document would break it: it goes to stderr then.
   if (options.coverage && !stop.interrupted)
     printCoverage(reports, options.coverage, options.coverage === "table" && reporter.stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  let timelineFailed = false;
   if (options.timeline) {
-    const written = writeTimelines(reports, options.timeline, out.cwd);
-    const shown = relative(out.cwd, written.index);
-    process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+    try {
+      const written = writeTimelines(reports, options.timeline, out.cwd);
+      const shown = relative(out.cwd, written.index);
+      process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+    } catch (error) {
+      // The folder was checked before the run; one changed since gets the same words, and fails the run.
+      if (!(error instanceof TimelineFolderError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      timelineFailed = true;
+    }
   }
-  // A report file that could not be written fails the run.
-  return { summary: reporter.writeFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
+  // A report file or a timeline that could not be written fails the run.
+  return { summary: reporter.writeFailed || timelineFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }
 
 function exitCodeOf(summary: RunSummary, options: CliOptions): number {
@@ -710,20 +719,25 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let options: CliOptions;
+  let reportFiles: Chosen[];
+  let configFile: string | undefined;
   try {
     const parsed = parseTestArgs(rest);
     if (parsed === "help") {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    options = withConfig(parsed, projectConfig(parsed));
-    chooseReporters(options.reporters, options.outputFile, process.env);
+    const config = projectConfig(parsed);
+    options = withConfig(parsed, config);
+    reportFiles = chooseReporters(options.reporters, options.outputFile, process.env);
+    configFile = config?.file;
+    refuseCodeAsReport(reportFiles, process.cwd(), [], configFile);
   } catch (error) {
     if (error instanceof CliUsageError || error instanceof ReporterUsageError) {
       process.stderr.write(`${error.message}\n${error instanceof CliUsageError && error.showUsage ? `\n${USAGE}\n` : ""}`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
@@ -731,8 +745,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   try {
+    // A folder the timelines may not go into is refused before the run, not after it.
+    if (options.timeline) prepareTimelineFolder(options.timeline);
     if (options.watch) return await watchMode(options);
     const { files } = await selectFiles(options);
+    // A test file the run found is never a report's file, whatever its name.
+    refuseCodeAsReport(reportFiles, process.cwd(), files, configFile);
     const controller = new AbortController();
     // Ctrl-C stops the run: every worker is killed, what finished is reported, and the exit is 130.
     // A second Ctrl-C while that report is written ends at once.
@@ -752,7 +770,7 @@ export async function main(argv: string[]): Promise<number> {
     if (stop.interrupted) return 130;
     return exitCodeOf(summary, options);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError || error instanceof TimelineFolderError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
