@@ -21,9 +21,7 @@ describe("--outputFile", () => {
       const made = project();
       try {
         const result = await turnlens(["a.test.ts", "--reporter", "json", "--outputFile", "a.test.ts"], made.dir);
-        expect(result.stderr).toBe(
-          "--outputFile a.test.ts: the json report would replace a test file; give it a file of its own, such as report.json\n",
-        );
+        expect(result.stderr).toBe("--outputFile a.test.ts: the json report would replace a test file; give it a file of its own, such as report.json\n");
         expect(result.stdout).toBe("");
         expect(result.code).toBe(2);
         expect(readFileSync(join(made.dir, "a.test.ts"), "utf8")).toBe(TEST_TEXT);
@@ -47,9 +45,7 @@ describe("--outputFile", () => {
           "--outputFile flow.ts: the junit report would replace a source file (a report is never written under a .ts or .js name); give it a file of its own, such as report.xml\n",
         );
         const link = await turnlens(["a.test.ts", "--reporter", "junit", "--outputFile.junit=report.xml"], made.dir);
-        expect(link.stderr).toBe(
-          "--outputFile report.xml: the junit report would replace a test file; give it a file of its own, such as report.xml\n",
-        );
+        expect(link.stderr).toBe("--outputFile report.xml: the junit report would replace a test file; give it a file of its own, such as report.xml\n");
         const settings = await turnlens(["a.test.ts", "--reporter", "json", "--outputFile", "package.json"], made.dir);
         expect(settings.stderr).toBe(
           "--outputFile package.json: the json report would replace a project settings file; give it a file of its own, such as report.json\n",
