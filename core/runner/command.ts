@@ -10,7 +10,7 @@ import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
 import { recordCommand } from "./record.ts";
 import { availableParallelism } from "node:os";
-import { MAX_TIMER_MS } from "./limits.ts";
+import { MAX_TIMER_MS, workerCap } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
@@ -419,6 +419,22 @@ const MORE_WORKERS_AFTER_MS = 1000;
 /** Files that end before the time a file takes is believed (a worker's first file loads the engine). */
 const FILES_BEFORE_ESTIMATE = 3;
 
+/**
+ * `--maxWorkers` (or the config's) above workerCap is lowered to it, with a note on stderr saying
+ * what was asked and what it became; otherwise the options are as given.
+ */
+function capMaxWorkers(options: CliOptions, configFile: string | undefined): CliOptions {
+  if (options.maxWorkers === undefined) return options;
+  const cores = availableParallelism();
+  const asked = resolveMaxWorkers(options.maxWorkers, cores);
+  const cap = workerCap(cores);
+  if (asked <= cap) return options;
+  const where = options.given.has("maxWorkers") ? `--maxWorkers ${options.maxWorkers}` : `maxWorkers ${options.maxWorkers} (${configFile ?? "the config"})`;
+  const counted = typeof options.maxWorkers === "string" ? ` (${asked} workers)` : "";
+  process.stderr.write(`${where}${counted} is capped at ${cap} workers: twice the ${cores} core${cores === 1 ? "" : "s"}, at least 4\n`);
+  return { ...options, maxWorkers: cap };
+}
+
 /** Every file through one worker pool, in order; the pool's workers exit (output flushed) before it resolves. */
 async function runFiles(
   files: string[],
@@ -728,7 +744,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const config = projectConfig(parsed);
-    options = withConfig(parsed, config);
+    options = capMaxWorkers(withConfig(parsed, config), config?.file);
     reportFiles = chooseReporters(options.reporters, options.outputFile, process.env);
     configFile = config?.file;
     refuseCodeAsReport(reportFiles, process.cwd(), [], configFile);
