@@ -11,20 +11,21 @@ import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
 import { recordCommand } from "./record.ts";
 import { availableParallelism } from "node:os";
-import { MAX_TIMER_MS } from "./limits.ts";
+import { MAX_TIMER_MS, workerCap } from "./limits.ts";
 import { WorkerPool, type JobResult } from "./pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { summarize, type FileReport, type RunSummary, type TestReport } from "./report.ts";
 import type { Out } from "./reporters/reporter.ts";
-import { chooseReporters, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
+import { chooseReporters, type Chosen, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
+import { refuseCodeAsReport } from "./outputFileGuard.ts";
 import { importedModules } from "./schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { RerunLoopGuard } from "./watchLoop.ts";
 import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
-import { writeTimelines } from "./timelineFiles.ts";
+import { prepareTimelineFolder, TimelineFolderError, writeTimelines } from "./timelineFiles.ts";
 
 export const USAGE = `Usage: turnlens test [paths...] [options]
 
@@ -420,6 +421,22 @@ const MORE_WORKERS_AFTER_MS = 1000;
 /** Files that end before the time a file takes is believed (a worker's first file loads the engine). */
 const FILES_BEFORE_ESTIMATE = 3;
 
+/**
+ * `--maxWorkers` (or the config's) above workerCap is lowered to it, with a note on stderr saying
+ * what was asked and what it became; otherwise the options are as given.
+ */
+function capMaxWorkers(options: CliOptions, configFile: string | undefined): CliOptions {
+  if (options.maxWorkers === undefined) return options;
+  const cores = availableParallelism();
+  const asked = resolveMaxWorkers(options.maxWorkers, cores);
+  const cap = workerCap(cores);
+  if (asked <= cap) return options;
+  const where = options.given.has("maxWorkers") ? `--maxWorkers ${options.maxWorkers}` : `maxWorkers ${options.maxWorkers} (${configFile ?? "the config"})`;
+  const counted = typeof options.maxWorkers === "string" ? ` (${asked} workers)` : "";
+  process.stderr.write(`${where}${counted} is capped at ${cap} workers: twice the ${cores} core${cores === 1 ? "" : "s"}, at least 4\n`);
+  return { ...options, maxWorkers: cap };
+}
+
 /** Every file through one worker pool, in order; the pool's workers exit (output flushed) before it resolves. */
 async function runFiles(
   files: string[],
@@ -556,13 +573,21 @@ async function runOnce(
   // The table beside a json or junit document would break it: it goes to stderr then.
   if (options.coverage && !stop.interrupted)
     printCoverage(reports, options.coverage, options.coverage === "table" && reporter.stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  let timelineFailed = false;
   if (options.timeline) {
-    const written = writeTimelines(reports, options.timeline, out.cwd);
-    const shown = relative(out.cwd, written.index);
-    process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+    try {
+      const written = writeTimelines(reports, options.timeline, out.cwd);
+      const shown = relative(out.cwd, written.index);
+      process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+    } catch (error) {
+      // The folder was checked before the run; one changed since gets the same words, and fails the run.
+      if (!(error instanceof TimelineFolderError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      timelineFailed = true;
+    }
   }
-  // A report file that could not be written fails the run.
-  return { summary: reporter.writeFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
+  // A report file or a timeline that could not be written fails the run.
+  return { summary: reporter.writeFailed || timelineFailed ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }
 
 function exitCodeOf(summary: RunSummary, options: CliOptions): number {
@@ -718,20 +743,25 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let options: CliOptions;
+  let reportFiles: Chosen[];
+  let configFile: string | undefined;
   try {
     const parsed = parseTestArgs(rest);
     if (parsed === "help") {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    options = withConfig(parsed, await projectConfig(parsed));
-    chooseReporters(options.reporters, options.outputFile, process.env);
+    const config = await projectConfig(parsed);
+    options = capMaxWorkers(withConfig(parsed, config), config?.file);
+    reportFiles = chooseReporters(options.reporters, options.outputFile, process.env);
+    configFile = config?.file;
+    refuseCodeAsReport(reportFiles, process.cwd(), [], configFile);
   } catch (error) {
     if (error instanceof CliUsageError || error instanceof ReporterUsageError) {
       process.stderr.write(`${error.message}\n${error instanceof CliUsageError && error.showUsage ? `\n${USAGE}\n` : ""}`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
@@ -739,8 +769,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   try {
+    // A folder the timelines may not go into is refused before the run, not after it.
+    if (options.timeline) prepareTimelineFolder(options.timeline);
     if (options.watch) return await watchMode(options);
     const { files } = await selectFiles(options);
+    // A test file the run found is never a report's file, whatever its name.
+    refuseCodeAsReport(reportFiles, process.cwd(), files, configFile);
     const controller = new AbortController();
     // Ctrl-C stops the run: every worker is killed, what finished is reported, and the exit is 130.
     // A second Ctrl-C while that report is written ends at once.
@@ -760,7 +794,7 @@ export async function main(argv: string[]): Promise<number> {
     if (stop.interrupted) return 130;
     return exitCodeOf(summary, options);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError || error instanceof TimelineFolderError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }

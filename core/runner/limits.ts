@@ -26,3 +26,15 @@ export const CONFIG_LOAD_TIMEOUT_MS = 10_000;
 
 /** The heap a script config's process may use (a config that allocates without end is stopped there). */
 export const CONFIG_HEAP_MB = 256;
+
+/** The largest file a test's bundle reads (a source file, or anything else it imports); a larger one fails the file. */
+export const BUNDLE_FILE_CAP_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The most worker processes a run starts, whatever `--maxWorkers` or the config asks: twice the
+ * cores, and at least 4. Past it, workers only compete for the cores and each holds its own memory
+ * (`--maxWorkers 1000` on 2 cores started 49 processes, 2.3 GB, for no speed).
+ */
+export function workerCap(cores: number): number {
+  return Math.max(2 * cores, 4);
+}

@@ -27,13 +27,34 @@ const pair = (key: string, value: Doc): Doc => ({ kind: "pair", key: propertyKey
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/**
+ * Characters JSON.stringify leaves as they are but that must not reach the written source raw: the
+ * line terminators U+2028 and U+2029 (which end a `//` comment), DEL and the C1 controls, and the
+ * invisible marks that reorder or hide text in an editor (bidirectional controls, a BOM).
+ */
+const UNSAFE_IN_STRING = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** The same in a comment, and every other control character too (a line feed, a carriage return, a tab). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point: each is escaped
+const UNSAFE_IN_COMMENT = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const unicodeEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** `JSON.stringify(value)` with what it leaves raw escaped too: a string literal safe anywhere in the source. */
+export function jsString(value: string): string {
+  return JSON.stringify(value).replace(UNSAFE_IN_STRING, unicodeEscape);
+}
+
+/** Text copied into a `//` comment, kept on its one line: each control or line terminator as its `\\uXXXX`. */
+export function commentText(value: string): string {
+  return value.replace(UNSAFE_IN_COMMENT, unicodeEscape);
+}
+
 /** A string literal in double quotes, or single ones when that needs fewer escapes (as Biome prints it). */
 export function stringLiteral(value: string): string {
-  const json = JSON.stringify(value);
+  const json = jsString(value);
   if (!value.includes('"') || value.includes("'")) return json;
   return `'${json.slice(1, -1).replace(/\\"/g, '"')}'`;
 }
-const propertyKey = (key: string) => (IDENTIFIER.test(key) ? key : JSON.stringify(key));
+const propertyKey = (key: string) => (IDENTIFIER.test(key) ? key : jsString(key));
 
 /** A JSON value as a TypeScript literal. */
 export function jsonDoc(value: JsonValue | undefined): Doc {
@@ -234,7 +255,7 @@ export function testSource(input: SourceInput): string {
   }
 
   const lines: string[] = [];
-  lines.push(`// Written by \`turnlens record\` from ${input.from}: the run's answers and events, replayed.`);
+  lines.push(`// Written by \`turnlens record\` from ${commentText(input.from)}: the run's answers and events, replayed.`);
   lines.push(`import { expect, test } from "bun:test";`);
   const testing = [...(uses.answer ? ["answer"] : []), ...(uses.noAnswer ? ["noAnswer"] : []), "testWorkflow"];
   lines.push(`import { ${testing.join(", ")} } from "agentswf/testing";`);
@@ -243,7 +264,7 @@ export function testSource(input: SourceInput): string {
   if (input.workflowExport !== "default") names.unshift(input.workflowExport);
   const named = names.length ? `{ ${[...new Set(names)].join(", ")} }` : "";
   const clause = input.workflowExport === "default" ? [binding, named].filter(Boolean).join(", ") : named;
-  lines.push(`import ${clause} from ${JSON.stringify(input.workflowImport)};`);
+  lines.push(`import ${clause} from ${jsString(input.workflowImport)};`);
   lines.push("");
   if (localSchemas.size) {
     // A schema the workflow file does not export: the recorded JSON Schema, as it was.
@@ -251,7 +272,7 @@ export function testSource(input: SourceInput): string {
     lines.push("");
   }
   const title = recorded.id !== undefined ? `replays run ${recorded.id}` : "replays the recorded run";
-  return `${lines.join("\n")}\ntest(${JSON.stringify(title)}, async () => {\n${body.join("")}});\n`;
+  return `${lines.join("\n")}\ntest(${jsString(title)}, async () => {\n${body.join("")}});\n`;
 }
 
 /** `feature-delivery` → `featureDelivery`: the binding of a default-imported workflow. */

@@ -1,11 +1,12 @@
 // Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
-import { build, transform, type Message, type Metafile, type Plugin } from "esbuild";
-import { readFile, writeFile } from "node:fs/promises";
+import { build, transform, type Message, type Metafile, type PartialMessage, type Plugin } from "esbuild";
+import { writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
 import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { bundleCacheDir } from "./tempFiles.ts";
@@ -215,12 +216,44 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         if (args.namespace !== "file") return undefined;
         loaded?.add(args.path);
-        // An open buffer's text, saved or not, is what runs.
-        const text = sources[args.path] ?? (await readFile(args.path, "utf8"));
-        return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+        try {
+          // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
+          const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
+          return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+        } catch (error) {
+          if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
+          throw error;
+        }
+      });
+      // Any other file (JSON, text) esbuild reads itself, once it is known to be a regular file within the cap.
+      b.onLoad({ filter: /.*/ }, async (args) => {
+        if (args.namespace !== "file" || sources[args.path] !== undefined) return undefined;
+        try {
+          await readBoundedSource(args.path, false);
+          return undefined;
+        } catch (error) {
+          if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
+          throw error;
+        }
       });
     },
   };
+}
+
+/** The error of a file the bundle refuses to read; describeMessage names the import that reached it. */
+function unbundlable(path: string, error: UnbundlableFile): { errors: PartialMessage[] } {
+  const detail: UnbundlableDetail = { unbundlablePath: path, why: error.why };
+  return { errors: [{ text: `${path} ${error.why}`, detail }] };
+}
+
+interface UnbundlableDetail {
+  unbundlablePath: string;
+  why: string;
+}
+
+function unbundlableDetail(message: Message): UnbundlableDetail | undefined {
+  const detail = message.detail as Partial<UnbundlableDetail> | undefined;
+  return typeof detail?.unbundlablePath === "string" && typeof detail.why === "string" ? (detail as UnbundlableDetail) : undefined;
 }
 
 /** Starts esbuild's service process now (a worker does at start), so the first bundle does not wait for it. */
@@ -253,6 +286,13 @@ function runnerText(m: Message): string {
 }
 
 function describeMessage(original: Message, cwd: string): string {
+  const refused = unbundlableDetail(original);
+  const loc = original.location;
+  if (refused && loc) {
+    // Where the import is, what it names, and what the file it resolved to is.
+    const spec = loc.lineText.slice(loc.column, loc.column + loc.length) || JSON.stringify(refused.unbundlablePath);
+    return `${resolve(cwd, loc.file)}:${loc.line}:${loc.column + 1} imports ${spec} (${refused.unbundlablePath}), which ${refused.why}`;
+  }
   const m = { ...original, text: runnerText(original) };
   if (!m.location || !/^Cannot find (module|package)/.test(m.text)) return m.text;
   // Name the importing file and line in the message itself, not only in the location.
@@ -272,7 +312,7 @@ function bundleErrorReport(messages: Message[], cwd: string): ErrorReport {
   if (frame) report.codeFrame = frame;
   if (messages.length > 1) {
     const more = messages.slice(1, 4).map((m) => {
-      if (/^Cannot find (module|package)/.test(runnerText(m))) return describeMessage(m, cwd);
+      if (unbundlableDetail(m) || /^Cannot find (module|package)/.test(runnerText(m))) return describeMessage(m, cwd);
       const loc = m.location ? `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}: ` : "";
       return `${loc}${m.text}`;
     });

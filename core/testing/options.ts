@@ -151,7 +151,10 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
   if (given.cwd !== undefined && typeof given.cwd !== "string") {
     problems.push(invalid("cwd", `testWorkflow's "cwd" must be a directory's path, not ${describe(given.cwd)}`));
   }
-  if (given.files !== undefined) problems.push(...checkFileTree(given.files, ""));
+  // Read once into plain data, then checked: what is laid out is what was checked, whatever a getter
+  // or a Proxy in the tree would answer on a second read.
+  const filesGiven = given.files;
+  const files = filesGiven === undefined ? undefined : readFileTree(filesGiven, "", problems);
   const runtimes = readRuntimes(given.runtimes, problems);
   const agentOptions = readAgentOptions(given, problems);
   let agents: ScriptSlot[] = [];
@@ -197,7 +200,7 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
     maxTimers: maxTimers as number,
     ...(eventOptions.startEvent ? { startEvent: eventOptions.startEvent } : {}),
     events: eventOptions.events,
-    ...(given.files !== undefined ? { files: given.files as FileTree } : {}),
+    ...(files !== undefined ? { files } : {}),
     ...(given.cwd !== undefined ? { cwd: given.cwd as string } : {}),
     continues,
   };
@@ -218,21 +221,29 @@ function readRuntimes(value: unknown, problems: ProblemTrace[]): Record<string, 
   return value as Record<string, RuntimeAlias>;
 }
 
-function checkFileTree(tree: unknown, prefix: string): ProblemTrace[] {
+/**
+ * A plain copy of a `files` tree, each name and value read exactly once, with a problem for each
+ * path outside the run's directory and each value that is neither contents nor a folder.
+ */
+function readFileTree(tree: unknown, prefix: string, problems: ProblemTrace[]): FileTree {
   if (typeof tree !== "object" || tree === null || Array.isArray(tree)) {
-    return [invalid("files", `testWorkflow's "files" must map paths to contents or folders, not ${describe(tree)}`)];
+    problems.push(invalid("files", `testWorkflow's "files" must map paths to contents or folders, not ${describe(tree)}`));
+    return {};
   }
-  const problems: ProblemTrace[] = [];
+  const copy: Array<[string, string | FileTree]> = [];
   for (const [name, contents] of Object.entries(tree)) {
     const path = `${prefix}${name}`;
     const parts = name.split(/[\\/]/);
     if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || parts.includes("..") || name === "") {
       problems.push(invalid("files", `files path "${path}" is outside the run's directory`));
     } else if (typeof contents === "object" && contents !== null && !Array.isArray(contents)) {
-      problems.push(...checkFileTree(contents, `${path}/`));
+      copy.push([name, readFileTree(contents, `${path}/`, problems)]);
     } else if (typeof contents !== "string") {
       problems.push(invalid("files", `files["${path}"] must be a file's contents or a folder, not ${describe(contents)}`));
+    } else {
+      copy.push([name, contents]);
     }
   }
-  return problems;
+  // fromEntries defines each name as its own property, "__proto__" included.
+  return Object.fromEntries(copy);
 }

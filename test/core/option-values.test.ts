@@ -93,6 +93,37 @@ describe("files", () => {
     });
     expect(run.value).toEqual({ kind: "answered", value: "the plan" });
   });
+
+  test("are read once: a getter or a Proxy that answers a path outside after the check writes nothing there", async () => {
+    const outsideName = `turnlens-files-escape-${process.pid}.txt`;
+    let reads = 0;
+    // A folder whose getter answers a safe tree to the check and an escaping one to any later read.
+    const files = {
+      get docs(): Record<string, string> {
+        reads++;
+        return reads === 1 ? { "guide.md": "checked" } : { [`../../${outsideName}`]: "escaped" };
+      },
+    };
+    // A tree whose names change after the first listing.
+    let listings = 0;
+    const shifting = new Proxy({ "plan.md": "checked plan" } as Record<string, string>, {
+      ownKeys: () => (++listings === 1 ? ["plan.md"] : [`../${outsideName}`]),
+      getOwnPropertyDescriptor: () => ({ value: "escaped", enumerable: true, configurable: true }),
+      get: (_target, name) => (listings === 1 && name === "plan.md" ? "checked plan" : "escaped"),
+    });
+    const readsGuide = flow(async (wf) => [wf.cwd, await readFile(join(wf.cwd, "docs", "guide.md"), "utf8"), readdirSync(wf.cwd).sort()]);
+    const run = await testWorkflow(readsGuide, { files });
+    const [cwd, ...seen] = run.value;
+    expect(seen).toEqual(["checked", ["docs"]]);
+    expect(reads).toBe(1);
+    expect(existsSync(join(cwd as string, "docs", "..", "..", outsideName))).toBe(false);
+    const readsPlan = flow(async (wf) => [wf.cwd, await readFile(join(wf.cwd, "plan.md"), "utf8"), readdirSync(wf.cwd).sort()]);
+    const listed = await testWorkflow(readsPlan, { files: shifting });
+    const [listedCwd, ...listedSeen] = listed.value;
+    expect(listedSeen).toEqual(["checked plan", ["plan.md"]]);
+    expect(listings).toBe(1);
+    expect(existsSync(join(listedCwd as string, "..", outsideName))).toBe(false);
+  });
 });
 
 describe("cwd", () => {

@@ -1,9 +1,10 @@
 // Vitest's flags on `turnlens test`, one test per row of issue 16's table and per flag: -t with a
-// name copied from the output, --passWithNoTests, --testTimeout (0: none), --maxWorkers, --bail,
+// name copied from the output, --passWithNoTests, --testTimeout (0: none), --maxWorkers (and its cap), --bail,
 // --silent, Ctrl-C, --help. Each runs the command as a child process on a fresh project.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { availableParallelism } from "node:os";
 import { FLAGS } from "../../core/runner/command.ts";
 import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
 import { freshTag, ROOT, SLOW, taggedCommands, tempProject, turnlens, turnlensCommand, until } from "./harness.ts";
@@ -151,6 +152,24 @@ test("${name}", async () => {
         const pids = new Set([...result.stdout.matchAll(/pid (\d+)/g)].map((match) => match[1]));
         expect(pids.size).toBe(1);
       }),
+    SLOW,
+  );
+
+  test(
+    "--maxWorkers above twice the cores (at least 4) is capped there, with a note on stderr saying so",
+    async () => {
+      const cores = availableParallelism();
+      const cap = Math.max(2 * cores, 4);
+      // More slow files than the cap: without it, each would get a worker of its own.
+      const files = Object.fromEntries(Array.from({ length: cap + 4 }, (_, n) => [`f${n}.test.ts`, pid(`f${n}`)]));
+      await inProject(files, async (dir) => {
+        const result = await turnlens(["--maxWorkers", "1000"], dir);
+        const pids = new Set([...result.stdout.matchAll(/pid (\d+)/g)].map((match) => match[1]));
+        expect(pids.size).toBeLessThanOrEqual(cap);
+        expect(result.stderr).toBe(`--maxWorkers 1000 is capped at ${cap} workers: twice the ${cores} core${cores === 1 ? "" : "s"}, at least 4\n`);
+        expect(result.lastLine).toBe(`${cap + 4} passed, 0 failed`);
+      });
+    },
     SLOW,
   );
 

@@ -4,7 +4,7 @@
 // edited workflow parts from the run.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
@@ -14,7 +14,7 @@ import reminder from "../../examples/reminder/workflow";
 import summarize, { SUMMARY } from "../../examples/summarize/summarize";
 import flow, { BRANCH, DOC, QA } from "../../examples/flow/workflow";
 import triage from "../../examples/triage/workflow";
-import { ROOT, SLOW, turnlens, turnlensCommand } from "./harness.ts";
+import { FIXTURES, ROOT, SLOW, tempProject, turnlens, turnlensCommand } from "./harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "turnlens-record-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -401,6 +401,41 @@ describe("turnlens record --check", () => {
         `✗ ${folder} does not replay against ${edited}:\n  agent "planner" turn 1: the schema changed: the recorded answer's schema is not the one the turn asks for now\n`,
       );
       expect(checked.code).toBe(1);
+    },
+    SLOW,
+  );
+});
+
+describe("turnlens record copies a run folder's name into code only escaped", () => {
+  test(
+    "a folder name holding U+2028 or a line feed stays inside the header comment's one line, and the written test passes",
+    async () => {
+      // The record-folder-name case: make.test.ts writes two run folders whose names hold U+2028 and LF then code.
+      const project = tempProject({});
+      try {
+        cpSync(join(FIXTURES, "recordFolderName"), project.dir, { recursive: true });
+        expect((await turnlens(["make.test.ts"], project.dir)).code).toBe(0);
+        const folders = readdirSync(join(project.dir, "runs")).sort();
+        expect(folders).toEqual(["a\u2028require('fs').writeFileSync('PWNED_LS', 'x');", "b\nrequire('fs').writeFileSync('PWNED_NL', 'x');"]);
+        for (const [index, folder] of folders.entries()) {
+          const out = join(project.dir, `out-${index}.test.ts`);
+          const recorded = await turnlensCommand(["record", join("runs", folder), "--workflow", "summarize.ts", "--out", out], project.dir);
+          expect(recorded.code).toBe(0);
+          const source = readFileSync(out, "utf8");
+          const shown = index === 0 ? "a\\u2028" : "b\\u000a";
+          expect(source.split("\n")[0]).toBe(
+            `// Written by \`turnlens record\` from runs/${shown}require('fs').writeFileSync('PWNED_${index === 0 ? "LS" : "NL"}', 'x');: the run's answers and events, replayed.`,
+          );
+          // No line terminator is left raw anywhere in the file: the answer's U+2028 is escaped in its string too.
+          expect(source).not.toMatch(/[\u2028\u2029\r]/);
+          expect(source).toContain('{ summary: "*/ `${globalThis.x}` \\u2028 \\" \' </script> \\\\" }');
+          const ran = await turnlens([out], project.dir);
+          expect(ran.lastLine).toBe("1 passed, 0 failed");
+        }
+        expect(existsSync(join(project.dir, "PWNED_LS")) || existsSync(join(project.dir, "PWNED_NL"))).toBe(false);
+      } finally {
+        project.remove();
+      }
     },
     SLOW,
   );

@@ -1,9 +1,16 @@
 // `turnlens test --timeline DIR`: a self-contained HTML page per test that ran, an index of them,
-// and a usage error without a folder.
+// a usage error without a folder, and a folder that is not Turnlens's own refused.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
+import { FIXTURES, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
+
+/** The timeline-overwrites case: a project with its own index.html and a test, in a fresh folder. */
+function projectWithSite(): { dir: string; remove(): void } {
+  const project = tempProject({});
+  cpSync(join(FIXTURES, "timelineOverwrites"), project.dir, { recursive: true });
+  return project;
+}
 
 describe("--timeline", () => {
   test(
@@ -15,6 +22,7 @@ describe("--timeline", () => {
         expect(result.code).toBe(0);
         expect(result.stderr).toContain(`timelines: 3 tests in ${join(out.dir, "index.html")}`);
         expect(readdirSync(out.dir).sort()).toEqual([
+          ".turnlens-timelines",
           "examples-reminder-workflow.test.ts--a-review-during-the-first-reminder-s-turn-ends-the-wait-its-timer-is-cancelled.html",
           "examples-reminder-workflow.test.ts--maxTimers-0-parks-at-the-first-reminder-to-test-the-parking.html",
           "examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.html",
@@ -46,6 +54,73 @@ describe("--timeline", () => {
       const result = await turnlens([join(ROOT, "examples", "reminder"), "--timeline"]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("--timeline needs a folder to write the timelines to");
+    },
+    SLOW,
+  );
+  test(
+    "a folder holding files turnlens did not write is refused before the run, exit 2, and nothing in it changes",
+    async () => {
+      const project = projectWithSite();
+      try {
+        const result = await turnlens([".", "--timeline", "."], project.dir);
+        expect(result.stderr).toBe(
+          "--timeline .: the folder holds files turnlens did not write (a.test.ts, index.html); give a new or empty folder, or one an earlier --timeline wrote (it holds .turnlens-timelines)\n",
+        );
+        expect(result.stdout).toBe("");
+        expect(result.code).toBe(2);
+        expect(readFileSync(join(project.dir, "index.html"), "utf8")).toBe("<h1>my site</h1>\n");
+        expect(readdirSync(project.dir).sort()).toEqual(["a.test.ts", "index.html"]);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a symbolic link named index.html in the folder is never written through, whether the folder is refused or its own",
+    async () => {
+      const project = projectWithSite();
+      try {
+        writeFileSync(join(project.dir, "outside.txt"), "SECRET\n");
+        mkdirSync(join(project.dir, "tdir"));
+        symlinkSync(join(project.dir, "outside.txt"), join(project.dir, "tdir", "index.html"));
+        const refused = await turnlens(["a.test.ts", "--timeline", "tdir"], project.dir);
+        expect(refused.stderr).toBe(
+          "--timeline tdir: the folder holds files turnlens did not write (index.html); give a new or empty folder, or one an earlier --timeline wrote (it holds .turnlens-timelines)\n",
+        );
+        expect(refused.code).toBe(2);
+        // A folder an earlier --timeline made, where a link was planted since: the link is replaced, not followed.
+        const first = await turnlens(["a.test.ts", "--timeline", "own"], project.dir);
+        expect(first.code).toBe(0);
+        rmSync(join(project.dir, "own", "a.test.ts--x.html"));
+        symlinkSync(join(project.dir, "outside.txt"), join(project.dir, "own", "a.test.ts--x.html"));
+        const again = await turnlens(["a.test.ts", "--timeline", "own"], project.dir);
+        expect(again.stderr).toBe("timelines: 1 tests in own/index.html\n");
+        expect(again.code).toBe(0);
+        expect(readFileSync(join(project.dir, "outside.txt"), "utf8")).toBe("SECRET\n");
+        expect(lstatSync(join(project.dir, "own", "a.test.ts--x.html")).isFile()).toBe(true);
+        expect(readdirSync(join(project.dir, "own")).sort()).toEqual([".turnlens-timelines", "a.test.ts--x.html", "index.html"]);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "an existing file given as the folder is a usage error that names it, with no stack, and the file is kept",
+    async () => {
+      const project = projectWithSite();
+      try {
+        writeFileSync(join(project.dir, "afile"), "hi\n");
+        const result = await turnlens(["a.test.ts", "--timeline", "afile"], project.dir);
+        expect(result.stderr).toBe("--timeline afile: afile is a file, not a folder; give a folder for the timelines\n");
+        expect(result.code).toBe(2);
+        expect(readFileSync(join(project.dir, "afile"), "utf8")).toBe("hi\n");
+      } finally {
+        project.remove();
+      }
     },
     SLOW,
   );
