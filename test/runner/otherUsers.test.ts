@@ -1,14 +1,16 @@
 // Other users and other PID namespaces sharing one TMPDIR (the reliability cases
-// shared-tmp-bundle-swap and pid-namespace-cleanup): Turnlens's temporary files are in a folder of
-// the user's own, another user's folder is never used, and a run in another namespace never removes
-// a live run's files. Another user is `nobody`, through setpriv, as the cases' scripts do; that and
+// shared-tmp-bundle-swap, CLI and language server, and pid-namespace-cleanup): Turnlens's temporary
+// files are in a folder of the user's own, another user's folder is never used, and a run in
+// another namespace never removes a live run's files. Another user is `nobody`, through setpriv, as the cases' scripts do; that and
 // unshare need root, which CI has: there a missing root fails, elsewhere the tests are skipped.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
 import { type CliResult, FIXTURES, ROOT, SLOW, withoutAgentOrCi } from "./harness.ts";
 
 const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
@@ -85,6 +87,54 @@ const tests = [
         }
       } finally {
         planting.kill("SIGKILL");
+      }
+    },
+  },
+  {
+    name: "the language server with another user's folder planted runs none of their code, before initialize or after, and says why on the file",
+    async run() {
+      const shared = sharedTmp();
+      const attacker = join(shared, "attacker.cjs");
+      copyFileSync(join(FIXTURES, "sharedTmpBundleSwap", "attacker.cjs"), attacker);
+      chmodSync(attacker, 0o644);
+      const pwned = join(shared, "PWNED");
+      const before = join(shared, `turnlens-${createHash("sha1").update(ROOT).digest("hex").slice(0, 10)}`);
+      const now = join(shared, "turnlens-0");
+      const planting = spawn("setpriv", [...NOBODY, process.execPath, attacker, pwned, "60000", before, now], { stdio: ["ignore", "pipe", "ignore"] });
+      await new Promise<void>((resolve) => planting.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("planted") && resolve()));
+      // Started as server.sh starts it: its first worker warms up at once, before any initialize.
+      const server = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
+        env: { ...process.env, TMPDIR: shared },
+        stdio: ["pipe", "pipe", "ignore"],
+      });
+      const connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+      connection.onError(() => {});
+      connection.listen();
+      try {
+        const path = join(ROOT, "examples", "mistakes", "turn-past-list.test.ts");
+        const uri = pathToFileURL(path).href;
+        const published = new Promise<Array<{ code?: unknown; message: string }>>((resolve) =>
+          connection.onNotification("textDocument/publishDiagnostics", (params: { uri: string; diagnostics: Array<{ code?: unknown; message: string }> }) => {
+            if (params.uri === uri && params.diagnostics.length > 0) resolve(params.diagnostics);
+          }),
+        );
+        await connection.sendRequest("initialize", { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
+        await connection.sendNotification("initialized", {});
+        await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") } });
+        // Without the fix the attacker's module runs (and the file then declares no test): that ends the wait too.
+        const diagnostics = await Promise.race([published, until(() => existsSync(pwned)).then(() => [{ code: "PWNED", message: readFileSync(pwned, "utf8") }])]);
+        expect(diagnostics.map(({ code, message }) => ({ code, message }))).toEqual([
+          {
+            code: "file-failed",
+            message: `turnlens failed to run the file: TempFolderError: Turnlens's temporary folder ${now} is not private to you: it belongs to uid 65534, not to you (uid 0). Another user may have made it to have you run their code, so Turnlens does not use it. Remove it (as its owner or root), or set TMPDIR to a folder of your own.`,
+          },
+        ]);
+        expect(existsSync(pwned)).toBe(false);
+        await connection.sendRequest("shutdown");
+      } finally {
+        server.kill("SIGKILL");
+        planting.kill("SIGKILL");
+        connection.dispose();
       }
     },
   },
