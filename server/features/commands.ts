@@ -22,12 +22,12 @@ export function register(server: Server): void {
           if (!state.trusted) return notStarted;
           return { started: typeof uri === "string" && scheduler.request(uri, { runIds: [] }) };
         case Commands.runTest:
-          if (!state.trusted) return notStarted;
           if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.runTest} takes [uri, path]`);
+          if (!state.trusted) return notStarted;
           return { started: scheduler.request(uri, { runIds: [], paths: [path] }) };
         case Commands.checkAssertions:
-          if (!state.trusted) return notStarted;
           if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.checkAssertions} takes [uri, path]`);
+          if (!state.trusted) return notStarted;
           return { started: startCheck(server, uri, path) };
         case Commands.cancelRuns:
           for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
