@@ -10,7 +10,6 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import protocol from "vscode-languageserver-protocol/node";
-import { createHash } from "node:crypto";
 
 const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = protocol;
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -24,7 +23,8 @@ const CYCLES = flag("cycles", 1000);
 const LITERAL_CYCLES = flag("literal-cycles", 200);
 const WORKERS = flag("workers", 2);
 const TAG = `soak-${process.pid}`;
-const BUNDLES = join(tmpdir(), `turnlens-${createHash("sha1").update(root).digest("hex").slice(0, 10)}`);
+// The user's private temporary folder (core/runner/tempFiles.ts): a subfolder per process, `<pid>.<start>.<namespace>.<boot>`.
+const TEMP_ROOT = join(tmpdir(), `turnlens-${process.getuid?.()}`);
 
 // ---------------------------------------------------------------------------------------------
 // The tree, read from /proc.
@@ -68,16 +68,15 @@ const fds = (pid) => {
   }
 };
 
-/** Temporary entries made by the tree's processes: bundles and testWorkflow's run folders. */
+/** Temporary entries made by the tree's processes: each one's files and run folders, in its subfolder. */
 function tempEntries(pids) {
   const owners = new Set(pids.map(String));
   let count = 0;
   try {
-    for (const name of readdirSync(BUNDLES)) if (owners.has(/\.bundle\.(\d+)\./.exec(name)?.[1])) count++;
+    for (const name of readdirSync(TEMP_ROOT)) if (owners.has(name.split(".")[0])) count += readdirSync(join(TEMP_ROOT, name)).length;
   } catch {
-    // no bundle folder yet
+    // no temporary folder yet
   }
-  for (const name of readdirSync(tmpdir())) if (owners.has(/^turnlens-run-(\d+)-/.exec(name)?.[1])) count++;
   return count;
 }
 

@@ -1,6 +1,7 @@
-// Which Turnlens the editor runs: the workspace's own installed package (its node_modules/turnlens,
-// found as Node resolves it from the workspace folder), when it speaks this extension's protocol
-// and the workspace is trusted, else the copy the extension carries. No `vscode` import: unit-tested.
+// Which Turnlens the editor runs: the workspace's own installed package (node_modules/turnlens in
+// the workspace folder itself, never a parent folder's, which may be another user's), when it speaks
+// this extension's protocol and the workspace is trusted, else the copy the extension carries. No
+// `vscode` import: unit-tested.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PACKAGE_SERVER_FIELD, PROTOCOL_VERSION, type PackageServerDeclaration } from "../server/protocol.ts";
@@ -40,11 +41,22 @@ export function readTurnlensPackage(root: string): TurnlensPackage | undefined {
   return { root: realpath(root), version, ...(server ? { server } : {}) };
 }
 
-/** `node_modules/turnlens` as Node finds it from a folder: that folder's, then each parent's. */
+/**
+ * The folder's own `node_modules/turnlens` (a symlink there is followed: the link is the workspace's
+ * own doing, as pnpm and npm workspaces make them). Never a parent folder's, as Node would find: a
+ * folder above the workspace may be anyone's (a shared /tmp, a home another user can write), and its
+ * package would run as the editor's user.
+ */
 export function findWorkspacePackage(folder: string): TurnlensPackage | undefined {
-  for (let dir = resolve(folder); ; dir = dirname(dir)) {
+  const candidate = join(resolve(folder), "node_modules", "turnlens");
+  return existsSync(join(candidate, "package.json")) ? readTurnlensPackage(candidate) : undefined;
+}
+
+/** The nearest `node_modules/turnlens` above the folder, which is never started: only named, so a monorepo's user knows why. */
+function findParentPackage(folder: string): string | undefined {
+  for (let dir = dirname(resolve(folder)); ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", "turnlens");
-    if (existsSync(join(candidate, "package.json"))) return readTurnlensPackage(candidate);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -67,7 +79,15 @@ export function chooseServer({ folders, bundled, trusted }: ChoiceInput): Server
     root: bundled.root,
   } as const;
   const found = folders.map(findWorkspacePackage).find((found) => found !== undefined);
-  if (!found || found.root === bundled.root) return bundledChoice;
+  if (!found) {
+    const above = folders.map(findParentPackage).find((above) => above !== undefined);
+    if (!above || realpath(above) === bundled.root) return bundledChoice;
+    return {
+      ...bundledChoice,
+      refusal: `the Turnlens in ${above}, a folder above the workspace, is not started: only a Turnlens installed in the workspace folder is (open the folder that holds it)`,
+    };
+  }
+  if (found.root === bundled.root) return bundledChoice;
   const refusal = refusalOf(found, bundled, trusted);
   if (refusal) return { ...bundledChoice, refusal };
   return { source: "workspace", module: join(found.root, found.server!.main), version: found.version, root: found.root };

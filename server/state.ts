@@ -67,8 +67,11 @@ export interface DocumentState {
 
 export class ServerState {
   readonly documents = new TextDocuments(TextDocument);
-  /** False when the client said the workspace is not trusted: no user code runs. */
-  trusted = true;
+  /**
+   * False when the client said the workspace is not trusted: no user code runs. False too until
+   * `initialize` says (features/trust.ts): a document opened before it runs nothing.
+   */
+  trusted = false;
   /** The client shows a test tree (the experimental capability). */
   testExplorer = false;
   clientCapabilities: ClientCapabilities = {};

@@ -6,11 +6,12 @@
 // flags, and then it is rewritten.
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
+import { makePrivateFolder, writeExclusivelySync } from "./privateFolder.ts";
 
 /**
  * How long after loading the cache is written: the functions run by then are in it too. A server
@@ -22,18 +23,12 @@ function hashOf(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
-/** A folder only this user owns and can write, or undefined (then no cache is used). */
+/** A folder only this user owns and can use (privateFolder.ts), or undefined (then no cache is used). */
 export function cacheFolder(): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const folder = join(tmpdir(), `turnlens-code-cache-${uid}`);
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stat = statSync(folder);
-    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o022) === 0 ? folder : undefined;
-  } catch {
-    return undefined;
-  }
+  return makePrivateFolder(folder) === undefined ? folder : undefined;
 }
 
 /** Runs the CommonJS file `file` as require would, its compiled code cached between starts. */
@@ -75,9 +70,7 @@ export function requireWithCodeCache(file: string): void {
     written = true;
     process.removeListener("exit", write);
     try {
-      const temporary = `${cacheFile}.${process.pid}`;
-      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
-      renameSync(temporary, cacheFile);
+      writeExclusivelySync(cacheFile, script.createCachedData());
       // The caches of this file's earlier builds (or Node versions) would never be read again.
       for (const name of readdirSync(dirname(cacheFile))) {
         const other = join(dirname(cacheFile), name);

@@ -1,6 +1,7 @@
 // The `turnlens` command line: `turnlens test [paths] [options]` (parseTestArgs, USAGE; the
 // project's config file merged under the flags), its run loop (bail, Ctrl-C, watch mode)
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
+import { checkTempFolder, TempFolderError } from "./tempFiles.ts";
 import { existsSync, fstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
@@ -751,12 +752,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    // Before any file is bundled: a temporary folder another user made is said once, not per file.
+    checkTempFolder();
     const config = await projectConfig(parsed);
     options = capMaxWorkers(withConfig(parsed, config), config?.file);
     reportFiles = chooseReporters(options.reporters, options.outputFile, process.env);
     configFile = config?.file;
     refuseCodeAsReport(reportFiles, process.cwd(), [], configFile);
   } catch (error) {
+    if (error instanceof TempFolderError) {
+      process.stderr.write(`turnlens: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof CliUsageError || error instanceof ReporterUsageError) {
       process.stderr.write(`${error.message}\n${error instanceof CliUsageError && error.showUsage ? `\n${USAGE}\n` : ""}`);
       return 2;

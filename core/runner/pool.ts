@@ -5,7 +5,7 @@
 // grace), and workers stay warm between runs until the pool closes; prewarm() starts them early.
 import type { ChildProcess } from "node:child_process";
 import { killWorkerTree } from "./processTree.ts";
-import { removeTempFilesOf } from "./tempFiles.ts";
+import { removeTempFilesOf, removeTempFilesOfKilled } from "./tempFiles.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
 import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./workerMessages.ts";
@@ -297,8 +297,11 @@ export class WorkerPool {
     // Dying: no file is dispatched to it, even if a `done` already on its way frees it.
     slot.exiting = true;
     this.release(slot);
-    if (slot.child.pid !== undefined) killWorkerTree(slot.child.pid);
-    else slot.child.kill("SIGKILL");
+    if (slot.child.pid !== undefined) {
+      killWorkerTree(slot.child.pid);
+      // At once, not at its exit event: a server told `shutdown` then `exit` may be gone by then.
+      removeTempFilesOfKilled(slot.child.pid);
+    } else slot.child.kill("SIGKILL");
   }
 
   /** Asks an idle worker to exit once its output is flushed. */

@@ -3,6 +3,7 @@
 // (`owner-<pid>` for the CLI or server, `worker-<pid>` for a worker, `file-…` for one file's run).
 // Linux reads them from /proc/<pid>/environ; elsewhere only the process group is killed.
 import * as fs from "node:fs";
+import { removeTempFilesOfKilled } from "./tempFiles.ts";
 
 /** The variable holding the tags, colon separated; children inherit it. */
 export const TREE_VARIABLE = "TURNLENS_TREES";
@@ -115,7 +116,10 @@ export function ownProcessTree(): void {
   if (owning) return;
   owning = true;
   tagDescendants(ownerTag());
-  process.on("exit", () => killTagged(ownerTag()));
+  // Their temporary files too: a killed worker cannot remove its own (tempFiles.ts).
+  process.on("exit", () => {
+    for (const pid of killTagged(ownerTag())) removeTempFilesOfKilled(pid);
+  });
 }
 
 /** SIGTERM, SIGINT and SIGHUP kill the tree and end the process with 128 + the signal's number. */

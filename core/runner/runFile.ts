@@ -1,7 +1,7 @@
 // Runs one test file in this process: bundle, import (which declares the tests), then run the
 // declared tests one at a time with hooks, timeouts and the trace of every testWorkflow call.
 // A library function: the CLI's workers call it, and so will the language server's worker.
-import { unlink, writeFile } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
@@ -27,6 +27,7 @@ import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "./testGlobals.ts";
 import { expect, type TestContext } from "./testApi.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
+import { writeExclusively } from "./privateFolder.ts";
 import { importModule } from "./importModule.ts";
 import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
@@ -572,7 +573,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     if (session !== undefined && !reused) keepSessionBundle(session, file, sources, bundle);
     served = bundle.served;
     options.onInputs?.(bundle.inputs);
-    await writeFile(outfile, bundle.code);
+    await writeExclusively(outfile, bundle.code);
   } catch (error) {
     if (error instanceof BundleError) {
       options.onInputs?.(error.inputs);

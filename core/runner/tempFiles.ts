@@ -1,71 +1,110 @@
-// Temporary files a worker leaves in the OS temp dir are always removed: each name carries the pid
-// of the process that made it (a file's bundle `<name>.bundle.<pid>.<n>.mjs` in bundleCacheDir(),
-// a run's folder `turnlens-run-<pid>-*` from testWorkflow), so the pool removes a worker's when it
-// dies, however it died, and each new worker removes those of processes no longer alive.
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+// Turnlens's temporary files live in a folder of this user's own, `$TMPDIR/turnlens-<uid>`
+// (privateFolder.ts: made 0700, its owner and mode checked before each use), in one subfolder per
+// process named for who it is (processIdentity.ts): its bundles, the served modules' shims and
+// testWorkflow's run folders. A process's subfolder goes when it ends: at its own exit, when the
+// pool killed it or saw it end, else at the next worker's start, which removes the subfolders of
+// processes provably dead (same boot and PID namespace; pid gone, or reused).
+import { readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { turnlensRoot } from "./paths.ts";
+import { identityName, ownIdentity, parseIdentityName, provablyDead, sameNamespace, type ProcessIdentity } from "./processIdentity.ts";
+import { makePrivateFolder, privateFolderProblem } from "./privateFolder.ts";
 
-let cacheDir: string | undefined;
-/** Where bundles are written before import: a folder in the OS temp dir, one per Turnlens copy. */
-export function bundleCacheDir(): string {
-  if (!cacheDir) {
-    const hash = createHash("sha1").update(turnlensRoot()).digest("hex").slice(0, 10);
-    cacheDir = join(tmpdir(), `turnlens-${hash}`);
-    mkdirSync(cacheDir, { recursive: true });
+/** Turnlens's temporary folder is not this user's own: nothing is written to or run from it. */
+export class TempFolderError extends Error {
+  constructor(folder: string, problem: string) {
+    super(
+      `Turnlens's temporary folder ${folder} is not private to you: ${problem}. Another user may have made it to have you run their code, so Turnlens does not use it. Remove it (as its owner or root), or set TMPDIR to a folder of your own.`,
+    );
+    this.name = "TempFolderError";
+    // What is wrong is said in full; a stack would only hide it.
+    this.stack = `${this.name}: ${this.message}`;
   }
-  return cacheDir;
 }
 
-const BUNDLE = /\.bundle\.(\d+)\.\d+\.mjs$/;
-const RUN_FOLDER = /^turnlens-run-(\d+)-/;
+// Read once per process: tmpdir() reads the environment at each call.
+let root: string | undefined;
+/** `$TMPDIR/turnlens-<uid>` (`turnlens` where there are no uids: Windows's temp dir is the user's own). */
+export function tempRootPath(): string {
+  if (root) return root;
+  const uid = process.getuid?.();
+  return (root = join(tmpdir(), uid === undefined ? "turnlens" : `turnlens-${uid}`));
+}
 
-function entries(folder: string): string[] {
+/** This process's subfolder, by name only (nothing is made or checked). */
+export function processTempFolderPath(): string {
+  return join(tempRootPath(), identityName(ownIdentity()));
+}
+
+let ownMade = false;
+/**
+ * This process's subfolder, made the first time; the user's folder is checked at every call (throws
+ * a TempFolderError when it is not private to the user), so nothing is written where another could.
+ */
+export function processTempFolder(): string {
+  const folder = tempRootPath();
+  const problem = ownMade ? privateFolderProblem(folder) : makePrivateFolder(folder);
+  if (problem) throw new TempFolderError(folder, problem);
+  const own = processTempFolderPath();
+  if (!ownMade) {
+    // Made by this process alone: no other process has its identity.
+    const ownProblem = makePrivateFolder(own);
+    if (ownProblem) throw new TempFolderError(own, ownProblem);
+    ownMade = true;
+    // A clean exit leaves nothing; a killed process's folder is removed by its pool or the next worker.
+    process.once("exit", removeOwnTempFiles);
+  }
+  return own;
+}
+
+/** Checks, once, that Turnlens's temporary folder can be used; throws a TempFolderError when it cannot. */
+export function checkTempFolder(): void {
+  const folder = tempRootPath();
+  const problem = makePrivateFolder(folder);
+  if (problem) throw new TempFolderError(folder, problem);
+}
+
+/** Removes this process's subfolder (at its exit). */
+export function removeOwnTempFiles(): void {
+  if (!ownMade) return;
+  ownMade = false;
+  rmSync(processTempFolderPath(), { recursive: true, force: true });
+}
+
+/** Removes the subfolders `gone` picks; returns how many. Nothing when the user's folder is not private. */
+function removeWhere(gone: (identity: ProcessIdentity) => boolean): number {
+  const folder = tempRootPath();
+  if (privateFolderProblem(folder)) return 0;
+  let names: string[];
   try {
-    return readdirSync(folder);
+    names = readdirSync(folder);
   } catch {
-    return [];
+    return 0;
   }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Removes the temporary files of the processes `owned` says are gone; returns how many. */
-function removeWhere(owned: (pid: number) => boolean): number {
   let removed = 0;
-  const bundles = bundleCacheDir();
-  for (const name of entries(bundles)) {
-    const pid = BUNDLE.exec(name)?.[1];
-    if (pid && owned(Number(pid))) {
-      rmSync(join(bundles, name), { force: true });
-      removed++;
-    }
-  }
-  for (const name of entries(tmpdir())) {
-    const pid = RUN_FOLDER.exec(name)?.[1];
-    if (pid && owned(Number(pid))) {
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
-      removed++;
-    }
+  for (const name of names) {
+    const identity = parseIdentityName(name);
+    if (!identity || !gone(identity)) continue;
+    rmSync(join(folder, name), { recursive: true, force: true });
+    removed++;
   }
   return removed;
 }
 
-/** A worker died: its bundles and run folders go. */
+/** A child worker ended (its exit seen): its subfolder goes, unless its pid is already another live process's. */
 export function removeTempFilesOf(pid: number): number {
-  return removeWhere((owner) => owner === pid);
+  return removeWhere((identity) => identity.pid === pid && provablyDead(identity));
 }
 
-/** At a worker's start: whatever processes that are no longer alive left behind goes. */
+/**
+ * A child this process has just sent SIGKILL (it runs no more code, though it may not have been
+ * reaped yet): every subfolder of that pid in this namespace is its, or an earlier dead process's.
+ */
+export function removeTempFilesOfKilled(pid: number): number {
+  return removeWhere((identity) => identity.pid === pid && sameNamespace(identity) && identity.pid !== process.pid);
+}
+
+/** At a worker's start: the subfolders of processes provably dead go. */
 export function removeStaleTempFiles(): number {
-  return removeWhere((owner) => owner !== process.pid && !alive(owner));
+  return removeWhere(provablyDead);
 }

@@ -2,15 +2,15 @@
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
 import { build, transform, type Message, type Metafile, type PartialMessage, type Plugin } from "esbuild";
-import { writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
 import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
-import { bundleCacheDir } from "./tempFiles.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
+import { writeExclusively } from "./privateFolder.ts";
+import { processTempFolder } from "./tempFiles.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -141,9 +141,9 @@ function servedShimUrl(name: string): Promise<string> {
   if (!url) {
     url = (async () => {
       const mod = await loadServed(name);
-      // Named as bundles are, so the pool removes it with the worker's other temporary files.
+      // In the worker's own temporary folder, removed with it.
       const file = bundlePathFor(`served-${name.replace(/[^\w]+/g, "-")}`);
-      await writeFile(file, servedModuleSource(name, mod));
+      await writeExclusively(file, servedModuleSource(name, mod));
       const href = pathToFileURL(file).href;
       shimNames.set(name, href);
       return href;
@@ -264,9 +264,9 @@ export function startBundler(): void {
 }
 
 let counter = 0;
-/** A fresh path for the bundle of `file`. */
+/** A fresh path for the bundle of `file`, in this process's private temporary folder (tempFiles.ts). */
 export function bundlePathFor(file: string): string {
-  return join(bundleCacheDir(), `${basename(file)}.bundle.${process.pid}.${++counter}.mjs`);
+  return join(processTempFolder(), `${basename(file)}.bundle.${++counter}.mjs`);
 }
 
 function codeFrame(message: Message): string | undefined {
@@ -363,12 +363,18 @@ const TEST_BUNDLE_OPTIONS = {
 export function bundleAhead(files: readonly string[]): void {
   const wanted = [...new Set(files)].filter((file) => !ahead.some((made) => made.file === file));
   if (wanted.length === 0) return;
-  const outfiles = new Map(wanted.map((file) => [file, bundlePathFor(file)]));
+  let outfiles: Map<string, string>;
+  try {
+    outfiles = new Map(wanted.map((file) => [file, bundlePathFor(file)]));
+  } catch {
+    // No temporary folder (tempFiles.ts): each file says why when it runs.
+    return;
+  }
   const served = new Set<string>();
   const cwd = process.cwd();
   const built = build({
     entryPoints: wanted.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
-    outdir: bundleCacheDir(),
+    outdir: processTempFolder(),
     outExtension: { ".js": ".mjs" },
     absWorkingDir: cwd,
     ...TEST_BUNDLE_OPTIONS,

@@ -3,25 +3,26 @@
 // tool's cwd), removed when the test ends. Most tests never touch it, and skip the mkdir and rm.
 
 import { mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
+import { processTempFolder, processTempFolderPath } from "../runner/tempFiles.ts";
 
-// The pid leads so the runner can remove a killed process's folders (core/runner/tempFiles.ts); the
-// tag is random per process, so a name is not one another process (a reused pid) could have left.
-const processTag = Math.random().toString(36).slice(2, 10).padEnd(8, "0");
+// Inside this process's subfolder of the user's private temporary folder (core/runner/tempFiles.ts):
+// no other user can reach or plant it, and it goes with the process however it ends.
 let made = 0;
-// Read once per process: tmpdir() reads the environment at each call, a cost per test.
-let temporaryRoot: string | undefined;
+// Read once per process: the subfolder's name reads /proc once and the environment (TMPDIR).
+let processFolder: string | undefined;
 
 export class RunFolder {
-  readonly path = join((temporaryRoot ??= tmpdir()), `turnlens-run-${process.pid}-${processTag}-${++made}`);
+  readonly path = join((processFolder ??= processTempFolderPath()), `run-${++made}`);
   private state: "named" | "made" | "removed" = "named";
 
   /** Makes the folder if `path` is it or inside it, the first time; after the test it makes nothing. */
   use(path: string): void {
     if (this.state !== "named") return;
     if (path !== this.path && !path.startsWith(this.path + sep)) return;
-    // Synchronous on purpose: whoever asked reads or writes the folder next. 0o700, as mkdtemp makes it.
+    // Synchronous on purpose: whoever asked reads or writes the folder next. The private folder is
+    // checked (and this process's made) first; 0o700 and never an existing one, as mkdtemp makes it.
+    processTempFolder();
     mkdirSync(this.path, { mode: 0o700 });
     this.state = "made";
   }

@@ -9,6 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { askOnce, flow, mistake } from "./workflows";
 
+/** The user's private temporary folder, which holds a subfolder per process, and in it the run folders. */
+const tempRoot = join(tmpdir(), `turnlens-${process.getuid?.()}`);
+
 const hello = askOnce({ prompt: "hello" });
 const scripted = { agents: { a: answer("hi") } };
 
@@ -137,7 +140,8 @@ describe("cwd", () => {
     const run = await testWorkflow(where, {
       agents: { a: answer((turn) => (writeFileSync(join(turn.cwd, "out.txt"), "x"), "wrote")) },
     });
-    expect(run.value.startsWith(join(tmpdir(), "turnlens-run-"))).toBe(true);
+    // This process's subfolder of the user's private temporary folder (core/runner/tempFiles.ts).
+    expect(run.value).toMatch(new RegExp(`^${join(tempRoot, `${process.pid}\\.[0-9.a-f]+`, "run-\\d+")}$`));
     expect(run.turnsOf("a")[0]?.cwd).toBe(run.value);
     expect(existsSync(run.value)).toBe(false);
   });
@@ -155,7 +159,10 @@ describe("cwd", () => {
   });
 
   // The temporary directory is made the first time its path reaches code that may touch files.
-  const ownFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`turnlens-run-${process.pid}-`));
+  const ownFolders = () =>
+    readdirSync(tempRoot)
+      .filter((name) => name.startsWith(`${process.pid}.`))
+      .flatMap((folder) => readdirSync(join(tempRoot, folder)).filter((name) => name.startsWith("run-")));
 
   test("the temporary directory is not made for a run whose code never reads its path", async () => {
     const run = await testWorkflow(askOnce({ prompt: "count" }), { agents: { a: answer(() => String(ownFolders().length)) } });

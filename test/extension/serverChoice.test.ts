@@ -53,11 +53,8 @@ describe("the Turnlens the extension starts", () => {
     expect(describeChoice(choice)).toBe(`using the bundled Turnlens 0.1.0 (${join(bundled.root, "dist/server.js")}): the workspace has no node_modules/turnlens`);
   });
 
-  test("is found as Node resolves it: from a parent folder's node_modules, through a symlink", () => {
+  test("is the workspace folder's own package, through a symlink in its node_modules", () => {
     const monorepo = workspace({ version: "0.3.0", turnlensServer: current });
-    const packageFolder = join(monorepo, "packages", "app");
-    mkdirSync(packageFolder, { recursive: true });
-    expect(findWorkspacePackage(packageFolder)?.root).toBe(join(monorepo, "node_modules/turnlens"));
     const linked = workspace(null);
     mkdirSync(join(linked, "node_modules"));
     symlinkSync(join(monorepo, "node_modules/turnlens"), join(linked, "node_modules/turnlens"));
@@ -66,6 +63,29 @@ describe("the Turnlens the extension starts", () => {
       module: join(monorepo, "node_modules/turnlens/dist/server.js"),
       version: "0.3.0",
     });
+  });
+
+  test("is never a parent folder's node_modules/turnlens: the bundled copy starts, and the reason names the one above", () => {
+    // The reliability case parent-node_modules-server: another user's package in a shared folder above the workspace.
+    const shared = workspace(null);
+    const planted = join(shared, "node_modules", "turnlens");
+    mkdirSync(join(planted, "dist"), { recursive: true });
+    writeFileSync(join(planted, "package.json"), JSON.stringify({ name: "turnlens", version: "9.9.9", turnlensServer: current }));
+    writeFileSync(join(planted, "dist", "server.js"), 'require("fs").writeFileSync(__dirname + "/../../../PWNED", "x")');
+    const project = join(shared, "proj");
+    mkdirSync(project);
+    expect(findWorkspacePackage(project)).toBeUndefined();
+    const choice = chooseServer({ folders: [project], bundled, trusted: true });
+    expect(choice).toEqual({
+      source: "bundled",
+      module: join(bundled.root, "dist/server.js"),
+      version: "0.1.0",
+      root: bundled.root,
+      refusal: `the Turnlens in ${planted}, a folder above the workspace, is not started: only a Turnlens installed in the workspace folder is (open the folder that holds it)`,
+    });
+    const monorepoPackage = join(workspace({ version: "0.3.0", turnlensServer: current }), "packages", "app");
+    mkdirSync(monorepoPackage, { recursive: true });
+    expect(chooseServer({ folders: [monorepoPackage], bundled, trusted: true }).source).toBe("bundled");
   });
 
   test("is the first workspace folder's package that has one, in folder order", () => {

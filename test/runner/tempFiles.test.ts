@@ -1,27 +1,36 @@
-// Temporary files (bundles, testWorkflow's run folders) never stay in the OS temp dir: a killed
-// worker's are removed by the pool at once, and those of processes killed with their pool are
-// removed by the next worker that starts.
+// Temporary files (bundles, served modules, testWorkflow's run folders) never stay: each process
+// keeps them in its own subfolder of the user's private temporary folder; a killed worker's goes at
+// once (the pool), a worker's that ended cleanly at its exit, and those of processes killed with
+// their pool when the next worker starts, if provably dead (core/runner/tempFiles.ts).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleCacheDir } from "../../core/runner/tempFiles.ts";
 import { fixture, SLOW, turnlens } from "./harness.ts";
+
+/** The user's private temporary folder: one subfolder per process, `<pid>.<start>.<namespace>.<boot>`. */
+const ROOT_FOLDER = join(tmpdir(), `turnlens-${process.getuid?.()}`);
 
 function workerPids(stdout: string): number[] {
   return [...stdout.matchAll(/^worker (\d+)$/gm)].map((match) => Number(match[1]));
 }
 
-/** The temporary entries made by process `pid`. */
+/** The subfolders of process `pid` still there. */
 function leftBy(pid: number): string[] {
-  const bundles = readdirSync(bundleCacheDir()).filter((name) => name.includes(`.bundle.${pid}.`));
-  const runs = readdirSync(tmpdir()).filter((name) => name.startsWith(`turnlens-run-${pid}-`));
-  return [...bundles, ...runs];
+  return readdirSync(ROOT_FOLDER).filter((name) => name.startsWith(`${pid}.`));
 }
 
 /** A pid no process has now. */
 function deadPid(): number {
   for (let pid = 4_000_000; ; pid--) if (!existsSync(`/proc/${pid}`)) return pid;
+}
+
+/** This process's own subfolder's name with another pid: the same boot and PID namespace. */
+function nameFor(pid: number, start = "12345"): string {
+  const own = readdirSync(ROOT_FOLDER).find((name) => name.startsWith(`${process.pid}.`));
+  if (!own) throw new Error(`no folder of this process (${process.pid}) in ${ROOT_FOLDER}`);
+  const [, , namespace, boot] = own.split(".");
+  return `${pid}.${start}.${namespace}.${boot}`;
 }
 
 describe("temporary files are always removed", () => {
@@ -38,17 +47,21 @@ describe("temporary files are always removed", () => {
   );
 
   test(
-    "what a process killed with its pool left is removed when the next worker starts",
+    "what a process killed with its pool left is removed when the next worker starts; a live process's and another namespace's stay",
     async () => {
-      const pid = deadPid();
-      const bundle = join(bundleCacheDir(), `gone.test.ts.bundle.${pid}.1.mjs`);
-      const folder = join(tmpdir(), `turnlens-run-${pid}-abcdef`);
-      writeFileSync(bundle, "export {};\n");
-      mkdirSync(join(folder, "inside"), { recursive: true });
-      expect(leftBy(pid)).toHaveLength(2);
+      const dead = nameFor(deadPid());
+      // A live process (pid 1) with another start time is a dead one whose pid was reused.
+      const reused = nameFor(1, "999999999999");
+      const otherNamespace = dead.replace(/^(\d+\.\d+)\.\d+\./, "$1.1.");
+      for (const name of [dead, reused, otherNamespace]) {
+        mkdirSync(join(ROOT_FOLDER, name, "run-1", "inside"), { recursive: true });
+        writeFileSync(join(ROOT_FOLDER, name, "a.test.ts.bundle.1.mjs"), "export {};\n");
+      }
       const result = await turnlens([fixture("pass")]);
       expect(result.code).toBe(0);
-      expect(leftBy(pid)).toEqual([]);
+      expect([dead, reused, otherNamespace].map((name) => existsSync(join(ROOT_FOLDER, name)))).toEqual([false, false, true]);
+      expect(leftBy(process.pid)).toHaveLength(1);
+      rmSync(join(ROOT_FOLDER, otherNamespace), { recursive: true });
     },
     SLOW,
   );

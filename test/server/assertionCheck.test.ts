@@ -126,7 +126,10 @@ describe("Check what this test asserts", () => {
     async () => {
       server = await TestServer.started({ initializationOptions: { workspaceTrusted: false } });
       const uri = await server.open(PATH, TEXT);
-      expect(await server.request("workspace/executeCommand", { command: "turnlens.checkAssertions", arguments: [uri, IGNORING] })).toEqual({ started: false });
+      expect(await server.request("workspace/executeCommand", { command: "turnlens.checkAssertions", arguments: [uri, IGNORING] })).toEqual({
+        started: false,
+        refused: "the workspace is not trusted, so Turnlens runs none of its code",
+      });
       await expect(server.request("workspace/executeCommand", { command: "turnlens.checkAssertions", arguments: [uri] })).rejects.toThrow(
         "turnlens.checkAssertions takes [uri, path]",
       );

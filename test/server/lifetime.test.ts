@@ -4,7 +4,8 @@
 // (inherited by every descendant, detached or re-parented ones too).
 import { describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -112,11 +113,11 @@ describe("nothing outlives the language server", () => {
 
 describe("the worker started before the server loads", () => {
   /** dist/server.js spawned with a fresh tag, once the worker it forks before loading the server is up (nothing sent yet). */
-  async function spawned(): Promise<{ tag: string; child: ChildProcess; connection: MessageConnection }> {
+  async function spawned(env: Record<string, string> = {}): Promise<{ tag: string; child: ChildProcess; connection: MessageConnection }> {
     const tag = freshTag();
     const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
+      env: { ...process.env, ...env, [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) },
     });
     await until(() => workers(tag) === 1);
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
@@ -172,6 +173,37 @@ describe("the worker started before the server loads", () => {
       expect((await published).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
       expect(workers(server.tag)).toBe(1);
       await shutDown(server);
+    },
+    SLOW,
+  );
+
+  test(
+    "`shutdown` and `exit` after a run leave none of the server's temporary files: its user's temporary folder is empty",
+    async () => {
+      const temp = mkdtempSync(join(tmpdir(), "turnlens-server-temp-"));
+      try {
+        const server = await spawned({ TMPDIR: temp });
+        const published = new Promise<void>((resolve) =>
+          server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: unknown[] }) => {
+            if (params.diagnostics.length > 0) resolve();
+          }),
+        );
+        await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
+        await server.connection.sendNotification(InitializedNotification.type, {});
+        const path = join(MISTAKES, "turn-past-list.test.ts");
+        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },
+        });
+        // The run has bundled the file and served its modules from the temporary folder.
+        await published;
+        await shutDown(server);
+        // The V8 code cache (turnlens-code-cache-<uid>) is kept on purpose, between starts.
+        const uid = process.getuid?.();
+        expect(readdirSync(temp).filter((name) => !name.startsWith("turnlens-code-cache-"))).toEqual([`turnlens-${uid}`]);
+        expect(readdirSync(join(temp, `turnlens-${uid}`))).toEqual([]);
+      } finally {
+        rmSync(temp, { recursive: true, force: true });
+      }
     },
     SLOW,
   );

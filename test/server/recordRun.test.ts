@@ -1,5 +1,6 @@
 // The turnlens.recordRun command over the protocol: `turnlens record` on a run folder, answered
-// with the test written or where the run parts from the workflow; bad arguments are refused by name.
+// with the test written or where the run parts from the workflow; bad arguments are refused by name,
+// and so is every command that runs the workspace's code in an untrusted workspace.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -89,6 +90,34 @@ describe("the turnlens.recordRun command", () => {
       await server.advance(1);
       expect(await answered).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: "turnlens record took more than 120 s and was stopped" });
       expect(await server.request("workspace/executeCommand", { command: Commands.cancelRuns, arguments: [] })).toEqual({ cancelled: true });
+    },
+    SLOW,
+  );
+
+  test(
+    "in an untrusted workspace is refused without loading the workflow, as is every command that runs the workspace's code",
+    async () => {
+      server = await TestServer.started({ initializationOptions: { workspaceTrusted: false } });
+      const folder = await runFolder("run-untrusted");
+      const marker = join(dir, "workflow-ran");
+      const workflow = join(dir, "marking.ts");
+      writeFileSync(workflow, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`);
+      const refusal = "the workspace is not trusted, so Turnlens runs none of its code";
+      expect(await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow, check: true }] })).toEqual({
+        ok: false,
+        turns: 0,
+        events: 0,
+        decisions: 0,
+        partings: [],
+        error: `${refusal} (turnlens.recordRun replays the workflow)`,
+      });
+      expect(existsSync(marker)).toBe(false);
+      const uri = pathToFileURL(WORKFLOW).href;
+      for (const command of [Commands.runFile, Commands.runTest, Commands.checkAssertions]) {
+        expect(await server.request("workspace/executeCommand", { command, arguments: [uri, ["a test"]] })).toEqual({ started: false, refused: refusal });
+      }
+      expect(await server.request("workspace/executeCommand", { command: Commands.cancelRuns, arguments: [] })).toEqual({ cancelled: true });
+      expect(server.workers).toHaveLength(0);
     },
     SLOW,
   );
