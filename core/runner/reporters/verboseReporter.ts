@@ -5,7 +5,7 @@ import { DefaultReporter } from "./defaultReporter.ts";
 
 export class VerboseReporter extends DefaultReporter {
   protected override fileText(report: FileReport): string {
-    return [this.fileLine(report), ...report.tests.map((test) => `  ${this.testLine(test)}`)].map((line) => `${line}\n`).join("");
+    return [this.fileLine(report), ...report.tests.map((test) => `  ${this.testLine(test)}`)].map((line) => `${line}\n`).join("") + this.warningLines(report);
   }
 
   private testLine(test: TestReport): string {
