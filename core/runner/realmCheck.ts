@@ -114,23 +114,30 @@ export function changedBuiltins(): string[] {
   if (!taken) return changed;
   for (let index = 0; index < taken.length; index++) {
     const { name, target, properties } = taken[index]!;
-    const now = pictureOf(target);
-    for (let k = 0; k < now.keys.length; k++) {
-      const key = now.keys[k]!;
-      if (name === "globalThis" && GLOBALS_THAT_MOVE.has(key)) continue;
+    // One pass over the names there now, with no second picture: a name the picture lacks was
+    // added, and if every name now was there before, fewer names now than then means some went.
+    const keys = ReflectOwnKeys(target);
+    let known = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
       const before = properties.descriptors.get(key);
-      const after = now.descriptors.get(key);
       if (before === undefined) {
+        if (name === "globalThis" && GLOBALS_THAT_MOVE.has(key)) continue;
         ArrayPrototypePush(changed, `${keyName(name, key)} (added)`);
         ReflectDeleteProperty(target, key);
-      } else if (after !== undefined && !sameDescriptor(before, after) && !loadedLazily(target, before, after)) {
+        continue;
+      }
+      known++;
+      const after = ObjectGetOwnPropertyDescriptor(target, key);
+      if (after !== undefined && !sameDescriptor(before, after) && !loadedLazily(target, before, after)) {
         ArrayPrototypePush(changed, keyName(name, key));
         ReflectDefineProperty(target, key, before);
       }
     }
+    if (known === properties.keys.length) continue;
     for (let k = 0; k < properties.keys.length; k++) {
       const key = properties.keys[k]!;
-      if (now.descriptors.has(key)) continue;
+      if (ObjectGetOwnPropertyDescriptor(target, key) !== undefined) continue;
       ArrayPrototypePush(changed, `${keyName(name, key)} (deleted)`);
       ReflectDefineProperty(target, key, properties.descriptors.get(key)!);
     }
