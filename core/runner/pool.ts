@@ -4,6 +4,7 @@
 // kills its worker (or, when the caller asks, abandons it: the worker finishes or is killed after a
 // grace), and workers stay warm between runs until the pool closes; prewarm() starts them early.
 import type { ChildProcess } from "node:child_process";
+import { isAbsolute, relative } from "node:path";
 import { killWorkerTree } from "./processTree.ts";
 import { removeTempFilesOf, removeTempFilesOfKilled } from "./tempFiles.ts";
 import { forkWorker } from "./workerProcess.ts";
@@ -16,6 +17,9 @@ import type { MutationPlan } from "../testing/scriptMutation.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
+
+/** Time a worker asked to exit gets to flush and exit before it is killed. */
+export const EXIT_GRACE_MS = 5000;
 
 /** Files a worker is promised next, and bundles in one esbuild build while it runs the current one. */
 const AHEAD_FILES = 16;
@@ -98,6 +102,8 @@ export interface WorkerPoolOptions {
   factory?: WorkerFactory;
   /** Time a blocked worker gets past its deadline before it is killed. */
   graceMs?: number;
+  /** Time a worker asked to exit gets before it is killed (EXIT_GRACE_MS). */
+  exitGraceMs?: number;
   /** Where the pool says what went wrong with a worker, and output no run owns. */
   log?: (message: string) => void;
   /** When a warm worker is replaced by a fresh one (limits.ts has the defaults). */
@@ -167,6 +173,7 @@ export class WorkerPool {
   private readonly queue: Pending[] = [];
   private startupFailures = 0;
   private readonly graceMs: number;
+  private readonly exitGraceMs: number;
   private readonly factory: WorkerFactory;
   private readonly log: (message: string) => void;
   private readonly recycle: { afterRuns: number; aboveRssBytes: number };
@@ -175,6 +182,7 @@ export class WorkerPool {
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.graceMs = options.graceMs ?? GRACE_MS;
+    this.exitGraceMs = options.exitGraceMs ?? EXIT_GRACE_MS;
     this.factory = options.factory ?? (() => forkWorker());
     this.log = options.log ?? ((message) => process.stderr.write(`turnlens: ${message}\n`));
     this.recycle = options.recycle ?? { afterRuns: RECYCLE_AFTER_RUNS, aboveRssBytes: RECYCLE_ABOVE_RSS_BYTES };
@@ -310,6 +318,14 @@ export class WorkerPool {
     slot.exiting = true;
     this.release(slot);
     this.send(slot, { type: "exit" });
+    // Shutdown is bounded: a worker that has not exited within the grace (a test's exit handler
+    // that never returns, a flush that never ends) is killed, so close() and the CLI always end.
+    clearTimeout(slot.watchdog);
+    slot.watchdog = setTimeout(() => {
+      if (slot.dead) return;
+      this.log(`worker ${slot.child.pid} did not exit within ${this.exitGraceMs}ms of being asked (an exit handler that never returns?); it was killed`);
+      this.kill(slot);
+    }, this.exitGraceMs);
   }
 
   /** A leaving worker's promised files go back to the front of the queue, in their order. */
@@ -483,7 +499,16 @@ export class WorkerPool {
         this.onExit(slot, child.exitCode, child.signalCode);
       }
     });
+    guardChannel(child, (why) => this.refuse(slot, why));
     child.on("message", (raw) => {
+      // A worker whose realm a test changed sends its messages as JSON text it wrote itself (worker.ts).
+      if (typeof raw === "string") {
+        try {
+          raw = JSON.parse(raw);
+        } catch {
+          return this.refuse(slot, "a text that is not JSON");
+        }
+      }
       // A worker sends a test's report with the next phase as one batch (worker.ts), read in order.
       for (const each of Array.isArray(raw) ? raw : [raw]) {
         const read = readWorkerMessage(each);
@@ -520,7 +545,7 @@ export class WorkerPool {
     const active = slot.active;
     // An abandoned file's `done` frees its worker; nothing else of it is reported.
     if (active?.abandoned !== undefined) {
-      if (message.type === "done") return this.finished(slot, message.rss);
+      if (message.type === "done") return this.finished(slot, message.rss, message.changedBuiltins);
       // Still making progress (a test began or ended): it is given the grace again.
       if (message.type === "event" && message.file === active.job.file && message.event.type !== "collected") this.armAbandoned(slot, active);
       return;
@@ -548,18 +573,28 @@ export class WorkerPool {
         durationMs: Math.round((pending.carriedMs + message.durationMs) * 100) / 100,
       };
       if (message.error) report.error = message.error;
+      const changed = message.changedBuiltins;
+      if (changed && changed.length > 0) report.warnings = [`${shownPath(pending.job.file)} changed ${changed.join(", ")}; its worker was replaced`];
       this.settle(pending, { report, schemas: message.schemas ?? [], ...(message.inputs ? { inputs: message.inputs } : {}) });
-      this.finished(slot, message.rss);
+      this.finished(slot, message.rss, changed);
     }
   }
 
   /** A file ended in the worker (a real one, a warm-up or an abandoned one): recycle or reuse it. */
-  private finished(slot: Slot, rss: number): void {
+  private finished(slot: Slot, rss: number, changedBuiltins?: string[]): void {
     clearTimeout(slot.watchdog);
     clearTimeout(slot.active?.abandoned);
     // A warm-up is not one of the files the run limit counts (its RSS still does).
     if (slot.active?.pending.warmup !== true) slot.runs++;
     slot.active = undefined;
+    // A file changed the builtins: whatever the worker put back, no other file runs in that realm
+    // (the file's report says so; no log line repeats it).
+    if (changedBuiltins && changedBuiltins.length > 0) {
+      this.retire(slot);
+      if (this.keepWarm && this.queue.length === 0) this.spawn();
+      this.pump();
+      return;
+    }
     // Bounded memory: a worker that ran enough files, or holds too much, leaves for a fresh one.
     if (slot.runs >= this.recycle.afterRuns || rss > this.recycle.aboveRssBytes) {
       this.log(`worker ${slot.child.pid} recycled after ${slot.runs} files at ${Math.round(rss / 1048576)} MB`);
@@ -613,6 +648,25 @@ export class WorkerPool {
     const phase = active.phase;
     const ended = (report?: FileReport) =>
       this.settle(pending, { report: report ?? { file: pending.job.file, tests: pending.carried, durationMs: Math.round(pending.carriedMs) }, schemas: [] });
+    // The test of the phase had already sent its report (it ended; the worker died before the next
+    // phase: while the file ended, or a test's exit handler): it keeps that one result, and is not
+    // reported a second time as the death's (a test that closed fd 1 and 2 counted twice).
+    if (phase?.kind === "test" && pending.carried.some((test) => test.id === phase.test.id)) {
+      const done = new Set(pending.carried.map((test) => test.id));
+      const remaining = active.collected.map((test) => test.id).filter((id) => !done.has(id));
+      if (remaining.length > 0) {
+        pending.job = { ...pending.job, onlyIds: remaining };
+        this.queue.unshift(pending);
+        return;
+      }
+      const how = signal ? `killed by signal ${signal}` : `exit code ${code}`;
+      return ended({
+        file: pending.job.file,
+        tests: pending.carried,
+        durationMs: Math.round(pending.carriedMs),
+        warnings: [`${shownPath(pending.job.file)} ended its worker process (${how}) after its last test had reported; no test was lost`],
+      });
+    }
     if (phase?.kind === "test") {
       const error: ErrorReport = { message: `the test ${why}` };
       if (phase.test.location) error.location = phase.test.location;
@@ -644,6 +698,29 @@ export class WorkerPool {
   }
 }
 
+/**
+ * Bytes on a worker's channel that are not JSON lines (a test, or a process it started, wrote to the
+ * channel's descriptor) make Node's reader throw in this process, where nothing could catch it: the
+ * CLI ended with exit 2 and no report. The reader is Node's own handle's `onread`, wrapped here so
+ * that a throw refuses the worker instead (its test fails; the file's other tests resume).
+ */
+function guardChannel(child: ChildProcess, refuse: (why: string) => void): void {
+  const key = Object.getOwnPropertySymbols(child).find((symbol) => symbol.description === "kChannelHandle");
+  const handle = key ? (child as unknown as Record<symbol, { onread?: unknown } | undefined>)[key] : undefined;
+  const read = handle?.onread;
+  if (!handle || typeof read !== "function") return;
+  let refused = false;
+  handle.onread = function (this: unknown, ...args: unknown[]) {
+    if (refused) return;
+    try {
+      return Reflect.apply(read, this, args);
+    } catch (error) {
+      refused = true;
+      refuse(`bytes that are not a message (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+}
+
 /** V8's last words when a heap is exhausted. */
 function outOfMemory(stderr: string): boolean {
   return /JavaScript heap out of memory|Reached heap limit|Allocation failed/.test(stderr);
@@ -652,6 +729,12 @@ function outOfMemory(stderr: string): boolean {
 /** A prewarm() job: its result goes nowhere. */
 function warmupPending(job: FileJob): Pending {
   return { job, warmup: true, listener: {}, resolve: () => {}, carried: [], carriedMs: 0, started: false, settled: false, workers: [] };
+}
+
+/** A file's path as a warning names it: relative to the current folder when inside it. */
+function shownPath(file: string): string {
+  const inside = relative(process.cwd(), file);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : file;
 }
 
 function fileError(file: string, message: string): FileReport {

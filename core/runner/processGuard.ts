@@ -1,6 +1,7 @@
 // Process-wide guards for a process that runs tests: process.exit throws instead of ending it,
 // process.kill refuses to signal the runner above it, and errors no promise awaited go to the
 // test that is running.
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { readFileSync } from "node:fs";
 
 const realExit = process.exit.bind(process);
@@ -24,6 +25,45 @@ export class ProcessKillError extends Error {
     );
     this.name = "ProcessKillError";
   }
+}
+
+export class ProcessFdError extends Error {
+  constructor(what: string, fd: number, owner: string) {
+    super(`the test ${what} file descriptor ${fd} (${owner}), which is turnlens's; a test must not ${what === "closed" ? "close" : "write to"} its runner's descriptors`);
+    this.name = "ProcessFdError";
+  }
+}
+
+/**
+ * A test cannot close the worker's stdout, stderr or channel, nor write to the channel: its
+ * runner's report would go (closing fd 1 and 2 aborted the worker after the file's last test,
+ * which was then reported twice) or be garbled (bytes on the channel ended the whole run).
+ */
+function guardDescriptors(): void {
+  const channelFd = (process as unknown as { channel?: { fd?: unknown } }).channel?.fd;
+  const owners = new Map<number, string>([
+    [0, "the worker's stdin"],
+    [1, "the worker's stdout"],
+    [2, "the worker's stderr"],
+  ]);
+  if (typeof channelFd === "number" && channelFd >= 0) owners.set(channelFd, "the worker's channel to turnlens");
+  const fs = createRequire(import.meta.url)("node:fs") as Record<string, unknown>;
+  const guard = (name: string, what: "closed" | "wrote to", refused: (fd: number) => boolean) => {
+    const original = fs[name];
+    if (typeof original !== "function") return;
+    fs[name] = function (this: unknown, fd: unknown, ...rest: unknown[]) {
+      if (typeof fd === "number" && refused(fd)) throw new ProcessFdError(what, fd, owners.get(fd) ?? "");
+      return Reflect.apply(original, this, [fd, ...rest]);
+    };
+  };
+  for (const name of ["close", "closeSync"]) guard(name, "closed", (fd) => owners.has(fd));
+  if (typeof channelFd === "number" && channelFd >= 0) {
+    for (const name of ["write", "writeSync", "writev", "writevSync", "writeFile", "writeFileSync", "appendFile", "appendFileSync"]) {
+      guard(name, "wrote to", (fd) => fd === channelFd);
+    }
+  }
+  // A test's `import { closeSync } from "node:fs"` reads the ES module view, synced here.
+  syncBuiltinESMExports();
 }
 
 /** The process group of `pid`, read from /proc (Linux); undefined elsewhere. */
@@ -64,6 +104,7 @@ export function guardProcess(): void {
   process.exit = ((code?: number) => {
     throw new ProcessExitError(code);
   }) as typeof process.exit;
+  guardDescriptors();
   const refused = refusedTargets();
   const realKill = process.kill.bind(process);
   process.kill = ((pid: number, signal?: string | number) => {

@@ -20,7 +20,7 @@ import {
 } from "./collector.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
-import { errorReport } from "./stack.ts";
+import { errorReport, readableThrown } from "./stack.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
@@ -31,6 +31,9 @@ import { writeExclusively } from "./privateFolder.ts";
 import { importModule } from "./importModule.ts";
 import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
+import { SafeMap, SafeSet } from "./primordials.ts";
+import { restoreFileMocks } from "./testApi.ts";
+import { isAbsolute, relative } from "node:path";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -78,7 +81,8 @@ class Interrupt {
   scope: unknown[] | null = null;
   /** Errors raised when no test was open. */
   readonly stray: unknown[] = [];
-  fail(error: unknown): void {
+  fail(thrown: unknown): void {
+    const error = readableThrown(thrown);
     if (this.listener) this.listener(error);
     else if (this.scope) this.scope.push(error);
     else this.stray.push(error);
@@ -120,7 +124,7 @@ function call(fn: AnyFn, options: CallOptions): Promise<unknown> {
       clearTimeout(timer);
       options.interrupt.listen(null);
       if (ok) resolvePromise(value);
-      else rejectPromise(value);
+      else rejectPromise(readableThrown(value));
     };
     // Clamped: a timer given 2^31 ms or more would fire at once.
     const timer = setTimeout(() => {
@@ -175,11 +179,13 @@ function anyOnly(suite: SuiteNode): boolean {
   return suite.children.some((c) => c.only || (c.kind === "suite" && anyOnly(c)));
 }
 
-function plan(root: SuiteNode, options: RunFileOptions): Map<TestNode, Planned> {
-  const planned = new Map<TestNode, Planned>();
-  const seen = new Map<string, number>();
+// The plan's maps are SafeMaps: a test that spies on Map.prototype.get (and forgets to restore it)
+// must not make the runner lose the tests it declared (primordials.ts).
+function plan(root: SuiteNode, options: RunFileOptions): SafeMap<TestNode, Planned> {
+  const planned = new SafeMap<TestNode, Planned>();
+  const seen = new SafeMap<string, number>();
   const hasOnly = anyOnly(root);
-  const onlyIds = options.onlyIds ? new Set(options.onlyIds) : undefined;
+  const onlyIds = options.onlyIds ? new SafeSet(options.onlyIds) : undefined;
   const walk = (suite: SuiteNode, skipped: boolean, only: boolean) => {
     for (const child of suite.children) {
       if (child.kind === "suite") {
@@ -262,7 +268,7 @@ class FileRun {
 
   constructor(
     private readonly options: RunFileOptions,
-    private readonly planned: Map<TestNode, Planned>,
+    private readonly planned: SafeMap<TestNode, Planned>,
     /** What the file's top-level `setDefaultTimeout` set while it loaded. */
     private readonly declaredTimeout?: number,
   ) {}
@@ -589,6 +595,9 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     return await loadAndRun(options, outfile, served, finish, emit);
   } finally {
     endFileScope();
+    // Spies and replaced properties the file made and did not restore end with it, as the file's
+    // timers do: a forgotten spy on Map.prototype.get must not reach the next file.
+    restoreFileMocks();
   }
 }
 
@@ -628,6 +637,10 @@ async function loadAndRun(
 
   // 3. Run.
   const planned = plan(state.root, options);
+  // As in Vitest, a file that declares no test fails: a file whose tests were lost (a broken
+  // import, a realm a test changed) must never count as a pass. `--passWithNoTests` is about the
+  // run, not a file (docs/runner.md, Which files run).
+  if (planned.size === 0) return finish([], { message: `no test found in ${shownPath(file)}` });
   emit({ type: "collected", tests: [...planned.values()].filter((p) => p.selection !== "omit").map((p) => p.info) });
   const run = new FileRun(options, planned, state.defaultTimeout);
   run.setHookFlavour(served.has("vitest") && !served.has("bun:test") ? "vitest" : "bun");
@@ -659,6 +672,12 @@ async function loadAndRun(
     run.record(failedReport(info, errorReport(error, file)));
   }
   return finish(run.reports);
+}
+
+/** A file as a message names it: relative to the current folder when inside it. */
+function shownPath(file: string): string {
+  const inside = relative(process.cwd(), file);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : file;
 }
 
 function loadError(error: unknown, file: string, outfile: string): ErrorReport {

@@ -41,7 +41,8 @@ const REGISTRY = Symbol.for("turnlens.modules");
 
 type Registry = Record<string, Record<string, unknown>>;
 
-function registry(): Registry {
+/** The registry bundles read served modules from, made now if it is not yet (the worker's start). */
+export function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
   return (holder[REGISTRY] ??= {});
 }

@@ -59,6 +59,41 @@ function show(value: unknown): string {
 
 /** An ErrorReport for anything a test threw. */
 export function errorReport(error: unknown, testFile?: string): ErrorReport {
+  try {
+    return readErrorReport(readableThrown(error), testFile);
+  } catch (failure) {
+    // A getter that throws, a Proxy that refuses: the report says so rather than lose the test.
+    return { message: `a value was thrown that cannot be read: ${reasonOf(failure)}` };
+  }
+}
+
+/** Why reading a value failed, in words, without reading anything else that may throw. */
+function reasonOf(failure: unknown): string {
+  try {
+    return failure instanceof Error ? String(failure.message) : typeof failure;
+  } catch {
+    return "reading it threw";
+  }
+}
+
+/**
+ * The thrown value, or an Error that says it cannot be read: a revoked Proxy throws on every
+ * operation (instanceof included), so one thrown by a test would otherwise break the runner's
+ * own bookkeeping and lose the rest of the file.
+ */
+export function readableThrown(value: unknown): unknown {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return value;
+  try {
+    Reflect.getPrototypeOf(value);
+    void (value as { message?: unknown }).message;
+    void (value as { stack?: unknown }).stack;
+    return value;
+  } catch (failure) {
+    return new Error(`a value was thrown that cannot be read: ${reasonOf(failure)}`);
+  }
+}
+
+function readErrorReport(error: unknown, testFile?: string): ErrorReport {
   if (!(error instanceof Error) && !(typeof error === "object" && error !== null && "message" in error)) {
     return { message: `a non-error value was thrown: ${show(error)}` };
   }

@@ -225,6 +225,18 @@ export interface MockFunction {
   module(name: string, factory?: () => unknown): never;
 }
 
+/**
+ * Restores every spy and replaced property made since the last call (the runner calls it when a
+ * file ends), as a file's timers are cleared then.
+ */
+export function restoreFileMocks(): void {
+  try {
+    mocker.restoreAllMocks();
+  } catch {
+    // What could not be restored is left to the builtins check (realmCheck.ts), which replaces the worker.
+  }
+}
+
 /** bun's `mock(fn)`. */
 export const mock: MockFunction = Object.assign(<T extends FunctionLike = UnknownFunction>(implementation?: T) => mocker.fn<T>(implementation), {
   restore: () => mocker.restoreAllMocks(),

@@ -12,6 +12,11 @@ import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
+import { installTestGlobals } from "./testGlobals.ts";
+import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { registry } from "./served.ts";
+import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
+import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
 
 const tag = workerTag(process.pid);
 // Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
@@ -23,16 +28,25 @@ process.setSourceMapsEnabled(true);
 // underlying process._send refuses any message but this module's.
 const channel = process.send?.bind(process);
 process.send = undefined;
+// Saved now: a test may replace process.nextTick as it may any property of `process`.
+const nextTick = process.nextTick;
 let sending = false;
 const internals = process as unknown as { _send?: (...args: unknown[]) => unknown };
 const underlyingSend = internals._send;
 if (underlyingSend) {
   internals._send = function (this: unknown, ...args: unknown[]) {
     if (!sending) throw new Error("the worker's IPC channel is turnlens's own; a test cannot send on it");
-    return underlyingSend.apply(this, args);
+    return ReflectApply(underlyingSend, this, args);
   };
 }
 guardProcess();
+// The picture of the builtins each file is compared with, once the worker's own globals are in.
+// (and the runner's own: the file scope's timer wrappers, the served modules' registry).
+installTestGlobals();
+beginFileScope();
+endFileScope();
+registry();
+pictureBuiltins();
 
 /** The parent is gone: kill what this worker started, and the worker, at once. */
 function dieWithTree(): never {
@@ -55,10 +69,11 @@ const drained: Array<() => void> = [];
 let waiting: WorkerMessage[] = [];
 function send(message: WorkerMessage): void {
   if (message.type === "event" && message.event.type !== "phase") {
-    if (waiting.push(message) === 1) process.nextTick(flush);
+    waiting[waiting.length] = message;
+    if (waiting.length === 1) nextTick(flush);
     return;
   }
-  waiting.push(message);
+  waiting[waiting.length] = message;
   flush();
 }
 
@@ -69,12 +84,23 @@ function flush(): void {
   write(batch.length === 1 ? batch[0] : batch);
 }
 
+/**
+ * Whether Node's own JSON of a message would read something a test can change: a `toJSON` on the
+ * prototypes every message's objects and arrays have. Then the worker writes the JSON itself
+ * (primordials.ts) and sends the text, which the pool parses.
+ */
+function prototypesTouchJson(): boolean {
+  return ObjectHasOwn(Object.prototype, "toJSON") || ObjectHasOwn(Array.prototype, "toJSON") || ObjectGetOwnPropertyDescriptor(globalThis, "JSON")?.value !== savedJson;
+}
+const savedJson = JSON;
+
 function write(message: WorkerMessage | WorkerMessage[] | undefined): void {
   if (!channel || message === undefined) return;
   inFlight++;
   sending = true;
   try {
-    channel(message, undefined, undefined, (error: Error | null) => {
+    const payload = prototypesTouchJson() ? safeJson(message) : message;
+    channel(payload, undefined, undefined, (error: Error | null) => {
       inFlight--;
       if (error) dieWithTree();
       if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
@@ -95,7 +121,16 @@ async function exitWhenFlushed(): Promise<never> {
   return exitProcess(0);
 }
 
+// Saved now: a test may replace process's own methods.
+const processListeners = process.listeners.bind(process);
+const removeProcessListener = process.removeListener.bind(process);
+const exitListeners = () => processListeners("exit");
+const removeExitListener = (listener: NodeJS.ExitListener) => removeProcessListener("exit", listener);
+
 async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
+  // An exit handler a file adds is the file's: it never runs in another file's worker exit (one
+  // that never returns hung the run at the end).
+  const exitListenersBefore = exitListeners();
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
   let inputs: string[] | undefined;
@@ -125,12 +160,17 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
     report = { file: message.file, tests: [], durationMs: 0, error: { message: `turnlens failed to run the file: ${text}` } };
   }
   captureOutput(null);
+  for (const listener of exitListeners()) if (!exitListenersBefore.includes(listener)) removeExitListener(listener);
+  // What the file changed in the builtins is put back here, before anything more of the runner's
+  // runs, and named in `done`; the pool replaces this worker before its next file.
+  const changed = changedBuiltins();
   const schemas = await schemasFor(message.file, message.schemaModules, report);
   send({
     type: "done",
     file: message.file,
     durationMs: report.durationMs,
     rss: process.memoryUsage.rss(),
+    ...(changed.length > 0 ? { changedBuiltins: changed } : {}),
     ...(report.error ? { error: report.error } : {}),
     ...(schemas.length > 0 ? { schemas } : {}),
     ...(inputs ? { inputs } : {}),

@@ -53,6 +53,11 @@ export type WorkerMessage =
       file: string;
       durationMs: number;
       rss: number;
+      /**
+       * The builtins the file changed ("Promise.prototype.then", "the global x (added)"), put back
+       * by the worker, which the pool replaces before its next file (realmCheck.ts).
+       */
+      changedBuiltins?: string[];
       error?: ErrorReport;
       schemas?: SchemaName[];
       /**
@@ -96,6 +101,7 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
     file: Type.String(),
     durationMs: Type.Number(),
     rss: Type.Number(),
+    changedBuiltins: Type.Optional(Type.Array(Type.String())),
     error: Type.Optional(errorReport),
     schemas: Type.Optional(Type.Array(schemaName)),
     inputs: Type.Optional(Type.Array(Type.String())),

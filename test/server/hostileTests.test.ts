@@ -2,6 +2,7 @@
 // the next file's run. Each is charged to the test that did it, and the server keeps answering.
 // The fixtures are unsaved buffers next to examples/mistakes/workflows.ts that do not exist on disk.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
 import type { ChildProcess } from "node:child_process";
@@ -109,6 +110,37 @@ describe("a warm worker keeps nothing a file left", () => {
       expect(taggedCommands(tag).filter((command) => !command.includes("esbuild"))).toEqual([
         `${process.execPath} --max-semi-space-size=2 ${join(ROOT, "dist", "worker.mjs")}`,
       ]);
+      expect(server.workers).toHaveLength(1);
+    },
+    SLOW,
+  );
+});
+
+describe("a file cannot hide another file's result", () => {
+  test(
+    "after a file that spied on Map.prototype.get and forgot to restore it, a failing file in the same warm worker gets its diagnostics",
+    async () => {
+      await start({ initializationOptions: { settings: { workers: 1 } } });
+      const fixtures = join(ROOT, "test", "server", "fixtures", "forgottenSpy");
+      const spy = await server.openAndRun(join(MISTAKES, "virtual-spy.test.ts"), readFileSync(join(fixtures, "spy.fixture.ts"), "utf8"));
+      expect(spy.diagnostics.diagnostics).toEqual([]);
+      const failingText = readFileSync(join(fixtures, "failing.fixture.ts"), "utf8");
+      const failing = await server.openAndRun(join(MISTAKES, "virtual-failing.test.ts"), failingText);
+      expect(failing.diagnostics.diagnostics).toHaveLength(1);
+      expect(failing.diagnostics.diagnostics[0]).toMatchObject({
+        range: rangeOf(failingText, 'test("this test fails", () => { expect(1 + 1).toBe(3); });'),
+        severity: DiagnosticSeverity.Error,
+        code: "expect-failed",
+      });
+      expect(failing.diagnostics.diagnostics[0]!.message).toBe("expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2");
+      // Its edits keep failing there too (the report said 0 tests through 6 edits before the fix).
+      for (let edit = 1; edit <= 2; edit++) {
+        const from = server.received.length;
+        await server.change(failing.uri, `${failingText}// edit ${edit}\n`);
+        await server.advance(300);
+        const after = await server.runEnded(failing.uri, from);
+        expect(after?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["expect-failed"]);
+      }
       expect(server.workers).toHaveLength(1);
     },
     SLOW,

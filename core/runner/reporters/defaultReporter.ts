@@ -79,7 +79,12 @@ export class DefaultReporter implements ConsoleReporter {
 
   /** What is printed when a file ends. */
   protected fileText(report: FileReport): string {
-    return `${this.fileLine(report)}\n`;
+    return `${this.fileLine(report)}\n${this.warningLines(report)}`;
+  }
+
+  /** A file's warnings (no failure: the builtins it changed), a line each under its line. */
+  protected warningLines(report: FileReport): string {
+    return (report.warnings ?? []).map((warning) => `  ${this.c.yellow("!")} ${warning}\n`).join("");
   }
 
   fileEnd(report: FileReport): void {

@@ -6,7 +6,7 @@ import { testName } from "./reporter.ts";
 
 export class VerboseReporter extends DefaultReporter {
   protected override fileText(report: FileReport): string {
-    return [this.fileLine(report), ...report.tests.map((test) => `  ${this.testLine(test)}`)].map((line) => `${line}\n`).join("");
+    return [this.fileLine(report), ...report.tests.map((test) => `  ${this.testLine(test)}`)].map((line) => `${line}\n`).join("") + this.warningLines(report);
   }
 
   private testLine(test: TestReport): string {
