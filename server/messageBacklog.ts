@@ -24,8 +24,13 @@ export class MessageBacklog {
   /** `handled` when the oldest waiting work was deferred. */
   private waitingSince = 0;
   private probing = false;
-  /** Counts the drains; a request may bring its document's waiting work forward once per drain. */
-  private drains = 0;
+  /**
+   * Counts the backlogs (spans of messages handled with no idle turn between them): a request may
+   * bring its document's waiting work forward once per backlog.
+   */
+  private backlogs = 0;
+  /** A request brought work forward: the look goes on until an idle turn ends this backlog. */
+  private broughtSinceIdle = false;
   private readonly broughtForward = new Map<string, number>();
   private settledWaiters: Array<() => void> = [];
   /** Where a deferred work's throw goes (the server's log); a throw never stops the others. */
@@ -54,8 +59,7 @@ export class MessageBacklog {
 
   /** Drops the waiting work of `key`. */
   cancel(key: string): void {
-    this.waiting.delete(key);
-    if (this.waiting.size === 0) this.settle();
+    if (this.waiting.delete(key) && this.waiting.size === 0) this.settle();
   }
 
   /** Runs the waiting work of `key` now, if any. */
@@ -68,15 +72,17 @@ export class MessageBacklog {
   }
 
   /**
-   * Runs the waiting work of `key` now for a request about it, unless one did already since the
-   * backlog last drained: a request answers from the current text when that costs one pass, and
-   * from the last one while a flood goes on. True when nothing of `key` waits (any more).
+   * Runs the waiting work of `key` now for a request about it, unless one did already during this
+   * backlog: a request answers from the current text when that costs one pass, and from the last
+   * one while a flood goes on. True when nothing of `key` waits (any more).
    */
   bringForward(key: string): boolean {
     if (!this.waiting.has(key)) return true;
-    if (this.broughtForward.get(key) === this.drains) return false;
-    this.broughtForward.set(key, this.drains);
+    if (this.broughtForward.get(key) === this.backlogs) return false;
+    this.broughtForward.set(key, this.backlogs);
     this.runNow(key);
+    this.broughtSinceIdle = true;
+    this.probe();
     return !this.waiting.has(key);
   }
 
@@ -95,22 +101,21 @@ export class MessageBacklog {
 
   private look(before: number): void {
     setImmediate(() => {
-      if (this.waiting.size === 0) {
+      if (this.waiting.size === 0 && !this.broughtSinceIdle) {
         this.probing = false;
         return;
       }
-      if (this.handled !== before && this.handled - this.waitingSince < MAX_DEFERRED_MESSAGES) {
+      if (this.handled !== before && (this.waiting.size === 0 || this.handled - this.waitingSince < MAX_DEFERRED_MESSAGES)) {
         this.look(this.handled);
         return;
       }
       this.probing = false;
-      this.drain();
+      this.newBacklog();
+      if (this.waiting.size > 0) this.drain();
     });
   }
 
   private drain(): void {
-    this.drains++;
-    this.broughtForward.clear();
     // Work may defer more (a change's work deferring a run): that waits for the next look.
     const works = [...this.waiting.values()];
     this.waiting.clear();
@@ -127,6 +132,13 @@ export class MessageBacklog {
     } catch (error) {
       this.reportError(error);
     }
+  }
+
+  /** An idle turn (or the bound) ended a backlog: the next request may bring its document's work forward again. */
+  private newBacklog(): void {
+    this.backlogs++;
+    this.broughtForward.clear();
+    this.broughtSinceIdle = false;
   }
 
   private settle(): void {
