@@ -6,7 +6,8 @@ import type { Message } from "vscode-languageserver";
 
 /**
  * Deferred work runs anyway after this many messages were handled since it was deferred, so a
- * client that never pauses still gets diagnostics and runs (a few times per flood, not per edit).
+ * client that never pauses still gets diagnostics (a few times per flood, not per edit); work
+ * deferred `untilIdle` (a run's start) waits for a pause, as the next edit would cancel it.
  */
 export const MAX_DEFERRED_MESSAGES = 2000;
 
@@ -20,7 +21,7 @@ export class MessageBacklog {
   /** Messages handed to the server's handlers so far. */
   private handled = 0;
   /** Work waiting for the backlog to drain, by key, in the order first deferred. */
-  private readonly waiting = new Map<string, () => void>();
+  private readonly waiting = new Map<string, { work: () => void; untilIdle: boolean }>();
   /** `handled` when the oldest waiting work was deferred. */
   private waitingSince = 0;
   private probing = false;
@@ -46,9 +47,9 @@ export class MessageBacklog {
    * Runs `work` once no message waits to be handled; a later `defer` of the same key replaces the
    * work and keeps its place (what an older edit wanted is superseded by the newer one's).
    */
-  defer(key: string, work: () => void): void {
+  defer(key: string, work: () => void, untilIdle = false): void {
     if (this.waiting.size === 0) this.waitingSince = this.handled;
-    this.waiting.set(key, work);
+    this.waiting.set(key, { work, untilIdle });
     this.probe();
   }
 
@@ -64,10 +65,10 @@ export class MessageBacklog {
 
   /** Runs the waiting work of `key` now, if any. */
   runNow(key: string): void {
-    const work = this.waiting.get(key);
-    if (!work) return;
+    const waiting = this.waiting.get(key);
+    if (!waiting) return;
     this.waiting.delete(key);
-    this.run(work);
+    this.run(waiting.work);
     if (this.waiting.size === 0) this.settle();
   }
 
@@ -111,14 +112,19 @@ export class MessageBacklog {
       }
       this.probing = false;
       this.newBacklog();
-      if (this.waiting.size > 0) this.drain();
+      if (this.waiting.size > 0) this.drain(this.handled === before);
     });
   }
 
-  private drain(): void {
+  /** Runs the waiting work: all of it at an idle turn, past the bound what need not wait for one. */
+  private drain(idle: boolean): void {
     // Work may defer more (a change's work deferring a run): that waits for the next look.
-    const works = [...this.waiting.values()];
-    this.waiting.clear();
+    const works: Array<() => void> = [];
+    for (const [key, waiting] of this.waiting) {
+      if (!idle && waiting.untilIdle) continue;
+      works.push(waiting.work);
+      this.waiting.delete(key);
+    }
     for (const work of works) this.run(work);
     if (this.waiting.size > 0) {
       this.waitingSince = this.handled;

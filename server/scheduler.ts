@@ -7,7 +7,8 @@
 // old version of the file or of any file it read are dropped; closing a document cancels its run.
 // Nothing here is awaited by a request. What an edit costs past taking its text (the static pass
 // and what is carried to it, the end of the debounce, a run's start) waits behind the messages the
-// client already sent (messageBacklog.ts), so a flood of edits does it once, for the last version.
+// client already sent (messageBacklog.ts), so a flood of edits does it once, for the last version;
+// a debounce's end and a run's start wait for the client to pause.
 import { readFileSync, statSync } from "node:fs";
 import { Emitter } from "vscode-languageserver";
 import type { RunEvent } from "../core/runner/runFile.ts";
@@ -155,7 +156,7 @@ export class Scheduler {
   private debounce(uri: string, entry: DocumentRuns, ms: number): void {
     if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
     this.env.backlog.cancel(waitingWork.settle(uri));
-    entry.timer = this.env.timer.setTimeout(() => this.env.backlog.defer(waitingWork.settle(uri), () => this.settle(uri)), ms);
+    entry.timer = this.env.timer.setTimeout(() => this.env.backlog.defer(waitingWork.settle(uri), () => this.settle(uri), true), ms);
   }
 
   /**
@@ -267,7 +268,7 @@ export class Scheduler {
     }
     if (!this.env.state.get(uri)) return this.start(uri, request);
     entry.waitingStart = entry.waitingStart ? merge(entry.waitingStart, request) : request;
-    this.env.backlog.defer(waitingWork.start(uri), () => this.startWaiting(uri));
+    this.env.backlog.defer(waitingWork.start(uri), () => this.startWaiting(uri), true);
     return true;
   }
 
