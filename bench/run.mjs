@@ -4,6 +4,7 @@
 // A full run without flags writes bench/results.json. `--with-server` (what `npm run bench` passes)
 // then runs bench/serverBench.mjs on dist/server.js too, with --quick passed on; --only= skips it,
 // and then bench/runnerPeers.mjs: turnlens test beside bun test and vitest (goals P5 and P6).
+// `--only=NAME` with a name of PROTOCOL_BENCHMARKS runs that script alone, on the dist/ built.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -12,6 +13,20 @@ import { join } from "node:path";
 import { bundleAndRun, root } from "./bundleAndRun.mjs";
 
 const args = process.argv.slice(2);
+
+/** Benchmarks of the built server through its protocol, by the name `--only=` takes: their script. */
+const PROTOCOL_BENCHMARKS = {
+  /** ~6,400 random well-formed messages at once: p50/p99/max latency, requests never answered (issue 24). */
+  flood: "serverFlood.mjs",
+};
+const protocolOnly = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+if (protocolOnly !== undefined && Object.hasOwn(PROTOCOL_BENCHMARKS, protocolOnly)) {
+  const script = join(root, "bench", PROTOCOL_BENCHMARKS[protocolOnly]);
+  const passed = args.filter((arg) => !arg.startsWith("--only=") && arg !== "--with-server");
+  const run = spawnSync(process.execPath, [script, ...passed], { cwd: root, stdio: "inherit" });
+  if (run.error) throw run.error;
+  process.exit(run.status ?? 1);
+}
 const withServer = args.includes("--with-server");
 const profile = args.includes("--profile");
 const sourceMaps = args.includes("--source-maps");

@@ -1,11 +1,27 @@
 // The client's message frames are checked before vscode-jsonrpc reads them: a frame whose
-// Content-Length is not a plain byte count is skipped (and said) and reading resyncs at the next
-// header. vscode-jsonrpc's reader takes `parseInt` of the header, and a negative length corrupts
-// its buffer's byte count for good: every later message is misread and the server is deaf.
+// Content-Length is not a plain byte count, or is above the cap, is skipped (and said) and reading
+// resyncs at the next header; so is a frame whose body is cut short by the next header. vscode-jsonrpc's
+// reader takes `parseInt` of the header (a negative length corrupts its buffer's byte count for good)
+// and waits for any announced length: either way every later message was lost and the server deaf.
 import { Emitter, ReadableStreamMessageReader } from "vscode-languageserver";
 
-/** A frame's body larger than this is refused as a bad header (an LSP message is never 512 MiB). */
-export const MAX_CONTENT_LENGTH = 2 ** 29;
+/**
+ * A frame's body larger than this is refused as a bad header, at once: 64 MiB. VS Code syncs no
+ * document above 50 MB to extensions, and a didOpen of one that size, JSON-escaped, stays under
+ * it; a larger announcement is a broken or hostile client, and waiting for its bytes would take
+ * every later message as body (docs/language-server.md, "Malformed frames").
+ */
+export const MAX_CONTENT_LENGTH = 64 * 2 ** 20;
+
+/** The cap as people read it. */
+const CAP_WORDS = `${MAX_CONTENT_LENGTH} bytes (64 MiB)`;
+
+/**
+ * A header inside a body means that body was cut short and the next frame began: `Content-Length:`
+ * is no JSON (an LSP body) outside a string, and a string holds no raw CR or LF, which end the
+ * header's line.
+ */
+const HEADER_IN_BODY = /content-length[ \t]*:[ \t]*\d+[ \t]*\r\n/i;
 
 /** Fired with what was skipped; each server logs it (the check is on the reader class, for every connection). */
 export const skippedFrames = new Emitter<string>();
@@ -23,6 +39,8 @@ export class FrameCheck {
   private frameSize: number | undefined;
   /** After a bad header: dropping bytes until the next `Content-Length:`. */
   private resyncing = false;
+  /** While a body comes: where its headers end, its announced length, and how far it was searched for a header. */
+  private body: { start: number; length: number; searched: number; tail: string } | undefined;
 
   constructor(
     private readonly forward: (frame: Buffer) => void,
@@ -35,11 +53,13 @@ export class FrameCheck {
     this.length += chunk.length;
     for (;;) {
       if (this.frameSize !== undefined) {
+        if (this.cutShort(this.frameSize)) continue;
         if (this.length < this.frameSize) return;
         const all = this.take();
         const frame = all.subarray(0, this.frameSize);
         this.keep(all.subarray(this.frameSize));
         this.frameSize = undefined;
+        this.body = undefined;
         this.forward(frame);
         continue;
       }
@@ -68,14 +88,52 @@ export class FrameCheck {
         this.skipped(
           value === undefined
             ? `skipped a message frame without a Content-Length header (${JSON.stringify(headers.slice(0, 200))}); reading on from the next header`
-            : `skipped a message frame whose Content-Length is ${JSON.stringify(value.slice(0, 40))}, not a byte count up to ${MAX_CONTENT_LENGTH}; reading on from the next header`,
+            : bodyLength === undefined
+              ? `skipped a message frame whose Content-Length is ${JSON.stringify(value.slice(0, 40))}, not a byte count; reading on from the next header`
+              : `skipped a message frame whose Content-Length is ${value.slice(0, 40)} bytes, above the cap of ${CAP_WORDS}; reading on from the next header`,
         );
         this.keep(pending.subarray(headerEnd + HEADER_END.length));
         this.resyncing = true;
         continue;
       }
       this.frameSize = headerEnd + HEADER_END.length + bodyLength;
+      this.body = { start: headerEnd + HEADER_END.length, length: bodyLength, searched: headerEnd + HEADER_END.length, tail: "" };
     }
+  }
+
+  /**
+   * Whether the body being read (up to `frameSize`) was cut short by a header (then it is skipped,
+   * said, and reading goes on from that header). Each byte is searched once, without joining the
+   * chunks of a body still coming (a 60 MB body arrives in a thousand of them).
+   */
+  private cutShort(frameSize: number): boolean {
+    const body = this.body;
+    if (!body) return false;
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const end = Math.min(offset + chunk.length, frameSize);
+      const from = Math.max(offset, body.searched);
+      if (from < end) {
+        // The last bytes searched come again, so a header split across two chunks is found.
+        const tail = body.tail;
+        const text = tail + chunk.subarray(from - offset, end - offset).toString("latin1");
+        body.searched = end;
+        body.tail = text.slice(-64);
+        const found = HEADER_IN_BODY.exec(text);
+        if (found) {
+          const at = from - tail.length + found.index;
+          this.skipped(
+            `skipped a message frame whose body was cut short: it announced ${body.length} bytes, and a new header came after ${at - body.start}; reading on from that header`,
+          );
+          this.keep(this.take().subarray(at));
+          this.frameSize = undefined;
+          this.body = undefined;
+          return true;
+        }
+      }
+      offset = end;
+    }
+    return false;
   }
 
   private take(): Buffer {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
 import { forkWorker } from "../core/runner/workerProcess.ts";
+import { MessageBacklog } from "./messageBacklog.ts";
 import { startServer } from "./server.ts";
 import { takeEarlyWorkers } from "./warmup.ts";
 
@@ -27,7 +28,9 @@ function packageVersion(): string | undefined {
   }
 }
 
-const connection = createConnection(ProposedFeatures.all);
+// The backlog sees each message vscode-jsonrpc dispatches, so an edit's work waits for a burst's end.
+const backlog = new MessageBacklog();
+const connection = createConnection(ProposedFeatures.all, { messageStrategy: backlog });
 
 // An error no handler caught (a library's callback, a timer outside the guarded ones) is logged
 // and survived: one stray throw must not take every open file's diagnostics down. `reporting`
@@ -50,6 +53,7 @@ const version = packageVersion();
 startServer(connection, {
   ...(version !== undefined ? { version } : {}),
   ...(early ? { workers: early } : {}),
+  backlog,
   timer: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
   now: () => performance.now(),
   createWorker: () =>

@@ -9,6 +9,18 @@ function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/**
+ * The document a request is about: its `textDocument.uri`, or a command's first argument when that
+ * is a uri (`turnlens.runFile`, `turnlens.runTest`, …).
+ */
+export function documentOfRequest(params: unknown): string | undefined {
+  if (typeof params !== "object" || params === null) return undefined;
+  const document = (params as { textDocument?: { uri?: unknown } }).textDocument;
+  if (typeof document?.uri === "string") return document.uri;
+  const first = (params as { arguments?: unknown }).arguments;
+  return Array.isArray(first) && typeof first[0] === "string" && first[0].includes(":") ? first[0] : undefined;
+}
+
 /** Wraps a request handler: a throw or a rejection answers with InternalError. */
 export function guardRequest<P, R, T extends unknown[]>(log: Logger, name: string, handler: (params: P, ...rest: T) => R | Promise<R>) {
   return async (params: P, ...rest: T): Promise<R | ResponseError<never>> => {

@@ -5,7 +5,10 @@
 // save, a change on disk) does the same for that test file (moduleGraph.ts says which). A run
 // someone asked for (the explorer, a command) ends and one rerun queues behind it. Results of an
 // old version of the file or of any file it read are dropped; closing a document cancels its run.
-// Nothing here is awaited by a request.
+// Nothing here is awaited by a request. What an edit costs past taking its text (the static pass
+// and what is carried to it, the end of the debounce, a run's start) waits behind the messages the
+// client already sent (messageBacklog.ts), so a flood of edits does it once, for the last version;
+// a debounce's end and a run's start wait for the client to pause.
 import { readFileSync, statSync } from "node:fs";
 import { Emitter } from "vscode-languageserver";
 import type { RunEvent } from "../core/runner/runFile.ts";
@@ -16,6 +19,7 @@ import { runSettingsFrom, type ProjectConfigs } from "./projectConfig.ts";
 import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
+import type { MessageBacklog } from "./messageBacklog.ts";
 
 /**
  * How long an abandoned run's worker may stay silent (no test beginning or ending) before it is
@@ -71,7 +75,16 @@ interface DocumentRuns {
   running?: { info: RunInfo; controller: AbortController };
   /** What was asked while a run was going; started when it ends. */
   queued?: RunRequest;
+  /** What was asked while no run was going: started once the client's messages are read. */
+  waitingStart?: RunRequest;
 }
+
+/** The keys of a document's work waiting behind the backlog: its change's, its debounce's end, its run's start. */
+export const waitingWork = {
+  change: (uri: string) => `change ${uri}`,
+  settle: (uri: string) => `settle ${uri}`,
+  start: (uri: string) => `start ${uri}`,
+};
 
 export interface SchedulerEnv {
   state: ServerState;
@@ -80,6 +93,7 @@ export interface SchedulerEnv {
   now: () => number;
   /** The project configs of the files run (loaded off the server's thread). */
   configs: ProjectConfigs;
+  backlog: MessageBacklog;
 }
 
 export class Scheduler {
@@ -116,7 +130,10 @@ export class Scheduler {
     return this.runs.get(uri)?.running !== undefined;
   }
 
-  /** An open, a change or a save: restarts the document's debounce (a save in `onSave` runs at once). */
+  /**
+   * An open, a change or a save: restarts the document's debounce (a save in `onSave` runs at once).
+   * A change's `onDidChange` waits behind the backlog: one for the last of a burst of changes.
+   */
   edited(uri: string, reason: "open" | "change" | "save"): void {
     const state = this.env.state.get(uri);
     if (!state) return;
@@ -131,12 +148,17 @@ export class Scheduler {
     }
     entry.ownReason = reason;
     this.debounce(uri, entry, state.settings.debounceMs);
-    if (reason === "change") this.onDidChange.fire({ uri, runFollows: this.runFollows(uri, "change") });
+    if (reason === "change")
+      this.env.backlog.defer(waitingWork.change(uri), () => {
+        if (this.env.state.get(uri)) this.onDidChange.fire({ uri, runFollows: this.runFollows(uri, "change") });
+      });
   }
 
+  /** (Re)starts the debounce; its end waits behind the backlog too, and a new debounce drops an end that waits. */
   private debounce(uri: string, entry: DocumentRuns, ms: number): void {
     if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
-    entry.timer = this.env.timer.setTimeout(() => this.settle(uri), ms);
+    this.env.backlog.cancel(waitingWork.settle(uri));
+    entry.timer = this.env.timer.setTimeout(() => this.env.backlog.defer(waitingWork.settle(uri), () => this.settle(uri), true), ms);
   }
 
   /**
@@ -232,7 +254,11 @@ export class Scheduler {
     return this.env.state.trusted && (this.env.state.analysis(uri)?.model.tests.length ?? 0) > 0;
   }
 
-  /** Runs the document's tests now, or once its current run ends. False when nothing will run. */
+  /**
+   * Runs the document's tests once the client's messages are read (an open document), or now (a
+   * file that is not open), or once its current run ends; requests that meet are merged into one
+   * run. False when nothing will run.
+   */
   request(uri: string, request: RunRequest): boolean {
     if (!this.env.state.trusted) return false;
     const file = fileOf(uri);
@@ -242,7 +268,28 @@ export class Scheduler {
       entry.queued = entry.queued ? merge(entry.queued, request) : request;
       return true;
     }
-    return this.start(uri, request);
+    if (!this.env.state.get(uri)) return this.start(uri, request);
+    entry.waitingStart = entry.waitingStart ? merge(entry.waitingStart, request) : request;
+    this.env.backlog.defer(waitingWork.start(uri), () => this.startWaiting(uri), true);
+    return true;
+  }
+
+  private startWaiting(uri: string): void {
+    const entry = this.runs.get(uri);
+    const request = entry?.waitingStart;
+    if (!entry || !request) return;
+    entry.waitingStart = undefined;
+    if (entry.running) entry.queued = entry.queued ? merge(entry.queued, request) : request;
+    else this.start(uri, request);
+  }
+
+  /** Drops what waits behind the backlog for the document: its run's start, and with `all` its change and debounce end. */
+  private dropWaiting(uri: string, entry: DocumentRuns, all: boolean): void {
+    entry.waitingStart = undefined;
+    this.env.backlog.cancel(waitingWork.start(uri));
+    if (!all) return;
+    this.env.backlog.cancel(waitingWork.change(uri));
+    this.env.backlog.cancel(waitingWork.settle(uri));
   }
 
   private start(uri: string, request: RunRequest): boolean {
@@ -327,7 +374,7 @@ export class Scheduler {
         this.env.state.log.debug(`run ${info.id} of ${uri}: dropped, ${moved.join(", ")} changed while it ran`);
         // No rerun may be on its way (the change came before this run had told what it reads).
         const state = this.env.state.get(uri);
-        if (entry && !entry.queued && entry.timer === undefined && state && state.settings.runMode !== "manual") entry.queued = { runIds: [] };
+        if (entry && !entry.queued && !entry.waitingStart && entry.timer === undefined && state && state.settings.runMode !== "manual") entry.queued = { runIds: [] };
       }
     }
     this.env.state.log.debug(`run ${info.id} of ${uri} (version ${info.version ?? "on disk"}): ${outcome} after ${Math.round(this.env.now() - info.started)} ms`);
@@ -362,16 +409,21 @@ export class Scheduler {
     const entry = this.runs.get(uri);
     if (!entry) return;
     entry.queued = undefined;
+    this.dropWaiting(uri, entry, false);
     entry.running?.controller.abort();
   }
 
   /** Cancels every run serving the explorer run `runId`. */
   cancelRunId(runId: string): RunInfo[] {
     const cancelled: RunInfo[] = [];
-    for (const entry of this.runs.values()) {
+    for (const [uri, entry] of this.runs) {
       if (entry.queued?.runIds.includes(runId)) {
         entry.queued.runIds = entry.queued.runIds.filter((id) => id !== runId);
         if (entry.queued.runIds.length === 0) entry.queued = undefined;
+      }
+      if (entry.waitingStart?.runIds.includes(runId)) {
+        entry.waitingStart.runIds = entry.waitingStart.runIds.filter((id) => id !== runId);
+        if (entry.waitingStart.runIds.length === 0) this.dropWaiting(uri, entry, false);
       }
       if (entry.running?.info.request.runIds.includes(runId)) {
         cancelled.push(entry.running.info);
@@ -388,16 +440,18 @@ export class Scheduler {
     if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.queued = undefined;
+    this.dropWaiting(uri, entry, true);
     entry.running?.controller.abort();
     this.runs.delete(uri);
   }
 
   /** Cancels everything and kills every worker (a stop, a shutdown, trust withdrawn). */
   stopAll(): void {
-    for (const entry of this.runs.values()) {
+    for (const [uri, entry] of this.runs) {
       if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
       entry.timer = undefined;
       entry.queued = undefined;
+      this.dropWaiting(uri, entry, true);
       entry.running?.controller.abort();
     }
     this.env.configs.stop();

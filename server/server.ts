@@ -3,11 +3,12 @@
 // drive it over in-memory streams with a manual timer.
 import { MessageType, ShowMessageNotification, type Connection, type InitializeParams, type InitializeResult } from "vscode-languageserver";
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
-import { forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
+import { documentOfRequest, forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
+import { MessageBacklog } from "./messageBacklog.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { logRuns, write } from "./runLog.ts";
 import { loggedWorkers } from "./workerLog.ts";
-import { Scheduler, type Timer } from "./scheduler.ts";
+import { Scheduler, waitingWork, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
@@ -47,6 +48,11 @@ export interface ServerEnv {
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
   /** The pool server/start.ts started before this bundle loaded (then `createWorker` is unused). */
   workers?: EarlyWorkers;
+  /**
+   * The connection's message strategy (`createConnection(…, { messageStrategy: backlog })`): it
+   * tells when the client's messages pile up. Without it every message looks like the last one.
+   */
+  backlog?: MessageBacklog;
 }
 
 /** What every feature's `register` receives. */
@@ -56,6 +62,8 @@ export interface Server {
   state: ServerState;
   workers: WorkerPool;
   scheduler: Scheduler;
+  /** Work an edit causes, waiting until the client's messages are read (messageBacklog.ts). */
+  backlog: MessageBacklog;
   log: Logger;
   /** The project's config of a file or folder, loaded off the server's thread (projectConfig.ts). */
   configs: ProjectConfigs;
@@ -96,7 +104,10 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const configs = new ProjectConfigs(log, env.timer, (message) =>
     forget(log, "showMessage", connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message })),
   );
-  const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now, configs });
+  const backlog = env.backlog ?? new MessageBacklog();
+  backlog.reportError = (error) => log.error(`work after an edit failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now, configs, backlog });
+  state.changeWaits = (uri) => backlog.isWaiting(waitingWork.change(uri));
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const initializedHandlers: Array<() => void | Promise<void>> = [];
   initializers.push((params) => {
@@ -109,10 +120,18 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     state,
     workers,
     scheduler,
+    backlog,
     log,
     onInitialize: (contribute) => initializers.push(contribute),
     onInitialized: (handler) => initializedHandlers.push(handler),
-    guardRequest: (name, handler) => guardRequest(log, name, handler),
+    // A request about a document whose change waits behind a backlog does that change's work first,
+    // once per backlog: it answers from the current text when that costs one pass, else from the last.
+    guardRequest: (name, handler) =>
+      guardRequest(log, name, (params, ...rest) => {
+        const uri = documentOfRequest(params);
+        if (uri !== undefined) backlog.bringForward(waitingWork.change(uri));
+        return handler(params, ...rest);
+      }),
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
     configs,
@@ -171,7 +190,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   state.documents.listen(connection);
   // A malformed frame from the client is skipped and said, never the end of reading.
   checkIncomingFrames();
-  skippedFrames.event((why) => log.warn(why));
+  skippedFrames.event((why) => log.error(why));
   connection.listen();
   return server;
 }

@@ -117,17 +117,35 @@ export class ServerState {
     this.byUri.delete(uri);
   }
 
-  /** The static pass of the document's current text; never throws (a failure is logged, the model empty). */
+  /**
+   * Whether the document's latest change still waits behind the client's messages (the scheduler
+   * says, messageBacklog.ts): its analysis is then the last one made, not redone for each message.
+   */
+  changeWaits: (uri: string) => boolean = () => false;
+
+  /**
+   * The static pass of the document's current text; never throws (a failure is logged, the model
+   * empty). While the document's change waits behind a backlog: the last pass made, of older text
+   * (`isCurrent` tells), so a flood of messages does not redo it for each one.
+   */
   analysis(uri: string): Analysis | undefined {
     const state = this.byUri.get(uri);
     const document = this.documents.get(uri);
     if (!state || !document) return undefined;
+    if (state.analysis && this.changeWaits(uri)) return state.analysis;
     if (state.analysis?.version !== document.version || this.madeFrom.get(state.analysis) !== document) {
       const text = document.getText();
       state.analysis = { version: document.version, text, model: this.analyze(state.file, text) };
       this.madeFrom.set(state.analysis, document);
     }
     return state.analysis;
+  }
+
+  /** Whether the document's analysis is of its current text (false while its change waits behind a backlog). */
+  isCurrent(uri: string): boolean {
+    const analysis = this.byUri.get(uri)?.analysis;
+    const document = this.documents.get(uri);
+    return analysis !== undefined && document !== undefined && analysis.version === document.version && this.madeFrom.get(analysis) === document;
   }
 
   /** analyzeTestFile is stack-safe; anything else it throws is a bug, logged rather than fatal. */

@@ -34,6 +34,8 @@ export function register(server: Server): void {
     server.guardRequest("codeAction", (params: CodeActionParams): CodeAction[] => {
       const uri = params.textDocument.uri;
       if (!state.get(uri)) return server.workflowViews.codeActions(params);
+      // Fixes made from older text would edit the wrong places: none while an edit's pass waits.
+      if (state.changeWaits(uri)) return [];
       const diagnostics = currentDiagnostics(state, uri);
       const edit = (edits: TextEdit[]) => ({ changes: { [uri]: edits } });
       const only = params.context.only;

@@ -38,6 +38,8 @@ export function register(server: Server): void {
       const document = state.documents.get(uri);
       const file = state.get(uri)?.file;
       if (!document || !file) return null;
+      // Under a flood of edits (this document's change still waits), no parse per keystroke: none.
+      if (state.changeWaits(uri)) return null;
       let place: ReturnType<typeof completionPlaceAt>;
       try {
         place = completionPlaceAt(file, document.getText(), document.offsetAt(params.position));

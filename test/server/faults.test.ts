@@ -215,7 +215,7 @@ describe("a test file that misbehaves", () => {
   );
 
   test(
-    "200 edits in a burst each publish their static diagnostics at once, run once, for the last version, and nothing stale is published",
+    "200 edits in a burst publish their static diagnostics in order up to the last version's, run once, for the last version, and nothing stale is published",
     async () => {
       await start();
       const { text } = mistake("turn-past-list");
@@ -232,8 +232,13 @@ describe("a test file that misbehaves", () => {
         .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
         .filter((params) => params.uri === uri)
         .map((params) => params.version);
-      // Each version's static diagnostics (none) at once, then the one run's, of the last version.
-      expect(versions).toEqual([...Array.from({ length: 201 }, (_, index) => index + 1), 201]);
+      // Static diagnostics (none) in version order, the last version's among them (edits read
+      // while later ones waited share one pass, messageBacklog.ts), then the one run's, of the last.
+      const statics = versions.slice(0, -1);
+      expect(versions.at(-1)).toBe(201);
+      expect(statics[0]).toBe(1);
+      expect(statics.at(-1)).toBe(201);
+      expect(statics).toEqual([...new Set(statics)].sort((left, right) => (left ?? 0) - (right ?? 0)));
       const runs = server.all<TestRunProgressParams>("turnlens/testRunProgress").filter((params) => params.uri === uri && params.message.type === "end");
       expect(runs).toHaveLength(1);
       expect(await answers(uri)).toBe(true);

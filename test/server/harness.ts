@@ -27,6 +27,7 @@ import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
 import { forkWorker } from "../../core/runner/workerProcess.ts";
 import { startServer, type Server } from "../../server/server.ts";
+import { MessageBacklog } from "../../server/messageBacklog.ts";
 import type { Timer } from "../../server/scheduler.ts";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
 
@@ -121,11 +122,16 @@ export class TestServer {
   private readonly versions = new Map<string, number>();
   readonly requests: Array<{ method: string; params: unknown }> = [];
 
+  /** The bytes the client writes to the server and the server to the client. */
+  private readonly toServer = new PassThrough();
+  private readonly toClient = new PassThrough();
+
   constructor(private readonly options: StartOptions = {}) {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    const { toServer, toClient } = this;
+    const backlog = new MessageBacklog();
+    const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient), { messageStrategy: backlog });
     this.server = startServer(connection, {
+      backlog,
       timer: this.timer,
       now: () => 0,
       workerGraceMs: 300,
@@ -209,13 +215,62 @@ export class TestServer {
     await this.client.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
+  /** Writes bytes to the server as they are, beside the client's own frames (a broken or flooding client). */
+  writeRaw(bytes: string): void {
+    this.toServer.write(bytes);
+  }
+
+  /**
+   * Writes `messages` to the server in one write, framed, as a client flooding it does (the server
+   * reads them all before it handles the first), and resolves with the answer to each request
+   * among them (those with an `id`), by id, once every one came.
+   */
+  async burst(messages: Array<{ id?: number; method: string; params?: unknown }>): Promise<Map<number, { result?: unknown; error?: unknown }>> {
+    const wanted = new Set(messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
+    const answers = new Map<number, { result?: unknown; error?: unknown }>();
+    let buffered = Buffer.alloc(0);
+    const done = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        for (;;) {
+          const headerEnd = buffered.indexOf("\r\n\r\n");
+          if (headerEnd < 0) break;
+          const length = Number(/content-length: *(\d+)/i.exec(buffered.subarray(0, headerEnd).toString("latin1"))?.[1]);
+          if (buffered.length < headerEnd + 4 + length) break;
+          const message = JSON.parse(buffered.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8")) as { id?: unknown; result?: unknown; error?: unknown };
+          buffered = buffered.subarray(headerEnd + 4 + length);
+          if (typeof message.id === "number" && wanted.has(message.id) && ("result" in message || "error" in message)) answers.set(message.id, message);
+        }
+        if (answers.size === wanted.size) {
+          this.toClient.off("data", read);
+          resolve();
+        }
+      };
+      this.toClient.on("data", read);
+    });
+    const frames = messages.map((message) => {
+      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...message }), "utf8");
+      return `Content-Length: ${body.length}\r\n\r\n${body.toString("utf8")}`;
+    });
+    this.toServer.write(frames.join(""));
+    await done;
+    return answers;
+  }
+
   request<R>(method: string, params: unknown): Promise<R> {
     return this.client.sendRequest(method, params) as Promise<R>;
   }
 
-  /** A round trip: every message sent before it has been handled when it returns. */
+  /**
+   * A round trip: every message sent before it has been handled when it returns, and the work
+   * they left waiting for the end of the burst (static passes, debounce ends, run starts) is done.
+   */
   async flush(): Promise<void> {
-    await this.client.sendRequest("textDocument/hover", { textDocument: { uri: "file:///nothing.test.ts" }, position: { line: 0, character: 0 } });
+    const roundTrip = () => this.client.sendRequest("textDocument/hover", { textDocument: { uri: "file:///nothing.test.ts" }, position: { line: 0, character: 0 } });
+    await roundTrip();
+    await this.server.backlog.settled();
+    // What that work sent (diagnostics, progress) has arrived once a later answer did.
+    await roundTrip();
   }
 
   /** Lets the server see what was sent, then moves the manual timer forward (firing debounces). */
