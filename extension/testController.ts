@@ -57,6 +57,13 @@ interface LatestDetail {
   text?: string;
 }
 
+/**
+ * How long a background run's new result waits, at most, for the code lenses of its file (shown in
+ * an editor) to be asked for again: VS Code asks after a debounce of its own, and the gutter must
+ * not say ✗ while the lens still says the ✓ it had before.
+ */
+const LENS_WAIT_MS = 10_000;
+
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
 
@@ -73,6 +80,8 @@ interface ActiveRun {
   output: string[];
   /** Tests this run gave a result. */
   recorded: Set<string>;
+  /** Files of tests whose latest result this run changed. */
+  changedFiles: Set<string>;
   states: RunStates;
   /** Messages are handled one after another: a result waits for its transcript, `end` for every result. */
   queue: Promise<void>;
@@ -398,6 +407,7 @@ export class TestExplorer implements vscode.Disposable {
       run,
       output: [],
       recorded: new Set(),
+      changedFiles: new Set(),
       states: new RunStates(),
       queue: Promise.resolve(),
       finished: false,
@@ -427,6 +437,7 @@ export class TestExplorer implements vscode.Disposable {
     if (active.finished) return;
     if (message.type === "output") return active.run ? active.run.appendOutput(terminalText(message.text)) : void active.output.push(message.text);
     if (message.type === "end") {
+      if (!active.run) await this.lensesShown(active.changedFiles);
       await active
         .beforeEnd?.()
         .catch((error: unknown) => active.run?.appendOutput(terminalText(`Turnlens: no coverage: ${error instanceof Error ? error.message : String(error)}\n`)));
@@ -455,7 +466,7 @@ export class TestExplorer implements vscode.Disposable {
     if (change.state === "failed") this.produced.failed(change.test, messages);
     if (isFinal(change.state)) {
       active.recorded.add(change.test);
-      this.latest.record(change.test, { state: change.state, durationMs: change.durationMs, messages: models, detail: { messages, text } });
+      if (this.latest.record(change.test, { state: change.state, durationMs: change.durationMs, messages: models, detail: { messages, text } })) active.changedFiles.add(uri);
     }
     const { run } = active;
     // A background run shows nothing as it goes: its results are reported at its end, if they changed one.
@@ -479,6 +490,29 @@ export class TestExplorer implements vscode.Disposable {
     // The test's `testWorkflow` runs (its children) get no result of their own: VS Code counts every
     // item given one, and the Testing view's counts, badges and the status count tests.
     if (text) run.appendOutput(terminalText(text), undefined, item);
+  }
+
+  /**
+   * Resolves once every one of `uris` shown in an editor got its code lenses again from the server
+   * (after a background run's end, which makes the server ask the client to refresh them), or after
+   * LENS_WAIT_MS: so a result reaches the gutter and the Testing view no sooner than its lens.
+   */
+  private lensesShown(uris: ReadonlySet<string>): Promise<void> {
+    const shown = new Set(vscode.window.visibleTextEditors.map((editor) => editor.document.uri.toString()));
+    const waiting = new Set([...uris].filter((uri) => shown.has(uri)));
+    if (waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, LENS_WAIT_MS);
+      const subscription = this.client.onDidProvideCodeLenses.event((uri) => {
+        waiting.delete(uri);
+        if (waiting.size === 0) done();
+      });
+    });
   }
 
   /**
