@@ -63,6 +63,8 @@ interface LatestDetail {
  * not say ✗ while the lens still says the ✓ it had before.
  */
 const LENS_WAIT_MS = 10_000;
+/** After the lenses came, before the result is shown: VS Code draws lenses it got a frame or more after a gutter it is given. */
+const LENS_DRAWN_MS = 500;
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
@@ -510,7 +512,10 @@ export class TestExplorer implements vscode.Disposable {
       const timer = setTimeout(done, LENS_WAIT_MS);
       const subscription = this.client.onDidProvideCodeLenses.event((uri) => {
         waiting.delete(uri);
-        if (waiting.size === 0) done();
+        if (waiting.size > 0) return;
+        subscription.dispose();
+        clearTimeout(timer);
+        setTimeout(resolve, LENS_DRAWN_MS);
       });
     });
   }

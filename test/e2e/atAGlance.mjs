@@ -205,6 +205,9 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
       checks.push(`after the breaking workflow edit the lens went ${seen.join(" → ")}: never an unmarked ✓ while the gutter said ✗`);
     // Both tests of the file script "reader": both fail now.
     await expectGlance("after the breaking workflow edit", { passed: expected.passed - 2, failed: expected.failed + 2 });
+    // The changed result made one entry (every test's latest): logged, so the entry count is seen to move.
+    const afterEdit = await resultEntries();
+    say(`  Test Results after the workflow edit: ${afterEdit.count} (${afterEdit.rows.join(" | ")})`);
     for (const check of checks) say(`  ✓ ${check}`);
     for (const problem of wrong) say(`  ✗ ${problem}`);
     if (wrong.length > 0) {
