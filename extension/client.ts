@@ -74,6 +74,8 @@ export class TurnlensClient implements vscode.Disposable {
   private workspaceRefused: string | undefined;
   /** Refusals already shown as a notification, so each is shown once. */
   private readonly shownRefusals = new Set<string>();
+  /** A document's code lenses arrived from the server (its uri): the test controller waits for them before it shows a new result. */
+  readonly onDidProvideCodeLenses = new vscode.EventEmitter<string>();
   /** Called when the server went away on its own, before it is restarted (or not). */
   onCrash: (description: string, restarting: boolean) => void = () => {};
 
@@ -94,6 +96,12 @@ export class TurnlensClient implements vscode.Disposable {
       initializationOptions: (): InitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted, showsTimelines: true }),
       errorHandler: this.errorHandler(),
       middleware: {
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          // A cancelled request (a newer refresh superseded it) shows nothing: VS Code drops its answer.
+          if (lenses && !token.isCancellationRequested) this.onDidProvideCodeLenses.fire(document.uri.toString());
+          return lenses;
+        },
         workspace: {
           configuration: async (params, token, next) => {
             const values = await next(params, token);

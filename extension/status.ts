@@ -1,9 +1,9 @@
-// The language status item (server state, runs going on, the last run's time and counts, problems,
-// a warning past 4 s, what happened to the server), the status bar item (the last run's tests, a
-// spinner while one runs) and the output channel, whose levels the user sets with the channel's own
+// The language status item (server state, runs going on, every test's latest result, the last run's
+// time and counts, problems, a warning past 4 s, what happened to the server), the status bar item
+// (every test's latest result in the workspace, a spinner while a run goes) and the output channel, whose levels the user sets with the channel's own
 // log-level menu (the server's lines with turnlens.logLevel).
 import * as vscode from "vscode";
-import { SLOW_RUN_MS, statusBarView, statusView, type EngineInUse, type LastRun, type StatusState } from "./statusView.ts";
+import { SLOW_RUN_MS, statusBarView, statusView, type EngineInUse, type LastRun, type ResultCounts, type StatusState } from "./statusView.ts";
 import { TEST_FILE_GLOB } from "./testFiles.ts";
 
 export class Status implements vscode.Disposable {
@@ -112,6 +112,12 @@ export class Status implements vscode.Disposable {
     if (started === undefined) return;
     this.running.delete(runId);
     if (!interrupted) this.state.lastRun = { ...counts, durationMs: Date.now() - started };
+    this.render();
+  }
+
+  /** Every test's latest known result in the workspace changed (latestResults.ts). */
+  setLatest(counts: ResultCounts): void {
+    this.state.latest = counts;
     this.render();
   }
 

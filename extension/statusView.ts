@@ -4,8 +4,12 @@
 /** A run slower than this turns the item into a warning: Turnlens is meant to answer while you type. */
 export const SLOW_RUN_MS = 4000;
 
-export interface LastRun {
+export interface LastRun extends ResultCounts {
   durationMs: number;
+}
+
+/** Tests by result. */
+export interface ResultCounts {
   passed: number;
   failed: number;
   skipped: number;
@@ -26,6 +30,8 @@ export interface StatusState {
   /** When each run going on started (ms, the extension's clock). */
   runningSince: number[];
   lastRun?: LastRun;
+  /** Every test's latest known result in the workspace, whichever run gave it (latestResults.ts). */
+  latest?: ResultCounts;
   /** Turnlens diagnostics in the workspace. */
   problems: number;
   /** What last happened to the server that the user did not ask for (a crash and restart). */
@@ -93,18 +99,23 @@ function statusOfRuns(state: StatusState, now: number): StatusView {
     return { text: `Turnlens${problems}`, detail: details.join(" · "), severity, busy: false };
   }
   const last = state.lastRun;
-  const counts = [
-    last.passed > 0 ? `${last.passed} passed` : "",
-    last.failed > 0 ? `${last.failed} failed` : "",
-    last.skipped > 0 ? `${last.skipped} skipped` : "",
-  ].filter(Boolean);
-  details.push(`last run: ${counts.length > 0 ? counts.join(", ") : "no tests"} in ${duration(last.durationMs)}`);
+  if (state.latest) details.push(`every test: ${countsText(state.latest)}`);
+  details.push(`last run: ${countsText(last)} in ${duration(last.durationMs)}`);
   if (last.durationMs > SLOW_RUN_MS) {
     details.push(`slower than ${seconds(SLOW_RUN_MS)}: look for real waits or large fixtures`);
     severity = "warning";
   }
   details.push(mode);
   return { text: `Turnlens ${duration(last.durationMs)}${problems}`, detail: details.join(" · "), severity, busy: false };
+}
+
+function countsText(counts: ResultCounts): string {
+  const parts = [
+    counts.passed > 0 ? `${counts.passed} passed` : "",
+    counts.failed > 0 ? `${counts.failed} failed` : "",
+    counts.skipped > 0 ? `${counts.skipped} skipped` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : "no tests";
 }
 
 function duration(ms: number): string {
@@ -119,19 +130,24 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-/** What the status bar item says: the last run's tests (counted by test) and a spinner while one runs. */
+/**
+ * What the status bar item says: every test's latest known result in the workspace (counted by
+ * test, whichever run gave it: a run of one file does not hide another file's failures) and a
+ * spinner while a run goes.
+ */
 export interface StatusBarView {
   text: string;
   tooltip: string;
   /** Where a click goes: the Testing view when tests failed, else the output channel. */
   command: "workbench.view.testing.focus" | "turnlens.showOutput";
-  /** The item's background: `error` after a failing run or when the server will not restart. */
+  /** The item's background: `error` while a test fails or when the server will not restart. */
   background: "error" | "none";
 }
 
 export function statusBarView(state: StatusState, now: number): StatusBarView {
   const detail = statusView(state, now).detail;
-  const last = state.lastRun;
+  // No test with a result yet (none ran, or their files are not listed yet): nothing to count.
+  const last = state.latest && state.latest.passed + state.latest.failed + state.latest.skipped > 0 ? state.latest : undefined;
   if (state.server === "failed") return { text: "$(error) Turnlens stopped", tooltip: detail, command: "turnlens.showOutput", background: "error" };
   if (state.server !== "ready" || !state.trusted) {
     const view = statusView(state, now);

@@ -1,6 +1,9 @@
 // Applies the tree model (testTree.ts) to a vscode.TestController: the workspace's Turnlens test
 // files and the trees the server discovers; Run (continuous too), Run with Coverage and Debug profiles; each run's
 // progress as states, failures at their line with diffs, transcripts as output, runs as children.
+// Every test's latest result is kept (latestResults.ts): the server's background runs are no TestRun
+// of their own; one that changed a result is reported as one run of every test's latest result, so
+// the Testing view's summary, its badge and the status bar count the whole workspace.
 import * as vscode from "vscode";
 import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError, State } from "vscode-languageclient/node";
 import {
@@ -29,6 +32,7 @@ import {
   affectedInScope,
   testIdOf,
   TestTree,
+  walk,
   withDiffs,
   type MessageModel,
   type StateChange,
@@ -39,6 +43,28 @@ import type { Transcripts } from "./transcript.ts";
 import { transcriptMarkdown, turnFrames } from "./transcriptMessage.ts";
 import { coverageModel, type StatementModel } from "./coverageModel.ts";
 import { ProducedResults } from "./producedResults.ts";
+import { LatestResults, type FinalState } from "./latestResults.ts";
+
+/** Where every test's latest result is kept across sessions (workspaceState). */
+const LATEST_KEY = "turnlens.latestResults";
+/** The name of the run that reports every test's latest result after a background run changed one. */
+export const LATEST_RUN_NAME = "Turnlens: every test's latest result";
+
+/** What the controller showed of a test's latest result, to show it again. */
+interface LatestDetail {
+  messages: vscode.TestMessage[];
+  /** The transcript text appended to its output. */
+  text?: string;
+}
+
+/**
+ * How long a background run's new result waits, at most, for the code lenses of its file (shown in
+ * an editor) to be asked for again: VS Code asks after a debounce of its own, and the gutter must
+ * not say ✗ while the lens still says the ✓ it had before.
+ */
+const LENS_WAIT_MS = 10_000;
+/** After the lenses came, before the result is shown: VS Code draws lenses it got a frame or more after a gutter it is given. */
+const LENS_DRAWN_MS = 500;
 
 /** Files read at most when looking for Turnlens tests in the workspace. */
 const SCAN_LIMIT = 2000;
@@ -46,7 +72,18 @@ const SCAN_LIMIT = 2000;
 /** One run being shown: the client's (Run profile, a command), the server's after an edit, or a debug run. */
 interface ActiveRun {
   runId: string;
-  run: vscode.TestRun;
+  /**
+   * Undefined for a background run (the server's, on open or after an edit): it is no TestRun, so it
+   * adds no entry to Test Results; if it changed a test's latest result, one run reporting every
+   * test's latest result is made at its end (publishLatest).
+   */
+  run: vscode.TestRun | undefined;
+  /** A background run's output, for that run if one is made. */
+  output: string[];
+  /** Tests this run gave a result. */
+  recorded: Set<string>;
+  /** Files of tests whose latest result this run changed. */
+  changedFiles: Set<string>;
   states: RunStates;
   /** Messages are handled one after another: a result waits for its transcript, `end` for every result. */
   queue: Promise<void>;
@@ -84,6 +121,8 @@ export class TestExplorer implements vscode.Disposable {
   private counter = 0;
   /** Each workflow file's call sites, for the Test Coverage view and the editor's gutter. */
   private readonly coverageDetails = new WeakMap<vscode.FileCoverage, StatementModel[]>();
+  /** Every test's latest known result, whichever run gave it. */
+  private readonly latest = new LatestResults<LatestDetail>();
   /** What the runs handed VS Code that its API gives no extension back, for the e2e suite. */
   readonly produced = new ProducedResults();
   private readonly disposables: vscode.Disposable[] = [];
@@ -97,9 +136,14 @@ export class TestExplorer implements vscode.Disposable {
     private readonly transcripts: Transcripts,
     private readonly start: () => Promise<void>,
   ) {
+    this.latest.restore(context.workspaceState.get(LATEST_KEY));
     client.client.onNotification(TestsDiscoveredNotification.type, (params) => {
       if (!this.isTurnlensFile(params.textDocument.uri)) return;
-      this.tree.discovered(params);
+      const file = this.tree.discovered(params);
+      // A test renamed or deleted has no result any more (a run of every test's latest drops it).
+      const present = new Set<string>();
+      walk(file, (node) => void present.add(node.id));
+      this.latest.keepOnly(params.textDocument.uri, present);
       this.syncFile(params.textDocument.uri);
     });
     client.client.onNotification(TestRunProgressNotification.type, (params) => this.onProgress(params));
@@ -141,10 +185,7 @@ export class TestExplorer implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
     watcher.onDidCreate((uri) => void this.addIfTestFile(uri));
     watcher.onDidChange((uri) => void (this.tree.file(uri.toString()) ? undefined : this.addIfTestFile(uri)));
-    watcher.onDidDelete((uri) => {
-      this.tree.removeFile(uri.toString());
-      this.syncFile(uri.toString());
-    });
+    watcher.onDidDelete((uri) => this.removeFile(uri.toString()));
     this.disposables.push(
       controller,
       watcher,
@@ -195,10 +236,7 @@ export class TestExplorer implements vscode.Disposable {
   private async applyListing(listed: vscode.Uri[]): Promise<number> {
     const found = await Promise.all(listed.map((uri) => this.addIfTurnlens(uri)));
     const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
-    for (const uri of filesNoLongerListed(this.tree.fileUris(), listed.map(String), open)) {
-      this.tree.removeFile(uri);
-      this.syncFile(uri);
-    }
+    for (const uri of filesNoLongerListed(this.tree.fileUris(), listed.map(String), open)) this.removeFile(uri);
     return found.filter(Boolean).length;
   }
 
@@ -252,6 +290,13 @@ export class TestExplorer implements vscode.Disposable {
   // ------------------------------------------------------------------------------------------
   // The tree
 
+  /** A test file is gone (deleted, or no longer listed): its items and its tests' results go. */
+  private removeFile(uri: string): void {
+    this.tree.removeFile(uri);
+    this.latest.forgetFile(uri);
+    this.syncFile(uri);
+  }
+
   /** Brings a file's items up to date with the tree, then (unless told not to) the folders around the files. */
   private syncFile(uri: string, folders = true): void {
     if (!this.controller) return;
@@ -299,6 +344,12 @@ export class TestExplorer implements vscode.Disposable {
     place(this.layout, "", controller.items);
     for (const id of [...this.parentOf.keys()]) if (!seen.has(id)) this.parentOf.delete(id);
     for (const id of [...this.folderItems.keys()]) if (!seen.has(id)) this.folderItems.delete(id);
+    this.showLatest();
+  }
+
+  /** The status bar counts every test's latest result whose file is in the tree. */
+  private showLatest(): void {
+    this.status.setLatest(this.latest.counts((test) => this.tree.file(TestId.parse(test).uri) !== undefined));
   }
 
   /** Item ids with each folder replaced by the files in it (the server runs files and tests, not folders). */
@@ -350,12 +401,15 @@ export class TestExplorer implements vscode.Disposable {
   // ------------------------------------------------------------------------------------------
   // Progress
 
-  private track(runId: string, run: vscode.TestRun, register: boolean): ActiveRun {
+  private track(runId: string, run: vscode.TestRun | undefined, register: boolean): ActiveRun {
     let resolveEnded = () => {};
     const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
     const active: ActiveRun = {
       runId,
       run,
+      output: [],
+      recorded: new Set(),
+      changedFiles: new Set(),
       states: new RunStates(),
       queue: Promise.resolve(),
       finished: false,
@@ -372,9 +426,7 @@ export class TestExplorer implements vscode.Disposable {
     if (!active) {
       // The server's own run (on open, after an edit, from a code lens); a run id we do not know otherwise predates a restart.
       if (!params.background || !params.uri || !this.controller || params.message.type === "end" || !this.isTurnlensFile(params.uri)) return;
-      const file = this.item(params.uri);
-      const request = new vscode.TestRunRequest(file ? [file] : undefined, undefined, this.runProfile, false, true);
-      active = this.track(params.runId, this.controller.createTestRun(request, `${this.tree.file(params.uri)?.label ?? "Turnlens"} (automatic run)`, false), true);
+      active = this.track(params.runId, undefined, true);
     }
     this.status.runStarted(params.runId);
     const current = active;
@@ -385,11 +437,12 @@ export class TestExplorer implements vscode.Disposable {
 
   private async handle(active: ActiveRun, message: TestRunProgressMessage): Promise<void> {
     if (active.finished) return;
-    if (message.type === "output") return active.run.appendOutput(terminalText(message.text));
+    if (message.type === "output") return active.run ? active.run.appendOutput(terminalText(message.text)) : void active.output.push(message.text);
     if (message.type === "end") {
+      if (!active.run) await this.lensesShown(active.changedFiles);
       await active
         .beforeEnd?.()
-        .catch((error: unknown) => active.run.appendOutput(terminalText(`Turnlens: no coverage: ${error instanceof Error ? error.message : String(error)}\n`)));
+        .catch((error: unknown) => active.run?.appendOutput(terminalText(`Turnlens: no coverage: ${error instanceof Error ? error.message : String(error)}\n`)));
       return this.finish(active);
     }
     for (const change of active.states.apply(message)) await this.applyChange(active, change, true);
@@ -410,7 +463,16 @@ export class TestExplorer implements vscode.Disposable {
     this.syncFile(uri);
     const item = this.item(change.test);
     if (active.finished || !item) return;
+    const models = transcript ? withDiffs(change.messages ?? [], transcript) : (change.messages ?? []);
+    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models), transcript, uri) : toMessages(models);
+    if (change.state === "failed") this.produced.failed(change.test, messages);
+    if (isFinal(change.state)) {
+      active.recorded.add(change.test);
+      if (this.latest.record(change.test, { state: change.state, durationMs: change.durationMs, messages: models, detail: { messages, text } })) active.changedFiles.add(uri);
+    }
     const { run } = active;
+    // A background run shows nothing as it goes: its results are reported at its end, if they changed one.
+    if (!run) return;
     switch (change.state) {
       case "enqueued":
         return run.enqueued(item);
@@ -419,29 +481,99 @@ export class TestExplorer implements vscode.Disposable {
       case "skipped":
         return run.skipped(item);
       case "errored":
-        return run.errored(item, toMessages(change.messages ?? []));
+        return run.errored(item, messages);
       case "passed":
         run.passed(item, change.durationMs);
         break;
-      case "failed": {
-        const messages = transcript ? withTurns(toMessages(withDiffs(change.messages ?? [], transcript)), transcript, uri) : toMessages(change.messages ?? []);
-        this.produced.failed(change.test, messages);
+      case "failed":
         run.failed(item, messages, change.durationMs);
         break;
-      }
     }
     // The test's `testWorkflow` runs (its children) get no result of their own: VS Code counts every
     // item given one, and the Testing view's counts, badges and the status count tests.
     if (text) run.appendOutput(terminalText(text), undefined, item);
   }
 
+  /**
+   * Resolves once every one of `uris` shown in an editor got its code lenses again from the server
+   * (after a background run's end, which makes the server ask the client to refresh them), or after
+   * LENS_WAIT_MS: so a result reaches the gutter and the Testing view no sooner than its lens.
+   */
+  private lensesShown(uris: ReadonlySet<string>): Promise<void> {
+    const shown = new Set(vscode.window.visibleTextEditors.map((editor) => editor.document.uri.toString()));
+    const waiting = new Set([...uris].filter((uri) => shown.has(uri)));
+    if (waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, LENS_WAIT_MS);
+      const subscription = this.client.onDidProvideCodeLenses.event((uri) => {
+        waiting.delete(uri);
+        if (waiting.size > 0) return;
+        subscription.dispose();
+        clearTimeout(timer);
+        setTimeout(resolve, LENS_DRAWN_MS);
+      });
+    });
+  }
+
+  /**
+   * A background run ended: when it (or a test that went away) changed a test's latest result, one
+   * run reports every test's latest result, so VS Code's summary and badge (which count the newest
+   * run alone) count the whole workspace; a run that changed nothing adds no entry to Test Results.
+   */
+  private publishLatest(active: ActiveRun): void {
+    if (!this.controller || !this.latest.takeChanged()) return;
+    const request = new vscode.TestRunRequest(undefined, undefined, this.runProfile, false, true);
+    const run = this.controller.createTestRun(request, LATEST_RUN_NAME, true);
+    for (const text of active.output) run.appendOutput(terminalText(text));
+    for (const [test, result] of this.latest.entries()) {
+      const uri = TestId.parse(test).uri;
+      if (!this.tree.file(uri)) continue;
+      let item = this.item(test);
+      if (!item) {
+        // A result kept from an earlier session, of a file not opened since.
+        this.tree.ensureTest(test);
+        this.syncFile(uri);
+        item = this.item(test);
+      }
+      if (!item) continue;
+      const messages = result.detail?.messages ?? toMessages(result.messages);
+      switch (result.state) {
+        case "passed":
+          run.passed(item, result.durationMs);
+          break;
+        case "failed":
+          run.failed(item, messages, result.durationMs);
+          break;
+        case "errored":
+          run.errored(item, messages, result.durationMs);
+          break;
+        case "skipped":
+          run.skipped(item);
+          break;
+      }
+      if (active.recorded.has(test) && result.detail?.text) run.appendOutput(terminalText(result.detail.text), undefined, item);
+    }
+    run.end();
+  }
+
   private finish(active: ActiveRun): void {
     if (active.finished) return;
     active.finished = true;
     active.states.apply({ type: "end" });
-    active.run.end();
+    if (active.run) {
+      active.run.end();
+      // The run asked for is the newest entry: what it changed is shown.
+      this.latest.takeChanged();
+    } else this.publishLatest(active);
+    if (active.recorded.size > 0) void this.context.workspaceState.update(LATEST_KEY, this.latest.stored());
     this.runs.delete(active.runId);
     this.status.runEnded(active.runId, active.states.counts(), active.states.interrupted);
+    this.showLatest();
     for (const uri of active.files) this.transcripts.refresh(uri);
     active.resolveEnded();
   }
@@ -450,9 +582,15 @@ export class TestExplorer implements vscode.Disposable {
     if (active.finished) return;
     for (const change of active.states.interrupt(reason)) {
       const item = this.item(change.test);
-      if (item) active.run.errored(item, new vscode.TestMessage(reason));
+      if (!item) continue;
+      active.run?.errored(item, new vscode.TestMessage(reason));
+      if (change.test === testIdOf(change.test)) {
+        active.recorded.add(change.test);
+        this.latest.record(change.test, { state: "errored", messages: [{ message: reason }] });
+      }
     }
-    active.run.appendOutput(terminalText(`Turnlens: ${reason}\n`));
+    if (active.run) active.run.appendOutput(terminalText(`Turnlens: ${reason}\n`));
+    else active.output.push(`Turnlens: ${reason}\n`);
     this.finish(active);
   }
 
@@ -482,7 +620,8 @@ export class TestExplorer implements vscode.Disposable {
     const exclude = this.tree.runIds(this.withoutFolders((request.exclude ?? []).map((item) => item.id)));
     const runId = `client-${++this.counter}`;
     // Tracked before the request: the server sends `enqueued` (and may send `end`) before it answers.
-    const active = this.track(runId, this.controller.createTestRun(request), true);
+    const run = this.controller.createTestRun(request);
+    const active = this.track(runId, run, true);
     if (withCoverage)
       active.beforeEnd = async () => {
         if (active.files.size === 0) return;
@@ -496,7 +635,7 @@ export class TestExplorer implements vscode.Disposable {
           );
           this.coverageDetails.set(file, model.statements);
           this.produced.covered(file, model.statements);
-          active.run.addCoverage(file);
+          run.addCoverage(file);
         }
       };
     const cancel = token.onCancellationRequested(() => void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {}));
@@ -546,23 +685,24 @@ export class TestExplorer implements vscode.Disposable {
       if (path.length === 0 || (byFile.has(uri) && paths === undefined)) byFile.set(uri, undefined);
       else byFile.set(uri, [...(paths ?? []), path]);
     }
-    const active = this.track(`debug-${++this.counter}`, this.controller.createTestRun(request), false);
+    const run = this.controller.createTestRun(request);
+    const active = this.track(`debug-${++this.counter}`, run, false);
     for (const [uri, paths] of byFile) {
       if (token.isCancellationRequested) break;
       for (const id of paths ? paths.map((path) => TestId.of(uri, path)) : [uri]) {
         const item = this.item(id);
-        if (item) active.run.started(item);
+        if (item) run.started(item);
       }
-      const stdout = await this.debugLauncher!.launch(uri, paths, active.run);
+      const stdout = await this.debugLauncher!.launch(uri, paths, run);
       const progress = stdout === undefined ? undefined : progressOfCliReport(stdout, (file) => vscode.Uri.file(file).toString());
       if (!progress) {
-        active.run.appendOutput(terminalText(`Turnlens: the debug session of ${vscode.workspace.asRelativePath(vscode.Uri.parse(uri))} ended without a report.\n`));
+        run.appendOutput(terminalText(`Turnlens: the debug session of ${vscode.workspace.asRelativePath(vscode.Uri.parse(uri))} ended without a report.\n`));
         continue;
       }
       // `-t` skips the file's other tests; the runner reports them skipped, which they were not.
       const chosen = paths ? new Set(paths.map((path) => TestId.of(uri, path))) : undefined;
       for (const message of progress) {
-        if (message.type === "output") active.run.appendOutput(terminalText(message.text));
+        if (message.type === "output") run.appendOutput(terminalText(message.text));
         else if (message.type !== "end" && (!chosen || chosen.has(message.test)))
           for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
       }
@@ -649,6 +789,11 @@ export class TestExplorer implements vscode.Disposable {
     this.interruptAll("the extension stopped");
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+/** Whether a test's state is a result (not enqueued or started). */
+function isFinal(state: StateChange["state"]): state is FinalState {
+  return state === "passed" || state === "failed" || state === "errored" || state === "skipped";
 }
 
 function toMessages(messages: MessageModel[]): vscode.TestMessage[] {

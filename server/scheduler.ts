@@ -125,6 +125,11 @@ export class Scheduler {
     return entry;
   }
 
+  /** Whether any of `files` changed after the input-change count `count` (a result that read them is of text that is no more). */
+  changedAfter(files: readonly string[], count: number): boolean {
+    return files.some((file) => (this.lastChange.get(file) ?? 0) > count);
+  }
+
   /** Whether a run of the document is going on. */
   isRunning(uri: string): boolean {
     return this.runs.get(uri)?.running !== undefined;

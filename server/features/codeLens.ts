@@ -1,9 +1,11 @@
 // Code lenses: `▶ Run` and the last result (`✓ 3 turns · 4 ms`, `✗ 1 problem`) on each test,
-// `▶ Run file` at the top; a result of an earlier version of the text ends with ` …` (stale).
+// `▶ Run file` at the top; a result of an earlier version of the text, or of a run that read a
+// file changed since (an edited workflow), ends with ` …` (stale), as a carried hint does.
 // They run through `workspace/executeCommand` (see commands.ts).
 import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/runner/report.ts";
 import { STALE_MARK } from "../carriedHints.ts";
+import { staleInputs } from "../staleInputs.ts";
 import { Commands, SHOW_TIMELINE_COMMAND, TestId, type InitializationOptions } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { checkLensTitle } from "./assertionCheck.ts";
@@ -30,6 +32,7 @@ export function resultTitle(report: TestReport): string {
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
+  const inputs = staleInputs(server);
   let showsTimelines = false;
   server.onInitialize((params, result) => {
     result.capabilities.codeLensProvider = { resolveProvider: false };
@@ -62,9 +65,10 @@ export function register(server: Server): void {
         lenses.push({ range: test.calleeRange, command: { title: "▶ Run", command: Commands.runTest, arguments: [uri, test.path] } });
         const report = document.lastReports.get(id);
         // A lens needs a command to show; an empty id makes it a label. A report of an earlier
-        // version of the text stays (it does not blink while typing), marked stale as a carried hint is.
+        // version of the text stays (it does not blink while typing), marked stale as a carried hint is;
+        // so is one whose run read a file changed since (a workflow edit leaves the test's text as it was).
         if (!report) continue;
-        const stale = !current.has(report);
+        const stale = !current.has(report) || inputs.reportStale(report);
         lenses.push({
           range: test.calleeRange,
           command: stale ? { title: `${resultTitle(report)}${STALE_MARK}`, command: "", tooltip: STALE_LENS_TOOLTIP } : { title: resultTitle(report), command: "" },

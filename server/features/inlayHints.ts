@@ -3,9 +3,11 @@
 // line at most, the labels of a line's kinds joined with "; " (a turn hint uses " ·"), turns first.
 // While the run of an edited version goes, the last run's hints are carried to the new text and
 // marked stale (carriedHints.ts), as the diagnostics are, rather than vanishing until it ends.
+// A run's hints whose inputs changed since (a workflow edit) are marked stale too (staleInputs.ts).
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
 import { lineEnd, lineInRange } from "../analysis/ranges.ts";
 import { carryHints, markStale } from "../carriedHints.ts";
+import { staleInputs } from "../staleInputs.ts";
 import type { Met, MetKind } from "../scriptViews.ts";
 import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
@@ -35,6 +37,7 @@ export function runHints(results: RunResults): InlayHint[] {
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
+  const inputs = staleInputs(server);
   /** The hints last made for each document and the text they are placed in; `stale` once carried past an edit. */
   const shown = new Map<string, { text: string; hints: InlayHint[]; stale: boolean }>();
   server.onInitialize((_params, result) => {
@@ -63,6 +66,13 @@ export function register(server: Server): void {
       shown.set(uri, { text: analysis.text, hints: carryHints(uri, last.text, analysis.text, last.hints), stale: true });
     }),
   );
+  // A file the results read changed (a workflow edit): their hints are marked stale once its rerun starts.
+  scheduler.onDidStartRun.event(
+    server.guardNotification("refresh inlay hints", ({ uri }: { uri: string }) => {
+      const results = state.currentResults(uri);
+      if (results && inputs.resultsStale(results)) refresh();
+    }),
+  );
   scheduler.onDidSettle.event(
     server.guardNotification("drop carried inlay hints", ({ uri, willRun }: { uri: string; willRun: boolean }) => {
       if (willRun || !shown.get(uri)?.stale) return;
@@ -82,7 +92,10 @@ export function register(server: Server): void {
       if (!state.get(uri)?.settings.inlayHints) return [];
       const inRange = (hint: InlayHint) => lineInRange(hint.position.line, params.range);
       const results = state.currentResults(uri);
-      if (results) return runHints(results).filter(inRange);
+      if (results) {
+        const hints = runHints(results).filter(inRange);
+        return inputs.resultsStale(results) ? hints.map(markStale) : hints;
+      }
       const carried = shown.get(uri);
       if (!carried?.stale || carried.text !== state.analysis(uri)?.text) return [];
       return carried.hints.filter(inRange).map(markStale);

@@ -13,11 +13,12 @@ import { takeCompletionScreenshot } from "./completionScreenshot.mjs";
 import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
+import { checkAtAGlance } from "./atAGlance.mjs";
 import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -127,6 +128,7 @@ try {
     { name: "editorStateScreenshots", workspace: "editorShots", from: "examples", run: takeEditorStateScreenshots },
     { name: "timeline", workspace: "timeline", from: "examples", run: checkTimeline },
     { name: "mutateLens", workspace: "mutateLens", from: "examples/mutation", run: checkMutateLens },
+    { name: "atAGlance", workspace: "atAGlance", from: "examples", run: checkAtAGlance },
   ];
   for (const step of browserSteps) {
     if (skip.has(step.name)) continue;

@@ -7,7 +7,7 @@ export const WAIT = { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) ||
 /** Opens `folder` in the workbench at `url` and waits for its explorer; page errors go to `say`. */
 export async function openWorkspace(page, url, folder, say) {
   page.on("pageerror", (error) => say(`  pageerror: ${error.message}`));
-  await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+  await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, WAIT);
   await page.locator(".monaco-workbench").waitFor(WAIT);
   await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor(WAIT);
 }

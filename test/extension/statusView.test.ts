@@ -1,5 +1,6 @@
 // What the language status item says (extension/statusView.ts): the server's state, runs going on,
-// the last run, problems, the 4 s warning, a crash, an untrusted workspace.
+// every test's latest result, the last run, problems, the 4 s warning, a crash, an untrusted workspace;
+// the status bar item counts every test's latest result in the workspace, not the last run alone.
 import { describe, expect, test } from "bun:test";
 import { SLOW_RUN_MS, statusBarView, statusView, type StatusState } from "../../extension/statusView.ts";
 
@@ -14,6 +15,11 @@ describe("the status item", () => {
       busy: false,
     });
     expect(statusView({ ...ready, runMode: "manual", sessionRunMode: true }, 0).detail).toBe("runs manual (this session)");
+  });
+
+  test("names every test's latest result in the workspace beside the last run's", () => {
+    const state = { ...ready, latest: { passed: 38, failed: 13, skipped: 0 }, lastRun: { durationMs: 240, passed: 2, failed: 0, skipped: 0 } };
+    expect(statusView(state, 0).detail).toBe("every test: 38 passed, 13 failed · last run: 2 passed in 240 ms · runs onType");
   });
 
   test("is busy while a run goes, and warns once one has taken more than 4 s", () => {
@@ -65,33 +71,46 @@ describe("the status item", () => {
 });
 
 describe("the status bar item", () => {
-  test("shows the last run's tests, failures first, and a click on a failing run opens the Testing view", () => {
-    expect(statusBarView({ ...ready, lastRun: { durationMs: 240, passed: 57, failed: 15, skipped: 0 } }, 0)).toEqual({
+  test("shows every test's latest result, failures first, and a click while tests fail opens the Testing view", () => {
+    const counts = { passed: 57, failed: 15, skipped: 0 };
+    expect(statusBarView({ ...ready, latest: counts, lastRun: { durationMs: 240, ...counts } }, 0)).toEqual({
       text: "$(beaker) $(error) 15 failed  $(pass) 57 passed",
-      tooltip: "last run: 57 passed, 15 failed in 240 ms · runs onType · click for the Testing view",
+      tooltip: "every test: 57 passed, 15 failed · last run: 57 passed, 15 failed in 240 ms · runs onType · click for the Testing view",
       command: "workbench.view.testing.focus",
       background: "error",
     });
   });
 
-  test("a passing run reads as passed and a click opens the output", () => {
-    expect(statusBarView({ ...ready, lastRun: { durationMs: 40, passed: 2, failed: 0, skipped: 1 } }, 0)).toEqual({
+  test("after a run of one passing file it still counts the other files' failures: every test's latest result, not the last run alone", () => {
+    const afterRunAll = { ...ready, latest: { passed: 38, failed: 13, skipped: 0 } };
+    expect(statusBarView({ ...afterRunAll, lastRun: { durationMs: 40, passed: 2, failed: 0, skipped: 0 } }, 0)).toEqual({
+      text: "$(beaker) $(error) 13 failed  $(pass) 38 passed",
+      tooltip: "every test: 38 passed, 13 failed · last run: 2 passed in 40 ms · runs onType · click for the Testing view",
+      command: "workbench.view.testing.focus",
+      background: "error",
+    });
+  });
+
+  test("every test passing reads as passed and a click opens the output", () => {
+    const counts = { passed: 2, failed: 0, skipped: 1 };
+    expect(statusBarView({ ...ready, latest: counts, lastRun: { durationMs: 40, ...counts } }, 0)).toEqual({
       text: "$(beaker) $(pass) 2 passed  1 skipped",
-      tooltip: "last run: 2 passed, 1 skipped in 40 ms · runs onType · click for the output",
+      tooltip: "every test: 2 passed, 1 skipped · last run: 2 passed, 1 skipped in 40 ms · runs onType · click for the output",
       command: "turnlens.showOutput",
       background: "none",
     });
   });
 
-  test("spins while a run goes, keeping the last result beside the spinner", () => {
+  test("spins while a run goes, keeping every test's latest result beside the spinner", () => {
     expect(statusBarView({ ...ready, runningSince: [0] }, 10).text).toBe("$(sync~spin) Turnlens running");
-    expect(statusBarView({ ...ready, runningSince: [0], lastRun: { durationMs: 40, passed: 2, failed: 1, skipped: 0 } }, 10).text).toBe(
+    expect(statusBarView({ ...ready, runningSince: [0], latest: { passed: 2, failed: 1, skipped: 0 } }, 10).text).toBe(
       "$(sync~spin) Turnlens  $(error) 1 failed  $(pass) 2 passed",
     );
   });
 
   test("before any run, while starting and after the server gave up, it says so", () => {
     expect(statusBarView(ready, 0).text).toBe("$(beaker) Turnlens");
+    expect(statusBarView({ ...ready, latest: { passed: 0, failed: 0, skipped: 0 } }, 0).text).toBe("$(beaker) Turnlens");
     expect(statusBarView({ ...ready, server: "starting" }, 0).text).toBe("$(sync~spin) Turnlens starting");
     expect(statusBarView({ ...ready, server: "failed" }, 0)).toMatchObject({ text: "$(error) Turnlens stopped", background: "error" });
   });

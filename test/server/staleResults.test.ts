@@ -1,12 +1,15 @@
 // Stale results kept while a run is pending: after an edit, the last run's inlay hints are carried
 // to the edited text and marked stale, and the result lenses marked so, until the new run's replace them;
-// a run cancelled by a newer edit leaves them shown, carried again.
-import { afterEach, expect, test } from "bun:test";
+// a run cancelled by a newer edit leaves them shown, carried again; a workflow edit (the test's text
+// unchanged) marks them stale too, so a lens is never an unmarked ✓ while the test's new result is ✗.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CodeLens, InlayHint } from "vscode-languageserver-protocol";
 import { STALE_TOOLTIP } from "../../server/carriedHints.ts";
 import { defaultSettings } from "../../server/settings.ts";
-import { MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());
@@ -130,3 +133,79 @@ test(
   },
   SLOW,
 );
+
+describe("a workflow edit makes the open test's results stale", () => {
+  const WORKFLOW = [
+    'import { defineWorkflow } from "agentswf/workflow";',
+    'import Type from "typebox";',
+    "",
+    "export const SUMMARY = Type.Object({ summary: Type.String() });",
+    "",
+    "export default defineWorkflow({",
+    '  name: "summarize",',
+    '  description: "Summarise a file.",',
+    "  async run(wf) {",
+    '    const reader = await wf.agents.open({ key: "reader", runtime: "claude" });',
+    '    const { outcome } = await reader.run({ prompt: "Summarise it.", schema: SUMMARY });',
+    '    return outcome.kind === "answered" ? outcome.value : { summary: "none" };',
+    "  },",
+    "});",
+    "",
+  ].join("\n");
+  const TEST_FILE = [
+    'import { expect, test } from "bun:test";',
+    'import { answer, testWorkflow } from "agentswf/testing";',
+    'import summarize, { SUMMARY } from "./workflow";',
+    "",
+    'test("returns the reader\'s summary", async () => {',
+    '  const run = await testWorkflow(summarize, { agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) } });',
+    '  expect(run.value).toEqual({ summary: "Two sentences." });',
+    "});",
+    "",
+  ].join("\n");
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "turnlens-stale-inputs-"));
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    writeFileSync(join(dir, "workflow.ts"), WORKFLOW);
+    writeFileSync(join(dir, "summarize.test.ts"), TEST_FILE);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test(
+    "after a breaking workflow edit the test's lens is never an unmarked ✓: it carries the stale mark, as its hints do, until the new run's ✗",
+    async () => {
+      server = await TestServer.started();
+      const { uri } = await server.openAndRun(join(dir, "summarize.test.ts"));
+      const [fresh] = await resultLenses(uri);
+      expect(fresh).toMatch(/^✓ 1 turn · \d+ ms$/);
+      const freshHints = (await hints(uri)).map((hint) => hint.label);
+      expect(freshHints.length).toBeGreaterThan(0);
+
+      const workflowUri = await server.open(join(dir, "workflow.ts"));
+      await server.flush();
+      const from = server.received.length;
+      // The agent renamed: the test's script for "reader" is never reached, so the test fails.
+      await server.change(workflowUri, WORKFLOW.replace('key: "reader"', 'key: "writer"'));
+      await server.flush();
+      // The test file's text did not change, but what its run read did: its results are stale.
+      expect(await resultLenses(uri)).toEqual([`${fresh} …`]);
+      expect((await hints(uri)).map((hint) => [hint.label, hint.tooltip])).toEqual(freshHints.map((label) => [`${label} …`, STALE_TOOLTIP]));
+
+      // While the rerun goes, still stale.
+      await server.advance(defaultSettings.debounceMs);
+      await server.waitFor<{ uri: string; message: { type: string } }>(
+        "turnlens/testRunProgress",
+        (params) => params.uri === uri && params.message.type === "started",
+        from,
+      );
+      expect(await resultLenses(uri)).toEqual([`${fresh} …`]);
+
+      // The rerun's result: the diagnostics say the test failed, and so does its lens.
+      const after = await server.runEnded(uri, from);
+      expect((after?.diagnostics ?? []).map((diagnostic) => String(diagnostic.code))).toEqual(["agent-unscripted"]);
+      expect(await resultLenses(uri)).toEqual(["✗ 1 problem"]);
+    },
+    SLOW,
+  );
+});
