@@ -468,7 +468,8 @@ export class TestExplorer implements vscode.Disposable {
     if (change.state === "failed") this.produced.failed(change.test, messages);
     if (isFinal(change.state)) {
       active.recorded.add(change.test);
-      if (this.latest.record(change.test, { state: change.state, durationMs: change.durationMs, messages: models, detail: { messages, text } })) active.changedFiles.add(uri);
+      if (this.latest.record(change.test, { state: change.state, durationMs: change.durationMs, messages: models, detail: { messages, text } }))
+        active.changedFiles.add(uri);
     }
     const { run } = active;
     // A background run shows nothing as it goes: its results are reported at its end, if they changed one.
