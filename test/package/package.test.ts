@@ -33,6 +33,7 @@ const SHIPPED = [
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
   /^dist\/chunks\/[\w-]+\.mjs$/,
   /^dist\/(server|serverMain|workerMain)\.js$/,
+  /^dist\/configProcess\.mjs$/,
   /^dist\/types\/.+\.d\.m?ts$/,
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
 ];
@@ -48,6 +49,7 @@ test(
       "dist/cli.mjs",
       "dist/worker.mjs",
       "dist/server.js",
+      "dist/configProcess.mjs",
       "dist/testing.mjs",
       "dist/types/agentswf/testing.d.ts",
       "dist/types/turnlens/testing.d.ts",

@@ -80,6 +80,20 @@ describe("a file cannot hide another file's failures", () => {
   }
 
   test(
+    "the dispatcher Node adds at a file's first fetch is not a changed builtin, and a file that replaces it afterwards is",
+    async () => {
+      const result = await turnlens([fixture("fetchDispatcher"), "--maxWorkers", "1", "--reporter", "json"]);
+      expect(result.code).toBe(0);
+      const report = json(result.stdout);
+      expect(fileOf(report, "a-fetches.test.ts").warnings).toBeUndefined();
+      expect(fileOf(report, "b-replaces.test.ts").warnings).toEqual([
+        "test/runner/fixtures/fetchDispatcher/b-replaces.test.ts changed globalThis[Symbol(undici.globalDispatcher.1)]; its worker was replaced",
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
     "the default reporter shows a changed builtin as a note under the file's line, not as a failure",
     async () => {
       const result = await turnlens([fixture("promiseThen"), "--maxWorkers", "1"]);
