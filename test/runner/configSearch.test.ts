@@ -1,9 +1,10 @@
 // turnlens.config.* is searched from the current folder up to the project's root (the nearest
-// folder with a package.json or a .git) and no further, so a config another user planted in a
-// folder above the project (parent-config-runs) never runs; with no root at all, only the current
+// folder with a package.json or a .git) and no further, so a config another user (nobody, as root
+// in CI) planted in a folder above the project (parent-config-runs) never runs; with no root at all, only the current
 // folder is searched. Each runs `turnlens test` as a child process on folders made for it.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, SLOW, tempProject, turnlens } from "./harness.ts";
 
@@ -14,10 +15,31 @@ function planted(dir: string): string {
   return readFileSync(join(FIXTURES, "parentConfig", "planted.turnlens.config.js"), "utf8").replace("__DIR__", dir);
 }
 
+const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+const asRoot = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"], { stdio: "ignore" }).error === undefined;
+
+/**
+ * Writes the planted config as the case does: another user (`nobody`, through setpriv) in a shared
+ * sticky folder (mode 1777). That needs root, which CI has: there a missing root fails the test;
+ * elsewhere the file is written by this user, which the search bound treats the same.
+ */
+function plantAsAnotherUser(dir: string, text: string): void {
+  const file = join(dir, "turnlens.config.js");
+  if (!asRoot) {
+    if (process.env.CI) throw new Error("the planted config is written by nobody through setpriv, which needs root: CI runs it so, as .ci/run does");
+    writeFileSync(file, text);
+    return;
+  }
+  chmodSync(dir, 0o1777);
+  const planting = spawnSync("setpriv", [...NOBODY, process.execPath, "-e", "require('fs').writeFileSync(process.argv[1], process.argv[2])", file, text]);
+  if (planting.status !== 0) throw new Error(`nobody could not plant the config: ${planting.stderr}`);
+  expect(statSync(file).uid).toBe(65534);
+}
+
 /** A shared folder holding the planted config, and `victim/` below it with `files`. */
 function plantedAbove(files: Record<string, string>): { parent: string; victim: string; remove(): void } {
   const folder = tempProject({});
-  writeFileSync(join(folder.dir, "turnlens.config.js"), planted(folder.dir));
+  plantAsAnotherUser(folder.dir, planted(folder.dir));
   const victim = join(folder.dir, "victim");
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(victim, name, ".."), { recursive: true });
