@@ -651,14 +651,17 @@ export class WorkerPool {
     // The test of the phase had already sent its report (it ended; the worker died before the next
     // phase: while the file ended, or a test's exit handler): it keeps that one result, and is not
     // reported a second time as the death's (a test that closed fd 1 and 2 counted twice).
-    if (phase?.kind === "test" && pending.carried.some((test) => test.id === phase.test.id)) {
+    // The rest of the file goes first, ahead of files not yet started; false when none is left.
+    const resumedRest = () => {
       const done = new Set(pending.carried.map((test) => test.id));
       const remaining = active.collected.map((test) => test.id).filter((id) => !done.has(id));
-      if (remaining.length > 0) {
-        pending.job = { ...pending.job, onlyIds: remaining };
-        this.queue.unshift(pending);
-        return;
-      }
+      if (remaining.length === 0) return false;
+      pending.job = { ...pending.job, onlyIds: remaining };
+      this.queue.unshift(pending);
+      return true;
+    };
+    if (phase?.kind === "test" && pending.carried.some((test) => test.id === phase.test.id)) {
+      if (resumedRest()) return;
       const how = signal ? `killed by signal ${signal}` : `exit code ${code}`;
       return ended({
         file: pending.job.file,
@@ -674,14 +677,7 @@ export class WorkerPool {
       if (phase.test.location) report.location = phase.test.location;
       pending.carried.push(report);
       pending.listener.onEvent?.({ type: "test", report });
-      const done = new Set(pending.carried.map((test) => test.id));
-      const remaining = active.collected.map((test) => test.id).filter((id) => !done.has(id));
-      if (remaining.length > 0) {
-        // The rest of the file goes first, ahead of files not yet started.
-        pending.job = { ...pending.job, onlyIds: remaining };
-        this.queue.unshift(pending);
-        return;
-      }
+      if (resumedRest()) return;
       return ended();
     }
     if (phase?.kind === "beforeAll" || phase?.kind === "afterAll") {
