@@ -102,6 +102,11 @@ export class Scheduler {
   /** The debounce after an edit ended; `willRun` tells whether a run follows at once. */
   readonly onDidSettle = new Emitter<{ uri: string; willRun: boolean }>();
   readonly onDidStartRun = new Emitter<RunInfo>();
+  /**
+   * What open test files' runs read changed (a workflow edited), at once: their results are stale
+   * now, not once the rerun starts (which waits for a pause in the client's messages).
+   */
+  readonly onDidChangeInputs = new Emitter<{ file: string; dependents: string[] }>();
   readonly onRunEvent = new Emitter<{ run: RunInfo; event: RunEvent }>();
   readonly onRunOutput = new Emitter<{ run: RunInfo; text: string }>();
   readonly onDidEndRun = new Emitter<{ run: RunInfo; outcome: RunOutcome; result?: JobResult }>();
@@ -177,15 +182,18 @@ export class Scheduler {
     // A save makes the disk what the buffer was: what a run reads did not change.
     if (how !== "save") this.lastChange.set(file, ++this.changes);
     const open = new Set<string>();
+    const dependents: string[] = [];
     for (const state of this.env.state.all()) {
       open.add(state.file);
       if (state.file === file || !this.dependsOn(state, file)) continue;
+      dependents.push(state.uri);
       const entry = this.entry(state.uri);
       if (how !== "save") this.supersede(state.uri, entry, `${file} changed`);
       if (!inputRunFollows(state.settings.runMode, how)) continue;
       entry.inputWantsRun = true;
       this.debounce(state.uri, entry, state.settings.debounceMs);
     }
+    if (how !== "save" && dependents.length > 0) this.onDidChangeInputs.fire({ file, dependents });
     const closed = this.env.state.graph.dependents(file).filter((test) => !open.has(test));
     if (closed.length === 0 || !inputRunFollows(this.env.state.globalSettings.runMode, how)) return;
     const affected = (this.affectedClosed ??= {

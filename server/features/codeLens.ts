@@ -43,6 +43,8 @@ export function register(server: Server): void {
   };
   state.onDidChangeResults.event(server.guardNotification("refresh code lenses", refresh));
   scheduler.onDidStartRun.event(server.guardNotification("refresh code lenses", refresh));
+  // A workflow edit makes the open tests' results stale at once: their lenses take the stale mark now.
+  scheduler.onDidChangeInputs.event(server.guardNotification("refresh code lenses", refresh));
   scheduler.onDidEndRun.event(server.guardNotification("refresh code lenses", refresh));
 
   connection.onCodeLens(

@@ -66,7 +66,9 @@ export function register(server: Server): void {
       shown.set(uri, { text: analysis.text, hints: carryHints(uri, last.text, analysis.text, last.hints), stale: true });
     }),
   );
-  // A file the results read changed (a workflow edit): their hints are marked stale once its rerun starts.
+  // A file the results read changed (a workflow edit): their hints are marked stale at once, and
+  // again once its rerun starts.
+  scheduler.onDidChangeInputs.event(server.guardNotification("refresh inlay hints", refresh));
   scheduler.onDidStartRun.event(
     server.guardNotification("refresh inlay hints", ({ uri }: { uri: string }) => {
       const results = state.currentResults(uri);

@@ -185,9 +185,16 @@ describe("a workflow edit makes the open test's results stale", () => {
       const workflowUri = await server.open(join(dir, "workflow.ts"));
       await server.flush();
       const from = server.received.length;
+      const requestsFrom = server.requests.length;
       // The agent renamed: the test's script for "reader" is never reached, so the test fails.
       await server.change(workflowUri, WORKFLOW.replace('key: "reader"', 'key: "writer"'));
       await server.flush();
+      // The editor is asked to fetch the lenses and hints again at once, before the rerun starts:
+      // it asks only for the edited document's own, so the test file's ✓ would stay drawn unmarked.
+      expect([...new Set(server.requests.slice(requestsFrom).map((request) => request.method))].sort()).toEqual([
+        "workspace/codeLens/refresh",
+        "workspace/inlayHint/refresh",
+      ]);
       // The test file's text did not change, but what its run read did: its results are stale.
       expect(await resultLenses(uri)).toEqual([`${fresh} …`]);
       expect((await hints(uri)).map((hint) => [hint.label, hint.tooltip])).toEqual(freshHints.map((label) => [`${label} …`, STALE_TOOLTIP]));
