@@ -151,6 +151,9 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       } catch (error) {
         if (attempt === 8) throw error;
         await page.keyboard.press("Escape");
+        // Unfold All (Ctrl+K Ctrl+J): once, the option's lines were found folded here, and the click waited for them in vain.
+        await page.keyboard.press("Control+K");
+        await page.keyboard.press("Control+J");
         await editorText(/^agnets$/)
           .first()
           .click();
