@@ -20,6 +20,8 @@ export const ArrayIsArray = Array.isArray;
 export const JSONStringify = JSON.stringify;
 export const StringConstructor = String;
 export const NumberIsFinite = Number.isFinite;
+export const SymbolKeyFor = Symbol.keyFor;
+export const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith) as (self: string, search: string) => boolean;
 export const ArrayPrototypePush = uncurryThis(Array.prototype.push) as (self: unknown[], ...items: unknown[]) => number;
 export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (self: unknown[], separator?: string) => string;
 export const FunctionPrototypeBind = uncurryThis(Function.prototype.bind) as <F>(fn: F, self: unknown) => F;

@@ -14,6 +14,8 @@ import {
   SafeMap,
   SafeSet,
   StringConstructor,
+  StringPrototypeStartsWith,
+  SymbolKeyFor,
 } from "./primordials.ts";
 
 /** The objects whose own properties are compared, by the name a warning gives them. */
@@ -50,11 +52,16 @@ const WATCHED: ReadonlyArray<readonly [string, object]> = [
 const GLOBALS_THAT_MOVE = new SafeSet<PropertyKey>(["_", "_error"]);
 
 /**
- * Globals Node itself adds later: fetch's dispatcher appears at the first `fetch` call. The first
- * one seen joins the picture rather than being reported (which replaced the worker after every file
- * that fetched); a later change of it (a test's mock dispatcher left behind) is reported as usual.
+ * Globals Node itself adds later: fetch's dispatcher (`Symbol.for("undici.globalDispatcher.1")` in
+ * Node 20, `.2` in Node 24) appears when fetch's code first loads. The first one seen joins the
+ * picture rather than being reported (which replaced the worker after every such file); a later
+ * change of it (a test's mock dispatcher left behind) is reported as usual.
  */
-const GLOBALS_NODE_ADDS = new SafeSet<PropertyKey>([Symbol.for("undici.globalDispatcher.1")]);
+function addedByNode(key: PropertyKey): boolean {
+  if (typeof key !== "symbol") return false;
+  const registered = SymbolKeyFor(key);
+  return registered !== undefined && StringPrototypeStartsWith(registered, "undici.globalDispatcher.");
+}
 
 interface Properties {
   keys: PropertyKey[];
@@ -131,7 +138,7 @@ export function changedBuiltins(): string[] {
       if (before === undefined) {
         if (name === "globalThis" && GLOBALS_THAT_MOVE.has(key)) continue;
         const added = ObjectGetOwnPropertyDescriptor(target, key);
-        if (name === "globalThis" && GLOBALS_NODE_ADDS.has(key) && added !== undefined) {
+        if (name === "globalThis" && addedByNode(key) && added !== undefined) {
           properties.descriptors.set(key, added);
           ArrayPrototypePush(properties.keys, key);
           known++;

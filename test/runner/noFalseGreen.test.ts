@@ -86,9 +86,12 @@ describe("a file cannot hide another file's failures", () => {
       expect(result.code).toBe(0);
       const report = json(result.stdout);
       expect(fileOf(report, "a-fetches.test.ts").warnings).toBeUndefined();
-      expect(fileOf(report, "b-replaces.test.ts").warnings).toEqual([
-        "test/runner/fixtures/fetchDispatcher/b-replaces.test.ts changed globalThis[Symbol(undici.globalDispatcher.1)]; its worker was replaced",
-      ]);
+      // Node 20 names it undici.globalDispatcher.1, Node 24 .2.
+      const warnings = fileOf(report, "b-replaces.test.ts").warnings ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^test\/runner\/fixtures\/fetchDispatcher\/b-replaces\.test\.ts changed globalThis\[Symbol\(undici\.globalDispatcher\.\d+\)\]; its worker was replaced$/,
+      );
     },
     SLOW,
   );
