@@ -9,13 +9,13 @@ const entryPoints = {
   // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (core/runner/cli.ts).
   cli: "core/runner/cliStart.ts",
   // The worker's entry: a few lines that load dist/workerMain.js (below) through a V8 code cache.
-  worker: "core/runner/workerStart.ts",
+  worker: "core/execution/workerStart.ts",
   workflow: "core/workflow/index.ts",
   testing: "core/testing/index.ts",
   client: "core/client/index.ts",
   trace: "core/testing/trace.ts",
   // `turnlens/config`: defineConfig for turnlens.config.ts (the CLI serves its own copy to a config file).
-  config: "core/runner/config.ts",
+  config: "core/project/config.ts",
   // The Vitest plugin (docs/vitest.md) and the `bun:test` it serves, which imports Vitest's API.
   vitest: "core/vitest/plugin.ts",
   "vitest-bun-test": "core/vitest/bunTest.ts",
@@ -54,12 +54,12 @@ await build({
   logLevel: "warning",
 });
 
-// The worker itself (core/runner/worker.ts) and every module it serves to test files, as one
-// CommonJS bundle: dist/worker.mjs runs it through a V8 code cache (core/runner/codeCache.ts), which
+// The worker itself (core/execution/worker.ts) and every module it serves to test files, as one
+// CommonJS bundle: dist/worker.mjs runs it through a V8 code cache (core/execution/codeCache.ts), which
 // Node 20 has for a script, not for ES modules. No source map: the worker's own frames are never a
 // user's (stack.ts), and Node would read and parse the map at every start.
 await build({
-  entryPoints: { workerMain: "core/runner/worker.ts" },
+  entryPoints: { workerMain: "core/execution/worker.ts" },
   outdir: "dist",
   bundle: true,
   platform: "node",
@@ -72,11 +72,11 @@ await build({
   logLevel: "warning",
 });
 
-// The process a script turnlens.config.ts runs in (core/runner/configProcess.ts, forked by
+// The process a script turnlens.config.ts runs in (core/project/configProcess.ts, forked by
 // configLoader.ts from the CLI and the language server): one small self-contained file, so a
 // config's process starts without loading the engine.
 await build({
-  entryPoints: { configProcess: "core/runner/configProcess.ts" },
+  entryPoints: { configProcess: "core/project/configProcess.ts" },
   outdir: "dist",
   bundle: true,
   platform: "node",
@@ -97,7 +97,7 @@ await build({
   platform: "node",
   target: "node20",
   format: "cjs",
-  // A script turnlens.config.ts is bundled by esbuild (core/runner/configFile.ts), which the .vsix ships.
+  // A script turnlens.config.ts is bundled by esbuild (core/project/configFile.ts), which the .vsix ships.
   external: ["esbuild"],
   // core's worker pool finds Turnlens's install from its own file, in this bundle too.
   define: { "import.meta.url": "__turnlensModuleUrl" },
@@ -145,7 +145,7 @@ async function buildEditorTypes() {
   const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } = await import("node:fs");
   const { createHash } = await import("node:crypto");
   const { dirname, join, relative, resolve, sep } = await import("node:path");
-  const served = JSON.parse(readFileSync("core/runner/servedTypes.json", "utf8"));
+  const served = JSON.parse(readFileSync("core/execution/servedTypes.json", "utf8"));
 
   // 1. The plugin: a CommonJS bundle that takes `typescript` from tsserver, never bundles it.
   await build({

@@ -23,7 +23,7 @@ const CYCLES = flag("cycles", 1000);
 const LITERAL_CYCLES = flag("literal-cycles", 200);
 const WORKERS = flag("workers", 2);
 const TAG = `soak-${process.pid}`;
-// The user's private temporary folder (core/runner/tempFiles.ts): a subfolder per process, `<pid>.<start>.<namespace>.<boot>`.
+// The user's private temporary folder (core/tempFolder/tempFiles.ts): a subfolder per process, `<pid>.<start>.<namespace>.<boot>`.
 const TEMP_ROOT = join(tmpdir(), `turnlens-${process.getuid?.()}`);
 
 // ---------------------------------------------------------------------------------------------

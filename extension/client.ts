@@ -26,9 +26,9 @@ import {
   type InitializationOptions,
   type TurnlensServerCapabilities,
 } from "../server/protocol.ts";
-import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./serverChoice.ts";
+import { chooseServer, describeChoice, readTurnlensPackage, type ServerChoice, type TurnlensPackage } from "./vscodeFree/serverChoice.ts";
 import type { Status } from "./status.ts";
-import { SOURCE_FILE_GLOB } from "./testFiles.ts";
+import { SOURCE_FILE_GLOB } from "./vscodeFree/testFiles.ts";
 
 /** Crashes within this window count towards giving up, as vscode-languageclient's own handler does. */
 const CRASH_WINDOW_MS = 3 * 60_000;

@@ -3,7 +3,7 @@
 // runner forks, where the test runs; the report comes back from the session's stdout.
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { progressOfCliReport, testNamePattern } from "./testTree.ts";
+import { progressOfCliReport, testNamePattern } from "./vscodeFree/testTree.ts";
 
 export class DebugLauncher implements vscode.Disposable {
   /** Launch id → the stdout each of its debug sessions captured, by session id. */

@@ -4,13 +4,13 @@
 import * as vscode from "vscode";
 import { State } from "vscode-languageclient/node";
 import { TurnlensClient, type EngineReport } from "./client.ts";
-import { registerCommands, type CommandTargets } from "./commands.ts";
+import { registerCommands, type CommandTargets } from "./vscodeFree/commands.ts";
 import { gettingStarted } from "./gettingStarted.ts";
 import { writeTestFromRun } from "./recordRun.ts";
 import { Status } from "./status.ts";
 import { TestExplorer, type ItemSnapshot } from "./testController.ts";
 import type { Produced } from "./producedResults.ts";
-import { importsTurnlens, isTestFileName } from "./testFiles.ts";
+import { importsTurnlens, isTestFileName } from "./vscodeFree/testFiles.ts";
 import { TimelinePanels } from "./timelinePanel.ts";
 import { Transcripts } from "./transcript.ts";
 

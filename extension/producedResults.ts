@@ -2,7 +2,7 @@
 // messages with their call stacks (`TestMessage.stackTrace`, dropped by the testObserver proposal's
 // snapshots) and each `FileCoverage` with its statements. The last of each, for the e2e suite.
 import type * as vscode from "vscode";
-import type { StatementModel } from "./coverageModel.ts";
+import type { StatementModel } from "./vscodeFree/coverageModel.ts";
 
 export interface ProducedMessage {
   message: string;

@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import { Commands, type RecordRunArguments, type RecordRunResult } from "../server/protocol.ts";
 import type { TurnlensClient } from "./client.ts";
-import { recordRunFlow } from "./recordRunFlow.ts";
+import { recordRunFlow } from "./vscodeFree/recordRunFlow.ts";
 
 export async function writeTestFromRun(client: TurnlensClient, start: () => Promise<void>): Promise<void> {
   const here = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -3,8 +3,8 @@
 // (every test's latest result in the workspace, a spinner while a run goes) and the output channel, whose levels the user sets with the channel's own
 // log-level menu (the server's lines with turnlens.logLevel).
 import * as vscode from "vscode";
-import { SLOW_RUN_MS, statusBarView, statusView, type EngineInUse, type LastRun, type ResultCounts, type StatusState } from "./statusView.ts";
-import { TEST_FILE_GLOB } from "./testFiles.ts";
+import { SLOW_RUN_MS, statusBarView, statusView, type EngineInUse, type LastRun, type ResultCounts, type StatusState } from "./vscodeFree/statusView.ts";
+import { TEST_FILE_GLOB } from "./vscodeFree/testFiles.ts";
 
 export class Status implements vscode.Disposable {
   /** The server's log (through the language client) and the extension's own, one channel. */

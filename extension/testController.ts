@@ -23,7 +23,7 @@ import {
 } from "../server/protocol.ts";
 import type { TurnlensClient } from "./client.ts";
 import type { Status } from "./status.ts";
-import { filesNoLongerListed, importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./testFiles.ts";
+import { filesNoLongerListed, importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./vscodeFree/testFiles.ts";
 import { DebugLauncher } from "./debugRun.ts";
 import {
   progressOfCliReport,
@@ -37,13 +37,13 @@ import {
   type MessageModel,
   type StateChange,
   type TreeNode,
-} from "./testTree.ts";
-import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./folderTree.ts";
+} from "./vscodeFree/testTree.ts";
+import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./vscodeFree/folderTree.ts";
 import type { Transcripts } from "./transcript.ts";
-import { transcriptMarkdown, turnFrames } from "./transcriptMessage.ts";
-import { coverageModel, type StatementModel } from "./coverageModel.ts";
+import { transcriptMarkdown, turnFrames } from "./vscodeFree/transcriptMessage.ts";
+import { coverageModel, type StatementModel } from "./vscodeFree/coverageModel.ts";
 import { ProducedResults } from "./producedResults.ts";
-import { LatestResults, type FinalState } from "./latestResults.ts";
+import { LatestResults, type FinalState } from "./vscodeFree/latestResults.ts";
 
 /** Where every test's latest result is kept across sessions (workspaceState). */
 const LATEST_KEY = "turnlens.latestResults";

@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import { TestId, TranscriptRequest, type TranscriptResult } from "../server/protocol.ts";
 import type { TurnlensClient } from "./client.ts";
-import { fileLabel } from "./testTree.ts";
+import { fileLabel } from "./vscodeFree/testTree.ts";
 
 export const TRANSCRIPT_SCHEME = "turnlens-transcript";
 export const TRANSCRIPT_LANGUAGE = "turnlens-transcript";

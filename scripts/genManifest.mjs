@@ -1,5 +1,5 @@
 // Writes the VS Code client's keys of package.json (scripts/manifest.ts): `contributes.configuration`
-// from server/settings.ts, the commands from extension/commands.ts, languages, grammars, activation.
+// from server/settings.ts, the commands from extension/vscodeFree/commands.ts, languages, grammars, activation.
 // Every other key is kept as it is. `node scripts/genManifest.mjs --check` only says whether it is in sync.
 import { build } from "esbuild";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

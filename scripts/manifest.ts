@@ -1,7 +1,7 @@
 // The package.json keys the VS Code client owns: `contributes.configuration` from server/settings.ts,
-// the commands, menus and `onCommand` events from extension/commands.ts, and the fixed rest.
+// the commands, menus and `onCommand` events from extension/vscodeFree/commands.ts, and the fixed rest.
 // scripts/genManifest.mjs writes them; test/extension/manifest.test.ts checks package.json holds them.
-import { CATEGORY, COMMANDS } from "../extension/commands.ts";
+import { CATEGORY, COMMANDS } from "../extension/vscodeFree/commands.ts";
 import { SETTINGS_SECTION, SettingsSchema, type Settings } from "../server/settings.ts";
 
 type Scope = "application" | "machine" | "window" | "resource" | "language-overridable" | "machine-overridable";

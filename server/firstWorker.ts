@@ -2,8 +2,8 @@
 // tree and forks the language server's first worker, before the rest of that bundle (core's pool,
 // TypeBox) is evaluated, which on a loaded machine is 30-100 ms the worker's own start overlaps.
 import { join } from "node:path";
-import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
-import { forkWorker } from "../core/runner/workerProcess.ts";
+import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
+import { forkWorker } from "../core/execution/workerProcess.ts";
 
 // Nothing outlives the server: its workers and what their tests spawned are killed when it exits
 // (an `exit` notification with or without `shutdown`, stdin closing) or is sent SIGTERM, SIGINT or

@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
-import { endOnSignals, ownProcessTree } from "../core/runner/processTree.ts";
-import { forkWorker } from "../core/runner/workerProcess.ts";
+import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
+import { forkWorker } from "../core/execution/workerProcess.ts";
 import { MessageBacklog } from "./messageBacklog.ts";
 import { startServer } from "./server.ts";
 import { takeEarlyWorkers } from "./warmup.ts";

@@ -9,7 +9,7 @@ const IMPLIED_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mts
 const TYPESCRIPT_FOR: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".ts", ".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
 
 /** The server's graph is core's, the one `turnlens test --watch` uses. */
-export { DependencyGraph as ModuleGraph } from "../core/runner/dependencyGraph.ts";
+export { DependencyGraph as ModuleGraph } from "../core/execution/dependencyGraph.ts";
 
 /**
  * Whether one of the test file's relative import specifiers (as written: `./workflow`,

@@ -1,13 +1,13 @@
 // The project config a test file belongs to (turnlens.config.* or package.json's "turnlens" key,
-// core/runner/configLoader.ts), for the editor's runs: its testTimeout and setupFiles apply there as
+// core/project/configLoader.ts), for the editor's runs: its testTimeout and setupFiles apply there as
 // under `turnlens test`, so the project keeps them in one place. A script config runs in a process
 // of its own within a time bound on the server's timer, never in the server's thread; a config that
 // cannot be used (it loops, throws, has a wrong key) is logged and shown once per message, and the
 // runs go on with the editor's settings.
 import { dirname, sep } from "node:path";
-import { ConfigError, type ProjectConfig } from "../core/runner/configFile.ts";
-import { findProjectConfig, stopConfigLoads } from "../core/runner/configLoader.ts";
-import { MAX_TIMER_MS } from "../core/runner/limits.ts";
+import { ConfigError, type ProjectConfig } from "../core/project/configFile.ts";
+import { findProjectConfig, stopConfigLoads } from "../core/project/configLoader.ts";
+import { MAX_TIMER_MS } from "../core/execution/limits.ts";
 import type { Timer } from "./scheduler.ts";
 import type { Logger } from "./state.ts";
 

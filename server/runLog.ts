@@ -1,8 +1,8 @@
 // The output channel's line for each run of a file (window/logMessage through the logger): its
 // tests, their results and the time. A pure line maker, and its hook on the scheduler's run ends.
 import { relative } from "node:path";
-import type { FileReport } from "../core/runner/report.ts";
-import type { JobResult } from "../core/runner/pool.ts";
+import type { FileReport } from "../core/execution/report.ts";
+import type { JobResult } from "../core/execution/pool.ts";
 import type { RunInfo, RunOutcome } from "./scheduler.ts";
 import type { Server } from "./server.ts";
 import { fileOf, type Logger } from "./state.ts";

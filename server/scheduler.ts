@@ -11,14 +11,14 @@
 // a debounce's end and a run's start wait for the client to pause.
 import { readFileSync, statSync } from "node:fs";
 import { Emitter } from "vscode-languageserver";
-import type { RunEvent } from "../core/runner/runFile.ts";
-import { isTestFile } from "../core/runner/discover.ts";
+import type { RunEvent } from "../core/execution/runFile.ts";
+import { isTestFile } from "../core/project/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import { importsDirectly } from "./moduleGraph.ts";
 import { runSettingsFrom, type ProjectConfigs } from "./projectConfig.ts";
 import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
-import { AbandonWork, type JobResult, type WorkerPool } from "../core/runner/pool.ts";
+import { AbandonWork, type JobResult, type WorkerPool } from "../core/execution/pool.ts";
 import type { MessageBacklog } from "./messageBacklog.ts";
 
 /**

@@ -12,7 +12,7 @@ import { Scheduler, waitingWork, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
-import { WorkerPool, type WorkerFactory } from "../core/runner/pool.ts";
+import { WorkerPool, type WorkerFactory } from "../core/execution/pool.ts";
 import { AnswerSchemas } from "./answerSchemas.ts";
 import * as assertionCheck from "./features/assertionCheck.ts";
 import * as codeActions from "./features/codeActions.ts";
@@ -44,7 +44,7 @@ export interface ServerEnv {
   workerGraceMs?: number;
   /** The package's version (its package.json), reported as `serverInfo.version`. */
   version?: string;
-  /** When a warm worker is replaced (core/runner/limits.ts has the defaults). */
+  /** When a warm worker is replaced (core/execution/limits.ts has the defaults). */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
   /** The pool server/start.ts started before this bundle loaded (then `createWorker` is unused). */
   workers?: EarlyWorkers;

@@ -2,7 +2,7 @@
 // description. The VS Code extension generates `contributes.configuration` from it.
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
-import { MAX_TIMER_MS } from "../core/runner/limits.ts";
+import { MAX_TIMER_MS } from "../core/execution/limits.ts";
 
 /** The configuration section: settings are read as `turnlens.<name>`. */
 export const SETTINGS_SECTION = "turnlens";

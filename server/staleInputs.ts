@@ -1,7 +1,7 @@
 // Which run results were made from inputs that changed since the run read them (a workflow edited
 // after it): their code lenses and inlay hints carry the stale mark, as an edited test file's do,
 // until the new run's results replace them, so a lens never says ✓ of a workflow that is no more.
-import type { TestReport } from "../core/runner/report.ts";
+import type { TestReport } from "../core/execution/report.ts";
 import type { Server } from "./server.ts";
 import type { RunResults } from "./state.ts";
 

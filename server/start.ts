@@ -5,8 +5,8 @@
 import { takeServerWorker } from "./firstWorker.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WorkerPool } from "../core/runner/pool.ts";
-import { requireWithCodeCache } from "../core/runner/codeCache.ts";
+import { WorkerPool } from "../core/execution/pool.ts";
+import { requireWithCodeCache } from "../core/execution/codeCache.ts";
 import { HeldLines, loggedWorkers } from "./workerLog.ts";
 import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 

@@ -4,14 +4,14 @@
 import { fileURLToPath } from "node:url";
 import { Emitter, TextDocuments, type ClientCapabilities } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { isTestFile } from "../core/runner/discover.ts";
-import type { FileReport, TestReport } from "../core/runner/report.ts";
-import type { SchemaName } from "../core/runner/schemaNames.ts";
+import { isTestFile } from "../core/project/discover.ts";
+import type { FileReport, TestReport } from "../core/execution/report.ts";
+import type { SchemaName } from "../core/execution/schemaNames.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { StaticTestFile } from "./analysis/model.ts";
 import { ModuleGraph } from "./moduleGraph.ts";
 import { defaultSettings, type Settings } from "./settings.ts";
-import { toRunView, type RunView } from "./runView.ts";
+import { toRunView, type RunView } from "./views/runView.ts";
 
 export interface Logger {
   error(message: string): void;
@@ -235,7 +235,7 @@ export class ServerState {
   }
 }
 
-/** The files the runner's bundler loads itself (core/runner/transform.ts): only their open buffers are sent. */
+/** The files the runner's bundler loads itself (core/execution/transform.ts): only their open buffers are sent. */
 const BUNDLED_FILE = /\.[cm]?[jt]sx?$/;
 
 /** The path of a `file:` uri; other schemes (untitled buffers) are not run. */

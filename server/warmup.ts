@@ -3,7 +3,7 @@
 // to server/main.ts through a global, so the first document's first run finds the engine loaded.
 import type { HeldLines } from "./workerLog.ts";
 import { join } from "node:path";
-import type { FileJob, WorkerPool } from "../core/runner/pool.ts";
+import type { FileJob, WorkerPool } from "../core/execution/pool.ts";
 
 /**
  * What a worker started early is sent with its fork: a file that only imports what a test file

@@ -1,6 +1,6 @@
 // The output channel's lines for the workers (window/logMessage through the logger): each worker's
 // start and end. Apart from runLog.ts so server/start.ts, whose bundle is kept small, imports only this.
-import type { WorkerFactory } from "../core/runner/pool.ts";
+import type { WorkerFactory } from "../core/execution/pool.ts";
 
 /** What one line says and at which level the logger writes it. */
 export interface LogLine {

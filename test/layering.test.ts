@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" })
@@ -16,7 +16,7 @@ function sourceFiles(folder: string): string[] {
 function importsOf(file: string): Array<{ specifier: string; target: string }> {
   const text = readFileSync(join(ROOT, file), "utf8");
   return [...text.matchAll(IMPORT)].map((match) => {
-    const specifier = (match[1] ?? match[2])!;
+    const specifier = (match[1] ?? match[2] ?? match[3])!;
     const target = specifier.startsWith(".") ? relative(ROOT, resolve(join(ROOT, file, ".."), specifier)) : specifier;
     return { specifier, target };
   });
@@ -42,9 +42,50 @@ test("the extension imports from the server only its protocol, and nothing from 
   expect(offending("extension", (target) => (target.startsWith("server/") && target !== "server/protocol.ts") || target.startsWith("core/"))).toEqual([]);
 });
 
+// core's rooms, lowest first: a room imports only from its own layer or the layers before it.
+const CORE_LAYERS = [["workflow", "tempFolder"], ["client"], ["testing"], ["testApi"], ["execution"], ["project", "mutate", "record", "coverage"], ["runner", "vitest"]];
+
+function coreLayerOf(path: string): number | undefined {
+  const room = /^core\/([^/]+)\//.exec(path)?.[1];
+  const layer = CORE_LAYERS.findIndex((rooms) => rooms.includes(room ?? ""));
+  return layer < 0 ? undefined : layer;
+}
+
+test("every folder of core is a room in CORE_LAYERS", () => {
+  const rooms = readdirSync(join(ROOT, "core"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  expect(rooms.filter((room) => coreLayerOf(`core/${room}/`) === undefined)).toEqual([]);
+});
+
+test("a room of core imports only from its own layer or the layers below it", () => {
+  const upward = sourceFiles("core").flatMap((file) =>
+    importsOf(file)
+      .filter(({ target }) => (coreLayerOf(target) ?? -1) > (coreLayerOf(file) ?? -1))
+      .map(({ specifier }) => `${file} imports ${specifier}`),
+  );
+  expect(upward).toEqual([]);
+});
+
+test("the server never imports the command line (core/runner/): what it shares with the CLI lives in core's lower rooms", () => {
+  expect(offending("server", (target) => target.startsWith("core/runner/"))).toEqual([]);
+});
+
+test("the server's views hold no connection and no state: they import no feature, no scheduler, no server state", () => {
+  expect(offending("server/views", (target) => /^server\/(features|workflowFiles)\//.test(target) || /^server\/(server|state|scheduler|main)\.ts$/.test(target))).toEqual(
+    [],
+  );
+});
+
+test("the extension's files that import no vscode are the ones in extension/vscodeFree/, and those never import it", () => {
+  expect(offending("extension/vscodeFree", (target) => target === "vscode")).toEqual([]);
+  const rootFiles = readdirSync(join(ROOT, "extension")).filter((file) => file.endsWith(".ts"));
+  expect(rootFiles.filter((file) => !importsOf(`extension/${file}`).some(({ target }) => target === "vscode"))).toEqual([]);
+});
+
 test("the check sees imports at all, so an empty answer means something", () => {
   expect(importsOf("server/server.ts").length).toBeGreaterThan(3);
-  expect(importsOf("extension/main.ts").some(({ target }) => target === "extension/commands.ts")).toBe(true);
+  expect(importsOf("extension/main.ts").some(({ target }) => target === "extension/vscodeFree/commands.ts")).toBe(true);
 });
 
 // The runner's invariants (ARCHITECTURE.md, "The runner"), as far as they can be read from the code.
@@ -58,19 +99,19 @@ test("only core's worker pool starts worker processes: nothing else in core, ser
   // script config's own process (configProcess.ts), which is no worker: it runs no test, sends one
   // message and is killed.
   expect(filesContaining(["core", "server"], /from "node:child_process"/)).toEqual([
+    "core/execution/pool.ts",
+    "core/execution/workerProcess.ts",
+    "core/project/configLoader.ts",
     "core/runner/changedFiles.ts",
-    "core/runner/configLoader.ts",
-    "core/runner/pool.ts",
-    "core/runner/workerProcess.ts",
   ]);
   const forking = filesContaining(["core", "server", "extension"], /from "node:child_process"/).filter((file) => /\bfork\(/.test(readFileSync(join(ROOT, file), "utf8")));
-  expect(forking).toEqual(["core/runner/configLoader.ts", "core/runner/workerProcess.ts"]);
+  expect(forking).toEqual(["core/execution/workerProcess.ts", "core/project/configLoader.ts"]);
 });
 
-test("one pool: the watchdog, the crash report and the resume rule are written once, in core/runner/pool.ts", () => {
-  expect(filesContaining(["core", "server"], /class WorkerPool\b/)).toEqual(["core/runner/pool.ts"]);
-  expect(filesContaining(["core", "server"], /did not finish within its/)).toEqual(["core/runner/pool.ts"]);
-  expect(filesContaining(["core", "server"], /ended its worker process/)).toEqual(["core/runner/pool.ts"]);
+test("one pool: the watchdog, the crash report and the resume rule are written once, in core/execution/pool.ts", () => {
+  expect(filesContaining(["core", "server"], /class WorkerPool\b/)).toEqual(["core/execution/pool.ts"]);
+  expect(filesContaining(["core", "server"], /did not finish within its/)).toEqual(["core/execution/pool.ts"]);
+  expect(filesContaining(["core", "server"], /ended its worker process/)).toEqual(["core/execution/pool.ts"]);
   expect(offending("server", (target) => target === "server/workers.ts")).toEqual([]);
 });
 
@@ -78,25 +119,25 @@ test("what a worker sends is read in one place, through the message check, and o
   // earlyWorker.ts holds the messages of `turnlens test`'s first worker, unread, until the pool takes it and reads them.
   // configLoader.ts reads the one message of a script config's process (configProcess.ts sends it), no worker's.
   expect(filesContaining(["core", "server"], /\.on\("message"/)).toEqual([
-    "core/runner/configLoader.ts",
+    "core/execution/pool.ts",
+    "core/execution/worker.ts",
+    "core/project/configLoader.ts",
     "core/runner/earlyWorker.ts",
-    "core/runner/pool.ts",
-    "core/runner/worker.ts",
   ]);
-  expect(filesContaining(["core", "server"], /readWorkerMessage\(/)).toEqual(["core/runner/pool.ts", "core/runner/workerMessages.ts"]);
-  expect(filesContaining(["core", "server"], /process\.send\b/)).toEqual(["core/runner/configProcess.ts", "core/runner/worker.ts"]);
+  expect(filesContaining(["core", "server"], /readWorkerMessage\(/)).toEqual(["core/execution/pool.ts", "core/execution/workerMessages.ts"]);
+  expect(filesContaining(["core", "server"], /process\.send\b/)).toEqual(["core/execution/worker.ts", "core/project/configProcess.ts"]);
 });
 
 test("every worker is forked detached, as the leader of its own process group", () => {
-  const text = readFileSync(join(ROOT, "core/runner/workerProcess.ts"), "utf8");
+  const text = readFileSync(join(ROOT, "core/execution/workerProcess.ts"), "utf8");
   expect(text).toMatch(/detached: process\.platform !== "win32"/);
 });
 
-test("the runner's limits (timer maximum, output cap, recycle rule) are numbers in core/runner/limits.ts only", () => {
-  expect(filesContaining(["core", "server"], /2 \*\* 31|2147483647|4 \* 1024 \* 1024/)).toEqual(["core/runner/limits.ts"]);
+test("the runner's limits (timer maximum, output cap, recycle rule) are numbers in core/execution/limits.ts only", () => {
+  expect(filesContaining(["core", "server"], /2 \*\* 31|2147483647|4 \* 1024 \* 1024/)).toEqual(["core/execution/limits.ts"]);
 });
 
 test("the CLI and the server own their process trees, and every worker watches its parent", () => {
   for (const entry of ["core/runner/cli.ts", "server/main.ts"]) expect(readFileSync(join(ROOT, entry), "utf8")).toMatch(/ownProcessTree\(\);/);
-  expect(readFileSync(join(ROOT, "core/runner/worker.ts"), "utf8")).toMatch(/watchParent\(process\.ppid, tag\);/);
+  expect(readFileSync(join(ROOT, "core/execution/worker.ts"), "utf8")).toMatch(/watchParent\(process\.ppid, tag\);/);
 });

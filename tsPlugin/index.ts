@@ -5,7 +5,7 @@
 import type * as ts from "typescript";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import served from "../core/runner/servedTypes.json" with { type: "json" };
+import served from "../core/execution/servedTypes.json" with { type: "json" };
 
 type TS = typeof ts;
 

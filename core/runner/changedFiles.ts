@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { build, type Metafile } from "esbuild";
-import { DependencyGraph } from "./dependencyGraph.ts";
+import { DependencyGraph } from "../execution/dependencyGraph.ts";
 import { canonicalPath } from "./watchGraph.ts";
 
 /** `--changed` cannot be answered: not a git repository, or git does not know the ref. */

@@ -1,6 +1,6 @@
 // The `turnlens` command, loaded by its entry (cliStart.ts, the built dist/cli.mjs that bin/turnlens.mjs imports).
 import { main } from "./command.ts";
-import { endOnSignals, ownProcessTree } from "./processTree.ts";
+import { endOnSignals, ownProcessTree } from "../execution/processTree.ts";
 import { discardEarlyWorker } from "./earlyWorker.ts";
 
 // Every process a run starts dies with the command, however it ends (SIGINT is the run's own:

@@ -1,8 +1,8 @@
 // dist/cli.mjs, the `turnlens` command's entry: for `turnlens test`, forks the first worker before
 // the rest of the CLI loads (earlyWorker.ts), so a worker's start overlaps the CLI's; then loads the
 // CLI (cli.ts), through Node's compile cache where Node has one (22.1 and later).
-import { cacheFolder } from "./codeCache.ts";
-import { ownProcessTree } from "./processTree.ts";
+import { cacheFolder } from "../execution/codeCache.ts";
+import { ownProcessTree } from "../execution/processTree.ts";
 import { forkEarlyWorker } from "./earlyWorker.ts";
 
 const [command, ...rest] = process.argv.slice(2);

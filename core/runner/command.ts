@@ -1,30 +1,30 @@
 // The `turnlens` command line: `turnlens test [paths] [options]` (parseTestArgs, USAGE; the
 // project's config file merged under the flags), its run loop (bail, Ctrl-C, watch mode)
 // and `turnlens init [folder]` (init.ts). `turnlens lsp` is dispatched by bin/turnlens.mjs, before this.
-import { checkTempFolder, TempFolderError } from "./tempFiles.ts";
+import { checkTempFolder, TempFolderError } from "../tempFolder/tempFiles.ts";
 import { existsSync, fstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
-import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "./discover.ts";
-import { ConfigError, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "./configFile.ts";
-import { findProjectConfig, loadConfigFile } from "./configLoader.ts";
+import { discoverTests, isTestFile, shard, UsageError, type Discovery } from "../project/discover.ts";
+import { ConfigError, parsePercent, resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "../project/configFile.ts";
+import { findProjectConfig, loadConfigFile } from "../project/configLoader.ts";
 import { suggestName } from "../workflow/unknownOptions.ts";
 import { changedTestFiles, ChangedFilesError } from "./changedFiles.ts";
 import { initCommand } from "./init.ts";
-import { recordCommand } from "./record.ts";
+import { recordCommand } from "../record/record.ts";
 import { availableParallelism } from "node:os";
-import { MAX_TIMER_MS, workerCap } from "./limits.ts";
-import { WorkerPool, type JobResult } from "./pool.ts";
+import { MAX_TIMER_MS, workerCap } from "../execution/limits.ts";
+import { WorkerPool, type JobResult } from "../execution/pool.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
-import { forkWorker } from "./workerProcess.ts";
-import { summarize, type FileReport, type RunSummary, type TestReport } from "./report.ts";
+import { forkWorker } from "../execution/workerProcess.ts";
+import { summarize, type FileReport, type RunSummary, type TestReport } from "../execution/report.ts";
 import type { Out } from "./reporters/reporter.ts";
 import { chooseReporters, type Chosen, ReporterGroup, ReporterUsageError } from "./reporters/reporterGroup.ts";
 import { refuseCodeAsReport } from "./outputFileGuard.ts";
-import { importedModules } from "./schemaNames.ts";
+import { importedModules } from "../execution/schemaNames.ts";
 import { FolderWatcher } from "./watchFolders.ts";
 import { TestGraph } from "./watchGraph.ts";
 import { RerunLoopGuard } from "./watchLoop.ts";
-import { printCoverage, type CoverageFormat } from "./coverageReport.ts";
+import { printCoverage, type CoverageFormat } from "../coverage/coverageReport.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
 import { prepareTimelineFolder, TimelineFolderError, writeTimelines } from "./timelineFiles.ts";
 

@@ -1,7 +1,7 @@
 // `turnlens test`'s first worker, forked by the command's entry (cliStart.ts) before the rest of the
 // CLI loads, so the worker's own start (Node's, then its bundle) overlaps the CLI's load and the
 // search for test files. Its messages wait here until the first pool takes it.
-import { forkWorker } from "./workerProcess.ts";
+import { forkWorker } from "../execution/workerProcess.ts";
 
 type ChildProcess = ReturnType<typeof forkWorker>;
 

@@ -3,7 +3,7 @@
 // folder with no workflow yet, a first workflow and its test. Never overwrites a file. docs/types-in-the-editor.md
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import served from "./servedTypes.json" with { type: "json" };
+import served from "../execution/servedTypes.json" with { type: "json" };
 import { applyEdits, indentUnit, insertProperties, JsoncError, parseJsonc, property, replaceValue, stringify, toValue, type TextEdit } from "./jsonc.ts";
 
 export interface InitOptions {

@@ -5,15 +5,15 @@ import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import { takeEarlyWorker } from "./earlyWorker.ts";
-import { listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "./mutate.ts";
-import { WorkerPool } from "./pool.ts";
-import { summarize, type FileReport } from "./report.ts";
+import { listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../mutate/mutate.ts";
+import { WorkerPool } from "../execution/pool.ts";
+import { summarize, type FileReport } from "../execution/report.ts";
 import type { Out } from "./reporters/reporter.ts";
 import { chooseReporters, ReporterGroup, type ReporterSetting } from "./reporters/reporterGroup.ts";
-import { forkWorker } from "./workerProcess.ts";
+import { forkWorker } from "../execution/workerProcess.ts";
 import { formatDuration } from "../workflow/durations.ts";
 
-export { DEFAULT_MUTATE_BUDGET_MS } from "./mutate.ts";
+export { DEFAULT_MUTATE_BUDGET_MS } from "../mutate/mutate.ts";
 
 export interface MutateOptions {
   format: "table" | "json";

@@ -2,7 +2,7 @@
 // replace the project's code or settings: a report never takes the name of a file the run reads.
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { isTestFile, UsageError } from "./discover.ts";
+import { isTestFile, UsageError } from "../project/discover.ts";
 import type { Chosen } from "./reporters/reporterGroup.ts";
 
 /** The extensions of the files a run bundles: a report is never written under one. */

@@ -5,7 +5,7 @@ import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeF
 import { join, relative } from "node:path";
 import { buildTimeline } from "../testing/timeline.ts";
 import { renderTimelineHtml, renderTimelineIndex } from "../testing/timelineHtml.ts";
-import type { FileReport } from "./report.ts";
+import type { FileReport } from "../execution/report.ts";
 
 /** The file that marks a folder as written by --timeline, so a later run may write there again. */
 export const TIMELINE_MARKER = ".turnlens-timelines";

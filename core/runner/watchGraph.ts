@@ -4,7 +4,7 @@
 // not bundle) reruns on any change, since any file might be the one it needs.
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { DependencyGraph } from "./dependencyGraph.ts";
+import { DependencyGraph } from "../execution/dependencyGraph.ts";
 
 /** The path with symlinks resolved (its folder's, for a file deleted meanwhile), so both sides compare alike. */
 export function canonicalPath(path: string): string {

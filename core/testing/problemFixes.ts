@@ -1,11 +1,11 @@
 // The quick fix Turnlens offers for a test's mistake, in words and as the entry text it writes:
-// the language server turns these into edits (server/fixes.ts), `turnlens test`'s agent reporter
+// the language server turns these into edits (server/views/fixes.ts), `turnlens test`'s agent reporter
 // prints them, so both say the same fix. Pure functions of a ProblemTrace, no source ranges.
 import { Value } from "typebox/value";
 import type { ProblemTrace } from "./trace.ts";
 import { validAnswer } from "./validAnswer.ts";
 
-/** A named schema and the value TypeBox builds for it (core/runner/schemaNames.ts finds them). */
+/** A named schema and the value TypeBox builds for it (core/execution/schemaNames.ts finds them). */
 export interface NamedSchema {
   name: string;
   module: string;
@@ -75,7 +75,7 @@ export interface FixContext {
 
 /**
  * The title of the fix the editor offers first for `problem` (its preferred quick fix), or
- * undefined when Turnlens offers none for it. The same choice server/runView.ts makes per code.
+ * undefined when Turnlens offers none for it. The same choice server/views/runView.ts makes per code.
  */
 export function preferredFixTitle(problem: ProblemTrace, context: FixContext = {}): string | undefined {
   const named = (schema: unknown) => (schema === undefined || schema === "text" ? undefined : context.nameOf?.(schema));

@@ -4,9 +4,9 @@
 
 import { mkdirSync, rmSync } from "node:fs";
 import { join, sep } from "node:path";
-import { processTempFolder, processTempFolderPath } from "../runner/tempFiles.ts";
+import { processTempFolder, processTempFolderPath } from "../tempFolder/tempFiles.ts";
 
-// Inside this process's subfolder of the user's private temporary folder (core/runner/tempFiles.ts):
+// Inside this process's subfolder of the user's private temporary folder (core/tempFolder/tempFiles.ts):
 // no other user can reach or plant it, and it goes with the process however it ends.
 let made = 0;
 // Read once per process: the subfolder's name reads /proc once and the environment (TMPDIR).

@@ -1,5 +1,5 @@
 // Names for the schemas of a schema mismatch, from the source: the runner knows which modules a
-// test file imports and installs a namer that finds their exports (core/runner/schemaNames.ts);
+// test file imports and installs a namer that finds their exports (core/execution/schemaNames.ts);
 // without one (a test run by another runner) the message names no schema, only the difference.
 
 import { canonicalJson } from "../workflow/json.ts";

@@ -22,7 +22,7 @@ export interface MutationPlan {
   change?: EntryChange;
   /**
    * The `--mutate` command's or the editor's check's id: within it the file's texts do not change,
-   * so a worker bundles the file once for all its mutants (core/runner/mutantBundles.ts).
+   * so a worker bundles the file once for all its mutants (core/execution/mutantBundles.ts).
    */
   session?: string;
 }
@@ -34,7 +34,7 @@ interface Installed {
 
 let installed: Installed | undefined;
 
-/** @internal Set by the runner for one file's run (core/runner/runFile.ts), unset after it. */
+/** @internal Set by the runner for one file's run (core/execution/runFile.ts), unset after it. */
 export function installMutationPlan(plan: MutationPlan | undefined): void {
   installed = plan ? { plan, calls: 0 } : undefined;
 }

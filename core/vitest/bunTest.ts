@@ -1,12 +1,12 @@
 // `bun:test` under Vitest (served by plugin.ts): bun's names mapped onto Vitest's own test API, so
-// the tests are Vitest tests in its reports, with the same meaning as core/runner/testApi.ts gives
+// the tests are Vitest tests in its reports, with the same meaning as core/testApi/testApi.ts gives
 // them under `turnlens test` (done callbacks, test.failing, test.if, row names, bun's matchers).
 // The plugin hands it the project's own `vitest` module (`bunTestOn`), so it never resolves a
 // Vitest of its own (a linked Turnlens clone has one in its node_modules).
-import { argsOfRow, formatEachName, rowsOf } from "../runner/eachTable.ts";
-import { bunOnlyMatchers } from "../runner/bunOnlyMatchers.ts";
-import { type NameLike, nameOf, splitArgs, type TestOptions } from "../runner/testArguments.ts";
-import { type ModifierFlags, noModifierFlags, withModifiers } from "../runner/testModifiers.ts";
+import { argsOfRow, formatEachName, rowsOf } from "../testApi/eachTable.ts";
+import { bunOnlyMatchers } from "../testApi/bunOnlyMatchers.ts";
+import { type NameLike, nameOf, splitArgs, type TestOptions } from "../testApi/testArguments.ts";
+import { type ModifierFlags, noModifierFlags, withModifiers } from "../testApi/testModifiers.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: any function, whatever its parameters (unknown[] would refuse most)
 type AnyFn = (...args: any[]) => unknown;

@@ -1,9 +1,9 @@
 // The Vitest plugin (`turnlens/vitest`, docs/vitest.md): serves test files the module names
-// `turnlens test` serves (core/runner/served.ts) from this package's dist/, with `bun:test` mapped
+// `turnlens test` serves (core/execution/served.ts) from this package's dist/, with `bun:test` mapped
 // onto Vitest's own test API (bunTest.ts), so `vitest run` passes and fails the same tests.
 import { join, resolve as resolvePath, sep } from "node:path";
 import type { Plugin } from "vite";
-import { turnlensRoot } from "../runner/paths.ts";
+import { turnlensRoot } from "../execution/paths.ts";
 import { bunTestNames } from "./bunTest.ts";
 
 export interface TurnlensVitestOptions {
@@ -54,7 +54,7 @@ const SERVED_SOURCES: Readonly<Record<string, string>> = {
   "core/testing/index.ts": "agentswf/testing",
   "core/client/index.ts": "agentswf/client",
   "core/testing/trace.ts": "turnlens/trace",
-  "core/runner/testApi.ts": "bun:test",
+  "core/testApi/testApi.ts": "bun:test",
 };
 
 /** The Vite plugin to put in a vitest.config's `plugins`. */

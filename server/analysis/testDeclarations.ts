@@ -128,7 +128,7 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The names `formatEachName` (core/runner/testApi.ts) makes from a `.each` name: `%s`, `%d`, `%i`,
+ * The names `formatEachName` (core/testApi/testApi.ts) makes from a `.each` name: `%s`, `%d`, `%i`,
  * `%f`, `%j`, `%o`, `%p`, `%O` take a value, `%#` and `%$` the row's index, `$key.path` an object
  * row's field, `%%` is `%`.
  */

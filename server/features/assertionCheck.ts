@@ -1,15 +1,15 @@
 // "Check what this test asserts" (docs/mutate.md): the `turnlens.checkAssertions` command reruns
-// one test with each scripted answer changed (core/runner/mutate.ts) in the warm workers, and each
+// one test with each scripted answer changed (core/mutate/mutate.ts) in the warm workers, and each
 // answer no assertion noticed gets an information diagnostic (`answer-unchecked`) on its entry,
 // until the next edit or run of the document.
 import { randomUUID } from "node:crypto";
 import { CodeLensRefreshRequest, DiagnosticSeverity } from "vscode-languageserver";
-import { AbandonWork } from "../../core/runner/pool.ts";
-import { DEFAULT_MUTATE_BUDGET_MS, listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../../core/runner/mutate.ts";
+import { AbandonWork } from "../../core/execution/pool.ts";
+import { DEFAULT_MUTATE_BUDGET_MS, listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../../core/mutate/mutate.ts";
 import { entryAtSite } from "../analysis/siteLookup.ts";
 import { AssertionsCheckedNotification } from "../protocol.ts";
 import type { Server } from "../server.ts";
-import { diagnostic, type TurnlensDiagnostic } from "../toLsp.ts";
+import { diagnostic, type TurnlensDiagnostic } from "../views/toLsp.ts";
 import { addDiagnosticSource, republishDiagnostics } from "./diagnostics.ts";
 
 /** A worker whose check was cancelled finishes its test within this, else it is killed. */

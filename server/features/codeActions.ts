@@ -6,9 +6,9 @@ import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit }
 import { rangesMeet } from "../analysis/ranges.ts";
 import { answerEntryAt } from "../answerSchemas.ts";
 import { writtenValueAt } from "../analysis/writtenAnswer.ts";
-import { combineFixes, fillAnswerFix, type Fix } from "../fixes.ts";
+import { combineFixes, fillAnswerFix, type Fix } from "../views/fixes.ts";
 import type { Server } from "../server.ts";
-import type { TurnlensDiagnostic } from "../toLsp.ts";
+import type { TurnlensDiagnostic } from "../views/toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;

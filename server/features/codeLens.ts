@@ -3,8 +3,8 @@
 // file changed since (an edited workflow), ends with ` …` (stale), as a carried hint does.
 // They run through `workspace/executeCommand` (see commands.ts).
 import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
-import type { TestReport } from "../../core/runner/report.ts";
-import { STALE_MARK } from "../carriedHints.ts";
+import type { TestReport } from "../../core/execution/report.ts";
+import { STALE_MARK } from "../views/carriedHints.ts";
 import { staleInputs } from "../staleInputs.ts";
 import { Commands, SHOW_TIMELINE_COMMAND, TestId, type InitializationOptions } from "../protocol.ts";
 import type { Server } from "../server.ts";

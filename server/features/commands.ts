@@ -5,7 +5,7 @@ import type { ExecuteCommandParams } from "vscode-languageserver";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { startCheck } from "./assertionCheck.ts";
-import { readRecordArguments, recordRun } from "./recordRun.ts";
+import { readRecordArguments, recordRun } from "../recordRun.ts";
 import { NOT_TRUSTED } from "./trust.ts";
 
 export function register(server: Server): void {

@@ -4,10 +4,10 @@
 // (carriedDiagnostics.ts) rather than cleared, so they do not blink as the user types; when no run
 // follows (manual, onSave, untrusted, no tests) the static set is published alone. Closing clears it.
 import type { Diagnostic } from "vscode-languageserver";
-import { carryDiagnostics } from "../carriedDiagnostics.ts";
+import { carryDiagnostics } from "../views/carriedDiagnostics.ts";
 import type { Server } from "../server.ts";
 import type { ServerState } from "../state.ts";
-import { staticDiagnostics, type TurnlensDiagnostic } from "../toLsp.ts";
+import { staticDiagnostics, type TurnlensDiagnostic } from "../views/toLsp.ts";
 
 /**
  * One report per problem: a diagnostic with the code, range and message of one before it (an entry

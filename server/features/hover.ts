@@ -5,12 +5,12 @@
 // (carriedHints.ts), as its inlay hints are, until the new run's replace them.
 import { type Hover, type HoverParams, MarkupKind, type Position } from "vscode-languageserver";
 import { rangeContains, rangeSize } from "../analysis/ranges.ts";
-import { carryRange, lineCarrier, markStaleMarkdown, positionBefore } from "../carriedHints.ts";
+import { carryRange, lineCarrier, markStaleMarkdown, positionBefore } from "../views/carriedHints.ts";
 import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
-import { markdownHover } from "../toLsp.ts";
-import { markdownAsPlainText } from "./markdownText.ts";
-import { neverReachedMarkdown, scriptMarkdown, testMarkdown } from "./hoverMarkdown.ts";
+import { markdownHover } from "../views/toLsp.ts";
+import { markdownAsPlainText } from "../views/markdownText.ts";
+import { neverReachedMarkdown, scriptMarkdown, testMarkdown } from "../views/hoverMarkdown.ts";
 
 /**
  * The hover of a run's results at a position of the text they were made for; `shownLine` maps a

@@ -6,13 +6,13 @@
 // A run's hints whose inputs changed since (a workflow edit) are marked stale too (staleInputs.ts).
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
 import { lineEnd, lineInRange } from "../analysis/ranges.ts";
-import { carryHints, markStale } from "../carriedHints.ts";
+import { carryHints, markStale } from "../views/carriedHints.ts";
 import { staleInputs } from "../staleInputs.ts";
-import type { Met, MetKind } from "../scriptViews.ts";
+import type { Met, MetKind } from "../views/scriptViews.ts";
 import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
-import { inlayHint } from "../toLsp.ts";
-import { scriptHint } from "./hintLabels.ts";
+import { inlayHint } from "../views/toLsp.ts";
+import { scriptHint } from "../views/hintLabels.ts";
 
 /** Every hint of a run's results, in the order of the text's lines. */
 export function runHints(results: RunResults): InlayHint[] {

@@ -3,12 +3,12 @@
 // how many tests reached it and how its turns ended. From the same runs the workflow views read
 // (workflowRuns.ts), narrowed to the test files the client names.
 import { pathToFileURL } from "node:url";
-import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/runner/outcomeCoverage.ts";
+import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/coverage/outcomeCoverage.ts";
 import { OutcomeCoverageRequest, type CallSiteCoverage, type OutcomeCoverageParams, type OutcomeCoverageResult } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
 
-/** The outcomes a decision can end with (core/runner/outcomeCoverage.ts's `decisionOutcome`). */
+/** The outcomes a decision can end with (core/coverage/outcomeCoverage.ts's `decisionOutcome`). */
 const DECISION_OUTCOMES = ["answered", "unanswered", "failed"];
 
 export function register(server: Server): void {

@@ -3,7 +3,7 @@
 // by self-describing ids, progress for every run, and cancellation.
 import { pathToFileURL } from "node:url";
 import type { Range } from "vscode-languageserver";
-import type { TestReport } from "../../core/runner/report.ts";
+import type { TestReport } from "../../core/execution/report.ts";
 import type { StaticTestFile } from "../analysis/model.ts";
 import {
   CancelTestRunNotification,
@@ -21,7 +21,7 @@ import {
 } from "../protocol.ts";
 import type { RunInfo } from "../scheduler.ts";
 import type { Server } from "../server.ts";
-import { toRunView, type TestView } from "../runView.ts";
+import { toRunView, type TestView } from "../views/runView.ts";
 
 /** The tree of a document's tests: what the text declares, plus tests only a run reported. */
 export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = []): TestItem[] {

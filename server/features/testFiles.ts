@@ -1,12 +1,12 @@
 // `turnlens/testFiles`: the Test Explorer's files are the ones `turnlens test` would run in each
-// workspace folder (core/runner/discover.ts with the project's config, its include/exclude), so the
+// workspace folder (core/project/discover.ts with the project's config, its include/exclude), so the
 // project keeps that choice in one place. A config file changing on disk is said to the client
 // (`turnlens/testFilesChanged`), which asks again.
 import { basename, relative, isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FileEvent } from "vscode-languageserver";
-import { CONFIG_FILE_NAMES } from "../../core/runner/configFile.ts";
-import { discoverTests } from "../../core/runner/discover.ts";
+import { CONFIG_FILE_NAMES } from "../../core/project/configFile.ts";
+import { discoverTests } from "../../core/project/discover.ts";
 import { TestFilesChangedNotification, TestFilesRequest, type TestFilesParams, type TestFilesResult } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";

@@ -3,11 +3,11 @@
 // then each run's Mermaid) and the timeline (timelineView.ts). The client shows the transcript as a
 // read-only document and as the test's output; it never renders traces itself.
 import { pathToFileURL } from "node:url";
-import type { TestReport } from "../../core/runner/report.ts";
+import type { TestReport } from "../../core/execution/report.ts";
 import type { RunTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
 import { positionOfSite } from "../analysis/ranges.ts";
-import { timelineResult, mermaidBlock } from "../timelineView.ts";
+import { timelineResult, mermaidBlock } from "../views/timelineView.ts";
 import {
   TestId,
   TimelineRequest,

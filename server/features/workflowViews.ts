@@ -20,8 +20,8 @@ import {
   type ReferenceParams,
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
-import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/runner/outcomeCoverage.ts";
-import { isTestFile } from "../../core/runner/discover.ts";
+import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
 import { lineEnd, lineInRange, rangeContains, rangesMeet } from "../analysis/ranges.ts";
@@ -29,11 +29,11 @@ import type { Server } from "../server.ts";
 import type { ProjectConfigs } from "../projectConfig.ts";
 import { fileOf, type ServerState } from "../state.ts";
 import type { Scheduler } from "../scheduler.ts";
-import { inlayHint, markdownHover, SOURCE } from "../toLsp.ts";
-import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "./addOutcomeTest.ts";
-import { callMarkdown } from "./workflowHover.ts";
-import { WorkflowRuns } from "./workflowRuns.ts";
-import { testFilesImporting } from "./workflowTestFiles.ts";
+import { inlayHint, markdownHover, SOURCE } from "../views/toLsp.ts";
+import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "../workflowFiles/addOutcomeTest.ts";
+import { callMarkdown } from "../workflowFiles/workflowHover.ts";
+import { WorkflowRuns } from "../workflowFiles/workflowRuns.ts";
+import { testFilesImporting } from "../workflowFiles/workflowTestFiles.ts";
 
 /** The diagnostic code of an agent's untested outcomes. */
 export const OUTCOME_NOT_TESTED = "outcome-not-tested";

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { defineConfig, type TurnlensConfig } from "turnlens/config";
 import { parseTestArgs, withConfig } from "../../core/runner/command.ts";
-import { checkConfig } from "../../core/runner/configFile.ts";
+import { checkConfig } from "../../core/project/configFile.ts";
 import { chooseReporters } from "../../core/runner/reporters/reporterGroup.ts";
 
 const refusal = (config: unknown) => {

@@ -1,11 +1,11 @@
-// What `--mutate` changes (core/runner/mutantValues.ts, mutate.ts): another value each schema
+// What `--mutate` changes (core/mutate/mutantValues.ts, mutate.ts): another value each schema
 // accepts, the mutants of each entry a passed test met, and the sentence an unnoticed one gets.
 import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { traceOfRun } from "turnlens/trace";
 import Type from "typebox";
-import { mutantValue, writtenValue } from "../../core/runner/mutantValues.ts";
-import { listMutants, uncheckedSentence } from "../../core/runner/mutate.ts";
+import { mutantValue, writtenValue } from "../../core/mutate/mutantValues.ts";
+import { listMutants, uncheckedSentence } from "../../core/mutate/mutate.ts";
 import { askOnce, SUMMARY } from "./workflows";
 
 const json = (schema: unknown) => JSON.parse(JSON.stringify(schema));

@@ -140,7 +140,7 @@ describe("cwd", () => {
     const run = await testWorkflow(where, {
       agents: { a: answer((turn) => (writeFileSync(join(turn.cwd, "out.txt"), "x"), "wrote")) },
     });
-    // This process's subfolder of the user's private temporary folder (core/runner/tempFiles.ts).
+    // This process's subfolder of the user's private temporary folder (core/tempFolder/tempFiles.ts).
     expect(run.value).toMatch(new RegExp(`^${join(tempRoot, `${process.pid}\\.[0-9.a-f]+`, "run-\\d+")}$`));
     expect(run.turnsOf("a")[0]?.cwd).toBe(run.value);
     expect(existsSync(run.value)).toBe(false);

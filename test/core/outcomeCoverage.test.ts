@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { FileReport, TestReport } from "../../core/runner/report.ts";
-import { callSummary, OUTCOME_KINDS, outcomeCoverage } from "../../core/runner/outcomeCoverage.ts";
-import { blankCommentsAndStrings, workflowCallSites } from "../../core/runner/workflowCallSites.ts";
+import type { FileReport, TestReport } from "../../core/execution/report.ts";
+import { callSummary, OUTCOME_KINDS, outcomeCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { blankCommentsAndStrings, workflowCallSites } from "../../core/coverage/workflowCallSites.ts";
 import type { RunTrace, SourceSite, TurnTrace } from "turnlens/trace";
 
 const REVIEW = fileURLToPath(new URL("../../examples/review/workflow.ts", import.meta.url));

@@ -1,7 +1,7 @@
-// turnlens record's reading of run lines (core/runner/recordedRun.ts): the turns and their ends,
+// turnlens record's reading of run lines (core/record/recordedRun.ts): the turns and their ends,
 // each event placed during or after a turn, and the runs it refuses by name.
 import { describe, expect, test } from "bun:test";
-import { RecordError, recordedRun } from "../../core/runner/recordedRun.ts";
+import { RecordError, recordedRun } from "../../core/record/recordedRun.ts";
 import type { InLine, RunLine } from "../../core/workflow/runLines.ts";
 
 const AT = "2026-01-05T09:00:00.000Z";

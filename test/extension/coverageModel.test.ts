@@ -1,8 +1,8 @@
-// Run with Coverage's mapping (extension/coverageModel.ts) without VS Code: the server's
+// Run with Coverage's mapping (extension/vscodeFree/coverageModel.ts) without VS Code: the server's
 // `turnlens/outcomeCoverage` answer as one statement per call site, one branch per outcome.
 import { expect, test } from "bun:test";
 import type { OutcomeCoverageResult } from "../../server/protocol.ts";
-import { coverageModel } from "../../extension/coverageModel.ts";
+import { coverageModel } from "../../extension/vscodeFree/coverageModel.ts";
 
 const URI = "file:///work/review/workflow.ts";
 const range = (line: number, from: number, to: number) => ({ start: { line, character: from }, end: { line, character: to } });

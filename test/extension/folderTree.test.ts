@@ -1,7 +1,7 @@
-// The Testing view's folders (extension/folderTree.ts) without VS Code: files grouped by directory
+// The Testing view's folders (extension/vscodeFree/folderTree.ts) without VS Code: files grouped by directory
 // below the workspace folder, single-child folder chains shown as one, several workspace folders.
 import { describe, expect, test } from "bun:test";
-import { filesIn, findFolder, folderId, folderTree, isFolderId, type FolderEntry } from "../../extension/folderTree.ts";
+import { filesIn, findFolder, folderId, folderTree, isFolderId, type FolderEntry } from "../../extension/vscodeFree/folderTree.ts";
 
 const ROOT = "file:///work/project";
 

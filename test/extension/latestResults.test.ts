@@ -1,9 +1,9 @@
-// Every test's latest result (extension/latestResults.ts): what the Testing view's summary, its
+// Every test's latest result (extension/vscodeFree/latestResults.ts): what the Testing view's summary, its
 // badge and the status bar count, and whether a background run changed anything worth an entry in
 // Test Results (one that gives every test the result it had adds none).
 import { describe, expect, test } from "bun:test";
-import { LatestResults } from "../../extension/latestResults.ts";
-import { runNodeId } from "../../extension/testTree.ts";
+import { LatestResults } from "../../extension/vscodeFree/latestResults.ts";
+import { runNodeId } from "../../extension/vscodeFree/testTree.ts";
 import { TestId } from "../../server/protocol.ts";
 
 const A = "file:///w/a.test.ts";

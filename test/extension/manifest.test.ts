@@ -1,11 +1,11 @@
 // package.json against what it is generated from: the settings schema (server/settings.ts), the
-// command table (extension/commands.ts), the grammars in syntaxes/. Fails when one of them changed
+// command table (extension/vscodeFree/commands.ts), the grammars in syntaxes/. Fails when one of them changed
 // and `node scripts/genManifest.mjs` was not run.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CATEGORY, COMMANDS } from "../../extension/commands.ts";
+import { CATEGORY, COMMANDS } from "../../extension/vscodeFree/commands.ts";
 import { Commands, PACKAGE_SERVER_FIELD, PROTOCOL_VERSION } from "../../server/protocol.ts";
 import { SettingsSchema } from "../../server/settings.ts";
 import { withClientManifest } from "../../scripts/manifest.ts";
@@ -38,7 +38,7 @@ describe("the extension manifest", () => {
     }
   });
 
-  test("contributes every command of extension/commands.ts with a category, and no other", () => {
+  test("contributes every command of extension/vscodeFree/commands.ts with a category, and no other", () => {
     const contributed = contributes.commands as Array<{ command: string; title: string; category?: string }>;
     expect(contributed.map((command) => command.command).sort()).toEqual(COMMANDS.map((command) => command.id).sort());
     for (const command of contributed) expect(command.category).toBe(CATEGORY);

@@ -1,8 +1,8 @@
-// "Turnlens: Write a Test from a Run Folder…" (extension/recordRunFlow.ts) over a fake UI: the
+// "Turnlens: Write a Test from a Run Folder…" (extension/vscodeFree/recordRunFlow.ts) over a fake UI: the
 // folder and workflow asked, the server's command called, the test opened, a file in the way
 // overwritten only when the user says so, and a run that does not replay said in words.
 import { describe, expect, test } from "bun:test";
-import { recordRunFlow, type RecordRunUi } from "../../extension/recordRunFlow.ts";
+import { recordRunFlow, type RecordRunUi } from "../../extension/vscodeFree/recordRunFlow.ts";
 import type { RecordRunArguments, RecordRunResult } from "../../server/protocol.ts";
 
 function fakeUi(choices: { folder?: string; workflow?: string; overwrite?: boolean } = {}) {

@@ -1,11 +1,11 @@
-// Which Turnlens the extension starts (extension/serverChoice.ts): the workspace's installed
+// Which Turnlens the extension starts (extension/vscodeFree/serverChoice.ts): the workspace's installed
 // node_modules/turnlens when it speaks the extension's protocol and the workspace is trusted, else the
 // bundled copy, with a reason naming both versions. Real folders in the OS temp dir.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseServer, describeChoice, findWorkspacePackage, readTurnlensPackage } from "../../extension/serverChoice.ts";
+import { chooseServer, describeChoice, findWorkspacePackage, readTurnlensPackage } from "../../extension/vscodeFree/serverChoice.ts";
 import { PROTOCOL_VERSION } from "../../server/protocol.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "turnlens-choice-")));

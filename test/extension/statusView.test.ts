@@ -1,8 +1,8 @@
-// What the language status item says (extension/statusView.ts): the server's state, runs going on,
+// What the language status item says (extension/vscodeFree/statusView.ts): the server's state, runs going on,
 // every test's latest result, the last run, problems, the 4 s warning, a crash, an untrusted workspace;
 // the status bar item counts every test's latest result in the workspace, not the last run alone.
 import { describe, expect, test } from "bun:test";
-import { SLOW_RUN_MS, statusBarView, statusView, type StatusState } from "../../extension/statusView.ts";
+import { SLOW_RUN_MS, statusBarView, statusView, type StatusState } from "../../extension/vscodeFree/statusView.ts";
 
 const ready: StatusState = { server: "ready", trusted: true, runningSince: [], problems: 0, runMode: "onType", sessionRunMode: false };
 

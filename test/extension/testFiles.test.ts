@@ -1,9 +1,9 @@
-// Which files the extension treats as Turnlens tests (extension/testFiles.ts): the runner's names,
+// Which files the extension treats as Turnlens tests (extension/vscodeFree/testFiles.ts): the runner's names,
 // and an import of the testing module under either name.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { filesNoLongerListed, importsTurnlens, isTestFileName } from "../../extension/testFiles.ts";
+import { filesNoLongerListed, importsTurnlens, isTestFileName } from "../../extension/vscodeFree/testFiles.ts";
 
 describe("test files", () => {
   test("are named like the runner's", () => {

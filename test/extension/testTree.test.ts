@@ -1,4 +1,4 @@
-// The wire-to-tree mapping (extension/testTree.ts) without VS Code: discovered trees, tests only a
+// The wire-to-tree mapping (extension/vscodeFree/testTree.ts) without VS Code: discovered trees, tests only a
 // run named, `testWorkflow` runs as children, progress sequences as states, failure messages, and
 // debug runs' CLI reports.
 import { describe, expect, test } from "bun:test";
@@ -14,7 +14,7 @@ import {
   TestTree,
   withDiffs,
   type TreeNode,
-} from "../../extension/testTree.ts";
+} from "../../extension/vscodeFree/testTree.ts";
 
 const A = "file:///work/a.test.ts";
 const B = "file:///work/b%20c.test.ts";

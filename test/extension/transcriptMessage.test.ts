@@ -1,8 +1,8 @@
-// A failed test's turns in the Test Results peek (extension/transcriptMessage.ts) without VS Code:
+// A failed test's turns in the Test Results peek (extension/vscodeFree/transcriptMessage.ts) without VS Code:
 // the transcript as markdown with each entry site a link, and one call-stack frame per turn.
 import { describe, expect, test } from "bun:test";
 import { TestId, type TestTranscript } from "../../server/protocol.ts";
-import { transcriptMarkdown, turnFrames } from "../../extension/transcriptMessage.ts";
+import { transcriptMarkdown, turnFrames } from "../../extension/vscodeFree/transcriptMessage.ts";
 
 const URI = "file:///work/review/workflow.test.ts";
 const transcript: TestTranscript = {

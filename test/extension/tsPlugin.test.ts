@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { servedPaths } from "../../core/runner/init.ts";
-import { servedNames } from "../../core/runner/served.ts";
+import { servedNames } from "../../core/execution/served.ts";
 import { declarationFor } from "../../tsPlugin/index.ts";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
 

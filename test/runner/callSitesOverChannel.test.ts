@@ -2,7 +2,7 @@
 // the pool's message check keeps them, and they still point at the workflow's .ts source.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { WorkerPool } from "../../core/runner/pool.ts";
+import { WorkerPool } from "../../core/execution/pool.ts";
 import { ROOT as root, SLOW } from "./harness.ts";
 
 describe("a run's trace from a worker", () => {

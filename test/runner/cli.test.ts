@@ -1,7 +1,7 @@
 // The `turnlens test` command line: exit codes, the closing line, filters, shards, reporters.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { RunSummary } from "../../core/runner/report.ts";
+import type { RunSummary } from "../../core/execution/report.ts";
 import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
 
 describe("exit codes and the closing line", () => {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { FLAGS } from "../../core/runner/command.ts";
-import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
+import { TREE_VARIABLE, withTag } from "../../core/execution/processTree.ts";
 import { freshTag, ROOT, SLOW, taggedCommands, tempProject, turnlens, turnlensCommand, until } from "./harness.ts";
 
 const BIN = join(ROOT, "bin", "turnlens.mjs");

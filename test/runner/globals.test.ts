@@ -1,4 +1,4 @@
-// The runner serves test files the standard globals a Bun test may use (core/runner/testGlobals.ts),
+// The runner serves test files the standard globals a Bun test may use (core/testApi/testGlobals.ts),
 // on every supported Node: the fixture uses each of them, and passes on Node 20 as on Node 24.
 import { expect, test } from "bun:test";
 import { fixture, SLOW, turnlens } from "./harness.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
-import { TREE_VARIABLE, taggedPids, withTag } from "../../core/runner/processTree.ts";
+import { TREE_VARIABLE, taggedPids, withTag } from "../../core/execution/processTree.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const FIXTURES = join(ROOT, "test", "runner", "fixtures");

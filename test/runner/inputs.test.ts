@@ -3,8 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { WorkerPool } from "../../core/runner/pool.ts";
-import { bundleAhead, takeBundledAhead } from "../../core/runner/transform.ts";
+import { WorkerPool } from "../../core/execution/pool.ts";
+import { bundleAhead, takeBundledAhead } from "../../core/execution/transform.ts";
 import { FIXTURES, SLOW } from "./harness.ts";
 
 /** Absolute paths: what a run reports and what an editor's buffers are keyed by. */

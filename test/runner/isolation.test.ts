@@ -1,7 +1,7 @@
 // Bad test files never hang or crash the runner: each failure stays with its test or file.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { RunSummary } from "../../core/runner/report.ts";
+import type { RunSummary } from "../../core/execution/report.ts";
 import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
 
 function statuses(report: RunSummary, file: string): Record<string, string> {

@@ -2,7 +2,7 @@
 // (the language server keeps them) runs the next file with nothing of the last one alive.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { WorkerPool } from "../../core/runner/pool.ts";
+import { WorkerPool } from "../../core/execution/pool.ts";
 import { fixture, SLOW, until } from "./harness.ts";
 
 function alive(pid: number): boolean {

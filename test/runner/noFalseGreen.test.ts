@@ -2,7 +2,7 @@
 // builtin, closed descriptors, an exotic throw, bytes on the channel, an exit handler) never hides
 // or misplaces another test's result, and the run always ends with its summary.
 import { describe, expect, test } from "bun:test";
-import type { FileReport, RunSummary } from "../../core/runner/report.ts";
+import type { FileReport, RunSummary } from "../../core/execution/report.ts";
 import { fixture, SLOW, turnlens } from "./harness.ts";
 
 function fileOf(report: RunSummary, name: string): FileReport {

@@ -1,8 +1,8 @@
 // All of a test's output reaches the report, flushed before its worker exits, up to a documented
 // cap per test past which the report says how much was cut; timeouts no timer can hold are clamped.
 import { describe, expect, test } from "bun:test";
-import { MAX_TIMER_MS, OUTPUT_CAP_BYTES } from "../../core/runner/limits.ts";
-import type { RunSummary } from "../../core/runner/report.ts";
+import { MAX_TIMER_MS, OUTPUT_CAP_BYTES } from "../../core/execution/limits.ts";
+import type { RunSummary } from "../../core/execution/report.ts";
 import { fixture, SLOW, turnlens } from "./harness.ts";
 
 describe("no output lost", () => {

@@ -3,7 +3,7 @@
 // detached or re-parented ones), so a leak anywhere in the tree is seen.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { RunSummary } from "../../core/runner/report.ts";
+import type { RunSummary } from "../../core/execution/report.ts";
 import { fixture, freshTag, ROOT, SLOW, startTurnlens, taggedCommands, turnlens, until } from "./harness.ts";
 
 const exited = (child: ReturnType<typeof startTurnlens>) =>

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { chooseReporters, ReporterGroup } from "../../core/runner/reporters/reporterGroup.ts";
 import { JunitReporter, type JunitOptions } from "../../core/runner/reporters/junitReporter.ts";
-import { summarize, type FileReport } from "../../core/runner/report.ts";
+import { summarize, type FileReport } from "../../core/execution/report.ts";
 import type { Out, Sink } from "../../core/runner/reporters/reporter.ts";
 import { withoutAgentOrCi } from "./harness.ts";
 

@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { XmlDocument, XsdValidator } from "libxml2-wasm";
 import { Parser, type FinalResults } from "tap-parser";
-import type { RunSummary } from "../../core/runner/report.ts";
+import type { RunSummary } from "../../core/execution/report.ts";
 import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
 
 const SCHEMA = join(ROOT, "test", "runner", "junit", "jenkins-junit.xsd");

@@ -1,7 +1,7 @@
 // Temporary files (bundles, served modules, testWorkflow's run folders) never stay: each process
 // keeps them in its own subfolder of the user's private temporary folder; a killed worker's goes at
 // once (the pool), a worker's that ended cleanly at its exit, and those of processes killed with
-// their pool when the next worker starts, if provably dead (core/runner/tempFiles.ts).
+// their pool when the next worker starts, if provably dead (core/tempFolder/tempFiles.ts).
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

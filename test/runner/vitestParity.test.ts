@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { servedNames } from "../../core/runner/served.ts";
+import { servedNames } from "../../core/execution/served.ts";
 import { vitestServedNames } from "../../core/vitest/plugin.ts";
 import { type ParityResult, vitestParity } from "../package/vitestParity.ts";
 import { FIXTURES, ROOT, runNode } from "./harness.ts";

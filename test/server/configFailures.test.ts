@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_LOAD_TIMEOUT_MS } from "../../core/runner/limits.ts";
+import { CONFIG_LOAD_TIMEOUT_MS } from "../../core/execution/limits.ts";
 import { FIXTURES, tempProject, until } from "../runner/harness.ts";
 import { SLOW, TestServer } from "./harness.ts";
 

@@ -25,7 +25,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { InitializationOptions, TestRunProgressParams } from "../../server/protocol.ts";
-import { forkWorker } from "../../core/runner/workerProcess.ts";
+import { forkWorker } from "../../core/execution/workerProcess.ts";
 import { startServer, type Server } from "../../server/server.ts";
 import { MessageBacklog } from "../../server/messageBacklog.ts";
 import type { Timer } from "../../server/scheduler.ts";

@@ -3,8 +3,8 @@
 // a scripted `noAnswer` reads "(as scripted)"; agents read in the order of their names; counts are words.
 import { expect, test } from "bun:test";
 import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
-import { scriptHint, turnHint } from "../../server/features/hintLabels.ts";
-import type { EventTrace, Met, MetOf } from "../../server/scriptViews.ts";
+import { scriptHint, turnHint } from "../../server/views/hintLabels.ts";
+import type { EventTrace, Met, MetOf } from "../../server/views/scriptViews.ts";
 
 interface Call {
   agent?: string;

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
 import type { ChildProcess } from "node:child_process";
-import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
+import { TREE_VARIABLE, withTag } from "../../core/execution/processTree.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { freshTag, taggedCommands, until } from "../runner/harness.ts";
 import { MISTAKES, mistake, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";

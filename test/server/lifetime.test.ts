@@ -18,7 +18,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from "vscode-languageserver-protocol/node";
-import { TREE_VARIABLE, withTag } from "../../core/runner/processTree.ts";
+import { TREE_VARIABLE, withTag } from "../../core/execution/processTree.ts";
 import { freshTag, taggedCommands, until } from "../runner/harness.ts";
 import { MISTAKES, ROOT, SLOW } from "./harness.ts";
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { LogMessageNotification, type LogMessageParams } from "vscode-languageserver-protocol";
-import type { FileReport, TestReport } from "../../core/runner/report.ts";
+import type { FileReport, TestReport } from "../../core/execution/report.ts";
 import { runEndLine, shownPath, testCountsText } from "../../server/runLog.ts";
 import { HeldLines, type LogLine, workerExitLine } from "../../server/workerLog.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";

@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Hover, MarkupContent, Position } from "vscode-languageserver-protocol";
-import { STALE_TOOLTIP } from "../../server/carriedHints.ts";
+import { STALE_TOOLTIP } from "../../server/views/carriedHints.ts";
 import { defaultSettings } from "../../server/settings.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 

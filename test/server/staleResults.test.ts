@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CodeLens, InlayHint } from "vscode-languageserver-protocol";
-import { STALE_TOOLTIP } from "../../server/carriedHints.ts";
+import { STALE_TOOLTIP } from "../../server/views/carriedHints.ts";
 import { defaultSettings } from "../../server/settings.ts";
 import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 

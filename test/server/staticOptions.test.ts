@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type } from "agentswf/workflow";
 import { problemsOf, type ProblemTrace } from "turnlens/trace";
-import type { FileReport } from "../../core/runner/report.ts";
+import type { FileReport } from "../../core/execution/report.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { StaticProblem } from "../../server/analysis/model.ts";
 import { checkDiagnostics } from "./check/checkDiagnostics.ts";

@@ -8,7 +8,7 @@ import ts from "typescript";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow } from "agentswf/workflow";
 import { problemsOf, type ProblemTrace } from "turnlens/trace";
-import type { FileReport } from "../../core/runner/report.ts";
+import type { FileReport } from "../../core/execution/report.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 

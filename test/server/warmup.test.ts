@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FileJob, WorkerPool } from "../../core/runner/pool.ts";
+import { type FileJob, WorkerPool } from "../../core/execution/pool.ts";
 import { preloadJob, warmupJob } from "../../server/warmup.ts";
 import { mistake, SLOW } from "./harness.ts";
 

@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
-import type { FileReport } from "../../core/runner/report.ts";
+import type { FileReport } from "../../core/execution/report.ts";
 import type { ProblemCode, RunTrace } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { toRunView } from "../../server/runView.ts";
+import { toRunView } from "../../server/views/runView.ts";
 import { defaultSettings, type Settings } from "../../server/settings.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { CodeAction, Diagnostic, Hover, InlayHint, Location, PublishDiagnosticsParams, TextEdit } from "vscode-languageserver-protocol";
-import type { FileReport } from "../../core/runner/report.ts";
+import type { FileReport } from "../../core/execution/report.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
 
 const WORKFLOW = join(ROOT, "examples", "review", "workflow.ts");

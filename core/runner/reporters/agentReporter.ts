@@ -2,7 +2,7 @@
 // `file:line:col code`, one line of why and the quick fix Turnlens offers (core/testing/problemFixes.ts),
 // then the count line. Chosen by itself when std-env detects an agent (reporterGroup.ts).
 import { readFileSync } from "node:fs";
-import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "../report.ts";
+import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "../../execution/report.ts";
 import type { ProblemTrace, RunTrace } from "../../testing/trace.ts";
 import { preferredFixTitle, type NamedSchema } from "../../testing/problemFixes.ts";
 import { canonicalJson } from "../../workflow/json.ts";

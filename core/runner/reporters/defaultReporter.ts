@@ -1,7 +1,7 @@
 // The `default` reporter (alias `pretty`): a progress line on a terminal, a line per file, then
 // each failure in full and the count line. `dot` and `verbose` extend it.
-import type { ErrorReport, FileReport, RunSummary, TestReport } from "../report.ts";
-import { userStack } from "../stack.ts";
+import type { ErrorReport, FileReport, RunSummary, TestReport } from "../../execution/report.ts";
+import { userStack } from "../../execution/stack.ts";
 import { canonicalJson } from "../../workflow/json.ts";
 import { countLine, paint, rel, site, testName, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
 import { blockLines, oneLineText } from "./terminalText.ts";

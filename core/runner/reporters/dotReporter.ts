@@ -1,6 +1,6 @@
 // The `dot` reporter: one character per test as it ends (`·` passed, `x` failed, `-` skipped or
 // todo, `x` for a file that could not run), then the default's failures and count line.
-import type { FileReport, TestReport } from "../report.ts";
+import type { FileReport, TestReport } from "../../execution/report.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
 
 export class DotReporter extends DefaultReporter {

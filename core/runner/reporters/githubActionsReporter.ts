@@ -2,7 +2,7 @@
 // per failure, escaped as GitHub's runner reads them, so each shows on the line in the pull request.
 // Added by itself when GITHUB_ACTIONS=true and no reporter is configured (reporterGroup.ts).
 import { isAbsolute, relative } from "node:path";
-import type { ErrorReport, FileReport, Site } from "../report.ts";
+import type { ErrorReport, FileReport, Site } from "../../execution/report.ts";
 import type { Out, Reporter } from "./reporter.ts";
 import { blockLines, oneLineText } from "./terminalText.ts";
 

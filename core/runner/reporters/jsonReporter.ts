@@ -1,6 +1,6 @@
 // The `json` reporter: one document at the end, `{ files: FileReport[], passed, failed, skipped }`
 // plus the counts Vitest's json reporter gives (`numTotalTests`, `success`, …), on stdout or a file.
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "../../execution/report.ts";
 import type { Out, Reporter } from "./reporter.ts";
 
 export class JsonReporter implements Reporter {

@@ -2,8 +2,8 @@
 // with Vitest's junit options: suiteName, classnameTemplate, addFileAttribute, includeConsoleOutput.
 import { hostname } from "node:os";
 import { basename } from "node:path";
-import type { FileReport, RunSummary, TestReport } from "../report.ts";
-import { userStack } from "../stack.ts";
+import type { FileReport, RunSummary, TestReport } from "../../execution/report.ts";
+import { userStack } from "../../execution/stack.ts";
 import { rel, site, type Out, type Reporter } from "./reporter.ts";
 
 export interface JunitOptions {

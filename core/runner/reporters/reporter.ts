@@ -1,8 +1,8 @@
 // What every `turnlens test` reporter implements, where it writes, and the paths, sites and count
 // line they all print the same way.
 import { relative } from "node:path";
-import type { FileReport, RunSummary, Site, TestReport } from "../report.ts";
-import type { SchemaName } from "../schemaNames.ts";
+import type { FileReport, RunSummary, Site, TestReport } from "../../execution/report.ts";
+import type { SchemaName } from "../../execution/schemaNames.ts";
 import { oneLineText } from "./terminalText.ts";
 
 /** Where a reporter writes: the terminal's streams, or a file's text kept until the run ends. */

@@ -1,6 +1,6 @@
 // The `tap` reporter: TAP version 14, one subtest per file (`# Subtest: file`, its tests indented
 // four spaces), a YAML block under each failure, the plan last; written as each file ends.
-import type { ErrorReport, FileReport } from "../report.ts";
+import type { ErrorReport, FileReport } from "../../execution/report.ts";
 import { rel, site, type Out, type Reporter } from "./reporter.ts";
 import { oneLineText } from "./terminalText.ts";
 

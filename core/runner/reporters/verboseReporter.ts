@@ -1,6 +1,6 @@
 // The `verbose` reporter: the default's output with each test's line under its file's
 // (`✓ describe › test 12ms`), as Vitest's verbose prints them.
-import type { FileReport, TestReport } from "../report.ts";
+import type { FileReport, TestReport } from "../../execution/report.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
 import { testName } from "./reporter.ts";
 

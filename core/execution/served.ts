@@ -1,0 +1,82 @@
+// The modules Turnlens serves to test files from its own copies, so a folder with nothing
+// installed works and the test's `testWorkflow` publishes into the same trace registry the runner
+// listens to. Bundled test files read them from a global registry (see transform.ts).
+import { join } from "node:path";
+import { turnlensRoot } from "./paths.ts";
+
+type Loader = () => Promise<Record<string, unknown>>;
+
+const testApi: Loader = () => import("../testApi/testApi.ts");
+const vitest: Loader = async () => {
+  const api = await import("../testApi/testApi.ts");
+  return { ...api, test: api.vitestTest, it: api.vitestTest };
+};
+const workflow: Loader = () => import("../workflow/index.ts");
+const testing: Loader = () => import("../testing/index.ts");
+const client: Loader = () => import("../client/index.ts");
+const trace: Loader = () => import("../testing/trace.ts");
+
+const loaders: Record<string, Loader> = {
+  "agentswf/workflow": workflow,
+  "turnlens/workflow": workflow,
+  "agentswf/testing": testing,
+  "turnlens/testing": testing,
+  "agentswf/client": client,
+  "turnlens/client": client,
+  "turnlens/trace": trace,
+  "bun:test": testApi,
+  vitest,
+  typebox: () => import("typebox"),
+  "typebox/value": () => import("typebox/value"),
+  "typebox/compile": () => import("typebox/compile"),
+  "typebox/type": () => import("typebox/type"),
+  "typebox/schema": () => import("typebox/schema"),
+  "typebox/guard": () => import("typebox/guard"),
+  "typebox/format": () => import("typebox/format"),
+  "typebox/system": () => import("typebox/system"),
+  "typebox/error": () => import("typebox/error"),
+};
+
+const REGISTRY = Symbol.for("turnlens.modules");
+
+type Registry = Record<string, Record<string, unknown>>;
+
+/** The registry bundles read served modules from, made now if it is not yet (the worker's start). */
+export function registry(): Registry {
+  const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
+  return (holder[REGISTRY] ??= {});
+}
+
+/** Whether test files get `name` from Turnlens. */
+export function isServed(name: string): boolean {
+  return Object.hasOwn(loaders, name);
+}
+
+export const servedNames: readonly string[] = Object.keys(loaders);
+
+/** Loads a served module into the registry and returns it. */
+export async function loadServed(name: string): Promise<Record<string, unknown>> {
+  const reg = registry();
+  const existing = reg[name];
+  if (existing) return existing;
+  const loader = loaders[name];
+  if (!loader) throw new Error(`turnlens does not serve "${name}"`);
+  const mod = await loader();
+  reg[name] = mod;
+  return mod;
+}
+
+/**
+ * Turnlens's own source files that are served: a test importing one of them by path gets the
+ * served instance, not a second copy bundled into the test.
+ */
+export function servedSourceFiles(): Map<string, string> {
+  const root = turnlensRoot();
+  return new Map([
+    [join(root, "core", "workflow", "index.ts"), "agentswf/workflow"],
+    [join(root, "core", "testing", "index.ts"), "agentswf/testing"],
+    [join(root, "core", "client", "index.ts"), "agentswf/client"],
+    [join(root, "core", "testing", "trace.ts"), "turnlens/trace"],
+    [join(root, "core", "runner", "testApi.ts"), "bun:test"],
+  ]);
+}

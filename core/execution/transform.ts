@@ -1,0 +1,469 @@
+// Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
+// imports; the names Turnlens serves become virtual modules that read the runner's own instances
+// from a global registry; other packages stay external and resolve from the test file's folder.
+import { build, transform, type Message, type Metafile, type PartialMessage, type Plugin } from "esbuild";
+import { builtinModules } from "node:module";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
+import type { ErrorReport } from "./report.ts";
+import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
+import { keepLoneSurrogates } from "./loneSurrogates.ts";
+import { writeExclusively } from "../tempFolder/privateFolder.ts";
+import { processTempFolder } from "../tempFolder/tempFiles.ts";
+
+export interface BundleResult {
+  /** The bundled module's text. */
+  code: string;
+  /** Served module names the file uses. */
+  served: Set<string>;
+  /** The absolute paths of the project files the bundle read, the entry first (see inputsOf). */
+  inputs: string[];
+}
+
+/** The text to bundle in place of the disk's, by absolute path (an editor's open buffers). */
+export type SourceOverlay = Readonly<Record<string, string>>;
+
+export class BundleError extends Error {
+  /** `inputs`: the project files esbuild had loaded when it failed, so a fix to any of them is seen. */
+  constructor(
+    readonly report: ErrorReport,
+    readonly inputs: string[] = [],
+  ) {
+    super(report.message);
+  }
+}
+
+/**
+ * The project files the bundle of `entry` read: the entry and every file it reaches through the
+ * imports esbuild followed, from the metafile (a file whose code was tree-shaken away was still
+ * read, so the import graph is walked, not an output's byte counts). node_modules and the served
+ * modules are external and never in it.
+ */
+function inputsOf(metafile: Metafile, entry: string, cwd: string): string[] {
+  // The output names its entry as esbuild resolved it (symbolic links followed), which the inputs use.
+  const output = Object.values(metafile.outputs).find((meta) => meta.entryPoint !== undefined);
+  return inputsFrom(metafile, output?.entryPoint ?? entry, cwd);
+}
+
+function inputsFrom(metafile: Metafile, entry: string, cwd: string): string[] {
+  const byPath = new Map(Object.entries(metafile.inputs).map(([key, input]) => [resolve(cwd, key), input]));
+  const found = new Set<string>();
+  const visit = (path: string) => {
+    if (found.has(path)) return;
+    const input = byPath.get(path);
+    if (!input) return;
+    found.add(path);
+    for (const imported of input.imports) {
+      if (!imported.external) visit(resolve(cwd, imported.path));
+    }
+  };
+  visit(resolve(cwd, entry));
+  return [...found].filter((path) => !path.includes(`${sep}node_modules${sep}`));
+}
+
+const builtins = new Set(builtinModules);
+function isBuiltin(name: string): boolean {
+  return name.startsWith("node:") || builtins.has(name) || builtins.has(name.split("/")[0]!);
+}
+
+function loaderFor(file: string): "ts" | "tsx" | "js" | "jsx" {
+  const ext = extname(file);
+  if (ext === ".tsx") return "tsx";
+  if (ext === ".jsx") return "jsx";
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
+  return "js";
+}
+
+/** `import.meta.url` and friends of the original file, since the bundle lives elsewhere. */
+function rewriteImportMeta(text: string, file: string): string {
+  if (!text.includes("import.meta")) return text;
+  return text.replace(/\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g, (_m, key: string) => {
+    switch (key) {
+      case "url":
+        return JSON.stringify(pathToFileURL(file).href);
+      case "dirname":
+      case "dir":
+        return JSON.stringify(dirname(file));
+      case "filename":
+      case "path":
+        return JSON.stringify(file);
+      case "file":
+        return JSON.stringify(basename(file));
+      default:
+        return "false";
+    }
+  });
+}
+
+function packageName(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function servedModuleSource(name: string, mod: Record<string, unknown>): string {
+  const lines = [
+    `const m = globalThis[Symbol.for("turnlens.modules")]?.[${JSON.stringify(name)}];`,
+    `if (!m) throw new Error(${JSON.stringify(`turnlens: the served module "${name}" is not loaded in this process`)});`,
+  ];
+  let i = 0;
+  for (const key of Object.keys(mod)) {
+    if (key === "default" || !/^[A-Za-z_$][\w$]*$/.test(key)) continue;
+    lines.push(`const _${i} = m[${JSON.stringify(key)}];`, `export { _${i} as ${key} };`);
+    i++;
+  }
+  lines.push(`export default (m.default ?? m);`);
+  return lines.join("\n");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** Matches exactly the names Turnlens serves, so esbuild calls back for those alone. */
+function servedNamesFilter(): RegExp {
+  return new RegExp(`^(?:${servedNames.map(escapeRegExp).join("|")})$`);
+}
+
+/** Relative imports that may name one of Turnlens's own served source files (servedSourceFiles). */
+const SERVED_SOURCE_FILTER = /^\.{1,2}\/.*(?:core\/(?:workflow|testing|client)\/index|core\/testing\/trace|core\/runner\/testApi)(?:\.ts)?$/;
+
+const shims = new Map<string, Promise<string>>();
+/** The served name of each shim written so far, by its URL. */
+const shimNames = new Map<string, string>();
+/**
+ * The file URL of a module that re-exports the served module `name` from the registry. Written once
+ * per worker process and imported by every bundle that uses it, so Node loads it once: a served
+ * module is neither bundled into nor compiled with each test file.
+ */
+function servedShimUrl(name: string): Promise<string> {
+  let url = shims.get(name);
+  if (!url) {
+    url = (async () => {
+      const mod = await loadServed(name);
+      // In the worker's own temporary folder, removed with it.
+      const file = bundlePathFor(`served-${name.replace(/[^\w]+/g, "-")}`);
+      await writeExclusively(file, servedModuleSource(name, mod));
+      const href = pathToFileURL(file).href;
+      shimNames.set(name, href);
+      return href;
+    })();
+    shims.set(name, url);
+    url.catch(() => shims.delete(name));
+  }
+  return url;
+}
+
+/**
+ * `loaded` gathers every file the plugin loads, which names the inputs of a build that failed (it
+ * has no metafile); a build that succeeds reads them from its metafile, per entry.
+ */
+function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, served: Set<string>, loaded?: Set<string>): Plugin {
+  const servedFiles = servedSourceFiles();
+  return {
+    name: "turnlens",
+    setup(b) {
+      // The entry may exist only as an editor's text (`sources`): it resolves to itself, on disk or not.
+      if (entry !== undefined) {
+        b.onResolve({ filter: new RegExp(`^${escapeRegExp(entry)}$`) }, (args) => (args.kind === "entry-point" ? { path: entry } : undefined));
+      }
+      // Served names: the shim, loaded once per worker (the names are checked before any other rule).
+      b.onResolve({ filter: servedNamesFilter() }, async (args) => {
+        served.add(args.path);
+        return { path: await servedShimUrl(args.path), external: true };
+      });
+      // A relative import of one of Turnlens's own served files gets the served instance.
+      b.onResolve({ filter: SERVED_SOURCE_FILTER }, async (args) => {
+        if (args.pluginData?.turnlensInner) return undefined;
+        const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { turnlensInner: true } });
+        const servedName = resolved.errors.length === 0 ? servedFiles.get(resolved.path) : undefined;
+        if (!servedName) return undefined;
+        served.add(servedName);
+        return { path: await servedShimUrl(servedName), external: true };
+      });
+      // Bare names (packages, builtins, tsconfig path aliases); relative imports resolve natively.
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData?.turnlensInner) return undefined;
+        if (args.kind === "entry-point") return undefined;
+        const spec = args.path;
+        if (isBuiltin(spec)) return { path: spec, external: true };
+        const resolved = await b.resolve(spec, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { turnlensInner: true },
+        });
+        if (resolved.errors.length > 0) {
+          const text = spec.startsWith("file:")
+            ? `Cannot find module "${spec}"`
+            : `Cannot find package "${packageName(spec)}": it is not installed in a node_modules folder next to the importing file or above it`;
+          return { errors: [{ text }] };
+        }
+        const servedName = servedFiles.get(resolved.path);
+        if (servedName) {
+          served.add(servedName);
+          return { path: await servedShimUrl(servedName), external: true };
+        }
+        if (!resolved.path.includes(`${sep}node_modules${sep}`)) {
+          // A tsconfig path alias to the user's own files: bundle it.
+          return { path: resolved.path, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
+        }
+        // An installed package: keep it external, at the exact file esbuild found next to the test.
+        const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
+        return { path, external: true };
+      });
+
+      b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        if (args.namespace !== "file") return undefined;
+        loaded?.add(args.path);
+        try {
+          // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
+          const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
+          return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+        } catch (error) {
+          if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
+          throw error;
+        }
+      });
+      // Any other file (JSON, text) esbuild reads itself, once it is known to be a regular file within the cap.
+      b.onLoad({ filter: /.*/ }, async (args) => {
+        if (args.namespace !== "file" || sources[args.path] !== undefined) return undefined;
+        try {
+          await readBoundedSource(args.path, false);
+          return undefined;
+        } catch (error) {
+          if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+/** The error of a file the bundle refuses to read; describeMessage names the import that reached it. */
+function unbundlable(path: string, error: UnbundlableFile): { errors: PartialMessage[] } {
+  const detail: UnbundlableDetail = { unbundlablePath: path, why: error.why };
+  return { errors: [{ text: `${path} ${error.why}`, detail }] };
+}
+
+interface UnbundlableDetail {
+  unbundlablePath: string;
+  why: string;
+}
+
+function unbundlableDetail(message: Message): UnbundlableDetail | undefined {
+  const detail = message.detail as Partial<UnbundlableDetail> | undefined;
+  return typeof detail?.unbundlablePath === "string" && typeof detail.why === "string" ? (detail as UnbundlableDetail) : undefined;
+}
+
+/** Starts esbuild's service process now (a worker does at start), so the first bundle does not wait for it. */
+export function startBundler(): void {
+  transform("", { loader: "js" }).catch(() => {
+    // The first bundle reports whatever is wrong with esbuild.
+  });
+}
+
+let counter = 0;
+/** A fresh path for the bundle of `file`, in this process's private temporary folder (tempFiles.ts). */
+export function bundlePathFor(file: string): string {
+  return join(processTempFolder(), `${basename(file)}.bundle.${++counter}.mjs`);
+}
+
+function codeFrame(message: Message): string | undefined {
+  const loc = message.location;
+  if (!loc?.lineText) return undefined;
+  const gutter = String(loc.line);
+  const pad = " ".repeat(gutter.length);
+  const caret = " ".repeat(loc.column) + "^".repeat(Math.max(1, Math.min(loc.length || 1, loc.lineText.length - loc.column)));
+  return `${gutter} | ${loc.lineText}\n${pad} | ${caret}`;
+}
+
+/** esbuild's own words for a relative import it could not resolve, in the runner's words. */
+function runnerText(m: Message): string {
+  const unresolved = /^Could not resolve "([^"]*)"$/.exec(m.text);
+  if (unresolved && /^(\.{1,2}\/|\/)/.test(unresolved[1] ?? "")) return `Cannot find module "${unresolved[1]}"`;
+  return m.text;
+}
+
+function describeMessage(original: Message, cwd: string): string {
+  const refused = unbundlableDetail(original);
+  const loc = original.location;
+  if (refused && loc) {
+    // Where the import is, what it names, and what the file it resolved to is.
+    const spec = loc.lineText.slice(loc.column, loc.column + loc.length) || JSON.stringify(refused.unbundlablePath);
+    return `${resolve(cwd, loc.file)}:${loc.line}:${loc.column + 1} imports ${spec} (${refused.unbundlablePath}), which ${refused.why}`;
+  }
+  const m = { ...original, text: runnerText(original) };
+  if (!m.location || !/^Cannot find (module|package)/.test(m.text)) return m.text;
+  // Name the importing file and line in the message itself, not only in the location.
+  const at = `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}`;
+  return m.text.replace(/^(Cannot find (?:module|package) "[^"]*")/, `$1 imported at ${at}`);
+}
+
+function bundleErrorReport(messages: Message[], cwd: string): ErrorReport {
+  const first = messages[0];
+  if (!first) return { message: "esbuild could not bundle the file" };
+  const report: ErrorReport = { message: describeMessage(first, cwd) };
+  if (first.location) {
+    const file = resolve(cwd, first.location.file);
+    report.location = { file, line: first.location.line, column: first.location.column + 1 };
+  }
+  const frame = codeFrame(first);
+  if (frame) report.codeFrame = frame;
+  if (messages.length > 1) {
+    const more = messages.slice(1, 4).map((m) => {
+      if (unbundlableDetail(m) || /^Cannot find (module|package)/.test(runnerText(m))) return describeMessage(m, cwd);
+      const loc = m.location ? `${resolve(cwd, m.location.file)}:${m.location.line}:${m.location.column + 1}: ` : "";
+      return `${loc}${m.text}`;
+    });
+    report.message += `\n${more.join("\n")}${messages.length > 4 ? `\n(and ${messages.length - 4} more errors)` : ""}`;
+  }
+  return report;
+}
+
+/** A bundle made ahead of its run: where it is to be written, and what it is. */
+export interface AheadBundle extends BundleResult {
+  outfile: string;
+}
+
+// Stand-ins in the banner of a build of many files, replaced in each output by its own file's.
+const FILE_TOKEN = '"__turnlens_ahead_file__"';
+const DIR_TOKEN = '"__turnlens_ahead_dir__"';
+const URL_TOKEN = '"__turnlens_ahead_url__"';
+/** The bundles made ahead, in the order the pool promised their runs. */
+const ahead: Array<{ file: string; bundle: Promise<AheadBundle | undefined> }> = [];
+
+/** How every test file is bundled, alone or ahead with others: ESM for Node 20, maps inline, in memory. */
+/** The config's setup files (absolute): each bundle runs them first, with esbuild's `inject` (useSetupFiles). */
+let setupFiles: string[] = [];
+
+/** Sets the files every bundle made from now on runs before the test file's own code (the config's `setupFiles`). */
+export function useSetupFiles(files: readonly string[]): void {
+  setupFiles = [...files];
+}
+
+const TEST_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "inline",
+  sourcesContent: true,
+  write: false,
+  logLevel: "silent",
+} as const;
+
+/**
+ * Starts bundling `files` (on disk, not yet run) in one esbuild build, for the runs the pool will
+ * send this worker next: one build of many entries costs esbuild and the plugin far less than a
+ * build per file (16 files: about 2 ms a file instead of 7). Each entry is still its own bundle,
+ * with its own copies of its modules. A build that fails (one file's syntax error fails them all)
+ * yields nothing, and each file is then bundled alone when it runs, with its own error.
+ */
+export function bundleAhead(files: readonly string[]): void {
+  const wanted = [...new Set(files)].filter((file) => !ahead.some((made) => made.file === file));
+  if (wanted.length === 0) return;
+  let outfiles: Map<string, string>;
+  try {
+    outfiles = new Map(wanted.map((file) => [file, bundlePathFor(file)]));
+  } catch {
+    // No temporary folder (tempFiles.ts): each file says why when it runs.
+    return;
+  }
+  const served = new Set<string>();
+  const cwd = process.cwd();
+  const built = build({
+    entryPoints: wanted.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
+    outdir: processTempFolder(),
+    outExtension: { ".js": ".mjs" },
+    absWorkingDir: cwd,
+    ...TEST_BUNDLE_OPTIONS,
+    inject: setupFiles,
+    metafile: true,
+    plugins: [turnlensPlugin(undefined, {}, served)],
+    // Each output gets its own file's values in place of the tokens (below).
+    define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
+    banner: {
+      js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
+    },
+  }).then(
+    (result) => ({
+      result,
+      names: new Map([...shimNames].map(([name, url]) => [url, name])),
+      metas: new Map(Object.entries(result.metafile.outputs).map(([path, meta]) => [resolve(cwd, path), meta])),
+    }),
+    () => undefined,
+  );
+  for (const file of wanted) {
+    const outfile = outfiles.get(file) ?? bundlePathFor(file);
+    ahead.push({
+      file,
+      bundle: built.then((done) => {
+        const output = done?.result.outputFiles.find((o) => o.path === outfile);
+        const meta = done?.metas.get(outfile);
+        if (!done || !output || !meta) return undefined;
+        const servedHere = new Set(meta.imports.flatMap((i) => (i.external ? [done.names.get(i.path)].filter((n): n is string => n !== undefined) : [])));
+        const code = output.text
+          .replace(FILE_TOKEN, () => JSON.stringify(file))
+          .replace(DIR_TOKEN, () => JSON.stringify(dirname(file)))
+          .replace(URL_TOKEN, () => JSON.stringify(pathToFileURL(file).href));
+        return { outfile, code, served: servedHere, inputs: inputsFrom(done.result.metafile, meta.entryPoint ?? file, cwd) };
+      }),
+    });
+  }
+}
+
+/**
+ * The bundle bundleAhead() made of `file`, if it is the next one promised. The pool sends a
+ * worker its promised files in order, and gives one to another worker only from the end of the
+ * list, so any other file means the rest of the list went elsewhere: those bundles are dropped
+ * (never run later, when the files may have changed).
+ */
+export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
+  if (ahead[0]?.file !== file) {
+    ahead.length = 0;
+    return undefined;
+  }
+  return ahead.shift()?.bundle;
+}
+
+/**
+ * Bundles `file` into `outfile`'s text, each file whose path `sources` has (an editor's buffers,
+ * the test file's own among them or not) read from there instead of the disk; a string `sources`
+ * is the text of `file` alone. Throws a BundleError, with the location and esbuild's message, when
+ * the file cannot be bundled.
+ */
+export async function bundleTestFile(file: string, outfile: string, sources: SourceOverlay | string = {}): Promise<BundleResult> {
+  const overlay: SourceOverlay = keepLoneSurrogates(typeof sources === "string" ? { [file]: sources } : sources);
+  const served = new Set<string>();
+  const loaded = new Set<string>();
+  const cwd = process.cwd();
+  const fileUrl = pathToFileURL(file).href;
+  try {
+    const result = await build({
+      entryPoints: [file],
+      absWorkingDir: cwd,
+      ...TEST_BUNDLE_OPTIONS,
+      inject: setupFiles,
+      outfile,
+      metafile: true,
+      plugins: [turnlensPlugin(file, overlay, served, loaded)],
+      define: {
+        __filename: JSON.stringify(file),
+        __dirname: JSON.stringify(dirname(file)),
+      },
+      banner: {
+        js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,
+      },
+    });
+    const output = result.outputFiles.find((o) => o.path.endsWith(".mjs")) ?? result.outputFiles[0];
+    if (!output) throw new BundleError({ message: "esbuild produced no output" });
+    return { code: output.text, served, inputs: inputsOf(result.metafile, file, cwd) };
+  } catch (error) {
+    if (error instanceof BundleError) throw error;
+    const messages = (error as { errors?: Message[] }).errors;
+    const inputs = [file, ...[...loaded].filter((path) => path !== file && !path.includes(`${sep}node_modules${sep}`))];
+    if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd), inputs);
+    throw error;
+  }
+}

@@ -1,0 +1,214 @@
+// A child process of the worker pool (`turnlens test` and the language server): runs the files the
+// parent sends (from disk, or an editor's unsaved text), one at a time, and reports progress over
+// IPC so the parent can kill it when a test blocks the event loop. It dies with its parent.
+import { timerDelay } from "./limits.ts";
+import { exitProcess, guardProcess } from "./processGuard.ts";
+import { watchParent } from "./parentWatch.ts";
+import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
+import { runTestFile } from "./runFile.ts";
+import { bundleAhead, startBundler, useSetupFiles } from "./transform.ts";
+import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
+import { captureOutput, endOutputOfTest } from "./testOutput.ts";
+import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
+import type { FileReport } from "./report.ts";
+import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
+import { installTestGlobals } from "../testApi/testGlobals.ts";
+import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { registry } from "./served.ts";
+import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
+import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
+
+const tag = workerTag(process.pid);
+// Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
+tagDescendants(tag);
+watchParent(process.ppid, tag);
+process.setSourceMapsEnabled(true);
+
+// The channel is the runner's: tests get no process.send to write to it with, and Node's
+// underlying process._send refuses any message but this module's.
+const channel = process.send?.bind(process);
+process.send = undefined;
+// Saved now: a test may replace process.nextTick as it may any property of `process`.
+const nextTick = process.nextTick;
+let sending = false;
+const internals = process as unknown as { _send?: (...args: unknown[]) => unknown };
+const underlyingSend = internals._send;
+if (underlyingSend) {
+  internals._send = function (this: unknown, ...args: unknown[]) {
+    if (!sending) throw new Error("the worker's IPC channel is turnlens's own; a test cannot send on it");
+    return ReflectApply(underlyingSend, this, args);
+  };
+}
+guardProcess();
+// The picture of the builtins each file is compared with, once the worker's own globals are in.
+// (and the runner's own: the file scope's timer wrappers, the served modules' registry).
+installTestGlobals();
+beginFileScope();
+endFileScope();
+registry();
+pictureBuiltins();
+
+/** The parent is gone: kill what this worker started, and the worker, at once. */
+function dieWithTree(): never {
+  killTagged(tag);
+  killGroup(process.pid);
+  return exitProcess(1);
+}
+
+// Writing to a parent that is gone must end the worker, not spin on EPIPE.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => dieWithTree());
+
+let inFlight = 0;
+const drained: Array<() => void> = [];
+/**
+ * A test's report and the list of collected tests wait (at most until the current tick's microtasks
+ * end) to leave with the next message: a test's report and the next test's phase cross as one
+ * message. Whatever comes before user code runs (a phase) or may be the last word before a kill
+ * (output) leaves at once, with what waited before it, in order.
+ */
+let waiting: WorkerMessage[] = [];
+function send(message: WorkerMessage): void {
+  if (message.type === "event" && message.event.type !== "phase") {
+    waiting[waiting.length] = message;
+    if (waiting.length === 1) nextTick(flush);
+    return;
+  }
+  waiting[waiting.length] = message;
+  flush();
+}
+
+function flush(): void {
+  if (waiting.length === 0) return;
+  const batch = waiting;
+  waiting = [];
+  write(batch.length === 1 ? batch[0] : batch);
+}
+
+/**
+ * Whether Node's own JSON of a message would read something a test can change: a `toJSON` on the
+ * prototypes every message's objects and arrays have. Then the worker writes the JSON itself
+ * (primordials.ts) and sends the text, which the pool parses.
+ */
+function prototypesTouchJson(): boolean {
+  return ObjectHasOwn(Object.prototype, "toJSON") || ObjectHasOwn(Array.prototype, "toJSON") || ObjectGetOwnPropertyDescriptor(globalThis, "JSON")?.value !== savedJson;
+}
+const savedJson = JSON;
+
+function write(message: WorkerMessage | WorkerMessage[] | undefined): void {
+  if (!channel || message === undefined) return;
+  inFlight++;
+  sending = true;
+  try {
+    const payload = prototypesTouchJson() ? safeJson(message) : message;
+    channel(payload, undefined, undefined, (error: Error | null) => {
+      inFlight--;
+      if (error) dieWithTree();
+      if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
+    });
+  } catch {
+    dieWithTree();
+  } finally {
+    sending = false;
+  }
+}
+
+/** Exits once every message and every byte of output has left. */
+async function exitWhenFlushed(): Promise<never> {
+  flush();
+  if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+  killTagged(tag);
+  return exitProcess(0);
+}
+
+// Saved now: a test may replace process's own methods.
+const processListeners = process.listeners.bind(process);
+const removeProcessListener = process.removeListener.bind(process);
+const exitListeners = () => processListeners("exit");
+const removeExitListener = (listener: NodeJS.ExitListener) => removeProcessListener("exit", listener);
+
+async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise<void> {
+  // An exit handler a file adds is the file's: it never runs in another file's worker exit (one
+  // that never returns hung the run at the end).
+  const exitListenersBefore = exitListeners();
+  const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
+  let report: FileReport;
+  let inputs: string[] | undefined;
+  captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
+  try {
+    report = await runTestFile({
+      file: message.file,
+      timeoutMs: message.timeoutMs,
+      ...(pattern ? { testNamePattern: pattern } : {}),
+      ...(message.onlyIds ? { onlyIds: message.onlyIds } : {}),
+      ...(message.source !== undefined ? { source: message.source } : {}),
+      ...(message.sources ? { sources: message.sources } : {}),
+      onInputs: (read) => {
+        inputs = read;
+      },
+      ...(message.traces === false ? { traces: false as const } : {}),
+      ...(message.mutation ? { mutation: message.mutation } : {}),
+      // A deadline past what a timer holds (Infinity included) is sent as the longest one.
+      onEvent: (event) => {
+        // A test's output (and the note of what was cut) reaches the pool before its report.
+        if (event.type === "test") endOutputOfTest();
+        send({ type: "event", file: message.file, event: event.type === "phase" ? { ...event, deadlineMs: timerDelay(event.deadlineMs) } : event });
+      },
+    });
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    report = { file: message.file, tests: [], durationMs: 0, error: { message: `turnlens failed to run the file: ${text}` } };
+  }
+  captureOutput(null);
+  for (const listener of exitListeners()) if (!exitListenersBefore.includes(listener)) removeExitListener(listener);
+  // What the file changed in the builtins is put back here, before anything more of the runner's
+  // runs, and named in `done`; the pool replaces this worker before its next file.
+  const changed = changedBuiltins();
+  const schemas = await schemasFor(message.file, message.schemaModules, report);
+  send({
+    type: "done",
+    file: message.file,
+    durationMs: report.durationMs,
+    rss: process.memoryUsage.rss(),
+    ...(changed.length > 0 ? { changedBuiltins: changed } : {}),
+    ...(report.error ? { error: report.error } : {}),
+    ...(schemas.length > 0 ? { schemas } : {}),
+    ...(inputs ? { inputs } : {}),
+  });
+}
+
+process.on("message", (raw) => {
+  const message = raw as ParentMessage;
+  if (message.type === "exit") void exitWhenFlushed();
+  if (message.type === "run") {
+    useSetupFiles(message.setupFiles ?? []);
+    void runOne(message);
+  }
+  if (message.type === "ahead") {
+    useSetupFiles(message.setupFiles ?? []);
+    bundleAhead(message.files);
+  }
+});
+
+/** The language server asks for the names of the schemas a new script entry would answer. */
+async function schemasFor(file: string, modules: string[] | undefined, report: FileReport): Promise<SchemaName[]> {
+  if (!modules) return [];
+  try {
+    return await findSchemaNames(file, modules, wantedSchemas(report));
+  } catch {
+    return [];
+  }
+}
+
+process.on("disconnect", () => dieWithTree());
+// Ctrl-C is the command's to handle (it stops the run and kills this worker); a worker the
+// terminal's signal reached too must not die of it first and be reported as a crash.
+process.on("SIGINT", () => {});
+// The parent may have gone before this listener existed.
+if (!process.connected) dieWithTree();
+send({ type: "ready" });
+// esbuild's service starts while the first file is on its way, not when it has arrived.
+startBundler();
+// Temporary files of workers killed earlier (the pool that owned them killed too) go, once the
+// worker has said it is ready: listing a busy temp folder must not delay the first file.
+setImmediate(() => removeStaleTempFiles());

@@ -1,0 +1,121 @@
+// Messages between the worker pool (core/execution/pool.ts) and its worker processes, and the check
+// every message from a worker passes before the pool believes it: a worker runs user code, so what
+// arrives on its channel is untrusted input (a malformed one fails the file, it never crashes the
+// pool or switches its watchdog off).
+import Type, { type TSchema } from "typebox";
+import { Compile, type Validator } from "typebox/compile";
+import type { ErrorReport } from "./report.ts";
+import type { RunEvent } from "./runFile.ts";
+import type { SchemaName } from "./schemaNames.ts";
+import type { MutationPlan } from "../testing/scriptMutation.ts";
+
+export type ParentMessage =
+  | {
+      type: "run";
+      file: string;
+      timeoutMs: number;
+      pattern?: { source: string; flags: string };
+      onlyIds?: string[];
+      /** The file's text to run instead of what is on disk (the language server's unsaved buffer). */
+      source?: string;
+      /**
+       * Texts to bundle instead of the disk's, by absolute path: the language server's open buffers,
+       * saved or not, for any file the bundle loads (`source` wins for the test file itself).
+       */
+      sources?: Record<string, string>;
+      /**
+       * Module specifiers, relative to the file's folder, whose exported schemas the worker names
+       * for the turns that a new script entry would answer (see schemaNames.ts).
+       */
+      schemaModules?: string[];
+      /** `false`: the tests' run traces stay in the worker (`turnlens test`'s reporters show none). */
+      traces?: false;
+      /** The config's setup files (absolute), run in the file's bundle before its own code. */
+      setupFiles?: string[];
+      /** `turnlens test --mutate`: testWorkflow calls numbered, maybe one entry changed (core/testing/scriptMutation.ts). */
+      mutation?: MutationPlan;
+    }
+  /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
+  | { type: "ahead"; files: string[]; setupFiles?: string[] }
+  | { type: "exit" };
+
+export type WorkerMessage =
+  | { type: "ready" }
+  | { type: "event"; file: string; event: RunEvent }
+  /** What the file's tests wrote to stdout or stderr, in order, for the test that is running. */
+  | { type: "output"; file: string; stream: "stdout" | "stderr"; text: string }
+  /**
+   * The file is done. Its tests crossed the channel once each, as `test` events; this carries
+   * only what the file itself ended with, and the worker's memory after it.
+   */
+  | {
+      type: "done";
+      file: string;
+      durationMs: number;
+      rss: number;
+      /**
+       * The builtins the file changed ("Promise.prototype.then", "the global x (added)"), put back
+       * by the worker, which the pool replaces before its next file (realmCheck.ts).
+       */
+      changedBuiltins?: string[];
+      error?: ErrorReport;
+      schemas?: SchemaName[];
+      /**
+       * The absolute paths of the project files the file's bundle read, the file first (not
+       * node_modules, not the served modules); absent when it was never bundled.
+       */
+      inputs?: string[];
+    };
+
+const site = Type.Object({ file: Type.String(), line: Type.Number(), column: Type.Number() });
+const testInfo = Type.Object({ id: Type.String(), name: Type.String(), path: Type.Array(Type.String()), location: Type.Optional(site) });
+const errorReport = Type.Object({ message: Type.String(), location: Type.Optional(site) });
+const testReport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  path: Type.Array(Type.String()),
+  status: Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("todo")]),
+  durationMs: Type.Number(),
+  location: Type.Optional(site),
+  error: Type.Optional(errorReport),
+  runs: Type.Array(Type.Object({})),
+});
+const phase = Type.Union([
+  Type.Object({ kind: Type.Union([Type.Literal("bundle"), Type.Literal("load")]) }),
+  Type.Object({ kind: Type.Union([Type.Literal("beforeAll"), Type.Literal("afterAll")]), suite: Type.Array(Type.String()) }),
+  Type.Object({ kind: Type.Literal("test"), test: testInfo }),
+]);
+const event = Type.Union([
+  Type.Object({ type: Type.Literal("phase"), phase, deadlineMs: Type.Number({ minimum: 0 }) }),
+  Type.Object({ type: Type.Literal("collected"), tests: Type.Array(testInfo) }),
+  Type.Object({ type: Type.Literal("test"), report: testReport }),
+]);
+const schemaName = Type.Object({ schema: Type.String(), name: Type.String(), module: Type.String(), skeleton: Type.Optional(Type.Unknown()) });
+
+const messages: Record<WorkerMessage["type"], TSchema> = {
+  ready: Type.Object({ type: Type.Literal("ready") }),
+  event: Type.Object({ type: Type.Literal("event"), file: Type.String(), event }),
+  output: Type.Object({ type: Type.Literal("output"), file: Type.String(), stream: Type.Union([Type.Literal("stdout"), Type.Literal("stderr")]), text: Type.String() }),
+  done: Type.Object({
+    type: Type.Literal("done"),
+    file: Type.String(),
+    durationMs: Type.Number(),
+    rss: Type.Number(),
+    changedBuiltins: Type.Optional(Type.Array(Type.String())),
+    error: Type.Optional(errorReport),
+    schemas: Type.Optional(Type.Array(schemaName)),
+    inputs: Type.Optional(Type.Array(Type.String())),
+  }),
+};
+let validators: Map<string, Validator> | undefined;
+
+/** The message, or why it is not one a worker may send. */
+export function readWorkerMessage(raw: unknown): { message: WorkerMessage } | { refused: string } {
+  validators ??= new Map(Object.entries(messages).map(([type, schema]) => [type, Compile(schema)]));
+  const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  const validator = typeof type === "string" ? validators.get(type) : undefined;
+  if (!validator) return { refused: `a message of type ${JSON.stringify(type ?? null)}, which is none a worker sends` };
+  if (validator.Check(raw)) return { message: raw as WorkerMessage };
+  const [first] = validator.Errors(raw) as Array<{ instancePath: string; message: string }>;
+  return { refused: `a "${type}" message whose ${first?.instancePath || "body"} ${first?.message ?? "is malformed"}` };
+}
