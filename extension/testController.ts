@@ -489,6 +489,8 @@ export class TestExplorer implements vscode.Disposable {
       case "failed":
         run.failed(item, messages, change.durationMs);
         break;
+      default:
+        change.state satisfies never;
     }
     // The test's `testWorkflow` runs (its children) get no result of their own: VS Code counts every
     // item given one, and the Testing view's counts, badges and the status count tests.
@@ -556,6 +558,8 @@ export class TestExplorer implements vscode.Disposable {
         case "skipped":
           run.skipped(item);
           break;
+        default:
+          result.state satisfies never;
       }
       if (active.recorded.has(test) && result.detail?.text) run.appendOutput(terminalText(result.detail.text), undefined, item);
     }

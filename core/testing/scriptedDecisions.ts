@@ -80,6 +80,8 @@ function toDistribution(question: Question, given: unknown): QuestionDistributio
     case "yes-no":
       if (typeof given === "boolean") return given ? 1 : 0;
       return typeof given === "number" ? given : wrongKind;
+    default:
+      return question satisfies never;
   }
 }
 

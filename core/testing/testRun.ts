@@ -104,6 +104,8 @@ export class TestRun<Result = unknown> {
         throw new Error(`the run was cancelled: ${ending.reason}`, { cause: this.#error });
       case "parked":
         throw new Error(`the run parked, ${ending.label}${ending.until !== undefined ? ` until ${ending.until}` : ""}: it returns nothing until a continue`);
+      default:
+        return ending satisfies never;
     }
   }
 

@@ -252,6 +252,8 @@ export class Continuation {
       case "pending":
         if (spec.until === undefined) return refuse("has a timer still pending in the run's lines, but in this attempt it has no until");
         return { replayed: true, until: Date.parse(replay.due) };
+      default:
+        return replay satisfies never;
     }
   }
 }

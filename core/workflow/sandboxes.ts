@@ -98,6 +98,8 @@ function conflicts(open: SandboxRef, rules: ResolvedRules): Rule[] {
         return open.provider !== "srt";
       case "docker":
         return open.provider !== "docker" || open.spec.docker?.image !== rules.spec.docker?.image;
+      default:
+        rule satisfies never;
     }
   });
 }

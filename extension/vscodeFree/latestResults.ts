@@ -77,6 +77,8 @@ export class LatestResults<Detail = unknown> {
         case "skipped":
           counts.skipped++;
           break;
+        default:
+          state satisfies never;
       }
     }
     return counts;

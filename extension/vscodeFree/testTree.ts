@@ -236,6 +236,8 @@ export class RunStates {
         return [this.set({ test: message.test, state: "skipped" })];
       case "failed":
         return [this.set({ test: message.test, state: "failed", durationMs: message.durationMs, messages: message.messages.map((wire) => ({ ...wire })) })];
+      default:
+        return message satisfies never;
     }
   }
 

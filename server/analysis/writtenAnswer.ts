@@ -115,5 +115,7 @@ export function partialValueOf(written: WrittenValue | undefined): unknown {
       return written.elements.map(partialValueOf);
     case "opaque":
       return undefined;
+    default:
+      written satisfies never;
   }
 }

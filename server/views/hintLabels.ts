@@ -242,5 +242,7 @@ export function scriptHint(kind: MetKind, met: readonly Met[]): string {
       return participantHint(metOf(met, "participant"));
     case "decision":
       return decisionHint(metOf(met, "decision"));
+    default:
+      return kind satisfies never;
   }
 }

@@ -102,6 +102,8 @@ function operationMarkdown(met: MetOperation): string {
       return participantMarkdown(met.call);
     case "decision":
       return decisionMarkdown(met.decision);
+    default:
+      return met satisfies never;
   }
 }
 
