@@ -309,6 +309,17 @@ export class TestServer {
       .at(-1);
   }
 
+  /**
+   * Asks for the run `runId` (as the client's Run button does: `params` are its include and
+   * exclude), waits for its end and returns the request's answer.
+   */
+  async runTests<R = unknown>(runId: string, params: { include: string[]; exclude?: string[] }): Promise<R> {
+    const from = this.received.length;
+    const answer = await this.request<R>("turnlens/runTests", { runId, ...params });
+    await this.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (progress) => progress.runId === runId && progress.message.type === "end", from);
+    return answer;
+  }
+
   /** Opens a file and lets its first run go (the open's debounce), returning its diagnostics after the run. */
   async openAndRun(path: string, text?: string): Promise<{ uri: string; diagnostics: PublishDiagnosticsParams }> {
     const from = this.received.length;

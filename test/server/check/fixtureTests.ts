@@ -52,7 +52,7 @@ export interface FixtureRow {
   /** Makes a clock time or a duration constant in hovers and lenses. */
   normalize?: (text: string) => string;
   /** What else the test asserts, after the checks. */
-  then?: (opened: OpenedFixture) => Promise<void>;
+  also?: (opened: OpenedFixture) => Promise<void>;
 }
 
 /** Registers a test per row, each opening its fixture in `server()` and closing it after. */
@@ -63,7 +63,7 @@ export function fixtureTests(server: () => TestServer, rows: readonly FixtureRow
 }
 
 async function runRow(server: TestServer, row: FixtureRow): Promise<void> {
-  if (row.checks.length === 0 && !row.then) throw new Error(`fixtureTests: the row "${row.name}" checks nothing`);
+  if (row.checks.length === 0 && !row.also) throw new Error(`fixtureTests: the row "${row.name}" checks nothing`);
   if (row.fixes && !row.checks.includes("actions")) throw new Error(`fixtureTests: the row "${row.name}" applies fixes it does not check are offered`);
   if (row.onDisk) expect(parseFixture(row.fixture).text).toBe(readFileSync(row.path, "utf8"));
   const opened = await openFixture(server, row.path, row.fixture);
@@ -74,6 +74,6 @@ async function runRow(server: TestServer, row: FixtureRow): Promise<void> {
       for (const [title, ...replacements] of row.fixes ?? []) await checkActionResult(opened, title, rewritten(opened.fixture.text, ...replacements));
     }
   }
-  await row.then?.(opened);
+  await row.also?.(opened);
   await server.close(opened.uri);
 }
