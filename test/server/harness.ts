@@ -98,6 +98,9 @@ export interface StartOptions {
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
+/** A server that runs nothing until the client asks (runMode "manual"). */
+export const MANUAL_RUNS: StartOptions = { initializationOptions: { settings: { runMode: "manual" } } };
+
 export const EDITOR_CAPABILITIES: ClientCapabilities = {
   window: { workDoneProgress: true },
   workspace: { codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },

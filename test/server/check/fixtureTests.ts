@@ -9,7 +9,7 @@ import { checkDiagnostics } from "./checkDiagnostics.ts";
 import { checkHints } from "./checkHints.ts";
 import { checkHovers } from "./checkHovers.ts";
 import { checkLenses } from "./checkLenses.ts";
-import { openFixture, type OpenedFixture } from "./openFixture.ts";
+import { openFixture, type OpenedFixture, type WhileRunning } from "./openFixture.ts";
 
 /** One server, started before the file's tests and disposed after them: call the result for it. */
 export function serverForFile(options: StartOptions = {}): () => TestServer {
@@ -45,6 +45,10 @@ export interface FixtureRow {
   fixture: string;
   /** Which features are compared with the annotations (checked in the order of CHECKS). */
   checks: Check[];
+  /** The row's own server, started with these options before its test and disposed after it. */
+  start?: StartOptions;
+  /** What is done while the fixture's first run runs (once it started, before it ends). */
+  during?: WhileRunning;
   /** The fixture's text, annotations taken out, must be the file's text at `path`. */
   onDisk?: boolean;
   /** Quick fixes applied: a title, then each `[from, to]` the fixture's text is rewritten with. */
@@ -55,10 +59,28 @@ export interface FixtureRow {
   also?: (opened: OpenedFixture) => Promise<void>;
 }
 
-/** Registers a test per row, each opening its fixture in `server()` and closing it after. */
-export function fixtureTests(server: () => TestServer, rows: readonly FixtureRow[]): void {
+/**
+ * Registers a test per row, each opening its fixture in `server()` (or in a server of its own,
+ * given `start`) and closing it after.
+ */
+export function fixtureTests(server: (() => TestServer) | null, rows: readonly FixtureRow[]): void {
   for (const row of rows) {
-    test(row.name, () => runRow(server(), row), SLOW);
+    test(
+      row.name,
+      async () => {
+        if (!row.start) {
+          if (!server) throw new Error(`fixtureTests: the row "${row.name}" has no server: give the table one, or the row \`start\``);
+          return runRow(server(), row);
+        }
+        const own = await TestServer.started(row.start);
+        try {
+          await runRow(own, row);
+        } finally {
+          own.dispose();
+        }
+      },
+      SLOW,
+    );
   }
 }
 
@@ -66,7 +88,7 @@ async function runRow(server: TestServer, row: FixtureRow): Promise<void> {
   if (row.checks.length === 0 && !row.also) throw new Error(`fixtureTests: the row "${row.name}" checks nothing`);
   if (row.fixes && !row.checks.includes("actions")) throw new Error(`fixtureTests: the row "${row.name}" applies fixes it does not check are offered`);
   if (row.onDisk) expect(parseFixture(row.fixture).text).toBe(readFileSync(row.path, "utf8"));
-  const opened = await openFixture(server, row.path, row.fixture);
+  const opened = await openFixture(server, row.path, row.fixture, row.during);
   for (const check of Object.keys(CHECKS) as Check[]) {
     if (!row.checks.includes(check)) continue;
     await CHECKS[check](opened, row.normalize);
