@@ -92,33 +92,32 @@ describe("a project config the editor cannot use", () => {
     SLOW,
   );
 
-  test(
-    "a config Proxy that throws is said naming the file and the error, and the test runs",
-    async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("proxy.turnlens.config.js"), "runs.test.ts": RUNS });
-      server = await TestServer.started();
-      const from = server.received.length;
-      const uri = await server.open(join(project.dir, "runs.test.ts"));
-      await server.advance(300);
-      expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${join(project.dir, "turnlens.config.js")} failed to load: get boom`);
-      const diagnostics = await server.runEnded(uri, from);
-      expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+  const REFUSED: Array<{ name: string; config: string; says: (config: string) => string }> = [
+    {
+      name: "a config Proxy that throws is said naming the file and the error, and the test runs",
+      config: "proxy.turnlens.config.js",
+      says: (config) => `${config} failed to load: get boom`,
     },
-    SLOW,
-  );
-
-  test(
-    'a config key named "toString" is an unknown key, said with the keys a config takes, and the test runs',
-    async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("tostring.turnlens.config.js"), "runs.test.ts": RUNS });
-      server = await TestServer.started();
-      const from = server.received.length;
-      const uri = await server.open(join(project.dir, "runs.test.ts"));
-      await server.advance(300);
-      expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${join(project.dir, "turnlens.config.js")} takes no option "toString"; ${KEYS}`);
-      const diagnostics = await server.runEnded(uri, from);
-      expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+    {
+      name: 'a config key named "toString" is an unknown key, said with the keys a config takes, and the test runs',
+      config: "tostring.turnlens.config.js",
+      says: (config) => `${config} takes no option "toString"; ${KEYS}`,
     },
-    SLOW,
-  );
+  ];
+  for (const refused of REFUSED) {
+    test(
+      refused.name,
+      async () => {
+        project = tempProject({ "turnlens.config.js": caseFile(refused.config), "runs.test.ts": RUNS });
+        server = await TestServer.started();
+        const from = server.received.length;
+        const uri = await server.open(join(project.dir, "runs.test.ts"));
+        await server.advance(300);
+        expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${refused.says(join(project.dir, "turnlens.config.js"))}`);
+        const diagnostics = await server.runEnded(uri, from);
+        expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+      },
+      SLOW,
+    );
+  }
 });

@@ -11,7 +11,7 @@ import { STALE_TOOLTIP } from "../../server/views/carriedHints.ts";
 import { defaultSettings } from "../../server/settings.ts";
 import { parseFixture } from "./check/annotations.ts";
 import { fixtureTests, serverForFile } from "./check/fixtureTests.ts";
-import { EDITOR_CAPABILITIES, MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { EDITOR_CAPABILITIES, MANUAL_RUNS, MISTAKES, SLOW, TestServer } from "./harness.ts";
 
 const markdownServer = serverForFile();
 // As eglot without markdown-mode asks: hovers in plain text only.
@@ -144,7 +144,7 @@ describe("stale hovers while a run is pending", () => {
   test(
     "an edit no run follows (manual run mode) drops the last run's hovers, as it drops the carried hints",
     async () => {
-      server = await TestServer.started({ initializationOptions: { settings: { runMode: "manual" } } });
+      server = await TestServer.started(MANUAL_RUNS);
       const uri = await server.open(join(MISTAKES, "virtual-stale-hover-manual.test.ts"), TEXT);
       await server.runTests("r1", { include: [uri] });
       expect((await hoverAt(uri, { line: MET_LINE, character: COLUMN }))?.value.split("\n")[0]).toBe(FRESH_MET);
