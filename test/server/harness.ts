@@ -323,6 +323,24 @@ export class TestServer {
     return answer;
   }
 
+  /**
+   * Replaces `uri`'s text, moves the timer past the debounce (`ms`) and waits for the run that
+   * follows (of `runOf`, `uri` by default); returns the last diagnostics published for `runOf`.
+   */
+  async changeAndRun(uri: string, text: string, ms = 300, runOf = uri): Promise<PublishDiagnosticsParams | undefined> {
+    const from = this.received.length;
+    await this.change(uri, text);
+    await this.advance(ms);
+    return this.runEnded(runOf, from);
+  }
+
+  /** Opens `path` with `text` and runs its tests as the client's Run button does (run "r1"), to the run's end. */
+  async openAndRunTests(path: string, text: string): Promise<string> {
+    const uri = await this.open(path, text);
+    await this.runTests("r1", { include: [uri] });
+    return uri;
+  }
+
   /** Opens a file and lets its first run go (the open's debounce), returning its diagnostics after the run. */
   async openAndRun(path: string, text?: string): Promise<{ uri: string; diagnostics: PublishDiagnosticsParams }> {
     const from = this.received.length;

@@ -100,10 +100,7 @@ describe("a warm worker keeps nothing a file left", () => {
       );
       const { uri } = await server.openAndRun(join(MISTAKES, "virtual-leaves.test.ts"), text);
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(uri, `${text}// edit ${edit}\n`);
-        await server.advance(300);
-        await server.runEnded(uri, from);
+        await server.changeAndRun(uri, `${text}// edit ${edit}\n`);
       }
       await until(() => !taggedCommands(tag).some((command) => command.startsWith("sleep")));
       // What is left is the warm worker and its esbuild service.
@@ -135,10 +132,7 @@ describe("a file cannot hide another file's result", () => {
       expect(failing.diagnostics.diagnostics[0]!.message).toBe("expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2");
       // Its edits keep failing there too (the report said 0 tests through 6 edits before the fix).
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(failing.uri, `${failingText}// edit ${edit}\n`);
-        await server.advance(300);
-        const after = await server.runEnded(failing.uri, from);
+        const after = await server.changeAndRun(failing.uri, `${failingText}// edit ${edit}\n`);
         expect(after?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["expect-failed"]);
       }
       expect(server.workers).toHaveLength(1);
@@ -244,10 +238,7 @@ describe("bounded memory", () => {
       const { uri, diagnostics } = await server.openAndRun(path, text);
       const codes = [diagnostics.diagnostics.map((diagnostic) => diagnostic.code)];
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(uri, `${text}// edit ${edit}\n`);
-        await server.advance(300);
-        codes.push((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code));
+        codes.push((await server.changeAndRun(uri, `${text}// edit ${edit}\n`))!.diagnostics.map((diagnostic) => diagnostic.code));
       }
       expect(codes).toEqual([["list-exhausted"], ["list-exhausted"], ["list-exhausted"]]);
       expect(server.workers.length).toBe(2);
@@ -263,10 +254,7 @@ describe("bounded memory", () => {
       await start({ workerRecycle: { afterRuns: 1000, aboveRssBytes: 1 } });
       const { path, text } = mistake("turn-past-list");
       const { uri } = await server.openAndRun(path, text);
-      const from = server.received.length;
-      await server.change(uri, `${text}// edit\n`);
-      await server.advance(300);
-      expect((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      expect((await server.changeAndRun(uri, `${text}// edit\n`))!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
       expect(server.workers.length).toBeGreaterThanOrEqual(2);
       expect(await exitCode(server.workers[0]!)).toBe(0);
     },

@@ -145,8 +145,7 @@ describe("stale hovers while a run is pending", () => {
     "an edit no run follows (manual run mode) drops the last run's hovers, as it drops the carried hints",
     async () => {
       server = await TestServer.started(MANUAL_RUNS);
-      const uri = await server.open(join(MISTAKES, "virtual-stale-hover-manual.test.ts"), TEXT);
-      await server.runTests("r1", { include: [uri] });
+      const uri = await server.openAndRunTests(join(MISTAKES, "virtual-stale-hover-manual.test.ts"), TEXT);
       expect((await hoverAt(uri, { line: MET_LINE, character: COLUMN }))?.value.split("\n")[0]).toBe(FRESH_MET);
       await server.change(uri, `// one\n${TEXT}`);
       expect(await hoverAt(uri, { line: MET_LINE + 1, character: COLUMN })).toBeNull();

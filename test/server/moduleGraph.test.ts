@@ -71,18 +71,12 @@ describe("a change to a file a test file's run read reruns that open test file",
       const testUri = await openPassingTest();
       const workflowUri = await server.open(workflowPath);
       await server.flush();
-      const from = server.received.length;
-      await server.change(workflowUri, RENAMED);
-      await server.advance(defaultSettings.debounceMs);
-      const after = await server.runEnded(testUri, from);
+      const after = await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri);
       expect(codes(after)).toEqual(UNSCRIPTED);
       // What ran is the buffer: the disk still has "reader".
       expect(readFileSync(workflowPath, "utf8")).toBe(WORKFLOW);
       // Undoing the edit (still unsaved) reruns it again, and it passes again.
-      const undone = server.received.length;
-      await server.change(workflowUri, WORKFLOW);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, undone))).toEqual([]);
+      expect(codes(await server.changeAndRun(workflowUri, WORKFLOW, defaultSettings.debounceMs, testUri))).toEqual([]);
     },
     SLOW,
   );
@@ -175,10 +169,7 @@ describe("a change to a file a test file's run read reruns that open test file",
       await start();
       const testUri = await openPassingTest();
       const workflowUri = await server.open(workflowPath);
-      const from = server.received.length;
-      await server.change(workflowUri, RENAMED);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, from))).toEqual(UNSCRIPTED);
+      expect(codes(await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri))).toEqual(UNSCRIPTED);
     },
     SLOW,
   );

@@ -25,7 +25,7 @@ const editorTimeout = (ms: number): StartOptions => ({ initializationOptions: { 
 async function messagesOfRun(path: string, options: StartOptions = {}): Promise<string[]> {
   server = await TestServer.started(options);
   const { diagnostics } = await server.openAndRun(path);
-  return diagnostics.diagnostics.map((diagnostic) => diagnostic.message);
+  return diagnostics.diagnostics.map((diagnostic) => String(diagnostic.message));
 }
 
 describe("the project's config file in the editor", () => {

@@ -373,10 +373,7 @@ describe("the scheduler", () => {
         range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
       });
       expect(hints).toEqual([]);
-      const after = server.received.length;
-      await server.change(uri, `${mistake("entry-never-reached").text}\n`);
-      await server.advance(50);
-      expect((await server.runEnded(uri, after))?.version).toBe(2);
+      expect((await server.changeAndRun(uri, `${mistake("entry-never-reached").text}\n`, 50))?.version).toBe(2);
     },
     SLOW,
   );

@@ -71,8 +71,7 @@ test(
   "an edit across the hint's line end drops that hint; an edit no run follows drops every carried one",
   async () => {
     server = await TestServer.started(MANUAL_RUNS);
-    const uri = await server.open(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
-    await server.runTests("r1", { include: [uri] });
+    const uri = await server.openAndRunTests(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
     expect((await hints(uri)).map((hint) => hint.label)).toEqual([WORDS]);
     // In manual mode no run follows a change: nothing stale is kept, as no carried diagnostic is.
     await server.change(uri, `// a new first line\n${TEXT}`);

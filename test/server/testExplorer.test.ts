@@ -17,12 +17,6 @@ const TEXT = `import { describe, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { loop, STEP } from "./workflows";
 
-/** Opens the file in a server that runs it only when asked. */
-async function openManually(): Promise<string> {
-  server = await TestServer.started(MANUAL_RUNS);
-  return server.open(PATH, TEXT);
-}
-
 describe("loop", () => {
   test("stops when done", async () => {
     await testWorkflow(loop, { agents: { worker: answer(STEP, { done: true }) } });
@@ -51,11 +45,17 @@ function strip(items: TestItem[]): unknown[] {
   return items.map((item) => ({ id: item.id, label: item.label, kind: item.kind, line: item.range?.start.line, source: item.source, children: strip(item.children) }));
 }
 
+/** Opens the file in a server that runs it only when asked. */
+async function openManually(): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.open(PATH, TEXT);
+}
+
 describe("the test explorer", () => {
   test(
     "gets the tree of each opened document, with self-describing ids",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      server = new TestServer(MANUAL_RUNS);
       const initialized = await server.initialize();
       expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true, protocol: PROTOCOL_VERSION } });
       const uri = await server.open(PATH, TEXT);
@@ -149,9 +149,8 @@ test(
   "a misspelled option's failure message sits on the option, and its diagnostic is published once",
   async () => {
     server = await TestServer.started(MANUAL_RUNS);
-    const uri = await server.open(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
+    const uri = await server.openAndRunTests(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
     const id = `${uri}#a%20misspelled%20option`;
-    await server.runTests("r1", { include: [uri], exclude: [] });
     const failed = server
       .all<TestRunProgressParams>("turnlens/testRunProgress")
       .map((params) => params.message)

@@ -9,6 +9,12 @@ import { MANUAL_RUNS, MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 let server: TestServer;
 afterEach(() => server.dispose());
 
+/** Opens the file in a server that runs it only when asked. */
+async function openManually(): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.open(PATH, TEXT);
+}
+
 const TEXT = `import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { loop, note, STEP } from "./workflows";
@@ -22,12 +28,6 @@ test("answers for another schema", async () => {
 });
 `;
 const PATH = join(MISTAKES, "virtual-transcript.test.ts");
-
-/** Opens the file in a server that runs it only when asked. */
-async function openManually(): Promise<string> {
-  server = await TestServer.started(MANUAL_RUNS);
-  return server.open(PATH, TEXT);
-}
 
 describe("the transcript request", () => {
   test(
