@@ -107,6 +107,12 @@ describe("stale hovers while a run is pending", () => {
     return { value: (hover.contents as MarkupContent).value, startLine: hover.range?.start.line ?? -1 };
   }
 
+  /** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */
+  async function ranManually(path: string, text: string): Promise<string> {
+    server = await TestServer.started(MANUAL_RUNS);
+    return server.openAndRunTests(path, text);
+  }
+
   /** A hover's markdown as a carried one reads: its first line marked, why it is stale below it. */
   function stale(markdown: string): string {
     const [first, ...rest] = markdown.split("\n");
@@ -144,8 +150,7 @@ describe("stale hovers while a run is pending", () => {
   test(
     "an edit no run follows (manual run mode) drops the last run's hovers, as it drops the carried hints",
     async () => {
-      server = await TestServer.started(MANUAL_RUNS);
-      const uri = await server.openAndRunTests(join(MISTAKES, "virtual-stale-hover-manual.test.ts"), TEXT);
+      const uri = await ranManually(join(MISTAKES, "virtual-stale-hover-manual.test.ts"), TEXT);
       expect((await hoverAt(uri, { line: MET_LINE, character: COLUMN }))?.value.split("\n")[0]).toBe(FRESH_MET);
       await server.change(uri, `// one\n${TEXT}`);
       expect(await hoverAt(uri, { line: MET_LINE + 1, character: COLUMN })).toBeNull();

@@ -26,6 +26,12 @@ const HINT_LINE = 5;
 const WORDS = "writer · turn 1 no answer after a nudge (as scripted)";
 const everything = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
 
+/** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */
+async function ranManually(path: string, text: string): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.openAndRunTests(path, text);
+}
+
 function hints(uri: string): Promise<InlayHint[]> {
   return server.request<InlayHint[]>("textDocument/inlayHint", { textDocument: { uri }, range: everything });
 }
@@ -70,8 +76,7 @@ test(
 test(
   "an edit across the hint's line end drops that hint; an edit no run follows drops every carried one",
   async () => {
-    server = await TestServer.started(MANUAL_RUNS);
-    const uri = await server.openAndRunTests(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
+    const uri = await ranManually(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
     expect((await hints(uri)).map((hint) => hint.label)).toEqual([WORDS]);
     // In manual mode no run follows a change: nothing stale is kept, as no carried diagnostic is.
     await server.change(uri, `// a new first line\n${TEXT}`);

@@ -45,6 +45,12 @@ function strip(items: TestItem[]): unknown[] {
   return items.map((item) => ({ id: item.id, label: item.label, kind: item.kind, line: item.range?.start.line, source: item.source, children: strip(item.children) }));
 }
 
+/** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */
+async function ranManually(path: string, text: string): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.openAndRunTests(path, text);
+}
+
 /** Opens the file in a server that runs it only when asked. */
 async function openManually(): Promise<string> {
   server = await TestServer.started(MANUAL_RUNS);
@@ -148,8 +154,7 @@ describe("the test explorer", () => {
 test(
   "a misspelled option's failure message sits on the option, and its diagnostic is published once",
   async () => {
-    server = await TestServer.started(MANUAL_RUNS);
-    const uri = await server.openAndRunTests(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
+    const uri = await ranManually(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
     const id = `${uri}#a%20misspelled%20option`;
     const failed = server
       .all<TestRunProgressParams>("turnlens/testRunProgress")
