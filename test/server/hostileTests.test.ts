@@ -57,21 +57,19 @@ describe("a test cannot take the runner down", () => {
     "a timer file A's passed test left behind does not fail file B's test in the same worker",
     async () => {
       await start({ initializationOptions: { settings: { workers: 1 } } });
-      const a = lines(
-        'import { test } from "bun:test";',
-        "",
-        'test("passes and leaves a timer", () => {',
-        '  setTimeout(() => { throw new Error("thrown by file A\'s timer"); }, 200);',
-        "});",
-      );
-      const b = lines(
-        'import { expect, test } from "bun:test";',
-        "",
-        'test("waits past the timer", async () => {',
-        "  await new Promise((resolve) => setTimeout(resolve, 600));",
-        "  expect(1).toBe(1);",
-        "});",
-      );
+      const a = `import { test } from "bun:test";
+
+test("passes and leaves a timer", () => {
+  setTimeout(() => { throw new Error("thrown by file A's timer"); }, 200);
+});
+`;
+      const b = `import { expect, test } from "bun:test";
+
+test("waits past the timer", async () => {
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(1).toBe(1);
+});
+`;
       const first = await server.openAndRun(join(MISTAKES, "virtual-timer-a.test.ts"), a);
       expect(first.diagnostics.diagnostics).toEqual([]);
       const second = await server.openAndRun(join(MISTAKES, "virtual-timer-b.test.ts"), b);
@@ -88,16 +86,15 @@ describe("a warm worker keeps nothing a file left", () => {
     async () => {
       const tag = freshTag();
       await start({ workerEnv: { [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) } });
-      const text = lines(
-        'import { test } from "bun:test";',
-        'import { spawn } from "node:child_process";',
-        "",
-        'test("leaves a child and an interval", () => {',
-        '  spawn("sleep", ["306"], { detached: true, stdio: "ignore" }).unref();',
-        '  spawn("sleep", ["307"], { stdio: "ignore" });',
-        "  setInterval(() => {}, 10);",
-        "});",
-      );
+      const text = `import { test } from "bun:test";
+import { spawn } from "node:child_process";
+
+test("leaves a child and an interval", () => {
+  spawn("sleep", ["306"], { detached: true, stdio: "ignore" }).unref();
+  spawn("sleep", ["307"], { stdio: "ignore" });
+  setInterval(() => {}, 10);
+});
+`;
       const { uri } = await server.openAndRun(join(MISTAKES, "virtual-leaves.test.ts"), text);
       for (let edit = 1; edit <= 2; edit++) {
         await server.changeAndRun(uri, `${text}// edit ${edit}\n`);
@@ -162,16 +159,15 @@ describe("the channel is the runner's", () => {
     "a test cannot send on its worker's channel, and the file's other tests still run",
     async () => {
       await start();
-      const text = lines(
-        'import { expect, test } from "bun:test";',
-        "",
-        'test("forges a report", () => {',
-        "  expect(process.send).toBeUndefined();",
-        '  (process as unknown as { _send(message: unknown): void })._send({ type: "file" });',
-        "});",
-        "",
-        'test("runs after", () => {});',
-      );
+      const text = `import { expect, test } from "bun:test";
+
+test("forges a report", () => {
+  expect(process.send).toBeUndefined();
+  (process as unknown as { _send(message: unknown): void })._send({ type: "file" });
+});
+
+test("runs after", () => {});
+`;
       const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-send.test.ts"), text);
       expect(diagnostics.diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.message])).toEqual([
         [4, "the worker's IPC channel is turnlens's own; a test cannot send on it"],
@@ -197,8 +193,7 @@ describe("no output lost, no timeout overflows", () => {
         "});",
       );
       const uri = await server.open(join(MISTAKES, "virtual-lines.test.ts"), text);
-      await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
-      await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "end");
+      await server.runTests("r1", { include: [uri] });
       const output = server
         .all<TestRunProgressParams>(PROGRESS)
         .flatMap((params) => (params.runId === "r1" && params.message.type === "output" ? [params.message.text] : []))
@@ -214,13 +209,12 @@ describe("no output lost, no timeout overflows", () => {
     "a testTimeout setting past what a timer holds is refused for the default, so tests do not time out at once",
     async () => {
       await start({ initializationOptions: { settings: { testTimeout: 2 ** 31 } } });
-      const text = lines(
-        'import { test } from "bun:test";',
-        "",
-        'test("waits a moment", async () => {',
-        "  await new Promise((resolve) => setTimeout(resolve, 50));",
-        "});",
-      );
+      const text = `import { test } from "bun:test";
+
+test("waits a moment", async () => {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});
+`;
       const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-timeout.test.ts"), text);
       expect(diagnostics.diagnostics).toEqual([]);
       expect(server.server.state.globalSettings.testTimeout).toBe(5000);
