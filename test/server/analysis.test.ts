@@ -35,6 +35,23 @@ function coreMessage(read: () => unknown): string {
 
 const aWorkflow = { name: "note" } as unknown as Workflow<unknown, unknown>;
 
+/**
+ * The entry `answer(schema, value)` outside a list, as the analysis models it: its callee and schema
+ * are the first after `after`.
+ */
+function schemaAnswer(source: string, entry: { schema: string; value: string; after: string }) {
+  const { schema, value, after } = entry;
+  return {
+    kind: "answer",
+    range: rangeOf(source, `answer(${schema}, ${value})`),
+    calleeRange: rangeOf(source, "answer", { after }),
+    schemaRange: rangeOf(source, schema, { after }),
+    schemaText: schema,
+    valueRange: rangeOf(source, value),
+    index: null,
+  };
+}
+
 /** The texts of a fixture's annotations, in the order written. */
 const messages = (fixture: Fixture) => fixture.annotations.map((annotation) => annotation.text);
 
@@ -354,17 +371,7 @@ testWorkflow(summarize, {
 });
 `;
     const [reader, writer] = analyze(source).calls[0]!.agents!.scripts;
-    expect(reader!.entries).toEqual([
-      {
-        kind: "answer",
-        range: rangeOf(source, 'answer(SUMMARY, { summary: "Two sentences." })'),
-        calleeRange: rangeOf(source, "answer", { after: "reader: " }),
-        schemaRange: rangeOf(source, "SUMMARY", { after: "reader: " }),
-        schemaText: "SUMMARY",
-        valueRange: rangeOf(source, '{ summary: "Two sentences." }'),
-        index: null,
-      },
-    ]);
+    expect(reader!.entries).toEqual([schemaAnswer(source, { schema: "SUMMARY", value: '{ summary: "Two sentences." }', after: "reader: " })]);
     expect(writer!.entries).toEqual([
       {
         kind: "answer",
@@ -424,17 +431,7 @@ testWorkflow(summarize, {
       name: "clean",
       range: rangeOf(source, "answer(VERDICT, { ok: true, findings: [] })"),
       shape: "entry",
-      entries: [
-        {
-          kind: "answer",
-          range: rangeOf(source, "answer(VERDICT, { ok: true, findings: [] })"),
-          calleeRange: rangeOf(source, "answer", { after: "const clean = " }),
-          schemaRange: rangeOf(source, "VERDICT", { after: "const clean = " }),
-          schemaText: "VERDICT",
-          valueRange: rangeOf(source, "{ ok: true, findings: [] }"),
-          index: null,
-        },
-      ],
+      entries: [schemaAnswer(source, { schema: "VERDICT", value: "{ ok: true, findings: [] }", after: "const clean = " })],
     });
     expect(lead).toMatchObject({ key: "lead", shape: "other", keyRange: rangeOf(source, "lead", { after: '"verifier-*": clean, ' }) });
     expect(lead!.definition!.shape).toBe("list");

@@ -51,28 +51,37 @@ function processesNaming(text: string): number[] {
     .map(Number);
 }
 
+/**
+ * A server with a test file open in a project whose config loops, once the debounce ended, the run
+ * started and its config is loading in a process of its own; `from` is where the open's messages start.
+ */
+async function openWithLoopingConfig(): Promise<{ live: TestServer; config: string; uri: string; from: number }> {
+  project = tempProject({ "turnlens.config.js": caseFile("loops.turnlens.config.js"), "runs.test.ts": RUNS });
+  const config = join(project.dir, "turnlens.config.js");
+  const live = await TestServer.started();
+  server = live;
+  const from = live.received.length;
+  const uri = await live.open(join(project.dir, "runs.test.ts"));
+  await live.advance(300);
+  await until(() => processesNaming(config).length === 1);
+  return { live, config, uri, from };
+}
+
 describe("a project config the editor cannot use", () => {
   test(
     "a turnlens.config.js that loops is stopped after 10 s on the server's timer, said by name, and the test runs with the editor's settings",
     async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("loops.turnlens.config.js"), "runs.test.ts": RUNS });
-      const config = join(project.dir, "turnlens.config.js");
-      server = await TestServer.started();
-      const from = server.received.length;
-      const uri = await server.open(join(project.dir, "runs.test.ts"));
-      // The debounce ends: the run starts, and its config loads in a process of its own.
-      await server.advance(300);
-      await until(() => processesNaming(config).length === 1);
+      const { live, config, uri, from } = await openWithLoopingConfig();
       // The server answers while the config spins.
-      await server.flush();
-      server.timer.advance(CONFIG_LOAD_TIMEOUT_MS);
+      await live.flush();
+      live.timer.advance(CONFIG_LOAD_TIMEOUT_MS);
       const problem = `the project's config is not used: ${config} did not finish loading within 10 s and was stopped (a config must export its settings, not loop or wait)`;
-      expect(await firstProblem(server, from)).toBe(problem);
-      const diagnostics = await server.runEnded(uri, from);
+      expect(await firstProblem(live, from)).toBe(problem);
+      const diagnostics = await live.runEnded(uri, from);
       expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
-      expect(shown(server)).toEqual([`Turnlens: ${problem}. The tests run with the editor's settings.`]);
+      expect(shown(live)).toEqual([`Turnlens: ${problem}. The tests run with the editor's settings.`]);
       await until(() => processesNaming(config).length === 0);
-      expect(await server.request("shutdown", null)).toBe(null);
+      expect(await live.request("shutdown", null)).toBe(null);
     },
     SLOW,
   );
@@ -80,45 +89,39 @@ describe("a project config the editor cannot use", () => {
   test(
     "shutdown is answered while a config loops, and the config's process is killed",
     async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("loops.turnlens.config.js"), "runs.test.ts": RUNS });
-      const config = join(project.dir, "turnlens.config.js");
-      server = await TestServer.started();
-      await server.open(join(project.dir, "runs.test.ts"));
-      await server.advance(300);
-      await until(() => processesNaming(config).length === 1);
-      expect(await server.request("shutdown", null)).toBe(null);
+      const { live, config } = await openWithLoopingConfig();
+      expect(await live.request("shutdown", null)).toBe(null);
       await until(() => processesNaming(config).length === 0);
     },
     SLOW,
   );
 
-  test(
-    "a config Proxy that throws is said naming the file and the error, and the test runs",
-    async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("proxy.turnlens.config.js"), "runs.test.ts": RUNS });
-      server = await TestServer.started();
-      const from = server.received.length;
-      const uri = await server.open(join(project.dir, "runs.test.ts"));
-      await server.advance(300);
-      expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${join(project.dir, "turnlens.config.js")} failed to load: get boom`);
-      const diagnostics = await server.runEnded(uri, from);
-      expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+  const REFUSED: Array<{ name: string; config: string; says: (config: string) => string }> = [
+    {
+      name: "a config Proxy that throws is said naming the file and the error, and the test runs",
+      config: "proxy.turnlens.config.js",
+      says: (config) => `${config} failed to load: get boom`,
     },
-    SLOW,
-  );
-
-  test(
-    'a config key named "toString" is an unknown key, said with the keys a config takes, and the test runs',
-    async () => {
-      project = tempProject({ "turnlens.config.js": caseFile("tostring.turnlens.config.js"), "runs.test.ts": RUNS });
-      server = await TestServer.started();
-      const from = server.received.length;
-      const uri = await server.open(join(project.dir, "runs.test.ts"));
-      await server.advance(300);
-      expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${join(project.dir, "turnlens.config.js")} takes no option "toString"; ${KEYS}`);
-      const diagnostics = await server.runEnded(uri, from);
-      expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+    {
+      name: 'a config key named "toString" is an unknown key, said with the keys a config takes, and the test runs',
+      config: "tostring.turnlens.config.js",
+      says: (config) => `${config} takes no option "toString"; ${KEYS}`,
     },
-    SLOW,
-  );
+  ];
+  for (const refused of REFUSED) {
+    test(
+      refused.name,
+      async () => {
+        project = tempProject({ "turnlens.config.js": caseFile(refused.config), "runs.test.ts": RUNS });
+        server = await TestServer.started();
+        const from = server.received.length;
+        const uri = await server.open(join(project.dir, "runs.test.ts"));
+        await server.advance(300);
+        expect(await firstProblem(server, from)).toBe(`the project's config is not used: ${refused.says(join(project.dir, "turnlens.config.js"))}`);
+        const diagnostics = await server.runEnded(uri, from);
+        expect(diagnostics?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["the test ran"]);
+      },
+      SLOW,
+    );
+  }
 });

@@ -98,6 +98,9 @@ export interface StartOptions {
 }
 
 /** The client capabilities of an editor like VS Code: progress, refreshes, the test explorer. */
+/** A server that runs nothing until the client asks (runMode "manual"). */
+export const MANUAL_RUNS: StartOptions = { initializationOptions: { settings: { runMode: "manual" } } };
+
 export const EDITOR_CAPABILITIES: ClientCapabilities = {
   window: { workDoneProgress: true },
   workspace: { codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
@@ -307,6 +310,35 @@ export class TestServer {
     return this.all<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method)
       .filter((params) => params.uri === uri)
       .at(-1);
+  }
+
+  /**
+   * Asks for the run `runId` (as the client's Run button does: `params` are its include and
+   * exclude), waits for its end and returns the request's answer.
+   */
+  async runTests<R = unknown>(runId: string, params: { include: string[]; exclude?: string[] }): Promise<R> {
+    const from = this.received.length;
+    const answer = await this.request<R>("turnlens/runTests", { runId, ...params });
+    await this.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (progress) => progress.runId === runId && progress.message.type === "end", from);
+    return answer;
+  }
+
+  /**
+   * Replaces `uri`'s text, moves the timer past the debounce (`ms`) and waits for the run that
+   * follows (of `runOf`, `uri` by default); returns the last diagnostics published for `runOf`.
+   */
+  async changeAndRun(uri: string, text: string, ms = 300, runOf = uri): Promise<PublishDiagnosticsParams | undefined> {
+    const from = this.received.length;
+    await this.change(uri, text);
+    await this.advance(ms);
+    return this.runEnded(runOf, from);
+  }
+
+  /** Opens `path` with `text` and runs its tests as the client's Run button does (run "r1"), to the run's end. */
+  async openAndRunTests(path: string, text: string): Promise<string> {
+    const uri = await this.open(path, text);
+    await this.runTests("r1", { include: [uri] });
+    return uri;
   }
 
   /** Opens a file and lets its first run go (the open's debounce), returning its diagnostics after the run. */

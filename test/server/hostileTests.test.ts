@@ -57,21 +57,19 @@ describe("a test cannot take the runner down", () => {
     "a timer file A's passed test left behind does not fail file B's test in the same worker",
     async () => {
       await start({ initializationOptions: { settings: { workers: 1 } } });
-      const a = lines(
-        'import { test } from "bun:test";',
-        "",
-        'test("passes and leaves a timer", () => {',
-        '  setTimeout(() => { throw new Error("thrown by file A\'s timer"); }, 200);',
-        "});",
-      );
-      const b = lines(
-        'import { expect, test } from "bun:test";',
-        "",
-        'test("waits past the timer", async () => {',
-        "  await new Promise((resolve) => setTimeout(resolve, 600));",
-        "  expect(1).toBe(1);",
-        "});",
-      );
+      const a = `import { test } from "bun:test";
+
+test("passes and leaves a timer", () => {
+  setTimeout(() => { throw new Error("thrown by file A's timer"); }, 200);
+});
+`;
+      const b = `import { expect, test } from "bun:test";
+
+test("waits past the timer", async () => {
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(1).toBe(1);
+});
+`;
       const first = await server.openAndRun(join(MISTAKES, "virtual-timer-a.test.ts"), a);
       expect(first.diagnostics.diagnostics).toEqual([]);
       const second = await server.openAndRun(join(MISTAKES, "virtual-timer-b.test.ts"), b);
@@ -88,22 +86,18 @@ describe("a warm worker keeps nothing a file left", () => {
     async () => {
       const tag = freshTag();
       await start({ workerEnv: { [TREE_VARIABLE]: withTag(process.env[TREE_VARIABLE], tag) } });
-      const text = lines(
-        'import { test } from "bun:test";',
-        'import { spawn } from "node:child_process";',
-        "",
-        'test("leaves a child and an interval", () => {',
-        '  spawn("sleep", ["306"], { detached: true, stdio: "ignore" }).unref();',
-        '  spawn("sleep", ["307"], { stdio: "ignore" });',
-        "  setInterval(() => {}, 10);",
-        "});",
-      );
+      const text = `import { test } from "bun:test";
+import { spawn } from "node:child_process";
+
+test("leaves a child and an interval", () => {
+  spawn("sleep", ["306"], { detached: true, stdio: "ignore" }).unref();
+  spawn("sleep", ["307"], { stdio: "ignore" });
+  setInterval(() => {}, 10);
+});
+`;
       const { uri } = await server.openAndRun(join(MISTAKES, "virtual-leaves.test.ts"), text);
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(uri, `${text}// edit ${edit}\n`);
-        await server.advance(300);
-        await server.runEnded(uri, from);
+        await server.changeAndRun(uri, `${text}// edit ${edit}\n`);
       }
       await until(() => !taggedCommands(tag).some((command) => command.startsWith("sleep")));
       // What is left is the warm worker and its esbuild service.
@@ -135,10 +129,7 @@ describe("a file cannot hide another file's result", () => {
       expect(failing.diagnostics.diagnostics[0]!.message).toBe("expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2");
       // Its edits keep failing there too (the report said 0 tests through 6 edits before the fix).
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(failing.uri, `${failingText}// edit ${edit}\n`);
-        await server.advance(300);
-        const after = await server.runEnded(failing.uri, from);
+        const after = await server.changeAndRun(failing.uri, `${failingText}// edit ${edit}\n`);
         expect(after?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["expect-failed"]);
       }
       expect(server.workers).toHaveLength(1);
@@ -168,16 +159,15 @@ describe("the channel is the runner's", () => {
     "a test cannot send on its worker's channel, and the file's other tests still run",
     async () => {
       await start();
-      const text = lines(
-        'import { expect, test } from "bun:test";',
-        "",
-        'test("forges a report", () => {',
-        "  expect(process.send).toBeUndefined();",
-        '  (process as unknown as { _send(message: unknown): void })._send({ type: "file" });',
-        "});",
-        "",
-        'test("runs after", () => {});',
-      );
+      const text = `import { expect, test } from "bun:test";
+
+test("forges a report", () => {
+  expect(process.send).toBeUndefined();
+  (process as unknown as { _send(message: unknown): void })._send({ type: "file" });
+});
+
+test("runs after", () => {});
+`;
       const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-send.test.ts"), text);
       expect(diagnostics.diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.message])).toEqual([
         [4, "the worker's IPC channel is turnlens's own; a test cannot send on it"],
@@ -203,8 +193,7 @@ describe("no output lost, no timeout overflows", () => {
         "});",
       );
       const uri = await server.open(join(MISTAKES, "virtual-lines.test.ts"), text);
-      await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
-      await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "end");
+      await server.runTests("r1", { include: [uri] });
       const output = server
         .all<TestRunProgressParams>(PROGRESS)
         .flatMap((params) => (params.runId === "r1" && params.message.type === "output" ? [params.message.text] : []))
@@ -220,13 +209,12 @@ describe("no output lost, no timeout overflows", () => {
     "a testTimeout setting past what a timer holds is refused for the default, so tests do not time out at once",
     async () => {
       await start({ initializationOptions: { settings: { testTimeout: 2 ** 31 } } });
-      const text = lines(
-        'import { test } from "bun:test";',
-        "",
-        'test("waits a moment", async () => {',
-        "  await new Promise((resolve) => setTimeout(resolve, 50));",
-        "});",
-      );
+      const text = `import { test } from "bun:test";
+
+test("waits a moment", async () => {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});
+`;
       const { diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-timeout.test.ts"), text);
       expect(diagnostics.diagnostics).toEqual([]);
       expect(server.server.state.globalSettings.testTimeout).toBe(5000);
@@ -244,10 +232,7 @@ describe("bounded memory", () => {
       const { uri, diagnostics } = await server.openAndRun(path, text);
       const codes = [diagnostics.diagnostics.map((diagnostic) => diagnostic.code)];
       for (let edit = 1; edit <= 2; edit++) {
-        const from = server.received.length;
-        await server.change(uri, `${text}// edit ${edit}\n`);
-        await server.advance(300);
-        codes.push((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code));
+        codes.push((await server.changeAndRun(uri, `${text}// edit ${edit}\n`))!.diagnostics.map((diagnostic) => diagnostic.code));
       }
       expect(codes).toEqual([["list-exhausted"], ["list-exhausted"], ["list-exhausted"]]);
       expect(server.workers.length).toBe(2);
@@ -263,10 +248,7 @@ describe("bounded memory", () => {
       await start({ workerRecycle: { afterRuns: 1000, aboveRssBytes: 1 } });
       const { path, text } = mistake("turn-past-list");
       const { uri } = await server.openAndRun(path, text);
-      const from = server.received.length;
-      await server.change(uri, `${text}// edit\n`);
-      await server.advance(300);
-      expect((await server.runEnded(uri, from))!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      expect((await server.changeAndRun(uri, `${text}// edit\n`))!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
       expect(server.workers.length).toBeGreaterThanOrEqual(2);
       expect(await exitCode(server.workers[0]!)).toBe(0);
     },

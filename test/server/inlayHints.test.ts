@@ -1,25 +1,15 @@
 // Inlay hints for entries several tests share: one hint per line, counting the turns it met in
 // every test, rather than the same label once per test.
-import { afterAll, beforeAll, test } from "bun:test";
 import { join } from "node:path";
-import { checkDiagnostics } from "./check/checkDiagnostics.ts";
-import { checkHints } from "./check/checkHints.ts";
-import { openFixture } from "./check/openFixture.ts";
-import { MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { fixtureTests, serverForFile } from "./check/fixtureTests.ts";
+import { MISTAKES } from "./harness.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.started();
-});
-afterAll(() => server.dispose());
-
-test(
-  "an entry shared by two tests gets one hint on its line, counting the turns it met in both",
-  async () => {
-    const opened = await openFixture(
-      server,
-      join(MISTAKES, "virtual-shared.test.ts"),
-      `import { test } from "bun:test";
+fixtureTests(serverForFile(), [
+  {
+    name: "an entry shared by two tests gets one hint on its line, counting the turns it met in both",
+    path: join(MISTAKES, "virtual-shared.test.ts"),
+    checks: ["diagnostics", "hints"],
+    fixture: `import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { loop, STEP } from "./workflows";
 
@@ -34,20 +24,12 @@ test("second run of the shared list", async () => {
   await testWorkflow(loop, { agents: { worker: finish } });
 });
 `,
-    );
-    checkDiagnostics(opened);
-    await checkHints(opened);
   },
-  SLOW,
-);
-
-test(
-  "a turn and the nudge that followed it read as one call, with the outcome the engine recorded",
-  async () => {
-    const opened = await openFixture(
-      server,
-      join(MISTAKES, "virtual-silent.test.ts"),
-      `import { test } from "bun:test";
+  {
+    name: "a turn and the nudge that followed it read as one call, with the outcome the engine recorded",
+    path: join(MISTAKES, "virtual-silent.test.ts"),
+    checks: ["diagnostics", "hints"],
+    fixture: `import { test } from "bun:test";
 import { noAnswer, testWorkflow } from "agentswf/testing";
 import { note } from "./workflows";
 
@@ -56,9 +38,5 @@ test("a silent writer", async () => {
 //                                             ^^^^^^^^^^^^^^^^^ hint: writer · turn 1 no answer after a nudge (as scripted)
 });
 `,
-    );
-    checkDiagnostics(opened);
-    await checkHints(opened);
   },
-  SLOW,
-);
+]);

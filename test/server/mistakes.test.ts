@@ -1,41 +1,32 @@
 // Each examples/mistakes file opened in the editor: the exact diagnostics (range, code, message,
 // severity), the quick fixes' edits, the inlay hints, the code lenses and the hovers, written as
-// annotations in a copy of the file (which must stay the file's text, annotations taken out).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// annotations in a copy of the file (which must stay the file's text, annotations taken out): one
+// table row a file.
+import { describe, expect, test } from "bun:test";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { join } from "node:path";
 import { parseFixture } from "./check/annotations.ts";
 import { checkActionResult, checkActions, rewritten } from "./check/checkActions.ts";
 import { checkDiagnostics } from "./check/checkDiagnostics.ts";
-import { checkHints } from "./check/checkHints.ts";
-import { checkHovers } from "./check/checkHovers.ts";
-import { checkLenses } from "./check/checkLenses.ts";
-import { openFixture, type OpenedFixture } from "./check/openFixture.ts";
-import { MISTAKES, mistake, SLOW, TestServer } from "./harness.ts";
+import { fixtureTests, serverForFile, type FixtureRow } from "./check/fixtureTests.ts";
+import { MISTAKES, mistake, SLOW } from "./harness.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.started();
-});
-afterAll(() => server.dispose());
-
-/** Opens the mistake file `name` after checking `annotated` is its text with annotations added. */
-async function openMistake(name: string, annotated: string): Promise<OpenedFixture> {
-  const { path, text } = mistake(name);
-  expect(parseFixture(annotated).text).toBe(text);
-  return openFixture(server, path, annotated);
-}
+const server = serverForFile();
 
 /** A duration made constant. */
 const milliseconds = (text: string) => text.replace(/\d+ ms/g, "N ms");
+/** The list turn-past-list's fixes extend, and the agents object unscripted-agent's fixes add to. */
+const LIST = "[answer(STEP, { done: false })]";
+const AGENTS = '{ reader: answer(NOTE, { title: "Release 1.2" }) }';
 
-describe("a mistake file opened in the editor", () => {
-  test(
-    "an entry never reached is a warning on that entry, removable by a quick fix, and the entry that met the turn shows it",
-    async () => {
-      const opened = await openMistake(
-        "entry-never-reached",
-        `// A list is strict: an entry no turn reached fails the test. The writer is asked once; its
+const MISTAKE_FILES: FixtureRow[] = [
+  {
+    name: "an entry never reached is a warning on that entry, removable by a quick fix, and the entry that met the turn shows it",
+    path: mistake("entry-never-reached").path,
+    onDisk: true,
+    checks: ["diagnostics", "actions", "hints", "lenses", "hovers"],
+    fixes: [["Remove this entry never reached", [', answer(NOTE, { title: "Release 1.3" })', ""]]],
+    fixture: `// A list is strict: an entry no turn reached fails the test. The writer is asked once; its
 | lens[turnlens.runFile]: ▶ Run file
 // script has two entries. Fails with: agent "writer" was asked 1 turn; its script has 2
 import { test } from "bun:test";
@@ -61,63 +52,13 @@ test("a list entry never reached", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      await checkActionResult(opened, "Remove this entry never reached", rewritten(opened.fixture.text, [', answer(NOTE, { title: "Release 1.3" })', ""]));
-      await checkHints(opened);
-      await checkLenses(opened);
-      await checkHovers(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "a misspelled option is an error on its name before any run, and the quick fix renames it",
-    async () => {
-      const { path } = mistake("misspelled-option");
-      const fixture = parseFixture(
-        `// An option testWorkflow doesn't take is refused, named, so a misspelling fails rather than
-// being ignored. Fails with: testWorkflow takes no option "agnets"; did you mean "agents"?
-import { test } from "bun:test";
-import { answer, testWorkflow } from "agentswf/testing";
-import { note, NOTE } from "./workflows";
-
-test("a misspelled option", async () => {
-  await testWorkflow(note, {
-    // @ts-expect-error -- tsc refuses the name too; the test shows what the run says.
-    agnets: { writer: answer(NOTE, { title: "Release 1.2" }) },
-//  ^^^^^^ error[unknown-option]: testWorkflow takes no option "agnets"; did you mean "agents"?
-//  ^^^^^^ action[preferred]: Rename "agnets" to "agents"
-  });
-});
-`,
-      );
-      expect(fixture.text).toBe(mistake("misspelled-option").text);
-      const from = server.received.length;
-      const uri = await server.open(path);
-      // Before the debounce ends, nothing has run: the diagnostic is static.
-      const staticOnly = await server.waitFor<{ uri: string; diagnostics: Diagnostic[] }>("textDocument/publishDiagnostics", (p) => p.uri === uri, from);
-      checkDiagnostics({ server, uri, fixture, diagnostics: staticOnly.diagnostics });
-      await server.advance(300);
-      const afterRun = await server.runEnded(uri, from);
-      // The run refuses the same option; it is not reported twice.
-      const opened = { server, uri, fixture, diagnostics: afterRun?.diagnostics ?? [] };
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      await checkActionResult(opened, 'Rename "agnets" to "agents"', rewritten(fixture.text, ["    agnets: {", "    agents: {"]));
-      await server.close(uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "an answer the schema refuses is an error on the value, with the validator's path",
-    async () => {
-      const opened = await openMistake(
-        "refused-answer",
-        `// A script's answer goes through the real validator, which checks what types can't: NOTE's title
+  },
+  {
+    name: "an answer the schema refuses is an error on the value, with the validator's path",
+    path: mistake("refused-answer").path,
+    onDisk: true,
+    checks: ["diagnostics", "hints"],
+    fixture: `// A script's answer goes through the real validator, which checks what types can't: NOTE's title
 // has at least 3 characters. Fails with:
 // agent "writer" turn 1: the schema refused its script's answer: /title must not have fewer than 3 characters
 import { test } from "bun:test";
@@ -132,20 +73,20 @@ test("an answer the schema refuses", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkHints(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "a schema mismatch is an error on the schema argument naming both schemas and where they differ, with both whole in its detail, and the quick fix names the turn's schema",
-    async () => {
-      const opened = await openMistake(
-        "schema-mismatch",
-        `// An answer's schema must be the turn's. The writer is asked for NOTE; its script answers STEP.
+  },
+  {
+    name: "a schema mismatch is an error on the schema argument naming both schemas and where they differ, with both whole in its detail, and the quick fix names the turn's schema",
+    path: mistake("schema-mismatch").path,
+    onDisk: true,
+    checks: ["diagnostics", "actions"],
+    fixes: [
+      [
+        "Answer with NOTE",
+        ['import { note, STEP } from "./workflows";', 'import { note, STEP, NOTE } from "./workflows";'],
+        ["answer(STEP, { done: true })", "answer(NOTE, { done: true })"],
+      ],
+    ],
+    fixture: `// An answer's schema must be the turn's. The writer is asked for NOTE; its script answers STEP.
 // Fails with: agent "writer" turn 1: it asks for NOTE; its script answers STEP; they differ at
 // /properties: NOTE has {"title":…}, STEP has {"done":…}. It was asked: Title the release note.
 // (Each schema named as ./workflows exports it; the report's detail shows both whole.)
@@ -163,29 +104,13 @@ test("an answer for another schema", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      await checkActionResult(
-        opened,
-        "Answer with NOTE",
-        rewritten(
-          opened.fixture.text,
-          ['import { note, STEP } from "./workflows";', 'import { note, STEP, NOTE } from "./workflows";'],
-          ["answer(STEP, { done: true })", "answer(NOTE, { done: true })"],
-        ),
-      );
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "a script that threw is an error at the throw",
-    async () => {
-      const opened = await openMistake(
-        "script-threw",
-        `// A script function that throws fails the test, not the workflow.
+  },
+  {
+    name: "a script that threw is an error at the throw",
+    path: mistake("script-threw").path,
+    onDisk: true,
+    checks: ["diagnostics"],
+    fixture: `// A script function that throws fails the test, not the workflow.
 // Fails with: agent "writer" turn 1: its script threw: no title yet. It was asked: Title the release note.
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -202,19 +127,13 @@ test("a script that throws", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "a stall is an error on the entry whose turn was in flight",
-    async () => {
-      const opened = await openMistake(
-        "stall",
-        `// noAnswer.hang() holds until the engine cancels the turn; here nothing does (no deadline, no
+  },
+  {
+    name: "a stall is an error on the entry whose turn was in flight",
+    path: mistake("stall").path,
+    onDisk: true,
+    checks: ["diagnostics", "hints"],
+    fixture: `// noAnswer.hang() holds until the engine cancels the turn; here nothing does (no deadline, no
 // sibling), so the stall guard fails the test after \`stall\`.
 // Fails with: the run stalled: nothing started or ended for 200 ms; in flight: "writer" turn 1
 import { test } from "bun:test";
@@ -230,20 +149,14 @@ test("a turn nobody ends", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkHints(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "too many turns is an error on the maxTurns option, and the entry's hint counts the turns it met",
-    async () => {
-      const opened = await openMistake(
-        "too-many-turns",
-        `// maxTurns bounds the turns a workflow starts, so a loop that never ends fails rather than hangs.
+  },
+  {
+    name: "too many turns is an error on the maxTurns option, and the entry's hint counts the turns it met",
+    path: mistake("too-many-turns").path,
+    onDisk: true,
+    checks: ["diagnostics", "hints", "hovers"],
+    normalize: milliseconds,
+    fixture: `// maxTurns bounds the turns a workflow starts, so a loop that never ends fails rather than hangs.
 // The worker never says done. Fails with: agent "worker" turn 4: the run started more than 3 turns (maxTurns). It was asked: Do step 4.
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -282,21 +195,21 @@ test("a loop that never ends", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkHints(opened);
-      await checkHovers(opened, { normalize: milliseconds });
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "a turn past the list's end is an error on the list naming the turn and its prompt; the fixes add an answer for its schema or noAnswer.silent()",
-    async () => {
-      const opened = await openMistake(
-        "turn-past-list",
-        `// A list has one entry per turn: a turn past its end fails the test. The worker is asked again
+  },
+  {
+    name: "a turn past the list's end is an error on the list naming the turn and its prompt; the fixes add an answer for its schema or noAnswer.silent()",
+    path: mistake("turn-past-list").path,
+    onDisk: true,
+    checks: ["diagnostics", "actions", "hints"],
+    fixes: [
+      ["Add answer(STEP, { done: false }) for worker turn 2", [LIST, "[answer(STEP, { done: false }), answer(STEP, { done: false })]"]],
+      [
+        "Add noAnswer.silent() for worker turn 2",
+        ["import { answer, testWorkflow }", "import { answer, testWorkflow, noAnswer }"],
+        [LIST, "[answer(STEP, { done: false }), noAnswer.silent()]"],
+      ],
+    ],
+    fixture: `// A list has one entry per turn: a turn past its end fails the test. The worker is asked again
 // after its only entry. Fails with: agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -312,36 +225,13 @@ test("a turn past the list's end", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      const list = "[answer(STEP, { done: false })]";
-      await checkActionResult(
-        opened,
-        "Add answer(STEP, { done: false }) for worker turn 2",
-        rewritten(opened.fixture.text, [list, "[answer(STEP, { done: false }), answer(STEP, { done: false })]"]),
-      );
-      await checkActionResult(
-        opened,
-        "Add noAnswer.silent() for worker turn 2",
-        rewritten(
-          opened.fixture.text,
-          ["import { answer, testWorkflow }", "import { answer, testWorkflow, noAnswer }"],
-          [list, "[answer(STEP, { done: false }), noAnswer.silent()]"],
-        ),
-      );
-      await checkHints(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "two globs matching one agent are an error on both keys",
-    async () => {
-      const opened = await openMistake(
-        "two-globs",
-        `// An exact key wins over a pattern, but two patterns matching one key fail the test.
+  },
+  {
+    name: "two globs matching one agent are an error on both keys",
+    path: mistake("two-globs").path,
+    onDisk: true,
+    checks: ["diagnostics", "hints"],
+    fixture: `// An exact key wins over a pattern, but two patterns matching one key fail the test.
 // Fails with: agent "checker-b" turn 1: it matches "checker-*" and "*-b"; give it a script of its own. It was asked: Check the build.
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -356,20 +246,25 @@ test("two patterns match one agent", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkHints(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-
-  test(
-    "an unscripted agent is an error on the agents object; the fixes add a script answering its schema or noAnswer.silent()",
-    async () => {
-      const opened = await openMistake(
-        "unscripted-agent",
-        `// Every agent asked a turn needs a script. The workflow asks "writer"; the test scripts "reader".
+  },
+  {
+    name: "an unscripted agent is an error on the agents object; the fixes add a script answering its schema or noAnswer.silent()",
+    path: mistake("unscripted-agent").path,
+    onDisk: true,
+    checks: ["diagnostics", "actions", "hints"],
+    fixes: [
+      [
+        'Add a script for "writer": answer(NOTE, { title: "   " })',
+        [AGENTS, '{ reader: answer(NOTE, { title: "Release 1.2" }), writer: answer(NOTE, { title: "   " }) }'],
+      ],
+      [
+        'Add a script for "writer": noAnswer.silent()',
+        ["import { answer, testWorkflow }", "import { answer, testWorkflow, noAnswer }"],
+        [AGENTS, '{ reader: answer(NOTE, { title: "Release 1.2" }), writer: noAnswer.silent() }'],
+      ],
+    ],
+    // No hint is written: the agents object scripts no agent that had a turn.
+    fixture: `// Every agent asked a turn needs a script. The workflow asks "writer"; the test scripts "reader".
 // Fails with: agent "writer" turn 1: no script for it; scripted: "reader". It was asked: Title the release note.
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -384,40 +279,16 @@ test("an agent with no script", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      const agents = '{ reader: answer(NOTE, { title: "Release 1.2" }) }';
-      await checkActionResult(
-        opened,
-        'Add a script for "writer": answer(NOTE, { title: "   " })',
-        rewritten(opened.fixture.text, [agents, '{ reader: answer(NOTE, { title: "Release 1.2" }), writer: answer(NOTE, { title: "   " }) }']),
-      );
-      await checkActionResult(
-        opened,
-        'Add a script for "writer": noAnswer.silent()',
-        rewritten(
-          opened.fixture.text,
-          ["import { answer, testWorkflow }", "import { answer, testWorkflow, noAnswer }"],
-          [agents, '{ reader: answer(NOTE, { title: "Release 1.2" }), writer: noAnswer.silent() }'],
-        ),
-      );
-      // No hint is written: the agents object scripts no agent that had a turn.
-      await checkHints(opened);
-      await server.close(opened.uri);
-    },
-    SLOW,
-  );
-});
+  },
+];
 
-describe("a run's other failures", () => {
-  test(
-    "a workflow that threw is an error on its testWorkflow call, and a failing expect is an error on its line with expected and actual",
-    async () => {
-      const opened = await openFixture(
-        server,
-        join(MISTAKES, "virtual-throwing.test.ts"),
-        `import { expect, test } from "bun:test";
+/** A run's failures no mistakes file shows. */
+const OTHER_FAILURES: FixtureRow[] = [
+  {
+    name: "a workflow that threw is an error on its testWorkflow call, and a failing expect is an error on its line with expected and actual",
+    path: join(MISTAKES, "virtual-throwing.test.ts"),
+    checks: ["diagnostics"],
+    fixture: `import { expect, test } from "bun:test";
 import { defineWorkflow } from "agentswf/workflow";
 import { answer, testWorkflow } from "agentswf/testing";
 import { NOTE } from "./workflows";
@@ -447,10 +318,53 @@ test("an expect fails", async () => {
 //| Received: "failed"
 });
 `,
+  },
+];
+
+describe("a mistake file opened in the editor", () => {
+  fixtureTests(server, MISTAKE_FILES);
+
+  test(
+    "a misspelled option is an error on its name before any run, and the quick fix renames it",
+    async () => {
+      const live = server();
+      const { path } = mistake("misspelled-option");
+      const fixture = parseFixture(
+        `// An option testWorkflow doesn't take is refused, named, so a misspelling fails rather than
+// being ignored. Fails with: testWorkflow takes no option "agnets"; did you mean "agents"?
+import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+
+test("a misspelled option", async () => {
+  await testWorkflow(note, {
+    // @ts-expect-error -- tsc refuses the name too; the test shows what the run says.
+    agnets: { writer: answer(NOTE, { title: "Release 1.2" }) },
+//  ^^^^^^ error[unknown-option]: testWorkflow takes no option "agnets"; did you mean "agents"?
+//  ^^^^^^ action[preferred]: Rename "agnets" to "agents"
+  });
+});
+`,
       );
+      expect(fixture.text).toBe(mistake("misspelled-option").text);
+      const from = live.received.length;
+      const uri = await live.open(path);
+      // Before the debounce ends, nothing has run: the diagnostic is static.
+      const staticOnly = await live.waitFor<{ uri: string; diagnostics: Diagnostic[] }>("textDocument/publishDiagnostics", (p) => p.uri === uri, from);
+      checkDiagnostics({ server: live, uri, fixture, diagnostics: staticOnly.diagnostics });
+      await live.advance(300);
+      const afterRun = await live.runEnded(uri, from);
+      // The run refuses the same option; it is not reported twice.
+      const opened = { server: live, uri, fixture, diagnostics: afterRun?.diagnostics ?? [] };
       checkDiagnostics(opened);
-      await server.close(opened.uri);
+      await checkActions(opened);
+      await checkActionResult(opened, 'Rename "agnets" to "agents"', rewritten(fixture.text, ["    agnets: {", "    agents: {"]));
+      await live.close(uri);
     },
     SLOW,
   );
+});
+
+describe("a run's other failures", () => {
+  fixtureTests(server, OTHER_FAILURES);
 });

@@ -4,58 +4,18 @@
 // client's continuous run; a result from before the change is never published after it. The
 // project is a temporary folder on disk (its node_modules links to the repo's).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DidChangeWatchedFilesNotification, FileChangeType, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestRunProgressParams, TestsAffectedParams } from "../../server/protocol.ts";
 import type { RunInfo } from "../../server/scheduler.ts";
 import { defaultSettings } from "../../server/settings.ts";
-import { EDITOR_CAPABILITIES, ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { EDITOR_CAPABILITIES, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { RENAMED, summarizeProject, testFile, WORKFLOW } from "./fixtures/summarizeProject.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
 const DIAGNOSTICS = "textDocument/publishDiagnostics";
-
-const WORKFLOW = [
-  'import { defineWorkflow } from "agentswf/workflow";',
-  'import Type from "typebox";',
-  "",
-  "export const SUMMARY = Type.Object({ summary: Type.String() });",
-  "",
-  "export default defineWorkflow({",
-  '  name: "summarize",',
-  '  description: "Summarise a file.",',
-  "  async run(wf) {",
-  '    const reader = await wf.agents.open({ key: "reader", runtime: "claude" });',
-  '    const { outcome } = await reader.run({ prompt: "Summarise it.", schema: SUMMARY });',
-  '    return outcome.kind === "answered" ? outcome.value : { summary: "none" };',
-  "  },",
-  "});",
-  "",
-].join("\n");
-
-/** The workflow with its agent renamed: the test's script entry for "reader" is never reached. */
-const RENAMED = WORKFLOW.replace('key: "reader"', 'key: "writer"');
-
-/** `gate`: the test waits until that file exists, so a change can land while it runs. */
-function testFile(gate?: string): string {
-  return [
-    'import { expect, test } from "bun:test";',
-    gate ? 'import { existsSync } from "node:fs";' : "",
-    'import { answer, testWorkflow } from "agentswf/testing";',
-    'import summarize, { SUMMARY } from "./workflow";',
-    "",
-    'test("returns the reader\'s summary", async () => {',
-    gate ? `  while (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 10));` : "",
-    "  const run = await testWorkflow(summarize, {",
-    '    agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) },',
-    "  });",
-    '  expect(run.value).toEqual({ summary: "Two sentences." });',
-    "});",
-    "",
-  ].join("\n");
-}
 
 let server: TestServer;
 let dir: string;
@@ -63,12 +23,7 @@ let workflowPath: string;
 let testPath: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "turnlens-graph-"));
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  workflowPath = join(dir, "workflow.ts");
-  testPath = join(dir, "summarize.test.ts");
-  writeFileSync(workflowPath, WORKFLOW);
-  writeFileSync(testPath, testFile());
+  ({ dir, workflowPath, testPath } = summarizeProject("turnlens-graph-"));
   writeFileSync(join(dir, "unrelated.ts"), "export const unrelated = 1;\n");
 });
 afterEach(() => {
@@ -116,18 +71,12 @@ describe("a change to a file a test file's run read reruns that open test file",
       const testUri = await openPassingTest();
       const workflowUri = await server.open(workflowPath);
       await server.flush();
-      const from = server.received.length;
-      await server.change(workflowUri, RENAMED);
-      await server.advance(defaultSettings.debounceMs);
-      const after = await server.runEnded(testUri, from);
+      const after = await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri);
       expect(codes(after)).toEqual(UNSCRIPTED);
       // What ran is the buffer: the disk still has "reader".
       expect(readFileSync(workflowPath, "utf8")).toBe(WORKFLOW);
       // Undoing the edit (still unsaved) reruns it again, and it passes again.
-      const undone = server.received.length;
-      await server.change(workflowUri, WORKFLOW);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, undone))).toEqual([]);
+      expect(codes(await server.changeAndRun(workflowUri, WORKFLOW, defaultSettings.debounceMs, testUri))).toEqual([]);
     },
     SLOW,
   );
@@ -220,10 +169,7 @@ describe("a change to a file a test file's run read reruns that open test file",
       await start();
       const testUri = await openPassingTest();
       const workflowUri = await server.open(workflowPath);
-      const from = server.received.length;
-      await server.change(workflowUri, RENAMED);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, from))).toEqual(UNSCRIPTED);
+      expect(codes(await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri))).toEqual(UNSCRIPTED);
     },
     SLOW,
   );

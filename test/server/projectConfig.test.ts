@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, tempProject } from "../runner/harness.ts";
-import { SLOW, TestServer } from "./harness.ts";
+import { SLOW, TestServer, type StartOptions } from "./harness.ts";
 
 let server: TestServer | undefined;
 let project: { dir: string; remove(): void } | undefined;
@@ -18,14 +18,22 @@ const WAITS = ['import { test } from "bun:test";', "", 'test("waits", async () =
   "\n",
 );
 
+/** An editor whose testTimeout setting is `ms`. */
+const editorTimeout = (ms: number): StartOptions => ({ initializationOptions: { settings: { testTimeout: ms } } });
+
+/** Starts a server with `options`, runs the test file at `path` and returns its diagnostics' messages. */
+async function messagesOfRun(path: string, options: StartOptions = {}): Promise<string[]> {
+  server = await TestServer.started(options);
+  const { diagnostics } = await server.openAndRun(path);
+  return diagnostics.diagnostics.map((diagnostic) => String(diagnostic.message));
+}
+
 describe("the project's config file in the editor", () => {
   test(
     "a testTimeout in turnlens.config.json times out an editor run at that timeout, not the setting's",
     async () => {
       project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimeout: 300 }), "waits.test.ts": WAITS });
-      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 60_000 } } });
-      const { diagnostics } = await server.openAndRun(join(project.dir, "waits.test.ts"));
-      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 300ms']);
+      expect(await messagesOfRun(join(project.dir, "waits.test.ts"), editorTimeout(60_000))).toEqual(['test "waits" timed out after 300ms']);
     },
     SLOW,
   );
@@ -45,16 +53,9 @@ describe("the project's config file in the editor", () => {
           "",
         ].join("\n"),
       });
-      server = await TestServer.started();
-      const { diagnostics } = await server.openAndRun(join(project.dir, "uses.test.ts"));
+      const messages = await messagesOfRun(join(project.dir, "uses.test.ts"));
       // The failure shows what the setup file set: it ran first.
-      expect(
-        diagnostics.diagnostics.map((diagnostic) =>
-          String(diagnostic.message)
-            .split("\n")
-            .find((line) => line.startsWith("Received")),
-        ),
-      ).toEqual(['Received: "set up"']);
+      expect(messages.map((message) => message.split("\n").find((line) => line.startsWith("Received")))).toEqual(['Received: "set up"']);
     },
     SLOW,
   );
@@ -63,10 +64,8 @@ describe("the project's config file in the editor", () => {
     "a config with an unknown key is logged by name and the editor's timeout applies",
     async () => {
       project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimout: 300 }), "waits.test.ts": WAITS });
-      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 500 } } });
-      const { diagnostics } = await server.openAndRun(join(project.dir, "waits.test.ts"));
-      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 500ms']);
-      const logged = server.received.flatMap(({ method, params }) => (method === "window/logMessage" ? [(params as { message: string }).message] : []));
+      expect(await messagesOfRun(join(project.dir, "waits.test.ts"), editorTimeout(500))).toEqual(['test "waits" timed out after 500ms']);
+      const logged = server!.received.flatMap(({ method, params }) => (method === "window/logMessage" ? [(params as { message: string }).message] : []));
       expect(logged.filter((line) => line.includes("config is not used"))).toEqual([
         `the project's config is not used: ${join(project.dir, "turnlens.config.json")} takes no option "testTimout"; did you mean "testTimeout"?`,
       ]);
@@ -86,9 +85,7 @@ describe("the project's config file in the editor", () => {
       writeFileSync(join(victim, ".git", "HEAD"), "ref: refs/heads/main\n");
       writeFileSync(join(victim, "package.json"), '{"name":"victim","private":true}\n');
       writeFileSync(join(victim, "waits.test.ts"), WAITS);
-      server = await TestServer.started({ initializationOptions: { settings: { testTimeout: 500 } } });
-      const { diagnostics } = await server.openAndRun(join(victim, "waits.test.ts"));
-      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 500ms']);
+      expect(await messagesOfRun(join(victim, "waits.test.ts"), editorTimeout(500))).toEqual(['test "waits" timed out after 500ms']);
       expect(existsSync(join(project.dir, "PWNED_CONFIG"))).toBe(false);
     },
     SLOW,
@@ -98,9 +95,9 @@ describe("the project's config file in the editor", () => {
     "with no package.json or .git, the config at the workspace folder applies to a test file in a subfolder of it",
     async () => {
       project = tempProject({ "turnlens.config.json": JSON.stringify({ testTimeout: 300 }), "tests/waits.test.ts": WAITS });
-      server = await TestServer.started({ root: project.dir, initializationOptions: { settings: { testTimeout: 60_000 } } });
-      const { diagnostics } = await server.openAndRun(join(project.dir, "tests", "waits.test.ts"));
-      expect(diagnostics.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(['test "waits" timed out after 300ms']);
+      expect(await messagesOfRun(join(project.dir, "tests", "waits.test.ts"), { root: project.dir, ...editorTimeout(60_000) })).toEqual([
+        'test "waits" timed out after 300ms',
+      ]);
     },
     SLOW,
   );

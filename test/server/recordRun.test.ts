@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { answer, testWorkflow } from "agentswf/testing";
 import summarize, { SUMMARY } from "../../examples/summarize/summarize";
 import { Commands } from "../../server/protocol.ts";
-import { ROOT, SLOW, TestServer } from "./harness.ts";
+import { ROOT, SLOW, TestServer, type StartOptions } from "./harness.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());
@@ -25,17 +25,24 @@ async function runFolder(name: string): Promise<string> {
   return folder;
 }
 
+/** Starts the server (with `options`) and writes the run folder `name`; returns the folder. */
+async function startWithRun(name: string, options: StartOptions = {}): Promise<string> {
+  server = await TestServer.started(options);
+  return runFolder(name);
+}
+
+/** Asks the server for turnlens.recordRun with `argument`. */
+function recordRun(argument: Record<string, unknown>): Promise<unknown> {
+  return server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [argument] });
+}
+
 describe("the turnlens.recordRun command", () => {
   test(
     "writes the test of a run folder (given as file URIs) and answers with the file and the counts",
     async () => {
-      server = await TestServer.started();
-      const folder = await runFolder("run-1");
+      const folder = await startWithRun("run-1");
       const out = join(dir, "run-1.test.ts");
-      const result = await server.request("workspace/executeCommand", {
-        command: Commands.recordRun,
-        arguments: [{ folder: pathToFileURL(folder).href, workflow: pathToFileURL(WORKFLOW).href, out }],
-      });
+      const result = await recordRun({ folder: pathToFileURL(folder).href, workflow: pathToFileURL(WORKFLOW).href, out });
       expect(result).toEqual({ ok: true, written: out, turns: 1, events: 0, decisions: 0, partings: [] });
       expect(readFileSync(out, "utf8")).toContain(`agents: { reader: answer(SUMMARY, { summary: "Two." }) },`);
     },
@@ -45,11 +52,10 @@ describe("the turnlens.recordRun command", () => {
   test(
     "with check on an edited workflow, answers where the run parts and writes nothing",
     async () => {
-      server = await TestServer.started();
-      const folder = await runFolder("run-2");
+      const folder = await startWithRun("run-2");
       const edited = join(dir, "edited.ts");
       writeFileSync(edited, readFileSync(WORKFLOW, "utf8").replace("summarise it in two sentences", "summarise it in three sentences"));
-      const result = await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow: edited, check: true }] });
+      const result = await recordRun({ folder, workflow: edited, check: true });
       expect(result).toEqual({
         ok: false,
         turns: 1,
@@ -68,10 +74,8 @@ describe("the turnlens.recordRun command", () => {
     "refuses an argument without a workflow by name, and the server keeps answering",
     async () => {
       server = await TestServer.started();
-      await expect(server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder: dir }] })).rejects.toThrow(
-        "turnlens.recordRun needs workflow: the workflow file the run ran",
-      );
-      const result = await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder: join(dir, "none"), workflow: WORKFLOW }] });
+      await expect(recordRun({ folder: dir })).rejects.toThrow("turnlens.recordRun needs workflow: the workflow file the run ran");
+      const result = await recordRun({ folder: join(dir, "none"), workflow: WORKFLOW });
       expect(result).toEqual({ ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: `no such run folder: ${join(dir, "none")}` });
     },
     SLOW,
@@ -80,11 +84,10 @@ describe("the turnlens.recordRun command", () => {
   test(
     "a workflow that never stops loading is stopped at the time limit, and the server keeps answering",
     async () => {
-      server = await TestServer.started();
-      const folder = await runFolder("run-3");
+      const folder = await startWithRun("run-3");
       const looping = join(dir, "looping.ts");
       writeFileSync(looping, "while (true) {}\nexport default {};\n");
-      const answered = server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow: looping, check: true }] });
+      const answered = recordRun({ folder, workflow: looping, check: true });
       // The child is started as the request is handled (flushed by advance); the limit is the server's timer, manual here.
       await server.advance(119_999);
       await server.advance(1);
@@ -97,13 +100,12 @@ describe("the turnlens.recordRun command", () => {
   test(
     "in an untrusted workspace is refused without loading the workflow, as is every command that runs the workspace's code",
     async () => {
-      server = await TestServer.started({ initializationOptions: { workspaceTrusted: false } });
-      const folder = await runFolder("run-untrusted");
+      const folder = await startWithRun("run-untrusted", { initializationOptions: { workspaceTrusted: false } });
       const marker = join(dir, "workflow-ran");
       const workflow = join(dir, "marking.ts");
       writeFileSync(workflow, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`);
       const refusal = "the workspace is not trusted, so Turnlens runs none of its code";
-      expect(await server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [{ folder, workflow, check: true }] })).toEqual({
+      expect(await recordRun({ folder, workflow, check: true })).toEqual({
         ok: false,
         turns: 0,
         events: 0,

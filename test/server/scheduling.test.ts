@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { defaultSettings } from "../../server/settings.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
-import { MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
+import { MANUAL_RUNS, MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
 import { rangeOf } from "./textRanges.ts";
 
 const PROGRESS = "turnlens/testRunProgress";
@@ -40,6 +40,24 @@ function progressOf(uri: string, from = 0): TestRunProgressParams[] {
 
 function started(uri: string, from = 0): Promise<TestRunProgressParams> {
   return server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.uri === uri && params.message.type === "started", from);
+}
+
+/** A server, started, that has run examples/mistakes' turn-past-list once. */
+async function startAndRunPastList(): Promise<void> {
+  await start();
+  await server.openAndRun(mistake("turn-past-list").path);
+}
+
+/**
+ * A server in manual run mode with `text` open as examples/mistakes/`name`, once the run "r1" the
+ * explorer asked for has started; the uri and what the request enqueued.
+ */
+async function startExplorerRun(name: string, text: string): Promise<{ uri: string; enqueued: string[] }> {
+  await start(MANUAL_RUNS);
+  const uri = await server.open(join(MISTAKES, name), text);
+  const { enqueued } = await server.request<{ enqueued: string[] }>("turnlens/runTests", { runId: "r1", include: [uri] });
+  await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "started");
+  return { uri, enqueued };
 }
 
 function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
@@ -192,11 +210,7 @@ describe("the scheduler", () => {
   test(
     "an edit during a run the explorer asked for queues one rerun, and that run's results for the old version are dropped",
     async () => {
-      await start({ initializationOptions: { settings: { runMode: "manual" } } });
-      const path = join(MISTAKES, "virtual-slow.test.ts");
-      const uri = await server.open(path, slowFile(300));
-      await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
-      await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "started");
+      const { uri } = await startExplorerRun("virtual-slow.test.ts", slowFile(300));
       const v2 = await server.change(uri, `${slowFile(300)}// v2\n`);
       await server.request("turnlens/runTests", { runId: "r2", include: [uri] });
       const v3 = await server.change(uri, `${slowFile(300)}// v3\n`);
@@ -242,12 +256,8 @@ describe("the scheduler", () => {
   test(
     "a run the explorer cancels ends, and its worker is killed",
     async () => {
-      await start({ initializationOptions: { settings: { runMode: "manual" } } });
-      const path = join(MISTAKES, "virtual-cancel.test.ts");
-      const uri = await server.open(path, NEVER_ENDS);
-      const result = await server.request<{ enqueued: string[] }>("turnlens/runTests", { runId: "r1", include: [uri] });
-      expect(result.enqueued).toEqual([`${uri}#never%20ends`]);
-      await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "started");
+      const { uri, enqueued } = await startExplorerRun("virtual-cancel.test.ts", NEVER_ENDS);
+      expect(enqueued).toEqual([`${uri}#never%20ends`]);
       const busy = [...server.workers];
       await server.client.sendNotification("turnlens/cancelTestRun", { runId: "r1" });
       const end = await server.waitFor<TestRunProgressParams>(PROGRESS, (params) => params.runId === "r1" && params.message.type === "end");
@@ -345,9 +355,7 @@ describe("the scheduler", () => {
   test(
     "a run shorter than 300 ms shows no progress",
     async () => {
-      await start();
-      const { path } = mistake("turn-past-list");
-      await server.openAndRun(path);
+      await startAndRunPastList();
       server.timer.advance(1000);
       await server.flush();
       expect(server.requests.filter((request) => request.method === "window/workDoneProgress/create")).toHaveLength(0);
@@ -373,10 +381,7 @@ describe("the scheduler", () => {
         range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
       });
       expect(hints).toEqual([]);
-      const after = server.received.length;
-      await server.change(uri, `${mistake("entry-never-reached").text}\n`);
-      await server.advance(50);
-      expect((await server.runEnded(uri, after))?.version).toBe(2);
+      expect((await server.changeAndRun(uri, `${mistake("entry-never-reached").text}\n`, 50))?.version).toBe(2);
     },
     SLOW,
   );
@@ -384,9 +389,7 @@ describe("the scheduler", () => {
   test(
     "a shutdown kills every worker process the server started",
     async () => {
-      await start();
-      const { path } = mistake("turn-past-list");
-      await server.openAndRun(path);
+      await startAndRunPastList();
       expect(server.workers.length).toBeGreaterThan(0);
       await server.request("shutdown", null);
       const signals = await Promise.all(server.workers.map(exited));

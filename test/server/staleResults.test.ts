@@ -3,13 +3,13 @@
 // a run cancelled by a newer edit leaves them shown, carried again; a workflow edit (the test's text
 // unchanged) marks them stale too, so a lens is never an unmarked ✓ while the test's new result is ✗.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CodeLens, InlayHint } from "vscode-languageserver-protocol";
 import { STALE_TOOLTIP } from "../../server/views/carriedHints.ts";
 import { defaultSettings } from "../../server/settings.ts";
-import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
+import { MANUAL_RUNS, MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { RENAMED, summarizeProject } from "./fixtures/summarizeProject.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());
@@ -25,6 +25,12 @@ test("a silent writer", async () => {
 const HINT_LINE = 5;
 const WORDS = "writer · turn 1 no answer after a nudge (as scripted)";
 const everything = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+
+/** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */
+async function ranManually(path: string, text: string): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.openAndRunTests(path, text);
+}
 
 function hints(uri: string): Promise<InlayHint[]> {
   return server.request<InlayHint[]>("textDocument/inlayHint", { textDocument: { uri }, range: everything });
@@ -70,10 +76,7 @@ test(
 test(
   "an edit across the hint's line end drops that hint; an edit no run follows drops every carried one",
   async () => {
-    server = await TestServer.started({ initializationOptions: { settings: { runMode: "manual" } } });
-    const uri = await server.open(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
-    await server.request("turnlens/runTests", { runId: "r1", include: [uri] });
-    await server.waitFor<{ runId: string; message: { type: string } }>("turnlens/testRunProgress", (params) => params.runId === "r1" && params.message.type === "end");
+    const uri = await ranManually(join(MISTAKES, "virtual-stale-dropped.test.ts"), TEXT);
     expect((await hints(uri)).map((hint) => hint.label)).toEqual([WORDS]);
     // In manual mode no run follows a change: nothing stale is kept, as no carried diagnostic is.
     await server.change(uri, `// a new first line\n${TEXT}`);
@@ -135,40 +138,9 @@ test(
 );
 
 describe("a workflow edit makes the open test's results stale", () => {
-  const WORKFLOW = [
-    'import { defineWorkflow } from "agentswf/workflow";',
-    'import Type from "typebox";',
-    "",
-    "export const SUMMARY = Type.Object({ summary: Type.String() });",
-    "",
-    "export default defineWorkflow({",
-    '  name: "summarize",',
-    '  description: "Summarise a file.",',
-    "  async run(wf) {",
-    '    const reader = await wf.agents.open({ key: "reader", runtime: "claude" });',
-    '    const { outcome } = await reader.run({ prompt: "Summarise it.", schema: SUMMARY });',
-    '    return outcome.kind === "answered" ? outcome.value : { summary: "none" };',
-    "  },",
-    "});",
-    "",
-  ].join("\n");
-  const TEST_FILE = [
-    'import { expect, test } from "bun:test";',
-    'import { answer, testWorkflow } from "agentswf/testing";',
-    'import summarize, { SUMMARY } from "./workflow";',
-    "",
-    'test("returns the reader\'s summary", async () => {',
-    '  const run = await testWorkflow(summarize, { agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) } });',
-    '  expect(run.value).toEqual({ summary: "Two sentences." });',
-    "});",
-    "",
-  ].join("\n");
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "turnlens-stale-inputs-"));
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-    writeFileSync(join(dir, "workflow.ts"), WORKFLOW);
-    writeFileSync(join(dir, "summarize.test.ts"), TEST_FILE);
+    ({ dir } = summarizeProject("turnlens-stale-inputs-"));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -187,7 +159,7 @@ describe("a workflow edit makes the open test's results stale", () => {
       const from = server.received.length;
       const requestsFrom = server.requests.length;
       // The agent renamed: the test's script for "reader" is never reached, so the test fails.
-      await server.change(workflowUri, WORKFLOW.replace('key: "reader"', 'key: "writer"'));
+      await server.change(workflowUri, RENAMED);
       await server.flush();
       // The editor is asked to fetch the lenses and hints again at once, before the rerun starts:
       // it asks only for the edited document's own, so the test file's ✓ would stay drawn unmarked.

@@ -3,40 +3,37 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { TestRunProgressParams, TranscriptResult } from "../../server/protocol.ts";
-import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
+import type { TranscriptResult } from "../../server/protocol.ts";
+import { MANUAL_RUNS, MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());
 
-const TEXT = [
-  'import { test } from "bun:test";',
-  'import { answer, testWorkflow } from "agentswf/testing";',
-  'import { loop, note, STEP } from "./workflows";',
-  "",
-  'test("stops when done", async () => {',
-  "  await testWorkflow(loop, { agents: { worker: answer(STEP, { done: true }) } });",
-  "});",
-  "",
-  'test("answers for another schema", async () => {',
-  "  await testWorkflow(note, { agents: { writer: answer(STEP, { done: true }) } });",
-  "});",
-  "",
-].join("\n");
-const PATH = join(MISTAKES, "virtual-transcript.test.ts");
-
-async function runAll(include: string[], runId: string): Promise<void> {
-  await server.request("turnlens/runTests", { runId, include });
-  await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === runId && params.message.type === "end");
+/** Opens the file in a server that runs it only when asked. */
+async function openManually(): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.open(PATH, TEXT);
 }
+
+const TEXT = `import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { loop, note, STEP } from "./workflows";
+
+test("stops when done", async () => {
+  await testWorkflow(loop, { agents: { worker: answer(STEP, { done: true }) } });
+});
+
+test("answers for another schema", async () => {
+  await testWorkflow(note, { agents: { writer: answer(STEP, { done: true }) } });
+});
+`;
+const PATH = join(MISTAKES, "virtual-transcript.test.ts");
 
 describe("the transcript request", () => {
   test(
     "answers null for a test that has not run",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-      await server.initialize();
-      const uri = await server.open(PATH, TEXT);
+      const uri = await openManually();
       expect(await server.request("turnlens/transcript", { test: `${uri}#stops%20when%20done` })).toBeNull();
     },
     SLOW,
@@ -45,10 +42,8 @@ describe("the transcript request", () => {
   test(
     "renders one test's runs, where each testWorkflow was called, and both schemas of a mismatch",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-      await server.initialize();
-      const uri = await server.open(PATH, TEXT);
-      await runAll([uri], "r1");
+      const uri = await openManually();
+      await server.runTests("r1", { include: [uri] });
 
       const passed = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#stops%20when%20done` });
       expect(
@@ -96,10 +91,9 @@ describe("the transcript request", () => {
   test(
     "renders every test of a file run from disk when asked for its bare uri",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-      await server.initialize();
+      server = await TestServer.started(MANUAL_RUNS);
       const uri = pathToFileURL(join(ROOT, "examples", "review", "workflow.test.ts")).href;
-      await runAll([uri], "r1");
+      await server.runTests("r1", { include: [uri] });
       const result = await server.request<TranscriptResult>("turnlens/transcript", { test: uri });
       expect(result.tests.length).toBeGreaterThan(1);
       expect(result.tests.every((test) => test.test.startsWith(`${uri}#`) && test.status === "passed")).toBe(true);

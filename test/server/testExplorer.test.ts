@@ -1,43 +1,67 @@
 // The test explorer messages: the tree a document declares, a run the client asks for by test id
-// with its progress sequence and failure messages, and a single test run from its code lens.
+// with its progress sequence and failure messages, a single test run from its code lens, and where
+// a failed test's message goes: at its problem (the misspelled option), not on the `test(` line,
+// even when the static pass already publishes that problem and the run's copy is not published again.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestItem, TestRunProgressParams, TestsDiscoveredParams } from "../../server/protocol.ts";
 import { PROTOCOL_VERSION } from "../../server/protocol.ts";
-import { EDITOR_CAPABILITIES, MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { EDITOR_CAPABILITIES, MANUAL_RUNS, MISTAKES, SLOW, TestServer } from "./harness.ts";
 import { rangeOf } from "./textRanges.ts";
 
 let server: TestServer;
 afterEach(() => server.dispose());
 
-const TEXT = [
-  'import { describe, test } from "bun:test";',
-  'import { answer, testWorkflow } from "agentswf/testing";',
-  'import { loop, STEP } from "./workflows";',
-  "",
-  'describe("loop", () => {',
-  '  test("stops when done", async () => {',
-  "    await testWorkflow(loop, { agents: { worker: answer(STEP, { done: true }) } });",
-  "  });",
-  "",
-  '  test("needs a second step", async () => {',
-  "    await testWorkflow(loop, { agents: { worker: [answer(STEP, { done: false })] } });",
-  "  });",
-  "});",
-  "",
-].join("\n");
+const TEXT = `import { describe, test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { loop, STEP } from "./workflows";
+
+describe("loop", () => {
+  test("stops when done", async () => {
+    await testWorkflow(loop, { agents: { worker: answer(STEP, { done: true }) } });
+  });
+
+  test("needs a second step", async () => {
+    await testWorkflow(loop, { agents: { worker: [answer(STEP, { done: false })] } });
+  });
+});
+`;
 const PATH = join(MISTAKES, "virtual-explorer.test.ts");
+
+/** A test whose problem the static pass finds too. */
+const FAILURE_SITE_TEXT = `import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+
+test("a misspelled option", async () => {
+  await testWorkflow(note, {
+    agnets: { writer: answer(NOTE, { title: "Release 1.2" }) },
+  });
+});
+`;
 
 function strip(items: TestItem[]): unknown[] {
   return items.map((item) => ({ id: item.id, label: item.label, kind: item.kind, line: item.range?.start.line, source: item.source, children: strip(item.children) }));
+}
+
+/** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */
+async function ranManually(path: string, text: string): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.openAndRunTests(path, text);
+}
+
+/** Opens the file in a server that runs it only when asked. */
+async function openManually(): Promise<string> {
+  server = await TestServer.started(MANUAL_RUNS);
+  return server.open(PATH, TEXT);
 }
 
 describe("the test explorer", () => {
   test(
     "gets the tree of each opened document, with self-describing ids",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
+      server = new TestServer(MANUAL_RUNS);
       const initialized = await server.initialize();
       expect(initialized.capabilities.experimental).toEqual({ turnlens: { testExplorer: true, protocol: PROTOCOL_VERSION } });
       const uri = await server.open(PATH, TEXT);
@@ -76,14 +100,10 @@ describe("the test explorer", () => {
   test(
     "runs the tests a client asks for and reports enqueued, started, passed or failed with a located message, then end",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-      await server.initialize();
-      const uri = await server.open(PATH, TEXT);
+      const uri = await openManually();
       const failing = `${uri}#loop/needs%20a%20second%20step`;
       const passing = `${uri}#loop/stops%20when%20done`;
-      const result = await server.request("turnlens/runTests", { runId: "r1", include: [uri], exclude: [] });
-      expect(result).toEqual({ runId: "r1", enqueued: [passing, failing] });
-      await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === "r1" && params.message.type === "end");
+      expect(await server.runTests("r1", { include: [uri], exclude: [] })).toEqual({ runId: "r1", enqueued: [passing, failing] });
       const messages = server
         .all<TestRunProgressParams>("turnlens/testRunProgress")
         .filter((params) => params.runId === "r1")
@@ -110,9 +130,7 @@ describe("the test explorer", () => {
   test(
     "running one test from its code lens keeps the others' results and reruns only that test",
     async () => {
-      server = new TestServer({ initializationOptions: { settings: { runMode: "manual" } } });
-      await server.initialize();
-      const uri = await server.open(PATH, TEXT);
+      const uri = await openManually();
       await server.request("workspace/executeCommand", { command: "turnlens.runTest", arguments: [uri, ["loop", "needs a second step"]] });
       const first = await server.runEnded(uri);
       expect(first?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
@@ -132,3 +150,29 @@ describe("the test explorer", () => {
     SLOW,
   );
 });
+
+test(
+  "a misspelled option's failure message sits on the option, and its diagnostic is published once",
+  async () => {
+    const uri = await ranManually(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
+    const id = `${uri}#a%20misspelled%20option`;
+    const failed = server
+      .all<TestRunProgressParams>("turnlens/testRunProgress")
+      .map((params) => params.message)
+      .find((message) => message.type === "failed");
+    const option = rangeOf(FAILURE_SITE_TEXT, "agnets");
+    const message = 'testWorkflow takes no option "agnets"; did you mean "agents"?';
+    expect(failed).toEqual({
+      type: "failed",
+      test: id,
+      durationMs: failed && "durationMs" in failed ? failed.durationMs : 0,
+      messages: [{ message, location: { uri, range: option } }],
+    });
+    const published = server
+      .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
+      .filter((params) => params.uri === uri)
+      .at(-1);
+    expect(published?.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range])).toEqual([["unknown-option", option]]);
+  },
+  SLOW,
+);

@@ -1,18 +1,13 @@
-// Fixing a whole file: removing every entry never reached (lists and whole scripts) as one edit,
+// Code actions over a whole file: removing every entry never reached (lists and whole scripts) as one edit,
 // and `source.fixAll.turnlens` applying each diagnostic's preferred fix.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { join } from "node:path";
 import type { CodeAction, Range } from "vscode-languageserver-protocol";
-import { checkActionResult, checkActions, rewritten } from "./check/checkActions.ts";
-import { checkDiagnostics } from "./check/checkDiagnostics.ts";
-import { openFixture } from "./check/openFixture.ts";
-import { MISTAKES, SLOW, TestServer } from "./harness.ts";
+import { checkActionResult, rewritten } from "./check/checkActions.ts";
+import { fixtureTests, serverForFile } from "./check/fixtureTests.ts";
+import { MISTAKES } from "./harness.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.started();
-});
-afterAll(() => server.dispose());
+const server = serverForFile();
 
 const WHOLE: Range = { start: { line: 0, character: 0 }, end: { line: 1000, character: 0 } };
 
@@ -41,13 +36,20 @@ test("two", async () => {
 `;
 
 describe("fixing a whole file", () => {
-  test(
-    "one quick fix removes every entry never reached, emptying no list and dropping scripts never asked",
-    async () => {
-      const opened = await openFixture(
-        server,
-        join(MISTAKES, "virtual-unreached.test.ts"),
-        `import { test } from "bun:test";
+  fixtureTests(server, [
+    {
+      name: "one quick fix removes every entry never reached, emptying no list and dropping scripts never asked",
+      path: join(MISTAKES, "virtual-unreached.test.ts"),
+      checks: ["diagnostics", "actions"],
+      fixes: [
+        [
+          "Remove every entry never reached in this file",
+          [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""],
+          ['\n        answer(NOTE, { title: "Release 2.2" }),', ""],
+          [',\n      reader: [answer(NOTE, { title: "never" })]', ""],
+        ],
+      ],
+      fixture: `import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { note, NOTE } from "./workflows";
 
@@ -76,44 +78,28 @@ test("two", async () => {
   });
 });
 `,
-      );
-      checkDiagnostics(opened);
-      await checkActions(opened);
-      await checkActionResult(
-        opened,
-        "Remove every entry never reached in this file",
-        rewritten(
-          opened.fixture.text,
-          [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""],
-          ['\n        answer(NOTE, { title: "Release 2.2" }),', ""],
-          [',\n      reader: [answer(NOTE, { title: "never" })]', ""],
-        ),
-      );
-      await server.close(opened.uri);
     },
-    SLOW,
-  );
-
-  test(
-    "fix-all renames the misspelled option and removes the unreached entries in one edit",
-    async () => {
-      const opened = await openFixture(server, join(MISTAKES, "virtual-fixall.test.ts"), UNREACHED);
-      const [action, ...more] = await server.request<CodeAction[]>("textDocument/codeAction", {
-        textDocument: { uri: opened.uri },
-        range: WHOLE,
-        context: { diagnostics: [], only: ["source.fixAll"] },
-      });
-      expect(more).toEqual([]);
-      expect(action?.kind).toBe("source.fixAll.turnlens");
-      // The misspelled option refuses the whole second call, so its entries were never judged.
-      await checkActionResult(
-        opened,
-        "Fix all Turnlens problems",
-        rewritten(UNREACHED, [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""], ["agnets: {}", "agents: {}"]),
-        { only: ["source.fixAll"] },
-      );
-      await server.close(opened.uri);
+    {
+      name: "fix-all renames the misspelled option and removes the unreached entries in one edit",
+      path: join(MISTAKES, "virtual-fixall.test.ts"),
+      checks: [],
+      fixture: UNREACHED,
+      also: async (opened) => {
+        const [action, ...more] = await opened.server.request<CodeAction[]>("textDocument/codeAction", {
+          textDocument: { uri: opened.uri },
+          range: WHOLE,
+          context: { diagnostics: [], only: ["source.fixAll"] },
+        });
+        expect(more).toEqual([]);
+        expect(action?.kind).toBe("source.fixAll.turnlens");
+        // The misspelled option refuses the whole second call, so its entries were never judged.
+        await checkActionResult(
+          opened,
+          "Fix all Turnlens problems",
+          rewritten(UNREACHED, [', answer(NOTE, { title: "Release 1.3" }), answer(NOTE, { title: "Release 1.4" })', ""], ["agnets: {}", "agents: {}"]),
+          { only: ["source.fixAll"] },
+        );
+      },
     },
-    SLOW,
-  );
+  ]);
 });
