@@ -1,7 +1,7 @@
 // All the server's range arithmetic: TypeScript nodes and offsets as LSP positions and ranges
 // (0-based line, 0-based UTF-16 character), the 1-based sites of runtime stack traces as
 // positions, ranges and locations (`positionOfSite` is the one place a site's line and column
-// lose their 1; test/server/ranges.test.ts keeps it so), and comparing, containing, sizing and
+// lose their 1; test/server/rangeArithmetic.test.ts keeps it so), and comparing, containing, sizing and
 // ordering them.
 
 import type ts from "./typescript.ts";
