@@ -2,6 +2,7 @@
 // the language server turns these into edits (server/views/fixes.ts), `turnlens test`'s agent reporter
 // prints them, so both say the same fix. Pure functions of a ProblemTrace, no source ranges.
 import { Value } from "typebox/value";
+import { PROBLEM_CODES } from "./problemCodes.ts";
 import type { ProblemTrace } from "./trace.ts";
 import { validAnswer } from "./validAnswer.ts";
 
@@ -75,36 +76,39 @@ export interface FixContext {
 
 /**
  * The title of the fix the editor offers first for `problem` (its preferred quick fix), or
- * undefined when Turnlens offers none for it. The same choice server/views/runView.ts makes per code.
+ * undefined when Turnlens offers none for it: the code's fix in problemCodes.ts, in words.
  */
 export function preferredFixTitle(problem: ProblemTrace, context: FixContext = {}): string | undefined {
   const named = (schema: unknown) => (schema === undefined || schema === "text" ? undefined : context.nameOf?.(schema));
-  switch (problem.code) {
-    case "unknown-option":
-    case "script-invalid":
-    case "script-empty-list":
+  const fix = PROBLEM_CODES[problem.code].fix;
+  switch (fix) {
+    case "rename":
       return problem.suggestion && problem.option ? fixTitles.rename(problem.option, problem.suggestion) : undefined;
-    case "entry-never-reached":
+    case "removeUnreached":
       return fixTitles.removeUnreached(Math.max(1, problem.sites?.length ?? 1));
-    case "list-never-asked": {
+    case "removeNeverAsked": {
       const key = problem.key ?? problem.pattern;
       return key === undefined ? undefined : fixTitles.removeNeverAsked(key);
     }
-    case "list-exhausted": {
+    case "addEntry": {
       if (!problem.agent || !problem.turn) return undefined;
       const entry = entryChoices(context.turnSchema, named(context.turnSchema)).find((choice) => choice.preferred)!;
       return fixTitles.addEntry(entry.text, problem.agent, problem.turn);
     }
-    case "agent-unscripted": {
+    case "addScript": {
       if (!problem.agent) return undefined;
       const entry = entryChoices(context.turnSchema, named(context.turnSchema)).find((choice) => choice.preferred)!;
       return fixTitles.addScript(problem.agent, entry.text);
     }
-    case "schema-mismatch": {
+    case "answerWith": {
       const expected = named(problem.expectedSchema);
       return expected ? fixTitles.answerWith(expected.name) : undefined;
     }
-    default:
+    // The fill keeps what the test wrote where it is valid: only the editor, which reads the text, can write it.
+    case "fill":
+    case "none":
       return undefined;
+    default:
+      return fix satisfies never;
   }
 }

@@ -1,6 +1,7 @@
 // What the static pass sees in a test file, before anything runs: tests, testWorkflow calls,
 // their options and scripts, and every answer(...)/noAnswer.*() with its ranges.
 // Positions are LSP-style: 0-based line, 0-based UTF-16 character.
+import type { StaticProblemCode as StaticProblemTraceCode } from "../../core/testing/problemCodes.ts";
 
 export interface Position {
   line: number;
@@ -162,7 +163,8 @@ export interface StaticTest {
 }
 
 /** `too-deep` is a notice, not a mistake: code nested past the walk's depth limit (tooDeep.ts). */
-export type StaticProblemCode = "unknown-option" | "script-invalid" | "script-empty-list" | "option-invalid" | "event-id-reused" | "too-deep";
+/** The codes core/testing/problemCodes.ts says the static pass finds, and its own notice of code too deep to read. */
+export type StaticProblemCode = StaticProblemTraceCode | "too-deep";
 
 /** A mistake visible without running anything. */
 export interface StaticProblem {

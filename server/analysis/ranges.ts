@@ -1,10 +1,18 @@
 // All the server's range arithmetic: TypeScript nodes and offsets as LSP positions and ranges
 // (0-based line, 0-based UTF-16 character), the 1-based sites of runtime stack traces as
-// positions, and comparing, containing, sizing and ordering them.
+// positions, ranges and locations (`positionOfSite` is the one place a site's line and column
+// lose their 1; test/server/rangeArithmetic.test.ts keeps it so), and comparing, containing, sizing and
+// ordering them.
 
 import type ts from "./typescript.ts";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Position, Range } from "./model.ts";
+
+/** A runtime site: 1-based line and column, as V8 and core's `SourceSite` give them. */
+export interface Site {
+  line: number;
+  column: number;
+}
 
 export function positionAt(sourceFile: ts.SourceFile, offset: number): Position {
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(offset);
@@ -65,6 +73,43 @@ export function compareRangeStarts(left: Range, right: Range): number {
 /** A runtime site (1-based line and column, as V8 and `SourceSite` give them) as an LSP position. */
 export function positionOfSite(line1Based: number, column1Based: number): Position {
   return { line: Math.max(0, line1Based - 1), character: Math.max(0, column1Based - 1) };
+}
+
+/** A site as a location: `uri` at the site's point (an empty range). */
+export function siteLocation(uri: string, site: Site): { uri: string; range: Range } {
+  const position = positionOfSite(site.line, site.column);
+  return { uri, range: { start: position, end: position } };
+}
+
+/** The one character at a site, for a place with no name to mark. */
+export function siteCharacterRange(site: Site): Range {
+  const start = positionOfSite(site.line, site.column);
+  return { start, end: { line: start.line, character: start.character + 1 } };
+}
+
+/** The identifier a site starts (an entry's callee: `answer`, the `timedOut` of `noAnswer.timedOut()`), at least one character, in a text split on `\n`. */
+export function siteWordRange(lines: readonly string[], site: Site): Range {
+  const { line, character: start } = positionOfSite(site.line, site.column);
+  const end = wordEnd(lines[line] ?? "", start);
+  return { start: { line, character: start }, end: { line, character: Math.max(end, start + 1) } };
+}
+
+/**
+ * A call's name and receiver on its line (`verifier.run`), from the site of its name and the
+ * callee as written (`(…).run` when the receiver is an expression, which is not marked).
+ */
+export function callNameRange(lines: readonly string[], site: Site, callee: string | undefined): Range {
+  const { line, character: nameStart } = positionOfSite(site.line, site.column);
+  const nameEnd = wordEnd(lines[line] ?? "", nameStart);
+  const receiver = callee?.startsWith("(…).") ? 0 : Math.max(0, (callee?.length ?? 0) - (nameEnd - nameStart));
+  return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
+}
+
+/** Where the identifier starting at `start` in `text` ends. */
+function wordEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && /[\w$]/.test(text[end] ?? "")) end++;
+  return end;
 }
 
 /** How much text a range spans, for picking the innermost of several containing ranges. */

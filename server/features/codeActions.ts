@@ -1,25 +1,60 @@
-// Quick fixes from the fixes each diagnostic carries (rename an option, remove entries never
-// reached, add the entry or the script a turn needed, fill a refused answer), "remove every entry
-// never reached", "Fill with a valid answer" on an empty `answer(SCHEMA, {})`, and a fix-all
-// (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
+// Quick fixes made when they are asked, from what each diagnostic's fixes need (rename an option,
+// remove entries never reached, add the entry or the script a turn needed, fill a refused answer),
+// "remove every entry never reached", "Fill with a valid answer" on an empty `answer(SCHEMA, {})`,
+// and a fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver";
 import { rangesMeet } from "../analysis/ranges.ts";
 import { answerEntryAt } from "../answerSchemas.ts";
 import { writtenValueAt } from "../analysis/writtenAnswer.ts";
-import { combineFixes, fillAnswerFix, type Fix } from "../views/fixes.ts";
+import { combineFixes, fillAnswerFix, fixesOf, removeEveryUnreached, type Fix, type FixSource, type Unreached } from "../views/fixes.ts";
 import type { Server } from "../server.ts";
 import type { TurnlensDiagnostic } from "../views/toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
 
+/** A diagnostic with its fixes made, and the file's "remove every entry never reached" on an unreached entry's. */
+interface Fixed {
+  diagnostic: TurnlensDiagnostic;
+  fixes: Fix[];
+  removeAll?: Fix;
+}
+
+/** The fixes of a file's diagnostics, each diagnostic's made the first time it is asked for (the one "remove every…" fix shared). */
+class FileFixes {
+  private readonly made = new Map<TurnlensDiagnostic, Fixed>();
+  private readonly removeAll = new Map<Unreached[], Fix>();
+
+  constructor(
+    readonly diagnostics: TurnlensDiagnostic[],
+    private readonly source: FixSource,
+  ) {}
+
+  of(diagnostic: TurnlensDiagnostic): Fixed {
+    let made = this.made.get(diagnostic);
+    if (made) return made;
+    made = { diagnostic, fixes: diagnostic.data.fixes.flatMap((need) => fixesOf(need, this.source)) };
+    const unreached = diagnostic.data.removeAll;
+    if (unreached) {
+      if (!this.removeAll.has(unreached)) this.removeAll.set(unreached, removeEveryUnreached(unreached));
+      made.removeAll = this.removeAll.get(unreached)!;
+    }
+    this.made.set(diagnostic, made);
+    return made;
+  }
+
+  all(): Fixed[] {
+    return this.diagnostics.map((diagnostic) => this.of(diagnostic));
+  }
+}
+
 /** The preferred fixes of every diagnostic, removals of unreached entries as one fix. */
-export function fixAll(diagnostics: TurnlensDiagnostic[]): TextEdit[] {
-  const removeAll = diagnostics.find((diagnostic) => diagnostic.data.removeAll)?.data.removeAll;
+function fixAll(diagnostics: Fixed[]): TextEdit[] {
+  const removeAll = diagnostics.find((diagnostic) => diagnostic.removeAll)?.removeAll;
   const fixes: Fix[] = removeAll ? [removeAll] : [];
   for (const diagnostic of diagnostics) {
-    if (removeAll && diagnostic.data.removeAll) continue;
-    const preferred = diagnostic.data.fixes.find((fix) => fix.preferred);
+    if (removeAll && diagnostic.removeAll) continue;
+    const preferred = diagnostic.fixes.find((fix) => fix.preferred);
     if (preferred) fixes.push(preferred);
   }
   return combineFixes(fixes);
@@ -36,19 +71,23 @@ export function register(server: Server): void {
       if (!state.get(uri)) return server.workflowViews.codeActions(params);
       // Fixes made from older text would edit the wrong places: none while an edit's pass waits.
       if (state.changeWaits(uri)) return [];
-      const diagnostics = currentDiagnostics(state, uri);
+      const analysis = state.analysis(uri);
+      const document = state.documents.get(uri);
+      if (!analysis || !document) return [];
+      // A run's diagnostics are current only while the document's text is the one the run ran.
+      const fixes = new FileFixes(currentDiagnostics(state, uri), { document, text: analysis.text, model: analysis.model });
       const edit = (edits: TextEdit[]) => ({ changes: { [uri]: edits } });
       const only = params.context.only;
       const wantsFixAll = only?.some((kind) => FIX_ALL_KIND.startsWith(kind) && kind.startsWith(CodeActionKind.Source));
       if (wantsFixAll) {
-        const edits = fixAll(diagnostics);
+        const edits = fixAll(fixes.all());
         return edits.length > 0 ? [{ title: "Fix all Turnlens problems", kind: FIX_ALL_KIND, edit: edit(edits) }] : [];
       }
       if (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
       const actions: CodeAction[] = [];
-      const here = diagnostics.filter((diagnostic) => rangesMeet(diagnostic.range, params.range));
-      for (const diagnostic of here) {
-        for (const fix of diagnostic.data.fixes) {
+      const here = fixes.diagnostics.filter((diagnostic) => rangesMeet(diagnostic.range, params.range)).map((diagnostic) => fixes.of(diagnostic));
+      for (const { diagnostic, fixes: fixesHere } of here) {
+        for (const fix of fixesHere) {
           actions.push({
             title: fix.title,
             kind: CodeActionKind.QuickFix,
@@ -58,19 +97,19 @@ export function register(server: Server): void {
           });
         }
       }
-      const removeAll = here.find((diagnostic) => diagnostic.data.removeAll)?.data.removeAll;
+      const removeAll = here.find((diagnostic) => diagnostic.removeAll)?.removeAll;
       if (removeAll)
         actions.push({
           title: removeAll.title,
           kind: CodeActionKind.QuickFix,
-          diagnostics: here.filter((d) => d.data.removeAll).map(wireDiagnostic),
+          diagnostics: here.filter((d) => d.removeAll).map((d) => wireDiagnostic(d.diagnostic)),
           edit: edit(removeAll.edits),
         });
       const fill = fillEmptyAnswer(server, uri, params);
       if (fill && !actions.some((action) => action.title === fill.title)) actions.push({ title: fill.title, kind: CodeActionKind.QuickFix, edit: edit(fill.edits) });
-      const fixable = diagnostics.filter((diagnostic) => diagnostic.data.fixes.some((fix) => fix.preferred));
-      if (here.some((diagnostic) => diagnostic.data.fixes.length > 0) && fixable.length > 1) {
-        actions.push({ title: "Fix all Turnlens problems in this file", kind: CodeActionKind.QuickFix, edit: edit(fixAll(diagnostics)) });
+      // The file's other diagnostics' fixes are made only when one here has a fix.
+      if (here.some((diagnostic) => diagnostic.fixes.length > 0) && fixes.all().filter((diagnostic) => diagnostic.fixes.some((fix) => fix.preferred)).length > 1) {
+        actions.push({ title: "Fix all Turnlens problems in this file", kind: CodeActionKind.QuickFix, edit: edit(fixAll(fixes.all())) });
       }
       return actions;
     }),

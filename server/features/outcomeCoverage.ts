@@ -7,6 +7,7 @@ import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/coverag
 import { OutcomeCoverageRequest, type CallSiteCoverage, type OutcomeCoverageParams, type OutcomeCoverageResult } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
+import { callNameRange } from "../analysis/ranges.ts";
 
 /** The outcomes a decision can end with (core/coverage/outcomeCoverage.ts's `decisionOutcome`). */
 const DECISION_OUTCOMES = ["answered", "unanswered", "failed"];
@@ -37,23 +38,11 @@ function callSite(call: CallCoverage, lines: readonly string[], tests: Set<strin
   const possible: string[] = call.kind === "decision" ? DECISION_OUTCOMES : OUTCOME_KINDS;
   const others = [...counts.keys()].filter((outcome) => !possible.includes(outcome)).sort();
   return {
-    range: callRange(call, lines),
+    range: callNameRange(lines, call.site, call.callee),
     kind: call.kind,
     ...(call.callee !== undefined ? { callee: call.callee } : {}),
     tests: reached.length,
     turns: reached.reduce((sum, reach) => sum + reach.turns.length, 0),
     outcomes: [...possible, ...others].map((outcome) => ({ outcome, turns: counts.get(outcome) ?? 0 })),
   };
-}
-
-/** The call's receiver and name on its line (`verifier.run`): where the editor marks it. */
-function callRange(call: CallCoverage, lines: readonly string[]): CallSiteCoverage["range"] {
-  const line = call.site.line - 1;
-  const text = lines[line] ?? "";
-  const nameStart = call.site.column - 1;
-  let nameEnd = nameStart;
-  while (nameEnd < text.length && /[\w$]/.test(text[nameEnd] ?? "")) nameEnd++;
-  const callee = call.callee ?? "";
-  const receiver = callee.startsWith("(…).") ? 0 : Math.max(0, callee.length - (nameEnd - nameStart));
-  return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
 }

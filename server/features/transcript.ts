@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { TestReport } from "../../core/execution/report.ts";
 import type { RunTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
-import { positionOfSite } from "../analysis/ranges.ts";
+import { siteLocation } from "../analysis/ranges.ts";
 import { timelineResult, mermaidBlock } from "../views/timelineView.ts";
 import {
   TestId,
@@ -104,9 +104,7 @@ function workflowRun(uri: string, trace: RunTrace): WorkflowRun {
     transcript: renderTranscript(trace, { sites: true }),
   };
   if (trace.site) {
-    const position = positionOfSite(trace.site.line, trace.site.column);
-    const siteUri = trace.site.file === fileOf(uri) ? uri : pathToFileURL(trace.site.file).href;
-    run.location = { uri: siteUri, range: { start: position, end: position } };
+    run.location = siteLocation(trace.site.file === fileOf(uri) ? uri : pathToFileURL(trace.site.file).href, trace.site);
   }
   return run;
 }

@@ -24,7 +24,7 @@ import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../cor
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
-import { lineEnd, lineInRange, rangeContains, rangesMeet } from "../analysis/ranges.ts";
+import { callNameRange, lineEnd, lineInRange, positionOfSite, rangeContains, rangesMeet, siteCharacterRange, siteWordRange } from "../analysis/ranges.ts";
 import type { Server } from "../server.ts";
 import type { ProjectConfigs } from "../projectConfig.ts";
 import { fileOf, type ServerState } from "../state.ts";
@@ -71,13 +71,7 @@ export class WorkflowViews {
 
   /** The range of a call's name and receiver on its line (`verifier.run`). */
   private callRange(lines: readonly string[], call: CallCoverage): Range {
-    const line = call.site.line - 1;
-    const text = lines[line] ?? "";
-    const nameStart = call.site.column - 1;
-    let nameEnd = nameStart;
-    while (nameEnd < text.length && /[\w$]/.test(text[nameEnd] ?? "")) nameEnd++;
-    const receiver = call.callee?.startsWith("(…).") ? 0 : Math.max(0, (call.callee?.length ?? 0) - (nameEnd - nameStart));
-    return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
+    return callNameRange(lines, call.site, call.callee);
   }
 
   private callAt(uri: string, position: { line: number; character: number }) {
@@ -94,7 +88,7 @@ export class WorkflowViews {
     // One hint per line: the calls on a line read together, in the order written.
     const byLine = new Map<number, string[]>();
     for (const call of found.workflow.calls) {
-      const line = call.site.line - 1;
+      const { line } = positionOfSite(call.site.line, call.site.column);
       if (call.reached.length === 0 || !lineInRange(line, params.range)) continue;
       byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call)]);
     }
@@ -143,11 +137,7 @@ export class WorkflowViews {
 
   /** An entry's callee (`answer`, the `timedOut` of `noAnswer.timedOut()`), from its file's text. */
   private siteRange(site: SourceSite): Range {
-    const text = this.runs.textOf(site.file)?.split("\n")[site.line - 1] ?? "";
-    const start = site.column - 1;
-    let end = start;
-    while (end < text.length && /[\w$]/.test(text[end] ?? "")) end++;
-    return { start: { line: site.line - 1, character: start }, end: { line: site.line - 1, character: Math.max(end, start + 1) } };
+    return siteWordRange(this.runs.textOf(site.file)?.split("\n") ?? [], site);
   }
 
   /** Once per agent at its open call: the outcomes no test gives it. */
@@ -160,9 +150,7 @@ export class WorkflowViews {
       const opened = agent.openedAt;
       if (!opened || opened.file !== found.file || agent.notGiven.length === 0) continue;
       const call = found.workflow.calls.find((each) => each.site.line === opened.line && each.site.column === opened.column);
-      const range = call
-        ? this.callRange(found.lines, call)
-        : { start: { line: opened.line - 1, character: opened.column - 1 }, end: { line: opened.line - 1, character: opened.column } };
+      const range = call ? this.callRange(found.lines, call) : siteCharacterRange(opened);
       diagnostics.push({
         range,
         severity: DiagnosticSeverity.Information,

@@ -1,13 +1,14 @@
 // The text edits behind the quick fixes: rename an option, remove entries no turn reached, add the
 // entry a turn past a list needed, add a script for an unscripted agent, fill an answer with a value
-// its schema accepts, and import what they name.
-// Pure functions over the document text and the static model, so runView.ts can attach them.
+// its schema accepts, and import what they name. A diagnostic keeps only what its fixes need
+// (`FixNeed`, runView.ts); features/codeActions.ts makes the edits (`fixesOf`) when they are asked.
 import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
 import { positionBefore, sameRange } from "../analysis/ranges.ts";
 import { entryChoices as entryTexts, fixTitles, jsLiteral, propertyName, type NamedSchema } from "../../core/testing/problemFixes.ts";
-import { partialValueOf, type WrittenValue } from "../analysis/writtenAnswer.ts";
+import { partialValueOf, writtenValueAt, type WrittenValue } from "../analysis/writtenAnswer.ts";
+import { entriesOfScript } from "../analysis/siteLookup.ts";
 import { validAnswer } from "../../core/testing/validAnswer.ts";
 
 export type { NamedSchema };
@@ -18,6 +19,60 @@ export interface Fix {
   edits: TextEdit[];
   /** The fix an editor applies first, and the one "fix all" applies. */
   preferred?: boolean;
+}
+
+/** What one diagnostic's fixes need, kept by the view; the edits are made from it on request. */
+export type FixNeed =
+  | { kind: "rename"; nameRange: Range; written: string; suggestion: string }
+  | { kind: "removeUnreached"; item: Unreached }
+  | { kind: "addEntry"; script: StaticScript; agent: string; turn: number; schema: unknown; named: NamedSchema | undefined }
+  | { kind: "addScript"; call: StaticTestWorkflowCall; agent: string; schema: unknown; named: NamedSchema | undefined }
+  | { kind: "answerWith"; schemaRange: Range; named: NamedSchema }
+  | { kind: "fill"; valueRange: Range; schema: unknown };
+
+/** The text the run ran (a run's diagnostics are only offered while it is the document's text) and its static model. */
+export interface FixSource {
+  document: TextDocument;
+  text: string;
+  model: StaticTestFile;
+}
+
+/** The fixes a need stands for, made against `source`. */
+export function fixesOf(need: FixNeed, source: FixSource): Fix[] {
+  const { document, model } = source;
+  switch (need.kind) {
+    case "rename":
+      return [renameOption(need.nameRange, need.written, need.suggestion)];
+    case "removeUnreached": {
+      const { item } = need;
+      const entries = item.entries ? entriesOfScript(item.script).filter((entry) => item.entries!.includes(entry)) : [];
+      const title = item.entries ? fixTitles.removeUnreached(entries.length) : fixTitles.removeNeverAsked(item.script.key);
+      return [{ title, edits: removeUnreached([item]), preferred: true }];
+    }
+    case "addEntry":
+      return addEntryFixes(document, model, need.script, need.agent, need.turn, need.schema, need.named);
+    case "addScript":
+      return addScriptFixes(document, model, need.call, need.agent, need.schema, need.named);
+    case "answerWith":
+      return [
+        {
+          title: fixTitles.answerWith(need.named.name),
+          edits: [...ensureImport(document, model, need.named.module, need.named.name), { range: need.schemaRange, newText: need.named.name }],
+          preferred: true,
+        },
+      ];
+    case "fill": {
+      const fill = fillAnswerFix(document, need.valueRange, writtenValueAt(source.text, need.valueRange), need.schema);
+      return fill ? [fill] : [];
+    }
+    default:
+      return need satisfies never;
+  }
+}
+
+/** "Remove every entry never reached in this file", over the file's unreached entries. */
+export function removeEveryUnreached(unreached: Unreached[]): Fix {
+  return { title: "Remove every entry never reached in this file", edits: removeUnreached(unreached) };
 }
 
 const TESTING_MODULES = ["agentswf/testing", "turnlens/testing"];

@@ -1,19 +1,20 @@
 // Builds the view model of one run of one document version (`RunView`) from core's reports and
-// traces and the static model: diagnostics with fixes, what each script met (scriptViews.ts), each
-// test's result. Runtime sites become ranges through the model; the rest goes on the test.
+// traces and the static model: diagnostics with what their fixes need, what each script met
+// (scriptViews.ts), each test's result. Runtime sites become ranges through the model; the rest
+// goes on the test. Each problem code's placement, severity and fix are its entry in
+// core/testing/problemCodes.ts.
 import { schemaMismatchWhy } from "../../core/testing/schemaDifference.ts";
-import { DiagnosticTag, type DiagnosticSeverity, type Range } from "vscode-languageserver";
+import { DiagnosticSeverity, DiagnosticTag, type DiagnosticRelatedInformation, type Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { SchemaName } from "../../core/execution/schemaNames.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "../../core/execution/report.ts";
 import type { ProblemTrace, RunTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { canonicalJson } from "../../core/workflow/json.ts";
-import { callAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "../analysis/analyzeTestFile.ts";
+import { callAtSite, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "../analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
 import { lineRange, rangeWithin, sameRange, siteLineRange, siteRange, throwRange } from "../analysis/ranges.ts";
-import { fixTitles } from "../../core/testing/problemFixes.ts";
-import { writtenValueAt } from "../analysis/writtenAnswer.ts";
-import { addEntryFixes, addScriptFixes, ensureImport, fillAnswerFix, removeUnreached, renameOption, type Fix, type NamedSchema, type Unreached } from "./fixes.ts";
+import { describeProblem, type ProblemFix, type ProblemPlacement, type ProblemSeverity } from "../../core/testing/problemCodes.ts";
+import type { FixNeed, NamedSchema, Unreached } from "./fixes.ts";
 import { ScriptViews, type ScriptView } from "./scriptViews.ts";
 import type { Settings } from "../settings.ts";
 import { diagnostic, severityOf, type TurnlensDiagnostic } from "./toLsp.ts";
@@ -86,6 +87,7 @@ class Converter {
   private readonly document: TextDocument;
   private readonly diagnostics: TurnlensDiagnostic[] = [];
   private readonly tests: TestView[] = [];
+  /** Every entry and script never reached in the file, for "remove every entry never reached". */
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
   private readonly neverReached: NeverReachedView[] = [];
@@ -102,7 +104,7 @@ class Converter {
     if (report.error) this.diagnostics.push(this.fileError(report.error));
     for (const test of report.tests) this.convertTest(test);
     if (this.unreached.length > 1) {
-      const removeAll: Fix = { title: "Remove every entry never reached in this file", edits: removeUnreached(this.unreached.map((u) => u.item)) };
+      const removeAll = this.unreached.map((unreached) => unreached.item);
       for (const { diagnostic } of this.unreached) diagnostic.data.removeAll = removeAll;
     }
     return { diagnostics: this.diagnostics, scripts: this.scripts.views(), tests: this.tests, neverReached: this.neverReached, shownStatically: this.shownStatically };
@@ -181,120 +183,132 @@ class Converter {
   }
 
   private convertProblem(problem: ProblemTrace, scope: Scope): void {
-    const { call, testRange } = scope;
-    const shown = this.staticHas(problem, call);
+    const shown = this.staticHas(problem, scope.call);
     if (shown) {
       this.shownStatically.push({ range: shown.range, message: problem.message });
       return;
     }
+    const descriptor = describeProblem(problem.code);
+    const severity = this.severity(descriptor.severity);
+    for (const place of this.placesOf(problem, descriptor.placement, scope)) {
+      const fixes = this.fixNeeds(descriptor.fix, problem, place.target ?? {});
+      const made = diagnostic(place.range, problem.code, place.message ?? problem.message, fixes, severity);
+      if (place.unnecessary) made.tags = [DiagnosticTag.Unnecessary];
+      if (place.relatedInformation) made.relatedInformation = place.relatedInformation;
+      if (place.target?.unreached) this.unreached.push({ diagnostic: made, item: place.target.unreached });
+      this.diagnostics.push(made);
+    }
+  }
+
+  private severity(severity: ProblemSeverity): DiagnosticSeverity {
+    switch (severity) {
+      case "error":
+        return DiagnosticSeverity.Error;
+      case "neverReached":
+        return severityOf(this.input.settings.entryNeverReachedSeverity);
+      default:
+        return severity satisfies never;
+    }
+  }
+
+  /** What the code's fix needs of what the placement found (the edits are made on request, fixes.ts's `fixesOf`). */
+  private fixNeeds(fix: ProblemFix, problem: ProblemTrace, target: FixTarget): FixNeed[] {
+    switch (fix) {
+      case "none":
+        return [];
+      case "rename":
+        return problem.suggestion && problem.option && target.optionName
+          ? [{ kind: "rename", nameRange: target.optionName, written: problem.option, suggestion: problem.suggestion }]
+          : [];
+      case "removeUnreached":
+      case "removeNeverAsked":
+        return target.unreached ? [{ kind: "removeUnreached", item: target.unreached }] : [];
+      case "addEntry":
+        return target.script && problem.agent && problem.turn
+          ? [{ kind: "addEntry", script: target.script, agent: problem.agent, turn: problem.turn, schema: target.turnSchema, named: this.namedFor(target.turnSchema) }]
+          : [];
+      case "addScript":
+        return target.call && problem.agent
+          ? [{ kind: "addScript", call: target.call, agent: problem.agent, schema: target.turnSchema, named: this.namedFor(target.turnSchema) }]
+          : [];
+      case "answerWith": {
+        const named = this.namedFor(problem.expectedSchema);
+        return named && target.schemaRange ? [{ kind: "answerWith", schemaRange: target.schemaRange, named }] : [];
+      }
+      case "fill":
+        return target.valueRange && target.turnSchema !== undefined && target.turnSchema !== "text"
+          ? [{ kind: "fill", valueRange: target.valueRange, schema: target.turnSchema }]
+          : [];
+      default:
+        return fix satisfies never;
+    }
+  }
+
+  /** Where a problem's diagnostics go (its code's placement, problemCodes.ts), and what each found for the fix. */
+  private placesOf(problem: ProblemTrace, placement: ProblemPlacement, scope: Scope): Place[] {
+    const { call, testRange } = scope;
     // A call inside this test; a helper's call (shared by several tests) leaves problems on the test.
     const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
-    const at = this.entryAt(problem.site, scope.testIndex);
-    const push = (range: Range, message = problem.message, fixes: Fix[] = [], severity?: DiagnosticSeverity) => {
-      const made = diagnostic(range, problem.code, message, fixes, severity);
-      this.diagnostics.push(made);
-      return made;
-    };
     // A problem about one element of `events` (event-never-sent, event-refused...) goes on that element.
     const eventElement = problem.option === "events" && typeof problem.index === "number" ? call?.events?.elements[problem.index] : undefined;
-    if (eventElement) {
-      push(eventElement.range);
-      return;
-    }
+    if (eventElement) return [{ range: eventElement.range }];
+    const at = this.entryAt(problem.site, scope.testIndex);
     // A messages function has no site of its own: its key and list position name it.
     const keyed =
       problem.option && problem.option !== "agents" && problem.key !== undefined && call ? entryByKey(call, problem.option, problem.key, problem.index) : undefined;
-    switch (problem.code) {
-      case "unknown-option":
-      case "script-invalid":
-      case "script-empty-list":
-        push(
-          this.optionRange(call, problem.option) ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback,
-          problem.message,
-          problem.suggestion && problem.option && this.optionRange(call, problem.option)
-            ? [renameOption(this.optionRange(call, problem.option)!, problem.option, problem.suggestion)]
-            : [],
-        );
-        return;
-      case "entry-never-reached": {
-        const severity = severityOf(this.input.settings.entryNeverReachedSeverity);
+    switch (placement) {
+      case "optionName": {
+        const optionName = this.optionRange(call, problem.option);
+        return [{ range: optionName ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, target: optionName ? { optionName } : {} }];
+      }
+      case "unreachedEntries": {
+        const places: Place[] = [];
         const sites = problem.sites?.length ? problem.sites : problem.site ? [problem.site] : [];
-        let placed = false;
+        const message = `${problem.message}: this entry is never reached`;
         for (const site of sites) {
           const found = this.entryAt(site, scope.testIndex);
           if (!found) continue;
-          placed = true;
-          const made = push(found.entry.range, `${problem.message}: this entry is never reached`, [], severity);
-          made.tags = [DiagnosticTag.Unnecessary];
-          if (found.script && found.call) this.addUnreached(made, { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] });
+          const unreached = found.script && found.call ? { scripts: this.scriptsOf(found.call, found.script), script: found.script, entries: [found.entry] } : undefined;
+          places.push({ range: found.entry.range, message, unnecessary: true, target: unreached ? { unreached } : {} });
           const entries = found.script?.shape === "list" ? found.script.entries.length : (found.script?.definition?.entries?.length ?? 0);
           this.neverReached.push({ range: found.entry.range, problem, entries, test: scope.test });
         }
         // Entries without sites (messages functions) are the list's from the first one never reached.
         const listed = keyed?.script.shape === "list" ? keyed.script.entries : keyed?.script.definition?.shape === "list" ? keyed.script.definition.entries : [];
-        const unsited = !placed && typeof problem.index === "number" ? listed.slice(problem.index) : [];
+        const unsited = places.length === 0 && typeof problem.index === "number" ? listed.slice(problem.index) : [];
         for (const entry of unsited) {
-          const made = push(entry.range, `${problem.message}: this entry is never reached`, [], severity);
-          made.tags = [DiagnosticTag.Unnecessary];
-          if (call) this.addUnreached(made, { scripts: this.scriptsOf(call, keyed!.script), script: keyed!.script, entries: [entry] });
+          const unreached = call ? { scripts: this.scriptsOf(call, keyed!.script), script: keyed!.script, entries: [entry] } : undefined;
+          places.push({ range: entry.range, message, unnecessary: true, target: unreached ? { unreached } : {} });
           this.neverReached.push({ range: entry.range, problem, entries: listed.length, test: scope.test });
         }
-        if (!placed && unsited.length === 0) {
-          const script = this.scriptByKey(call, problem.option ?? "agents", problem.key);
-          push(script?.keyRange ?? fallback, problem.message, [], severity);
-        }
-        return;
+        if (places.length === 0) places.push({ range: this.scriptByKey(call, problem.option ?? "agents", problem.key)?.keyRange ?? fallback });
+        return places;
       }
-      case "list-never-asked": {
+      case "scriptKey": {
         const script = this.scriptByKey(call, problem.option ?? "agents", problem.key ?? problem.pattern);
-        const made = push(script?.keyRange ?? fallback, problem.message, [], severityOf(this.input.settings.entryNeverReachedSeverity));
-        made.tags = [DiagnosticTag.Unnecessary];
-        if (script && call) this.addUnreached(made, { scripts: this.scriptsOf(call, script), script });
-        return;
+        return [
+          { range: script?.keyRange ?? fallback, unnecessary: true, target: script && call ? { unreached: { scripts: this.scriptsOf(call, script), script } } : {} },
+        ];
       }
-      case "list-exhausted": {
+      case "list": {
         const found = problem.sites?.[0] ? this.entryAt(problem.sites[0], scope.testIndex) : undefined;
         // The entry the list ended with decides; a list written outside any script (given to a helper) has none.
         const script = found ? found.script : this.scriptByKey(call, problem.option ?? "agents", problem.key);
         const range = script ? (script.shape === "list" ? script.valueRange : (script.definition?.range ?? script.valueRange)) : (found?.entry.range ?? fallback);
-        const turn = this.turnOf(scope.run, problem);
-        const fixes =
-          script && problem.agent && problem.turn
-            ? addEntryFixes(this.document, this.input.model, script, problem.agent, problem.turn, turn?.schema, this.namedFor(turn?.schema))
-            : [];
-        push(range, problem.message, fixes);
-        return;
+        return [{ range, target: { script, turnSchema: this.turnOf(scope.run, problem)?.schema } }];
       }
-      case "agent-unscripted": {
-        const turn = this.turnOf(scope.run, problem);
-        const fixes = call && problem.agent ? addScriptFixes(this.document, this.input.model, call, problem.agent, turn?.schema, this.namedFor(turn?.schema)) : [];
-        push(call?.agents?.objectRange ?? fallback, problem.message, fixes);
-        return;
-      }
-      case "glob-conflict": {
+      case "agentsObject":
+        return [{ range: call?.agents?.objectRange ?? fallback, target: { call, turnSchema: this.turnOf(scope.run, problem)?.schema } }];
+      case "globKeys": {
         const keys = (problem.patterns ?? [])
           .map((pattern) => this.scriptByKey(call, problem.option ?? "agents", pattern)?.keyRange)
           .filter((range): range is Range => !!range);
-        if (keys.length === 0) push(fallback);
-        for (const range of keys) push(range);
-        return;
+        return keys.length === 0 ? [{ range: fallback }] : keys.map((range) => ({ range }));
       }
-      case "schema-mismatch": {
-        const message = `${turnName(problem)}: ${schemaMismatchWhy(problem)}`;
-        const named = this.namedFor(problem.expectedSchema);
+      case "schemaArgument": {
         const range = at?.entry.schemaRange ?? at?.entry.range ?? fallback;
-        const fixes: Fix[] =
-          named && at?.entry.schemaRange
-            ? [
-                {
-                  title: fixTitles.answerWith(named.name),
-                  edits: [...ensureImport(this.document, this.input.model, named.module, named.name), { range: at.entry.schemaRange, newText: named.name }],
-                  preferred: true,
-                },
-              ]
-            : [];
         // The message names the schemas and where they first differ; the hover's detail has them whole.
-        push(range, message, fixes).relatedInformation = [
+        const relatedInformation = [
           {
             location: { uri: this.document.uri, range },
             message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${describeSchema(problem.expectedSchema)}`,
@@ -304,79 +318,62 @@ class Converter {
             message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${describeSchema(problem.actualSchema)}`,
           },
         ];
-        return;
+        return [{ range, message: `${turnName(problem)}: ${schemaMismatchWhy(problem)}`, relatedInformation, target: { schemaRange: at?.entry.schemaRange } }];
       }
-      case "answer-refused": {
-        const schema = problem.expectedSchema ?? this.turnOf(scope.run, problem)?.schema;
+      case "answerValue": {
         const valueRange = at?.entry.valueRange;
-        const fill =
-          valueRange && schema !== undefined && schema !== "text"
-            ? fillAnswerFix(this.document, valueRange, writtenValueAt(this.input.text, valueRange), schema)
-            : undefined;
-        push(valueRange ?? at?.entry.range ?? fallback, problem.message, fill ? [fill] : []);
-        return;
+        const turnSchema = problem.expectedSchema ?? this.turnOf(scope.run, problem)?.schema;
+        return [{ range: valueRange ?? at?.entry.range ?? fallback, target: { valueRange, turnSchema } }];
       }
-      case "script-threw":
-      case "decision-script-threw":
-        push(this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? fallback));
-        return;
-      case "message-script-threw":
-      case "participant-script-threw":
-        push(
-          this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback),
-        );
-        return;
-      case "message-unscripted":
-        push(call?.messages?.objectRange ?? fallback);
-        return;
-      case "participant-unscripted":
-        push(call?.participants?.objectRange ?? fallback);
-        return;
-      case "stall": {
+      case "throw":
+        return [{ range: this.inFile(problem.thrownAt) ? throwRange(this.document, problem.thrownAt) : (at?.entry.range ?? fallback) }];
+      case "throwElseScript":
+        return [
+          {
+            range: this.inFile(problem.thrownAt)
+              ? throwRange(this.document, problem.thrownAt)
+              : (at?.entry.range ?? keyed?.entry?.range ?? keyed?.script.keyRange ?? fallback),
+          },
+        ];
+      case "messagesObject":
+        return [{ range: call?.messages?.objectRange ?? fallback }];
+      case "participantsObject":
+        return [{ range: call?.participants?.objectRange ?? fallback }];
+      case "inFlightEntries": {
         const ranges = new Map<string, Range>();
         for (const flight of problem.inFlight ?? []) {
           const turn = scope.run?.turns.find((t) => t.agent === flight.agent && t.n === flight.n && t.nudge === flight.nudge);
           const entry = this.entryAt(turn?.match?.site, scope.testIndex);
           if (entry) ranges.set(JSON.stringify(entry.entry.range), entry.entry.range);
         }
-        if (ranges.size === 0) push(this.optionRange(call, "stall") ?? fallback);
-        for (const range of ranges.values()) push(range);
-        return;
+        return ranges.size === 0 ? [{ range: this.optionRange(call, "stall") ?? fallback }] : [...ranges.values()].map((range) => ({ range }));
       }
-      case "max-turns":
-      case "option-invalid":
-      case "args-required":
-        push(this.optionRange(call, problem.option) ?? fallback);
-        return;
-      case "workflow-threw":
-      case "no-scripts":
-        push(fallback);
-        return;
-      default: {
+      case "option":
+        return [{ range: this.optionRange(call, problem.option) ?? fallback }];
+      case "call":
+        return [{ range: fallback }];
+      case "named": {
         const decision = problem.decision ? this.scriptByKey(call, "decisions", problem.decision)?.keyRange : undefined;
-        push(
-          at?.entry.range ??
-            decision ??
-            keyed?.entry?.range ??
-            this.scriptByKey(call, problem.option, problem.key)?.keyRange ??
-            this.optionRange(call, problem.option) ??
-            fallback,
-        );
+        return [
+          {
+            range:
+              at?.entry.range ??
+              decision ??
+              keyed?.entry?.range ??
+              this.scriptByKey(call, problem.option, problem.key)?.keyRange ??
+              this.optionRange(call, problem.option) ??
+              fallback,
+          },
+        ];
       }
+      default:
+        return placement satisfies never;
     }
   }
 
   private scriptsOf(call: StaticTestWorkflowCall, script: StaticScript): StaticScript[] {
     const options = [call.agents, call.decisions, call.compactions, call.messages, call.participants];
     return options.find((scripts) => scripts?.scripts.includes(script))?.scripts ?? [script];
-  }
-
-  private addUnreached(made: TurnlensDiagnostic, item: Unreached): void {
-    const removal = removeUnreached([item]);
-    const entries = item.entries ? entriesOfScript(item.script).filter((entry) => item.entries!.includes(entry)) : [];
-    const title = item.entries ? fixTitles.removeUnreached(entries.length) : fixTitles.removeNeverAsked(item.script.key);
-    made.data.fixes.push({ title, edits: removal, preferred: true });
-    this.unreached.push({ diagnostic: made, item });
   }
 
   private turnOf(run: RunTrace | undefined, problem: ProblemTrace): TurnTrace | undefined {
@@ -389,6 +386,35 @@ class Converter {
   }
 }
 
+/** One diagnostic of a problem: where it goes, and what its placement found that a fix needs. */
+interface Place {
+  range: Range;
+  /** Set when it differs from the problem's. */
+  message?: string;
+  /** An entry or script never reached: tagged unnecessary. */
+  unnecessary?: boolean;
+  relatedInformation?: DiagnosticRelatedInformation[];
+  target?: FixTarget;
+}
+
+/** What a placement found that the code's fix works on (`fixNeeds`). */
+interface FixTarget {
+  /** The option's name, to rename. */
+  optionName?: Range;
+  /** The entries or the script to remove. */
+  unreached?: Unreached;
+  /** The list to append an entry to. */
+  script?: StaticScript | undefined;
+  /** The call to add a script to. */
+  call?: StaticTestWorkflowCall | undefined;
+  /** The entry's schema argument, to answer with the turn's schema. */
+  schemaRange?: Range | undefined;
+  /** The entry's value argument, to fill. */
+  valueRange?: Range | undefined;
+  /** The schema of the turn the problem is about. */
+  turnSchema?: unknown;
+}
+
 interface Scope {
   run: RunTrace | undefined;
   call: StaticTestWorkflowCall | undefined;
@@ -398,17 +424,24 @@ interface Scope {
 }
 
 /**
- * Whether a static problem is the run's: an unknown option by its name; a script problem by its
- * option and key (the static pass may word a value by its source text, the run by its value; a
- * run's problem about a whole `agents` or `compactions` value names no option); the rest, worded
- * by the same core functions, by their message.
+ * Whether a static problem of the same code is the run's, as its code's `static` says: an unknown
+ * option by its name; a script problem by its option and key (the static pass may word a value by
+ * its source text, the run by its value; a run's problem about a whole `agents` or `compactions`
+ * value names no option); the rest, worded by the same core functions, by their message.
  */
 function sameProblem(known: StaticProblem, problem: ProblemTrace): boolean {
-  if (known.code === "unknown-option") return known.option === problem.option;
-  if (known.code === "script-invalid" || known.code === "script-empty-list") {
-    return (problem.option === undefined || known.option === problem.option) && (known.key === undefined || problem.key === undefined || known.key === problem.key);
+  const match = describeProblem(problem.code).static;
+  switch (match) {
+    case "byOption":
+      return known.option === problem.option;
+    case "byScript":
+      return (problem.option === undefined || known.option === problem.option) && (known.key === undefined || problem.key === undefined || known.key === problem.key);
+    case "byMessage":
+    case undefined:
+      return known.message === problem.message;
+    default:
+      return match satisfies never;
   }
-  return known.message === problem.message;
 }
 
 /** Whether a static problem is in the call, or on the element of its `events` (which a const outside it may hold). */

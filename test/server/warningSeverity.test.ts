@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { FileReport } from "../../core/execution/report.ts";
+import { PROBLEM_CODES } from "../../core/testing/problemCodes.ts";
 import type { ProblemCode, RunTrace } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
@@ -14,48 +15,8 @@ import { toRunView } from "../../server/views/runView.ts";
 import { defaultSettings, type Settings } from "../../server/settings.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 
-/** Every code of core/testing/trace.ts's ProblemCode: a code added there fails the typecheck until it is listed. */
-const CODES = Object.keys({
-  "unknown-option": 1,
-  "option-invalid": 1,
-  "script-invalid": 1,
-  "script-empty-list": 1,
-  "no-scripts": 1,
-  "agent-unscripted": 1,
-  "glob-conflict": 1,
-  "list-exhausted": 1,
-  "entry-never-reached": 1,
-  "list-never-asked": 1,
-  "schema-mismatch": 1,
-  "answer-refused": 1,
-  "script-threw": 1,
-  "script-returned-nothing": 1,
-  "script-returned-entry": 1,
-  "interrupted-not-caller": 1,
-  "compaction-not-text": 1,
-  "compaction-interrupted": 1,
-  stall: 1,
-  "max-turns": 1,
-  "args-required": 1,
-  "decision-unscripted": 1,
-  "decision-script-threw": 1,
-  "decision-unasked-question": 1,
-  "decision-wrong-kind": 1,
-  "decision-refused": 1,
-  "fake-client-script-invalid": 1,
-  "fake-client-script-threw": 1,
-  "fake-client-no-rest": 1,
-  "workflow-threw": 1,
-  "message-unscripted": 1,
-  "message-script-threw": 1,
-  "message-script-returned": 1,
-  "participant-unscripted": 1,
-  "participant-script-threw": 1,
-  "result-while-owing": 1,
-  "event-refused": 1,
-  "event-never-sent": 1,
-  "event-id-reused": 1,
-} satisfies Record<ProblemCode, 1>) as ProblemCode[];
+/** Every problem code: one entry each in core/testing/problemCodes.ts. */
+const CODES = Object.keys(PROBLEM_CODES) as ProblemCode[];
 
 /** The codes whose diagnostic is not an error at the default settings; the protocol tests below cover each. */
 const WARNING_CODES: ProblemCode[] = ["entry-never-reached", "list-never-asked"];
