@@ -1,7 +1,11 @@
 // `turnlens/config`: the type of a turnlens.config.ts and `defineConfig`, which only gives it that
 // type (so a wrong key or type is a tsc error). No Node imports: a config file bundles this alone.
 
-/** The reporters `turnlens test` has (docs/runner.md, Reporters); `default` is `pretty`. */
+/**
+ * The reporters `turnlens test` has (docs/runner.md, Reporters); `default` is `pretty`. The one list
+ * of their names: what each is and does is its entry in core/runner/reporters/reporterMap.ts, which
+ * tsc demands for each name here (this file imports nothing, since a config file bundles it alone).
+ */
 export const REPORTER_NAMES = ["default", "pretty", "dot", "verbose", "json", "junit", "tap", "github-actions", "agent"] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];

@@ -4,14 +4,12 @@ import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isTestFile, UsageError } from "../project/discover.ts";
 import type { Chosen } from "./reporters/reporterGroup.ts";
+import { REPORTERS } from "./reporters/reporterMap.ts";
 
 /** The extensions of the files a run bundles: a report is never written under one. */
 const CODE_FILE = /\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
 /** Files that change how the project bundles or is configured. */
 const SETTINGS_FILE = /^(package\.json|tsconfig.*\.json|jsconfig\.json|turnlens\.config\.[cm]?[jt]s|turnlens\.config\.json)$/;
-
-/** The extension a suggested report file gets, by reporter. */
-const REPORT_EXTENSION: Readonly<Record<string, string>> = { junit: "xml", json: "json", tap: "tap" };
 
 /** The path a symbolic link leads to, or the path itself when it does not exist yet. */
 function real(path: string): string {
@@ -46,7 +44,7 @@ export function refuseCodeAsReport(chosen: readonly Chosen[], cwd: string, testF
     const what = whatItIs(resolve(cwd, setting.file), tests, config);
     if (what)
       throw new UsageError(
-        `--outputFile ${setting.file}: the ${setting.name} report would replace ${what}; give it a file of its own, such as report.${REPORT_EXTENSION[setting.name] ?? "txt"}`,
+        `--outputFile ${setting.file}: the ${setting.name} report would replace ${what}; give it a file of its own, such as report.${REPORTERS[setting.name].extension}`,
       );
   }
 }

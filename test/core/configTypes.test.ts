@@ -3,7 +3,8 @@
 // mistake gets at run time from the config's check (a .js or .json config has no tsc).
 import { describe, expect, test } from "bun:test";
 import { defineConfig, type TurnlensConfig } from "turnlens/config";
-import { parseTestArgs, withConfig } from "../../core/runner/command.ts";
+import { parseTestArgs } from "../../core/runner/testFlags.ts";
+import { withConfig } from "../../core/runner/testOptions.ts";
 import { checkConfig } from "../../core/project/configFile.ts";
 import { chooseReporters } from "../../core/runner/reporters/reporterGroup.ts";
 

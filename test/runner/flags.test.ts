@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { FLAGS } from "../../core/runner/command.ts";
+import { FLAGS } from "../../core/runner/testFlags.ts";
 import { TREE_VARIABLE, withTag } from "../../core/execution/processTree.ts";
 import { freshTag, ROOT, SLOW, taggedCommands, tempProject, turnlens, turnlensCommand, until } from "./harness.ts";
 

@@ -1,7 +1,11 @@
 // The reporters' choice and the junit reporter's options, in process (no command needed for
 // what the config file's `reporters` entries give): chooseReporters and JunitReporter directly.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPORTER_NAMES, type ReporterName } from "../../core/project/config.ts";
 import { chooseReporters, ReporterGroup } from "../../core/runner/reporters/reporterGroup.ts";
+import { REPORTERS } from "../../core/runner/reporters/reporterMap.ts";
 import { JunitReporter, type JunitOptions } from "../../core/runner/reporters/junitReporter.ts";
 import { summarize, type FileReport } from "../../core/execution/report.ts";
 import type { Out, Sink } from "../../core/runner/reporters/reporter.ts";
@@ -155,5 +159,157 @@ describe("which reporters a run has", () => {
       expect(target.stdout.text.match(/logged/g)?.length).toBe(1);
       expect(target.stdout.text.trimEnd().split("\n").at(-1)).toBe("1 passed, 0 failed");
     });
+  });
+});
+
+describe("every reporter of REPORTERS", () => {
+  const failed: FileReport = {
+    ...report,
+    tests: [
+      report.tests[0]!,
+      {
+        id: "math › subtracts",
+        name: "subtracts",
+        path: ["math", "subtracts"],
+        status: "failed",
+        durationMs: 4,
+        location: { file: "/project/test/math.test.ts", line: 5, column: 3 },
+        error: { message: "expected 1 to be 2", type: "AssertionError", location: { file: "/project/test/math.test.ts", line: 5, column: 30 } },
+        runs: [],
+      },
+    ],
+  };
+
+  /** Each line with its newline. */
+  const lines = (...texts: string[]) => texts.map((text) => `${text}\n`).join("");
+
+  /** What the reporter `name`, alone on the terminal, prints for `failed` (a pass, a failure, a line the tests logged). */
+  function printed(name: ReporterName): { stdout: string; stderr: string } {
+    return asPerson(() => {
+      const target = out();
+      const group = new ReporterGroup(chooseReporters([{ name, options: {} }], undefined, {}), target, { silent: false });
+      group.start(1);
+      group.fileStart(failed.file);
+      group.output("logged\n", "stdout", failed.file);
+      for (const test of failed.tests) group.testEnd(failed.file, test);
+      group.fileEnd(failed);
+      group.finish(summarize([failed]), 20);
+      // What changes from run to run: the time and the host.
+      const stable = (text: string) =>
+        text
+          .replace(/timestamp="[^"]+"/g, 'timestamp="T"')
+          .replace(/hostname="[^"]+"/g, 'hostname="H"')
+          .replace(/"startTime": \d+/g, '"startTime": 0');
+      return { stdout: stable(target.stdout.text), stderr: stable(target.stderr.text) };
+    });
+  }
+
+  // A Record: a reporter added to REPORTER_NAMES is a tsc error here until its output is written down.
+  const EXPECTED: Record<ReporterName, { stdout: string; stderr: string }> = {
+    default: {
+      stdout: lines(
+        "logged",
+        "✗ test/math.test.ts (1 of 2 failed)",
+        "",
+        "FAIL math › subtracts",
+        "  at test/math.test.ts:5:30",
+        "    expected 1 to be 2",
+        "",
+        "1 file in 0.02s",
+        "1 passed, 1 failed",
+      ),
+      stderr: "",
+    },
+    pretty: {
+      stdout: lines(
+        "logged",
+        "✗ test/math.test.ts (1 of 2 failed)",
+        "",
+        "FAIL math › subtracts",
+        "  at test/math.test.ts:5:30",
+        "    expected 1 to be 2",
+        "",
+        "1 file in 0.02s",
+        "1 passed, 1 failed",
+      ),
+      stderr: "",
+    },
+    dot: {
+      stdout: lines("logged", "·x", "", "FAIL math › subtracts", "  at test/math.test.ts:5:30", "    expected 1 to be 2", "", "1 file in 0.02s", "1 passed, 1 failed"),
+      stderr: "",
+    },
+    verbose: {
+      stdout: lines(
+        "logged",
+        "✗ test/math.test.ts (1 of 2 failed)",
+        "  ✓ math › adds 3ms",
+        "  × math › subtracts 4ms",
+        "",
+        "FAIL math › subtracts",
+        "  at test/math.test.ts:5:30",
+        "    expected 1 to be 2",
+        "",
+        "1 file in 0.02s",
+        "1 passed, 1 failed",
+      ),
+      stderr: "",
+    },
+    json: {
+      stdout: `${JSON.stringify({ numTotalTestSuites: 1, numPassedTestSuites: 0, numFailedTestSuites: 1, numPendingTestSuites: 0, numTotalTests: 2, numPassedTests: 1, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, startTime: 0, success: false, files: [failed], passed: 1, failed: 1, skipped: 0 }, null, 2)}\n`,
+      stderr: lines("logged", "1 passed, 1 failed"),
+    },
+    junit: {
+      stdout: lines(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<testsuites name="turnlens" tests="2" failures="1" errors="0" time="0.020">',
+        '  <testsuite name="test/math.test.ts" timestamp="T" hostname="H" tests="2" failures="1" errors="0" skipped="0" time="0.012">',
+        '    <testcase name="math › adds" classname="test/math.test.ts" time="0.003">',
+        "      <system-out>logged",
+        "</system-out>",
+        "    </testcase>",
+        '    <testcase name="math › subtracts" classname="test/math.test.ts" time="0.004">',
+        '      <failure message="expected 1 to be 2" type="AssertionError">test/math.test.ts:5:30',
+        "expected 1 to be 2</failure>",
+        "    </testcase>",
+        "  </testsuite>",
+        "</testsuites>",
+      ),
+      stderr: lines("logged", "1 passed, 1 failed"),
+    },
+    tap: {
+      stdout: lines(
+        "TAP version 14",
+        "# Subtest: test/math.test.ts",
+        "    1..2",
+        "    ok 1 - math › adds # time=3ms",
+        "    not ok 2 - math › subtracts # time=4ms",
+        "      ---",
+        '      message: "expected 1 to be 2"',
+        '      severity: "fail"',
+        '      type: "AssertionError"',
+        '      at: "test/math.test.ts:5:30"',
+        "      ...",
+        "not ok 1 - test/math.test.ts # time=12ms",
+        "1..1",
+      ),
+      stderr: lines("logged", "1 passed, 1 failed"),
+    },
+    "github-actions": {
+      stdout: lines("logged", "::error file=test/math.test.ts,line=5,col=30,title=math › subtracts::expected 1 to be 2"),
+      stderr: lines("1 passed, 1 failed"),
+    },
+    agent: { stdout: lines("FAIL test/math.test.ts:5:30 assertion-failed", "  test: math › subtracts", "  why: expected 1 to be 2", "1 passed, 1 failed"), stderr: "" },
+  };
+
+  for (const name of REPORTER_NAMES) {
+    test(`${name}: its exact output on a pass, a failure and a logged line`, () => {
+      expect(printed(name)).toEqual(EXPECTED[name]);
+    });
+  }
+
+  test("docs/runner.md describes each reporter in a paragraph of its own (Reporters)", () => {
+    const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "runner.md"), "utf8");
+    const undocumented = REPORTER_NAMES.filter((name) => REPORTERS[name].sameAs === undefined && !docs.includes(`\n**\`${name}\`**`));
+    expect(undocumented).toEqual([]);
   });
 });

@@ -17,8 +17,6 @@ export interface JunitOptions {
   includeConsoleOutput?: boolean;
 }
 
-export const JUNIT_OPTION_NAMES = ["suiteName", "classnameTemplate", "addFileAttribute", "includeConsoleOutput"];
-
 function xml(text: string): string {
   return (
     text

@@ -7,15 +7,8 @@ import { detectAgent } from "std-env";
 import { suggestName } from "../../workflow/unknownOptions.ts";
 import { REPORTER_NAMES, type ReporterName } from "../../project/config.ts";
 import type { FileReport, RunSummary, TestReport } from "../../execution/report.ts";
-import { AgentReporter } from "./agentReporter.ts";
-import { DefaultReporter } from "./defaultReporter.ts";
-import { DotReporter } from "./dotReporter.ts";
-import { GithubActionsReporter } from "./githubActionsReporter.ts";
-import { JsonReporter } from "./jsonReporter.ts";
-import { JUNIT_OPTION_NAMES, JunitReporter, type JunitOptions } from "./junitReporter.ts";
 import { countLine, isConsoleReporter, type ConsoleReporter, type FileExtras, type Out, type Reporter, type Sink } from "./reporter.ts";
-import { TapReporter } from "./tapReporter.ts";
-import { VerboseReporter } from "./verboseReporter.ts";
+import { canonicalReporter, FILE_BY_DEFAULT, isReporterName, REPORTERS } from "./reporterMap.ts";
 
 /** A reporter as the command line or the config names it. */
 export interface ReporterSetting {
@@ -23,17 +16,9 @@ export interface ReporterSetting {
   options: Record<string, unknown>;
 }
 
-// The one list of reporter names is `turnlens/config`'s, whose types give it to a config file.
+// The one list of reporter names is `turnlens/config`'s, whose types give it to a config file; what
+// each reporter is and does is reporterMap.ts's.
 export { REPORTER_NAMES, type ReporterName };
-
-/** Reporters whose output is one document a program reads: nothing else may share their stream. */
-const DOCUMENTS = new Set<string>(["json", "junit", "tap"]);
-/** What a string --outputFile applies to, as in Vitest. */
-const FILE_BY_DEFAULT = new Set<string>(["json", "junit"]);
-/** Reporters that end with the count line themselves. */
-const COUNTING = new Set<string>(["default", "pretty", "dot", "verbose", "agent"]);
-
-const OPTION_NAMES: Record<string, readonly string[]> = { junit: JUNIT_OPTION_NAMES };
 
 export class ReporterUsageError extends Error {}
 
@@ -43,9 +28,10 @@ function unknownReporter(name: string): ReporterUsageError {
   return new ReporterUsageError(`no reporter "${name}"${nearest ? `; did you mean "${nearest}"?` : ""} (reporters: ${REPORTER_NAMES.join(", ")})`);
 }
 
-function checkOptions(setting: ReporterSetting): void {
+function checkOptions(setting: ReporterSetting & { name: ReporterName }): void {
+  const types = REPORTERS[setting.name].options;
   // Every reporter takes Vitest's `outputFile` option: its file.
-  const known = [...(OPTION_NAMES[setting.name] ?? []), "outputFile"];
+  const known = [...Object.keys(types), "outputFile"];
   for (const [key, value] of Object.entries(setting.options)) {
     if (!known.includes(key)) {
       const nearest = suggestName(key, known as string[]);
@@ -53,7 +39,7 @@ function checkOptions(setting: ReporterSetting): void {
         `the ${setting.name} reporter takes no option "${key}"${nearest ? `; did you mean "${nearest}"?` : known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes none"}`,
       );
     }
-    const wanted = key === "classnameTemplate" ? ["string", "function"] : key === "suiteName" || key === "outputFile" ? ["string"] : ["boolean"];
+    const wanted: readonly string[] = key === "outputFile" ? ["string"] : types[key]!;
     if (!wanted.includes(typeof value))
       throw new ReporterUsageError(`the ${setting.name} reporter's "${key}" needs a ${wanted.join(" or a ")}, not ${JSON.stringify(value) ?? typeof value}`);
   }
@@ -65,6 +51,7 @@ function isUnconfigured(reporters: readonly ReporterSetting[]): boolean {
 }
 
 export interface Chosen extends ReporterSetting {
+  name: ReporterName;
   /** Added by Turnlens, not configured: it moves to stderr rather than break a document on stdout. */
   auto: boolean;
   /** The file it writes, when --outputFile gives it one. */
@@ -77,13 +64,16 @@ export interface Chosen extends ReporterSetting {
  * beside it when GITHUB_ACTIONS=true; with reporters configured, `agent` added to them.
  */
 export function chooseReporters(configured: readonly ReporterSetting[], outputFile: string | Record<string, string> | undefined, env: NodeJS.ProcessEnv): Chosen[] {
-  for (const setting of configured) {
-    if (!(REPORTER_NAMES as readonly string[]).includes(setting.name)) throw unknownReporter(setting.name);
-    checkOptions(setting);
-  }
-  const seen = new Set<string>();
-  for (const setting of configured) {
-    const name = setting.name === "pretty" ? "default" : setting.name;
+  const named = configured.map((setting) => {
+    const { name } = setting;
+    if (!isReporterName(name)) throw unknownReporter(name);
+    const checked = { ...setting, name };
+    checkOptions(checked);
+    return checked;
+  });
+  const seen = new Set<ReporterName>();
+  for (const setting of named) {
+    const name = canonicalReporter(setting.name);
     if (seen.has(name)) throw new ReporterUsageError(`the ${setting.name} reporter is given twice`);
     seen.add(name);
   }
@@ -93,23 +83,31 @@ export function chooseReporters(configured: readonly ReporterSetting[], outputFi
     chosen = [{ name: agent ? "agent" : "default", options: {}, auto: agent }];
     if (env.GITHUB_ACTIONS === "true") chosen.push({ name: "github-actions", options: {}, auto: true });
   } else {
-    chosen = configured.map((setting) => ({ ...setting, auto: false }));
+    chosen = named.map((setting) => ({ ...setting, auto: false }));
     if (agent && !seen.has("agent")) chosen.push({ name: "agent", options: {}, auto: true });
   }
   const names = chosen.map((setting) => setting.name);
   if (typeof outputFile === "string") {
-    const takers = chosen.filter((setting) => FILE_BY_DEFAULT.has(setting.name));
-    if (takers.length === 0)
+    const takers = chosen.filter((setting) => REPORTERS[setting.name].fileByDefault);
+    if (takers.length === 0) {
+      const none = FILE_BY_DEFAULT.length === 2 ? "neither" : "none of them";
+      // The last one first: `add --reporter junit or --reporter json`.
+      const add = [...FILE_BY_DEFAULT].reverse().map((name) => `--reporter ${name}`);
       throw new ReporterUsageError(
-        `--outputFile ${outputFile} is for the json or junit reporter, and neither is chosen (${names.join(", ")}); add --reporter junit or --reporter json`,
+        `--outputFile ${outputFile} is for the ${FILE_BY_DEFAULT.join(" or ")} reporter, and ${none} is chosen (${names.join(", ")}); add ${add.join(" or ")}`,
       );
-    if (takers.length > 1)
-      throw new ReporterUsageError(`--outputFile ${outputFile} would get both json and junit: give each its own, --outputFile.json=… --outputFile.junit=…`);
+    }
+    if (takers.length > 1) {
+      const both = FILE_BY_DEFAULT.filter((name) => takers.some((setting) => setting.name === name));
+      throw new ReporterUsageError(
+        `--outputFile ${outputFile} would get ${both.length === 2 ? "both " : ""}${both.join(" and ")}: give each its own, ${both.map((name) => `--outputFile.${name}=…`).join(" ")}`,
+      );
+    }
     takers[0]!.file = outputFile;
   } else if (outputFile) {
     for (const [name, path] of Object.entries(outputFile)) {
-      const setting = chosen.find((s) => s.name === name || (name === "default" && s.name === "pretty") || (name === "pretty" && s.name === "default"));
-      if (!(REPORTER_NAMES as readonly string[]).includes(name)) throw unknownReporter(name);
+      if (!isReporterName(name)) throw unknownReporter(name);
+      const setting = chosen.find((s) => canonicalReporter(s.name) === canonicalReporter(name));
       if (!setting) throw new ReporterUsageError(`--outputFile.${name} is for the ${name} reporter, which is not chosen (${names.join(", ")}); add --reporter ${name}`);
       setting.file = path;
     }
@@ -121,11 +119,11 @@ export function chooseReporters(configured: readonly ReporterSetting[], outputFi
   }
   // Two reporters on stdout are fine while both are lines for people; a document must have it alone.
   const onStdout = chosen.filter((setting) => setting.file === undefined && !setting.auto);
-  const document = onStdout.find((setting) => DOCUMENTS.has(setting.name));
+  const document = onStdout.find((setting) => REPORTERS[setting.name].document);
   const other = document && onStdout.find((setting) => setting !== document);
   if (document && other)
     throw new ReporterUsageError(
-      `the ${document.name} reporter writes one document to stdout, which the ${other.name} reporter's output would break: give it a file (--outputFile.${document.name}=report${document.name === "junit" ? ".xml" : document.name === "json" ? ".json" : ".tap"})`,
+      `the ${document.name} reporter writes one document to stdout, which the ${other.name} reporter's output would break: give it a file (--outputFile.${document.name}=report.${REPORTERS[document.name].extension})`,
     );
   return chosen;
 }
@@ -141,24 +139,7 @@ class FileSink implements Sink {
 }
 
 function makeReporter(setting: Chosen, out: Out): Reporter {
-  switch (setting.name as ReporterName) {
-    case "dot":
-      return new DotReporter(out);
-    case "verbose":
-      return new VerboseReporter(out);
-    case "json":
-      return new JsonReporter(out);
-    case "junit":
-      return new JunitReporter(out, setting.options as JunitOptions);
-    case "tap":
-      return new TapReporter(out);
-    case "github-actions":
-      return new GithubActionsReporter(out);
-    case "agent":
-      return new AgentReporter(out);
-    default:
-      return new DefaultReporter(out);
-  }
+  return REPORTERS[setting.name].make(out, setting.options);
 }
 
 interface Member {
@@ -190,14 +171,14 @@ export class ReporterGroup implements Reporter {
     private readonly out: Out,
     private readonly options: GroupOptions,
   ) {
-    const stdoutDocument = !options.stdoutTaken && chosen.some((setting) => setting.file === undefined && DOCUMENTS.has(setting.name));
+    const stdoutDocument = !options.stdoutTaken && chosen.some((setting) => setting.file === undefined && REPORTERS[setting.name].document);
     this.stdoutIsDocument = stdoutDocument;
     this.members = chosen.map((setting) => {
       if (setting.file !== undefined) {
         const sink = new FileSink(resolve(out.cwd, setting.file));
         return { setting, reporter: makeReporter(setting, { ...out, stdout: sink, color: false }), sink, onStdout: false };
       }
-      const toStderr = options.stdoutTaken || (setting.auto && stdoutDocument && !DOCUMENTS.has(setting.name));
+      const toStderr = options.stdoutTaken || (setting.auto && stdoutDocument && !REPORTERS[setting.name].document);
       const stream = toStderr ? out.stderr : out.stdout;
       return { setting, reporter: makeReporter(setting, { ...out, stdout: stream }), onStdout: !toStderr };
     });
@@ -211,12 +192,12 @@ export class ReporterGroup implements Reporter {
 
   /** Whether a reporter reads the tests' run traces (which otherwise stay in the worker). */
   get needsTraces(): boolean {
-    return this.members.some((member) => member.setting.name === "json" || member.setting.name === "agent");
+    return this.members.some((member) => REPORTERS[member.setting.name].readsTraces);
   }
 
   /** Whether a reporter prints fixes that name schemas (the worker then names them, as for the editor). */
   get needsSchemaNames(): boolean {
-    return this.members.some((member) => member.setting.name === "agent");
+    return this.members.some((member) => REPORTERS[member.setting.name].namesSchemas);
   }
 
   start(fileCount: number): void {
@@ -238,7 +219,7 @@ export class ReporterGroup implements Reporter {
     for (const member of this.members) member.reporter.output?.(chunk, stream, file);
     if (this.printer) this.printer.printOutput(chunk, stream);
     // The agent reporter shows failures only: beside no terminal reporter, the tests' output is not shown.
-    else if (this.members.some((member) => member.setting.name === "agent" && !member.sink)) return;
+    else if (this.members.some((member) => REPORTERS[member.setting.name].hidesTestOutput && !member.sink)) return;
     else (stream === "stderr" || this.stdoutIsDocument || this.options.stdoutTaken ? this.out.stderr : this.out.stdout).write(chunk);
   }
 
@@ -258,7 +239,7 @@ export class ReporterGroup implements Reporter {
     }
     const terminal = this.members.filter((m) => !m.sink);
     for (const member of terminal) member.reporter.finish(summary, durationMs, note);
-    if (!terminal.some((member) => COUNTING.has(member.setting.name))) {
+    if (!terminal.some((member) => REPORTERS[member.setting.name].counts)) {
       if (note) this.out.stderr.write(`${note}\n`);
       this.out.stderr.write(`${countLine(summary)}\n`);
     }

@@ -1,0 +1,130 @@
+// A run's test files through one worker pool, in order: one worker to start with and more once
+// the work left is worth their start, `--bail` and Ctrl-C stopping it, each event to the reporters.
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { WorkerPool, type JobResult } from "../execution/pool.ts";
+import type { FileReport, TestReport } from "../execution/report.ts";
+import { importedModules } from "../execution/schemaNames.ts";
+import { forkWorker } from "../execution/workerProcess.ts";
+import { resolveMaxWorkers } from "../project/configFile.ts";
+import { takeEarlyWorker } from "./earlyWorker.ts";
+import type { ReporterGroup } from "./reporters/reporterGroup.ts";
+import type { CliOptions } from "./testOptions.ts";
+
+/** What stopped a run before its end: Ctrl-C, or `--bail` reached. */
+export interface RunStop {
+  interrupted: boolean;
+  bailed: boolean;
+  /** Failed tests (and files that could not run) so far, for `--bail`. */
+  failures: number;
+  /** Files that had started, and ended no test, when the run stopped. */
+  unfinished: string[];
+}
+
+/**
+ * The work left (files not started × the time a file has taken) past which more workers start. A
+ * cold worker costs a few hundred milliseconds before its first test runs: on examples/ (11 files,
+ * 2 cores, load 9) one worker took 0.86 s and two 1.10 s.
+ */
+const MORE_WORKERS_AFTER_MS = 1000;
+/** Files that end before the time a file takes is believed (a worker's first file loads the engine). */
+const FILES_BEFORE_ESTIMATE = 3;
+
+/** Every file through one worker pool, in order; the pool's workers exit (output flushed) before it resolves. */
+export async function runFiles(
+  files: string[],
+  options: CliOptions,
+  reporter: ReporterGroup,
+  stop: RunStop,
+  signal?: AbortSignal,
+  onResult?: (file: string, result: JobResult) => void,
+): Promise<FileReport[]> {
+  // One worker to start with; the others once the work left is worth their start (docs/runner.md),
+  // up to the cores, or `--maxWorkers`.
+  const limit = options.maxWorkers === undefined ? availableParallelism() : resolveMaxWorkers(options.maxWorkers, availableParallelism());
+  const cores = Math.max(1, Math.min(limit, files.length));
+  let size = 1;
+  // The first pool's first worker was forked as the command began (cliStart.ts).
+  const pool = new WorkerPool({ size: () => size, bundleAhead: true, factory: () => takeEarlyWorker() ?? forkWorker() });
+  let unstarted = files.length;
+  let endedFiles = 0;
+  let firstStart: number | undefined;
+  const running = new Map<string, number>();
+  const started = new Set<string>();
+  const growIfWorthIt = () => {
+    if (size >= cores || unstarted === 0 || firstStart === undefined) return;
+    const now = performance.now();
+    const oldest = Math.max(0, ...[...running.values()].map((since) => now - since));
+    const perFile = endedFiles >= FILES_BEFORE_ESTIMATE ? (now - firstStart) / endedFiles : 0;
+    if (oldest > MORE_WORKERS_AFTER_MS || unstarted * perFile > MORE_WORKERS_AFTER_MS) {
+      size = cores;
+      pool.resize();
+    }
+  };
+  const sizing = setInterval(growIfWorthIt, 50);
+  sizing.unref();
+  const onAbort = () => pool.stop();
+  signal?.addEventListener("abort", onAbort);
+  if (signal?.aborted) pool.stop();
+  // `--bail n`: the n-th failure stops the run; every worker is killed, what finished is reported.
+  const failed = (count: number) => {
+    stop.failures += count;
+    if (options.bail > 0 && stop.failures >= options.bail && !stop.bailed && !stop.interrupted) {
+      stop.bailed = true;
+      pool.stop();
+    }
+  };
+  const pattern = options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {};
+  // Only the json document, the agent reporter's fixes and --timeline read run traces: for the other reporters
+  // they stay in the worker, off the channel and out of this process's memory.
+  const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
+  const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
+  const reports = await Promise.all(
+    files.map(async (file): Promise<FileReport> => {
+      // The tests a file ended before the run stopped are reported, under its name.
+      const ended: TestReport[] = [];
+      // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
+      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules }, undefined, {
+        onStart: () => {
+          started.add(file);
+          unstarted--;
+          firstStart ??= performance.now();
+          running.set(file, performance.now());
+          reporter.fileStart(file);
+        },
+        onEvent: (event) => {
+          if (event.type !== "test" || stop.interrupted || stop.bailed) return;
+          ended.push(event.report);
+          reporter.testEnd(file, event.report);
+          if (event.report.status === "failed") failed(1);
+        },
+        onOutput: (text, stream) => reporter.output(text, stream, file),
+      });
+      running.delete(file);
+      endedFiles++;
+      growIfWorthIt();
+      const report: FileReport = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
+      if (result) onResult?.(file, result);
+      if (result) {
+        reporter.fileEnd(report, { schemas: result.schemas });
+        if (report.error) failed(1);
+      } else if (ended.length > 0) reporter.fileEnd(report);
+      else if (started.has(file)) stop.unfinished.push(file);
+      return report;
+    }),
+  );
+  clearInterval(sizing);
+  await pool.close();
+  signal?.removeEventListener("abort", onAbort);
+  return reports;
+}
+
+/** A file's text, or "" when it is gone (deleted while watched): the worker reports that itself. */
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,64 @@
+// What a `turnlens test` run writes besides its reporters: where it writes (colors or not), the
+// note before the count line (interrupted, bailed, no test ran), and after the run the coverage
+// table and the timelines.
+import { relative } from "node:path";
+import { printCoverage } from "../coverage/coverageReport.ts";
+import type { FileReport, RunSummary } from "../execution/report.ts";
+import type { Out } from "./reporters/reporter.ts";
+import type { RunStop } from "./runFiles.ts";
+import type { CliOptions } from "./testOptions.ts";
+import { TimelineFolderError, writeTimelines } from "./timelineFiles.ts";
+
+function useColor(stream: { isTTY?: boolean }): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
+  if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0") return true;
+  return Boolean(stream.isTTY) && process.env.TERM !== "dumb";
+}
+
+/** The terminal's streams, colored when a person reads them (NO_COLOR, FORCE_COLOR, a TTY). */
+export function outputs(): Out & { stdout: NodeJS.WriteStream } {
+  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), color: useColor(process.stdout), env: process.env };
+}
+
+/** Up to three paths, then how many more. */
+export function listed(paths: string[]): string {
+  return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more`;
+}
+
+/** The line before the count line: why the run stopped, or why no test ran; none for a run that ran tests to its end. */
+export function endNote(files: readonly string[], reports: readonly FileReport[], summary: RunSummary, stop: RunStop, options: CliOptions): string | undefined {
+  const finished = reports.filter((report) => !report.stopped).length;
+  const ofFiles = `${finished} of ${files.length} file${files.length === 1 ? "" : "s"} finished`;
+  const cwd = process.cwd();
+  const unfinished = stop.unfinished.length > 0 ? `, stopped while ${listed(stop.unfinished.map((file) => relative(cwd, file) || file))} ran` : "";
+  if (stop.interrupted) return `interrupted (Ctrl-C): ${ofFiles}${unfinished}`;
+  if (stop.bailed) return `bailed out after ${stop.failures} failure${stop.failures === 1 ? "" : "s"} (--bail ${options.bail}): ${ofFiles}${unfinished}`;
+  if (summary.passed + summary.failed !== 0) return undefined;
+  const allow = options.passWithNoTests ? " (--passWithNoTests: exit 0)" : "; --passWithNoTests exits 0 then";
+  if (files.length === 0)
+    return `no test ran: no test files found${options.changed !== undefined ? " changed" : ""}${options.shard ? ` in shard ${options.shard.index}/${options.shard.count}` : ""}${allow}`;
+  if (options.pattern) return `no test ran: no test name matched ${options.pattern}${allow}`;
+  return `no test ran${allow}`;
+}
+
+/**
+ * After the reporters: `--coverage`'s table or document, and `--timeline`'s pages. Returns false
+ * when the timelines could not be written (the run then fails).
+ */
+export function writeAfterRun(reports: FileReport[], stop: RunStop, options: CliOptions, out: ReturnType<typeof outputs>, stdoutIsDocument: boolean): boolean {
+  // The table beside a json or junit document would break it: it goes to stderr then.
+  if (options.coverage && !stop.interrupted)
+    printCoverage(reports, options.coverage, options.coverage === "table" && stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  if (!options.timeline) return true;
+  try {
+    const written = writeTimelines(reports, options.timeline, out.cwd);
+    const shown = relative(out.cwd, written.index);
+    process.stderr.write(`timelines: ${written.pages} tests in ${shown.startsWith("..") || !shown ? written.index : shown}\n`);
+    return true;
+  } catch (error) {
+    // The folder was checked before the run; one changed since gets the same words, and fails the run.
+    if (!(error instanceof TimelineFolderError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return false;
+  }
+}

@@ -1,0 +1,389 @@
+// `turnlens test`'s flags, one table (TEST_FLAGS): each flag's names, its --help text (usage.ts)
+// and what it sets; parseTestArgs reads the arguments through it, and refuses an unknown flag with
+// the nearest one.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { MAX_TIMER_MS } from "../execution/limits.ts";
+import { parsePercent } from "../project/configFile.ts";
+import { suggestName } from "../workflow/unknownOptions.ts";
+import { REPORTER_NAMES } from "../project/config.ts";
+import { FILE_BY_DEFAULT, REPORTERS } from "./reporters/reporterMap.ts";
+import { CliUsageError, type CliOptions, type ConfigurableOption } from "./testOptions.ts";
+
+/** One flag as written, for its handler: its value read as the flag takes one. */
+export interface FlagArgument {
+  /** The flag as written, before any `=`: `--timeout`, `-t`, `--outputFile.junit`. */
+  readonly flag: string;
+  /** The whole argument: `--watch=1`. */
+  readonly arg: string;
+  /** What follows the `=`, if anything. */
+  readonly inline: string | undefined;
+  /** The current folder, against which a path argument is looked for. */
+  readonly cwd: string;
+  /** The value: after `=`, else the next argument unless it is a flag. */
+  value(): string | undefined;
+  /** A value only when the next argument is one (`accept`), for flags whose value is optional. */
+  optionalValue(accept: (next: string) => boolean): string | undefined;
+  /** A flag without a value: true, or `=true`/`=false`. */
+  noValue(): boolean;
+}
+
+export interface TestFlag {
+  /** Its long name, as --help shows it. */
+  readonly name: `--${string}`;
+  /** Its one-letter name, shown before the long one. */
+  readonly short?: `-${string}`;
+  /** Older names it also answers to, which --help lists below the options. */
+  readonly olderNames?: readonly `--${string}`[];
+  /** `--name.<key>` too (`--outputFile.junit`): the handler reads the key from the flag. */
+  readonly keyed?: boolean;
+  /** What --help shows after the name: ` <path>`, ` [n]`, `[=json]`. */
+  readonly value: string;
+  /** --help's text for it, a line each. */
+  readonly help: readonly string[];
+  /** The option a config file may also set, and the flag wins over. */
+  readonly sets?: ConfigurableOption;
+  /** Reads the flag into the options; "help" for `--help`. Throws CliUsageError. */
+  readonly apply: (argument: FlagArgument, options: CliOptions) => "help" | undefined;
+}
+
+/** `500ms`, `10s`, `2m`, `1.5s`, or a bare number of milliseconds; `0` when `zero` allows it. */
+export function parseDuration(text: string, zero = false): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const ms = m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n;
+  return (ms > 0 || (zero && ms === 0)) && Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+/** The test name pattern of `-t`: a regular expression, refused by name when it is not one. */
+function namePattern(source: string, where: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new CliUsageError(`${where} needs a valid regular expression: ${(error as Error).message}`);
+  }
+}
+
+/** `text` in lines of at most `width` characters, broken between words. */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** The width of --help's text column (usage.ts). */
+export const HELP_WIDTH = 58;
+
+/** The reporters --help names: each once (`pretty` is `default`'s other name), the last after "or". */
+function reporterList(): string {
+  const names = REPORTER_NAMES.filter((name) => REPORTERS[name].sameAs === undefined);
+  return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/** Every flag of `turnlens test`, in --help's order. */
+export const TEST_FLAGS: readonly TestFlag[] = [
+  {
+    name: "--testNamePattern",
+    short: "-t",
+    olderNames: ["--test-name-pattern"],
+    value: " <regex>",
+    help: ["run only tests whose full name matches (names joined by", '" › " or by spaces: "math › adds" and "math adds" both match)'],
+    sets: "pattern",
+    apply: ({ flag, value }, options) => {
+      const v = value();
+      if (v === undefined || v === "") throw new CliUsageError(`${flag} needs a pattern`);
+      options.pattern = namePattern(v, flag);
+      return undefined;
+    },
+  },
+  {
+    name: "--testTimeout",
+    olderNames: ["--timeout"],
+    value: " <duration>",
+    help: ["per-test timeout such as 500ms, 10s or 2m (default 5s); 0: none"],
+    sets: "timeoutMs",
+    apply: ({ flag, value }, options) => {
+      const v = value();
+      const ms = v === undefined ? undefined : parseDuration(v, true);
+      if (ms === undefined) throw new CliUsageError(`${flag} needs a duration such as 10s (0: no timeout)`);
+      if (ms > MAX_TIMER_MS) throw new CliUsageError(`${flag} takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
+      options.timeoutMs = ms === 0 ? MAX_TIMER_MS : ms;
+      return undefined;
+    },
+  },
+  {
+    name: "--reporter",
+    value: " <name>",
+    help: wrapWords(`${reporterList()}; repeat it for several (docs/runner.md, Reporters)`, HELP_WIDTH),
+    sets: "reporters",
+    apply: ({ value }, options) => {
+      const v = value();
+      if (v === undefined || v === "") throw new CliUsageError("--reporter needs a name, such as --reporter dot");
+      // Repeated, or comma-separated as Vitest also takes them.
+      for (const name of v.split(",")) if (name !== "") options.reporters.push({ name, options: {} });
+      return undefined;
+    },
+  },
+  {
+    name: "--outputFile",
+    keyed: true,
+    value: " <path>",
+    help: [`write the ${FILE_BY_DEFAULT.join("/")} report to a file (--outputFile.junit=<path>`, "for one reporter's)"],
+    sets: "outputFile",
+    apply: ({ flag, value }, options) => {
+      const v = value();
+      if (flag === "--outputFile") {
+        if (v === undefined || v === "") throw new CliUsageError("--outputFile needs a path, such as --outputFile report.json");
+        options.outputFile = v;
+        return undefined;
+      }
+      // `--outputFile.junit=path`: one reporter's file.
+      const reporter = flag.slice("--outputFile.".length);
+      if (reporter === "" || v === undefined || v === "") throw new CliUsageError(`${flag} needs a path, such as ${flag || "--outputFile.junit"}=report.xml`);
+      options.outputFile = { ...(typeof options.outputFile === "object" ? options.outputFile : {}), [reporter]: v };
+      return undefined;
+    },
+  },
+  {
+    name: "--silent",
+    value: "",
+    help: ["drop what the tests print"],
+    sets: "silent",
+    apply: ({ noValue }, options) => {
+      options.silent = noValue();
+      return undefined;
+    },
+  },
+  {
+    name: "--passWithNoTests",
+    value: "",
+    help: ["exit 0 when no test ran (nothing found, -t matched nothing,", "an empty shard)"],
+    sets: "passWithNoTests",
+    apply: ({ noValue }, options) => {
+      options.passWithNoTests = noValue();
+      return undefined;
+    },
+  },
+  {
+    name: "--maxWorkers",
+    value: " <n|n%>",
+    help: ["at most n worker processes, or n% of the cores"],
+    sets: "maxWorkers",
+    apply: ({ value }, options) => {
+      const v = value();
+      const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+      if (v === undefined || (n === undefined && parsePercent(v) === undefined) || n === 0)
+        throw new CliUsageError("--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%");
+      options.maxWorkers = n ?? v;
+      return undefined;
+    },
+  },
+  {
+    name: "--bail",
+    value: " [n]",
+    help: ["stop after n failed tests (default 1); what finished is reported"],
+    sets: "bail",
+    apply: ({ optionalValue }, options) => {
+      const v = optionalValue((next) => /^\d+$/.test(next));
+      if (v !== undefined && !/^\d+$/.test(v)) throw new CliUsageError("--bail takes a number of failed tests, such as --bail 3");
+      options.bail = v === undefined ? 1 : Number(v);
+      return undefined;
+    },
+  },
+  {
+    name: "--changed",
+    value: " [ref]",
+    help: ["only test files changed since the git ref (default: uncommitted", "changes), and those importing a changed file"],
+    apply: ({ optionalValue, cwd }, options) => {
+      // The next argument is the ref unless it is a path to test (`--changed test/`); `--changed=x` is always a ref.
+      const v = optionalValue((next) => !existsSync(resolve(cwd, next)));
+      if (v === "") throw new CliUsageError("--changed= needs a git ref, such as --changed=main");
+      options.changed = v ?? true;
+      return undefined;
+    },
+  },
+  {
+    name: "--shard",
+    value: " <i/n>",
+    help: ["run the i-th of n shares of the files, such as 1/3"],
+    apply: ({ value }, options) => {
+      const v = value();
+      const m = v === undefined ? null : /^(\d+)\/(\d+)$/.exec(v);
+      const index = m ? Number(m[1]) : 0;
+      const count = m ? Number(m[2]) : 0;
+      if (!m || count < 1 || index < 1 || index > count) throw new CliUsageError("--shard needs i/n such as 1/3");
+      options.shard = { index, count };
+      return undefined;
+    },
+  },
+  {
+    name: "--config",
+    value: " <path>",
+    help: ["the config file to use instead of the one found"],
+    apply: ({ value }, options) => {
+      const v = value();
+      if (v === undefined || v === "") throw new CliUsageError("--config needs a path, such as --config turnlens.config.ts");
+      options.configFile = v;
+      return undefined;
+    },
+  },
+  {
+    name: "--watch",
+    value: "",
+    help: ["rerun the tests a changed file affects"],
+    apply: ({ inline, arg }, options) => {
+      if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
+      options.watch = true;
+      return undefined;
+    },
+  },
+  {
+    name: "--coverage",
+    value: "[=json]",
+    help: ["after the run, the outcomes each workflow's agents were given and", "the call sites no test reached (json: one document on stdout)"],
+    apply: ({ inline }, options) => {
+      if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
+      options.coverage = inline === "json" ? "json" : "table";
+      return undefined;
+    },
+  },
+  {
+    name: "--mutate",
+    value: "[=json]",
+    help: ["rerun each passed test with each scripted answer changed, and list", "the answers no assertion noticed (docs/mutate.md)"],
+    apply: ({ inline }, options) => {
+      if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--mutate takes no value, or =json");
+      options.mutate = inline === "json" ? "json" : "table";
+      return undefined;
+    },
+  },
+  {
+    name: "--mutate-budget",
+    value: " <duration>",
+    help: ["time a file's mutants may start in (default 30s)"],
+    apply: ({ value }, options) => {
+      const v = value();
+      const ms = v === undefined ? undefined : parseDuration(v);
+      if (ms === undefined) throw new CliUsageError("--mutate-budget needs a duration such as 30s");
+      options.mutateBudgetMs = ms;
+      return undefined;
+    },
+  },
+  {
+    name: "--mutate-threshold",
+    value: " <n>",
+    help: ["exit 1 when fewer mutants than this were noticed"],
+    apply: ({ value }, options) => {
+      const v = value();
+      const n = v === undefined ? Number.NaN : Number(v.replace(/%$/, ""));
+      if (!(n >= 0 && n <= 100)) throw new CliUsageError("--mutate-threshold needs a percent from 0 to 100");
+      options.mutateThreshold = n;
+      return undefined;
+    },
+  },
+  {
+    name: "--timeline",
+    value: " <dir>",
+    help: ["write each test's run timeline to <dir> as HTML, with an index.html"],
+    apply: ({ value }, options) => {
+      const v = value();
+      if (v === undefined || v === "") throw new CliUsageError("--timeline needs a folder to write the timelines to");
+      options.timeline = v;
+      return undefined;
+    },
+  },
+  {
+    name: "--help",
+    short: "-h",
+    value: "",
+    help: ["print this help"],
+    apply: () => "help",
+  },
+];
+
+/**
+ * Every long flag of `turnlens test`, for the nearest-name suggestion and the --help test: the
+ * flags in --help's order, then their older names.
+ */
+export const FLAGS: readonly string[] = [...TEST_FLAGS.map((flag) => flag.name), ...TEST_FLAGS.flatMap((flag) => flag.olderNames ?? [])];
+
+/** The flag `flag` (as written, before any `=`) is, by any of its names. */
+function flagNamed(flag: string): TestFlag | undefined {
+  return TEST_FLAGS.find(
+    (entry) => entry.name === flag || entry.short === flag || entry.olderNames?.some((name) => name === flag) || (entry.keyed && flag.startsWith(`${entry.name}.`)),
+  );
+}
+
+/** `; did you mean --x?` for a misspelt flag near one of ours. */
+function nearestFlag(flag: string): string {
+  const nearest = flag.startsWith("--") ? suggestName(flag, FLAGS) : undefined;
+  return nearest ? ` (did you mean ${nearest}?)` : "";
+}
+
+/** Parses the arguments after `test`. Throws CliUsageError. Returns "help" for -h. */
+export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions | "help" {
+  const given = new Set<ConfigurableOption>();
+  const options: CliOptions = {
+    paths: [],
+    timeoutMs: 5000,
+    reporters: [],
+    silent: false,
+    passWithNoTests: false,
+    bail: 0,
+    watch: false,
+    setupFiles: [],
+    given,
+  };
+  let onlyPaths = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (onlyPaths || !arg.startsWith("-") || arg === "-") {
+      options.paths.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyPaths = true;
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const entry = flagNamed(flag);
+    if (!entry) throw new CliUsageError(`unknown option: ${flag}${nearestFlag(flag)}`, true);
+    const argument: FlagArgument = {
+      flag,
+      arg,
+      inline,
+      cwd,
+      value: () => {
+        if (inline !== undefined) return inline;
+        const next = args[i + 1];
+        if (next === undefined || (next.startsWith("-") && next !== "-")) return undefined;
+        i++;
+        return next;
+      },
+      optionalValue: (accept) => {
+        if (inline !== undefined) return inline;
+        const next = args[i + 1];
+        if (next === undefined || next.startsWith("-") || !accept(next)) return undefined;
+        i++;
+        return next;
+      },
+      noValue: () => {
+        if (inline !== undefined && inline !== "true" && inline !== "false") throw new CliUsageError(`${flag} takes no value`);
+        return inline !== "false";
+      },
+    };
+    if (entry.apply(argument, options) === "help") return "help";
+    if (entry.sets) given.add(entry.sets);
+  }
+  if (options.watch && options.shard) throw new CliUsageError("--shard cannot be used with --watch");
+  if (options.watch && options.bail > 0) throw new CliUsageError("--bail cannot be used with --watch");
+  if (options.mutate && options.watch) throw new CliUsageError("--mutate does not run under --watch");
+  return options;
+}
