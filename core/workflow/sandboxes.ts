@@ -99,7 +99,7 @@ function conflicts(open: SandboxRef, rules: ResolvedRules): Rule[] {
       case "docker":
         return open.provider !== "docker" || open.spec.docker?.image !== rules.spec.docker?.image;
       default:
-        rule satisfies never;
+        return rule satisfies never;
     }
   });
 }

@@ -116,6 +116,6 @@ export function partialValueOf(written: WrittenValue | undefined): unknown {
     case "opaque":
       return undefined;
     default:
-      written satisfies never;
+      return written satisfies never;
   }
 }
