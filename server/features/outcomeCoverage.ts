@@ -3,13 +3,10 @@
 // how many tests reached it and how its turns ended. From the same runs the workflow views read
 // (workflowRuns.ts), narrowed to the test files the client names.
 import { pathToFileURL } from "node:url";
-import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/coverage/outcomeCoverage.ts";
-import { OutcomeCoverageRequest, type CallSiteCoverage, type OutcomeCoverageParams, type OutcomeCoverageResult } from "../protocol.ts";
+import { OutcomeCoverageRequest, type OutcomeCoverageParams, type OutcomeCoverageResult } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
-
-/** The outcomes a decision can end with (core/coverage/outcomeCoverage.ts's `decisionOutcome`). */
-const DECISION_OUTCOMES = ["answered", "unanswered", "failed"];
+import { callSite } from "../workflowFiles/callSiteCoverage.ts";
 
 export function register(server: Server): void {
   const runs = server.workflowViews.runs;
@@ -28,32 +25,4 @@ export function register(server: Server): void {
       return { workflows };
     }),
   );
-}
-
-function callSite(call: CallCoverage, lines: readonly string[], tests: Set<string> | undefined): CallSiteCoverage {
-  const reached: Reach[] = tests ? call.reached.filter((reach) => tests.has(reach.test.file)) : call.reached;
-  const counts = new Map<string, number>();
-  for (const reach of reached) for (const turn of reach.turns) counts.set(turn.outcome, (counts.get(turn.outcome) ?? 0) + 1);
-  const possible: string[] = call.kind === "decision" ? DECISION_OUTCOMES : OUTCOME_KINDS;
-  const others = [...counts.keys()].filter((outcome) => !possible.includes(outcome)).sort();
-  return {
-    range: callRange(call, lines),
-    kind: call.kind,
-    ...(call.callee !== undefined ? { callee: call.callee } : {}),
-    tests: reached.length,
-    turns: reached.reduce((sum, reach) => sum + reach.turns.length, 0),
-    outcomes: [...possible, ...others].map((outcome) => ({ outcome, turns: counts.get(outcome) ?? 0 })),
-  };
-}
-
-/** The call's receiver and name on its line (`verifier.run`): where the editor marks it. */
-function callRange(call: CallCoverage, lines: readonly string[]): CallSiteCoverage["range"] {
-  const line = call.site.line - 1;
-  const text = lines[line] ?? "";
-  const nameStart = call.site.column - 1;
-  let nameEnd = nameStart;
-  while (nameEnd < text.length && /[\w$]/.test(text[nameEnd] ?? "")) nameEnd++;
-  const callee = call.callee ?? "";
-  const receiver = callee.startsWith("(…).") ? 0 : Math.max(0, callee.length - (nameEnd - nameStart));
-  return { start: { line, character: Math.max(0, nameStart - receiver) }, end: { line, character: Math.max(nameEnd, nameStart + 1) } };
 }

@@ -2,9 +2,7 @@
 // with `experimental.turnlens.testExplorer`: the tests of each document, runs the client asks for
 // by self-describing ids, progress for every run, and cancellation.
 import { pathToFileURL } from "node:url";
-import type { Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/execution/report.ts";
-import type { StaticTestFile } from "../analysis/model.ts";
 import {
   CancelTestRunNotification,
   EXPERIMENTAL_CAPABILITY,
@@ -14,30 +12,13 @@ import {
   TestsDiscoveredNotification,
   type RunTestsParams,
   type RunTestsResult,
-  type TestItem,
   type TestMessage,
   type TestRunProgressMessage,
   type TurnlensClientCapabilities,
 } from "../protocol.ts";
-import type { RunInfo } from "../scheduler.ts";
+import type { RunInfo } from "../state.ts";
 import type { Server } from "../server.ts";
-import { toRunView, type TestView } from "../views/runView.ts";
-
-/** The tree of a document's tests: what the text declares, plus tests only a run reported. */
-export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = []): TestItem[] {
-  const items = model.tests.map(
-    (test): TestItem => ({ id: TestId.of(uri, test.path), label: test.name, kind: test.kind, range: test.range, source: "static", children: [] }),
-  );
-  const roots: TestItem[] = [];
-  model.tests.forEach((test, index) => (test.parent !== undefined ? items[test.parent]!.children : roots).push(items[index]!));
-  for (const view of ran) {
-    if (view.test) continue;
-    const item: TestItem = { id: TestId.of(uri, view.report.path), label: view.report.name, kind: "test", range: view.range, source: "run", children: [] };
-    const parentIndex = model.tests.findIndex((test) => test.kind === "describe" && JSON.stringify(test.path) === JSON.stringify(view.report.path.slice(0, -1)));
-    (parentIndex >= 0 ? items[parentIndex]!.children : roots).push(item);
-  }
-  return roots;
-}
+import { failureMessages, testTree } from "../views/testTree.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
@@ -91,26 +72,7 @@ export function register(server: Server): void {
 
   const messagesOf = (run: RunInfo, report: TestReport): TestMessage[] => {
     const document = state.get(run.uri);
-    const file = document?.file ?? report.location?.file ?? "";
-    const view = toRunView({
-      file,
-      text: run.analysis.text,
-      model: run.analysis.model,
-      report: { file, tests: [report], durationMs: 0 },
-      schemas: [],
-      settings: document?.settings ?? state.globalSettings,
-    });
-    // A problem the static pass shows (not published twice) is still where the failure message goes.
-    const messages = [...view.diagnostics, ...view.shownStatically].map(
-      (diagnostic): TestMessage => ({
-        message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
-        location: { uri: run.uri, range: diagnostic.range as Range },
-      }),
-    );
-    if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
-    if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
-    if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;
-    return messages;
+    return failureMessages(run.uri, document?.file ?? report.location?.file ?? "", run.analysis, report, document?.settings ?? state.globalSettings);
   };
 
   /** The tests each run has said started (the runner re-announces a test before its body). */
