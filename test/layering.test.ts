@@ -77,12 +77,17 @@ test("the server's views hold no connection and no state: they import no feature
   );
 });
 
-test("the scheduler asks the server's state and the state never calls the scheduler back: state.ts imports nothing of scheduler.ts", () => {
+test("one record per test document, which the scheduler asks the state for: the state never calls the scheduler back", () => {
+  // The state imports nothing of the scheduler, and no one hangs a hook on the state for it to call.
   expect(offending("server", (target) => target === "server/scheduler.ts").filter((line) => line.startsWith("server/state.ts "))).toEqual([]);
   expect(importsOf("server/scheduler.ts").some(({ target }) => target === "server/state.ts")).toBe(true);
+  expect(filesContaining(["server"], /\bstate\.\w+ = \(/)).toEqual([]);
+  // A document's runs are a part of its record, not a second map in the scheduler.
+  expect(readFileSync(join(ROOT, "server/state.ts"), "utf8")).toMatch(/^ {2}runs: DocumentRuns;$/m);
+  expect(filesContaining(["server"], /new Map<string, DocumentRuns>/)).toEqual([]);
 });
 
-test("server/features/ holds only registrars: each file exports register(server), and only server.ts and other registrars import one", () => {
+test("server/features/ holds only registrars: each file exports register(server), only server.ts and other registrars import one, and views leave", () => {
   const features = sourceFiles("server/features");
   expect(features.length).toBeGreaterThan(10);
   expect(features.filter((file) => !/^export function register\(server: Server\): void \{/m.test(readFileSync(join(ROOT, file), "utf8")))).toEqual([]);
@@ -94,6 +99,14 @@ test("server/features/ holds only registrars: each file exports register(server)
         .map(({ specifier }) => `${file} imports ${specifier}`),
     ),
   ).toEqual([]);
+  // What a registrar exports besides register: codeActions.ts's fix-all (its problem→fix logic is
+  // another change's) and testFiles.ts's `turnlens/testFilesChanged`, which file watching sends.
+  const exported = features.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(/^export (?:async )?(?:function|class) (\w+)/gm)]
+      .filter(([, name]) => name !== "register")
+      .map(([, name]) => `${file}: ${name}`),
+  );
+  expect(exported).toEqual(["server/features/codeActions.ts: fixAll", "server/features/testFiles.ts: configFilesAmong"]);
 });
 
 test("per-feature state is kept on the Server (made in startServer), never in a module WeakMap keyed by the server", () => {
