@@ -33,6 +33,7 @@ import * as outcomeCoverage from "./features/outcomeCoverage.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as testFiles from "./features/testFiles.ts";
+import * as testsDiscovered from "./features/testsDiscovered.ts";
 import * as testsAffected from "./features/testsAffected.ts";
 import * as timeline from "./features/timeline.ts";
 import * as transcript from "./features/transcript.ts";
@@ -171,6 +172,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     codeLens,
     commands,
     testExplorer,
+    testsDiscovered,
     testFiles,
     transcript,
     timeline,

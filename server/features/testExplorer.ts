@@ -1,6 +1,7 @@
-// The test explorer messages (server/protocol.ts), for clients that show a test tree and say so
-// with `experimental.turnlens.testExplorer`: the tests of each document, runs the client asks for
-// by self-describing ids, progress for every run, and cancellation.
+// The Test Explorer's runs (server/protocol.ts), for clients that show a test tree and say so with
+// `experimental.turnlens.testExplorer`: `turnlens/runTests`, the runs the client asks for by
+// self-describing ids, their `turnlens/testRunProgress` (and every background run's), and
+// `turnlens/cancelTestRun`. The tree itself is testsDiscovered.ts's.
 import { pathToFileURL } from "node:url";
 import type { TestReport } from "../../core/execution/report.ts";
 import {
@@ -9,7 +10,6 @@ import {
   RunTestsRequest,
   TestId,
   TestRunProgressNotification,
-  TestsDiscoveredNotification,
   type RunTestsParams,
   type RunTestsResult,
   type TestMessage,
@@ -18,12 +18,11 @@ import {
 } from "../protocol.ts";
 import type { RunInfo } from "../state.ts";
 import type { Server } from "../server.ts";
-import { failureMessages, testTree } from "../views/testTree.ts";
+import { failureMessages } from "../views/testTree.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
   let enabled = false;
-  const lastSent = new Map<string, string>();
   /** Explorer run id → the documents it still waits for. */
   const explorerRuns = new Map<string, Set<string>>();
 
@@ -40,27 +39,12 @@ export function register(server: Server): void {
       connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message }),
     );
 
-  const discover = (uri: string) => {
-    if (!enabled) return;
-    const analysis = state.analysis(uri);
-    if (!analysis) return;
-    const tests = testTree(uri, analysis.model, state.currentResults(uri)?.view.tests);
-    const json = JSON.stringify(tests);
-    if (lastSent.get(uri) === json) return;
-    lastSent.set(uri, json);
-    server.forget("testsDiscovered", connection.sendNotification(TestsDiscoveredNotification.type, { textDocument: { uri }, tests }));
-  };
-  state.onDidOpen.event(server.guardNotification("discover tests", discover));
-  scheduler.onDidSettle.event(server.guardNotification("discover tests", ({ uri }: { uri: string }) => discover(uri)));
-  state.onDidChangeResults.event(server.guardNotification("discover tests", discover));
-
   const end = (runId: string) => {
     if (!explorerRuns.delete(runId)) return;
     progress(runId, { type: "end" });
   };
   state.onDidClose.event(
     server.guardNotification("end runs of a closed document", (uri: string) => {
-      lastSent.delete(uri);
       // A run queued for the document will never start.
       for (const [runId, pending] of explorerRuns) if (pending.delete(uri) && pending.size === 0 && !scheduler.isRunning(uri)) end(runId);
     }),
