@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
 import { forkWorker } from "../core/execution/workerProcess.ts";
+import { WORKER_HEAP_MB } from "./limits.ts";
 
 // Nothing outlives the server: its workers and what their tests spawned are killed when it exits
 // (an `exit` notification with or without `shutdown`, stdin closing) or is sent SIGTERM, SIGINT or
@@ -20,7 +21,7 @@ export function forkServerWorker() {
     // --enable-source-maps, as `turnlens test`'s workers: it had Node read and parse the source maps
     // of the worker's own ~4 MB of modules at every start (~40-60 ms on a loaded machine), where the
     // worker turns maps on itself for the test files (their frames are the ones reports show).
-    execArgv: ["--max-old-space-size=2048"],
+    execArgv: [`--max-old-space-size=${WORKER_HEAP_MB}`],
   });
 }
 

@@ -4,14 +4,7 @@
 // reader takes `parseInt` of the header (a negative length corrupts its buffer's byte count for good)
 // and waits for any announced length: either way every later message was lost and the server deaf.
 import { Emitter, ReadableStreamMessageReader } from "vscode-languageserver";
-
-/**
- * A frame's body larger than this is refused as a bad header, at once: 64 MiB. VS Code syncs no
- * document above 50 MB to extensions, and a didOpen of one that size, JSON-escaped, stays under
- * it; a larger announcement is a broken or hostile client, and waiting for its bytes would take
- * every later message as body (docs/language-server.md, "Malformed frames").
- */
-export const MAX_CONTENT_LENGTH = 64 * 2 ** 20;
+import { MAX_CONTENT_LENGTH } from "./limits.ts";
 
 /** The cap as people read it. */
 const CAP_WORDS = `${MAX_CONTENT_LENGTH} bytes (64 MiB)`;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
 import { forkWorker } from "../core/execution/workerProcess.ts";
+import { WORKER_HEAP_MB } from "./limits.ts";
 import { MessageBacklog } from "./messageBacklog.ts";
 import { startServer } from "./server.ts";
 import { takeEarlyWorkers } from "./warmup.ts";
@@ -65,6 +66,6 @@ startServer(connection, {
       // --enable-source-maps, as `turnlens test`'s workers: it had Node read and parse the source maps
       // of the worker's own ~4 MB of modules at every start (~40-60 ms on a loaded machine), where the
       // worker turns maps on itself for the test files (their frames are the ones reports show).
-      execArgv: ["--max-old-space-size=2048"],
+      execArgv: [`--max-old-space-size=${WORKER_HEAP_MB}`],
     }),
 });

@@ -3,13 +3,14 @@
 // read, and a burst of edits does that work once for its last version instead of once per message.
 // It is the connection's message strategy: vscode-jsonrpc hands it each message it dispatches.
 import type { Message } from "vscode-languageserver";
+import { MAX_DEFERRED_MESSAGES } from "./limits.ts";
 
-/**
- * Deferred work runs anyway after this many messages were handled since it was deferred, so a
- * client that never pauses still gets diagnostics (a few times per flood, not per edit); work
- * deferred `untilIdle` (a run's start) waits for a pause, as the next edit would cancel it.
- */
-export const MAX_DEFERRED_MESSAGES = 2000;
+/** The keys of a document's work waiting behind the backlog: its change's, its debounce's end, its run's start. */
+export const waitingWork = {
+  change: (uri: string) => `change ${uri}`,
+  settle: (uri: string) => `settle ${uri}`,
+  start: (uri: string) => `start ${uri}`,
+};
 
 /**
  * vscode-jsonrpc dispatches one message per turn of the event loop (a `setImmediate` each) while

@@ -7,15 +7,13 @@ import { fileURLToPath } from "node:url";
 import { turnlensRoot } from "../core/execution/paths.ts";
 import { killWorkerTree } from "../core/execution/processTree.ts";
 import { forkWorker } from "../core/execution/workerProcess.ts";
+import { RECORD_TIMEOUT_MS } from "./limits.ts";
 import type { Timer } from "./scheduler.ts";
 import type { RecordResult } from "../core/record/record.ts";
 import type { RecordRunArguments, RecordRunResult } from "./protocol.ts";
 
 // The wire's type is core's result: a change to either is a type error here.
 const sameShape = (result: RecordResult): RecordRunResult => result;
-
-/** A replay that takes longer than this is stopped: a recorded run's turns take no time. */
-const RECORD_TIMEOUT_MS = 120_000;
 
 const pathOf = (given: string) => (given.startsWith("file:") ? fileURLToPath(given) : resolve(given));
 

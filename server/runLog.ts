@@ -3,9 +3,9 @@
 import { relative } from "node:path";
 import type { FileReport } from "../core/execution/report.ts";
 import type { JobResult } from "../core/execution/pool.ts";
-import type { RunInfo, RunOutcome } from "./scheduler.ts";
+import type { RunOutcome } from "./scheduler.ts";
 import type { Server } from "./server.ts";
-import { fileOf, type Logger } from "./state.ts";
+import { fileOf, type Logger, type RunInfo } from "./state.ts";
 import type { LogLine } from "./workerLog.ts";
 
 /** `2 tests: 1 passed, 1 failed`, counted by test; skipped and todo tests are `skipped`. */

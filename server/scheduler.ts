@@ -16,75 +16,21 @@ import { isTestFile } from "../core/project/discover.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import { importsDirectly } from "./moduleGraph.ts";
 import { runSettingsFrom, type ProjectConfigs } from "./projectConfig.ts";
-import type { Analysis, DocumentState, InputVersion, ServerState } from "./state.ts";
+import type { Analysis, DocumentRuns, DocumentState, InputVersion, RunInfo, RunRequest, ServerState } from "./state.ts";
 import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/execution/pool.ts";
-import type { MessageBacklog } from "./messageBacklog.ts";
-
-/**
- * How long an abandoned run's worker may stay silent (no test beginning or ending) before it is
- * killed. A warm worker ends a small file in 20–50 ms, far sooner than a fresh worker is ready
- * (185–260 ms, seconds on a loaded machine), so it is let finish and stays warm; a test that
- * loops or waits is cut off here. Meanwhile the new run takes another worker (the pool starts a
- * second one beside it once), so the grace never delays it.
- */
-export const ABANDON_GRACE_MS = 1000;
+import { waitingWork, type MessageBacklog } from "./messageBacklog.ts";
+import { ABANDONED_RUN_GRACE_MS } from "./limits.ts";
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
 
-export interface RunRequest {
-  /** Test paths to run (describe names, then the test name); absent runs the whole file. */
-  paths?: string[][];
-  /** The client's explorer runs this run serves; empty for a run the server started itself. */
-  runIds: string[];
-}
-
-/** One run of one document, as the features see it. */
-export interface RunInfo {
-  /** Unique per server: progress for a background run goes out under it. */
-  id: string;
-  uri: string;
-  /** The test file's path. */
-  file: string;
-  /** The document version it runs; undefined for a file that is not open (run from disk). */
-  version: number | undefined;
-  request: RunRequest;
-  analysis: Analysis;
-  /** When it started, from the injected clock. */
-  started: number;
-  /** The versions of the open documents whose text it was sent, by path. */
-  sentVersions: ReadonlyMap<string, number>;
-  /** The count of input changes when it started: a file it read that changed later makes it stale. */
-  changesBefore: number;
-}
-
 /** How a file a run may read changed: a buffer's text, a save of a buffer, or the disk (a file not open). */
 export type InputChange = "edit" | "save" | "disk";
 
 export type RunOutcome = "fresh" | "stale" | "cancelled";
-
-interface DocumentRuns {
-  timer?: unknown;
-  /** The document's own open or change the pending debounce ends, if any. */
-  ownReason?: "open" | "change";
-  /** A file its runs read changed, and the pending debounce ends in a run. */
-  inputWantsRun?: boolean;
-  running?: { info: RunInfo; controller: AbortController };
-  /** What was asked while a run was going; started when it ends. */
-  queued?: RunRequest;
-  /** What was asked while no run was going: started once the client's messages are read. */
-  waitingStart?: RunRequest;
-}
-
-/** The keys of a document's work waiting behind the backlog: its change's, its debounce's end, its run's start. */
-export const waitingWork = {
-  change: (uri: string) => `change ${uri}`,
-  settle: (uri: string) => `settle ${uri}`,
-  start: (uri: string) => `start ${uri}`,
-};
 
 export interface SchedulerEnv {
   state: ServerState;
@@ -115,7 +61,6 @@ export class Scheduler {
    * debounce: the client's continuous run reruns them (the server reruns only open ones).
    */
   readonly onClosedTestsAffected = new Emitter<{ tests: string[]; changed: string[] }>();
-  private readonly runs = new Map<string, DocumentRuns>();
   private counter = 0;
   /** Input changes so far, and the count when each file last changed (what a run read is stale past it). */
   private changes = 0;
@@ -124,10 +69,14 @@ export class Scheduler {
 
   constructor(private readonly env: SchedulerEnv) {}
 
-  private entry(uri: string): DocumentRuns {
-    let entry = this.runs.get(uri);
-    if (!entry) this.runs.set(uri, (entry = {}));
-    return entry;
+  /** The document's runs, in its record (made for a test file that is not open). */
+  private entry(uri: string, file: string): DocumentRuns {
+    return this.env.state.record(uri, file).runs;
+  }
+
+  /** The document's runs when it has a record. */
+  private runsOf(uri: string): DocumentRuns | undefined {
+    return this.env.state.recordOf(uri)?.runs;
   }
 
   /** Whether any of `files` changed after the input-change count `count` (a result that read them is of text that is no more). */
@@ -137,7 +86,7 @@ export class Scheduler {
 
   /** Whether a run of the document is going on. */
   isRunning(uri: string): boolean {
-    return this.runs.get(uri)?.running !== undefined;
+    return this.runsOf(uri)?.running !== undefined;
   }
 
   /**
@@ -147,7 +96,7 @@ export class Scheduler {
   edited(uri: string, reason: "open" | "change" | "save"): void {
     const state = this.env.state.get(uri);
     if (!state) return;
-    const entry = this.entry(uri);
+    const entry = state.runs;
     if (reason === "save") {
       if (state.settings.runMode === "onSave") this.request(uri, { runIds: [] });
       return;
@@ -187,7 +136,7 @@ export class Scheduler {
       open.add(state.file);
       if (state.file === file || !this.dependsOn(state, file)) continue;
       dependents.push(state.uri);
-      const entry = this.entry(state.uri);
+      const entry = state.runs;
       if (how !== "save") this.supersede(state.uri, entry, `${file} changed`);
       if (!inputRunFollows(state.settings.runMode, how)) continue;
       entry.inputWantsRun = true;
@@ -247,13 +196,13 @@ export class Scheduler {
     if (!running || running.info.request.runIds.length > 0 || running.info.request.paths) return;
     entry.running = undefined;
     this.env.state.log.debug(`run ${running.info.id} of ${uri} (version ${running.info.version}) cancelled: ${why}`);
-    running.controller.abort(new AbandonWork(ABANDON_GRACE_MS));
+    running.controller.abort(new AbandonWork(ABANDONED_RUN_GRACE_MS));
   }
 
   private settle(uri: string): void {
-    const entry = this.runs.get(uri);
     const state = this.env.state.get(uri);
-    if (!entry || !state) return;
+    if (!state) return;
+    const entry = state.runs;
     entry.timer = undefined;
     const { ownReason, inputWantsRun } = entry;
     entry.ownReason = undefined;
@@ -274,9 +223,9 @@ export class Scheduler {
    */
   request(uri: string, request: RunRequest): boolean {
     if (!this.env.state.trusted) return false;
-    const file = fileOf(uri);
-    if (!this.env.state.get(uri) && !(file && isTestFile(file))) return false;
-    const entry = this.entry(uri);
+    const file = this.env.state.get(uri)?.file ?? fileOf(uri);
+    if (!file || (!this.env.state.get(uri) && !isTestFile(file))) return false;
+    const entry = this.entry(uri, file);
     if (entry.running) {
       entry.queued = entry.queued ? merge(entry.queued, request) : request;
       return true;
@@ -288,7 +237,7 @@ export class Scheduler {
   }
 
   private startWaiting(uri: string): void {
-    const entry = this.runs.get(uri);
+    const entry = this.runsOf(uri);
     const request = entry?.waitingStart;
     if (!entry || !request) return;
     entry.waitingStart = undefined;
@@ -306,7 +255,6 @@ export class Scheduler {
   }
 
   private start(uri: string, request: RunRequest): boolean {
-    const entry = this.entry(uri);
     const state = this.env.state.get(uri);
     const document = this.env.state.documents.get(uri);
     let analysis: Analysis | undefined;
@@ -327,6 +275,7 @@ export class Scheduler {
       }
     }
     if (!analysis || !file) return false;
+    const entry = this.entry(uri, file);
     const controller = new AbortController();
     // Every open buffer, saved or not, is what the bundle reads in place of the disk.
     const { sources, versions } = this.env.state.openSources();
@@ -369,7 +318,7 @@ export class Scheduler {
   }
 
   private finish(uri: string, info: RunInfo, result: JobResult | undefined): void {
-    const entry = this.runs.get(uri);
+    const entry = this.runsOf(uri);
     const current = entry?.running?.info === info;
     if (entry && current) entry.running = undefined;
     let outcome: RunOutcome = "cancelled";
@@ -399,7 +348,7 @@ export class Scheduler {
         entry.queued = undefined;
         this.start(uri, queued);
       } else if (entry && !entry.running && entry.timer === undefined && !this.env.state.get(uri)) {
-        this.runs.delete(uri);
+        this.env.state.forgetClosed(uri);
       }
     }
   }
@@ -419,7 +368,7 @@ export class Scheduler {
 
   /** Cancels the document's run and anything queued; keeps its debounce. */
   cancel(uri: string): void {
-    const entry = this.runs.get(uri);
+    const entry = this.runsOf(uri);
     if (!entry) return;
     entry.queued = undefined;
     this.dropWaiting(uri, entry, false);
@@ -429,7 +378,7 @@ export class Scheduler {
   /** Cancels every run serving the explorer run `runId`. */
   cancelRunId(runId: string): RunInfo[] {
     const cancelled: RunInfo[] = [];
-    for (const [uri, entry] of this.runs) {
+    for (const { uri, runs: entry } of this.env.state.records()) {
       if (entry.queued?.runIds.includes(runId)) {
         entry.queued.runIds = entry.queued.runIds.filter((id) => id !== runId);
         if (entry.queued.runIds.length === 0) entry.queued = undefined;
@@ -446,21 +395,20 @@ export class Scheduler {
     return cancelled;
   }
 
-  /** Closing a document: no debounce, no queued run, its running one killed. */
+  /** Closing a document: no debounce, no queued run, its running one killed (the state then drops its record). */
   close(uri: string): void {
-    const entry = this.runs.get(uri);
+    const entry = this.runsOf(uri);
     if (!entry) return;
     if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.queued = undefined;
     this.dropWaiting(uri, entry, true);
     entry.running?.controller.abort();
-    this.runs.delete(uri);
   }
 
   /** Cancels everything and kills every worker (a stop, a shutdown, trust withdrawn). */
   stopAll(): void {
-    for (const [uri, entry] of this.runs) {
+    for (const { uri, runs: entry } of this.env.state.records()) {
       if (entry.timer !== undefined) this.env.timer.clearTimeout(entry.timer);
       entry.timer = undefined;
       entry.queued = undefined;

@@ -4,17 +4,22 @@
 import { MessageType, ShowMessageNotification, type Connection, type InitializeParams, type InitializeResult } from "vscode-languageserver";
 import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { documentOfRequest, forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
-import { MessageBacklog } from "./messageBacklog.ts";
+import { MessageBacklog, waitingWork } from "./messageBacklog.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { logRuns, write } from "./runLog.ts";
 import { loggedWorkers } from "./workerLog.ts";
-import { Scheduler, waitingWork, type Timer } from "./scheduler.ts";
+import { Scheduler, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
+import { logger } from "./logger.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/execution/pool.ts";
 import { AnswerSchemas } from "./answerSchemas.ts";
-import * as assertionCheck from "./features/assertionCheck.ts";
+import { AssertionChecks } from "./assertionChecks.ts";
+import { StaleInputs } from "./staleInputs.ts";
+import { TestReports } from "./testReports.ts";
+import { WorkflowViews } from "./workflowFiles/workflowViews.ts";
+import * as assertionsChecked from "./features/assertionsChecked.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as completion from "./features/completion.ts";
 import * as codeLens from "./features/codeLens.ts";
@@ -28,9 +33,12 @@ import * as outcomeCoverage from "./features/outcomeCoverage.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as testFiles from "./features/testFiles.ts";
+import * as testsDiscovered from "./features/testsDiscovered.ts";
+import * as testsAffected from "./features/testsAffected.ts";
+import * as timeline from "./features/timeline.ts";
 import * as transcript from "./features/transcript.ts";
 import * as trust from "./features/trust.ts";
-import * as workflowViews from "./features/workflowViews.ts";
+import * as references from "./features/references.ts";
 import * as watchedFiles from "./features/watchedFiles.ts";
 
 export interface ServerEnv {
@@ -75,17 +83,25 @@ export interface Server {
   guardNotification: <P extends unknown[]>(name: string, handler: (...params: P) => void | Promise<void>) => (...params: P) => void;
   /** For a promise nobody awaits (a notification sent): a rejection is logged, never unhandled. */
   forget: (name: string, promise: Promise<unknown>) => void;
-  /** The views in workflow files, from every test file's last run (features/workflowViews.ts). */
-  workflowViews: workflowViews.WorkflowViews;
+  /** The views in workflow files, from every test file's last run (workflowFiles/workflowViews.ts). */
+  workflowViews: WorkflowViews;
   /** Each answer's schema as the runs told it, for completion and the fill fix (answerSchemas.ts). */
   answerSchemas: AnswerSchemas;
+  /** Which results were made from inputs changed since (staleInputs.ts): their lenses and hints are marked stale. */
+  staleInputs: StaleInputs;
+  /** "Check what this test asserts": each document's check, its diagnostics and scores (assertionChecks.ts). */
+  assertionChecks: AssertionChecks;
+  /** Each test's last report, for `turnlens/transcript` and `turnlens/timeline` (testReports.ts). */
+  testReports: TestReports;
 }
 
 export function startServer(connection: Connection, given: ServerEnv): Server {
-  const log = configuration.logger(connection, () => state.globalSettings.logLevel);
+  const log = logger(connection, () => state.globalSettings.logLevel);
   // Timer callbacks (the debounces, the progress delay) run outside any handler: guarded here.
   const env: ServerEnv = { ...given, timer: guardTimer(log, given.timer) };
-  const state = new ServerState(log);
+  const backlog = env.backlog ?? new MessageBacklog();
+  backlog.reportError = (error) => log.error(`work after an edit failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const state = new ServerState(log, backlog);
   const early = env.workers;
   if (early) {
     early.size = () => state.globalSettings.workers;
@@ -104,10 +120,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const configs = new ProjectConfigs(log, env.timer, (message) =>
     forget(log, "showMessage", connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message })),
   );
-  const backlog = env.backlog ?? new MessageBacklog();
-  backlog.reportError = (error) => log.error(`work after an edit failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const scheduler = new Scheduler({ state, workers, timer: env.timer, now: env.now, configs, backlog });
-  state.changeWaits = (uri) => backlog.isWaiting(waitingWork.change(uri));
   const initializers: Array<(params: InitializeParams, result: InitializeResult) => void> = [];
   const initializedHandlers: Array<() => void | Promise<void>> = [];
   initializers.push((params) => {
@@ -135,8 +148,11 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     guardNotification: (name, handler) => guardNotification(log, name, handler),
     forget: (name, promise) => forget(log, name, promise),
     configs,
-    workflowViews: new workflowViews.WorkflowViews(state, scheduler, configs, (contribute) => initializers.push(contribute)),
+    workflowViews: new WorkflowViews(state, scheduler, configs, (contribute) => initializers.push(contribute)),
     answerSchemas: new AnswerSchemas(state),
+    staleInputs: new StaleInputs(state, scheduler, (name, handler) => guardNotification(log, name, handler)),
+    assertionChecks: new AssertionChecks(state, workers, log),
+    testReports: new TestReports(scheduler, (name, handler) => guardNotification(log, name, handler)),
   };
 
   logRuns(server);
@@ -146,8 +162,9 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     trust,
     documents,
     watchedFiles,
+    testsAffected,
     diagnostics,
-    assertionCheck,
+    assertionsChecked,
     codeActions,
     completion,
     hover,
@@ -155,10 +172,12 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     codeLens,
     commands,
     testExplorer,
+    testsDiscovered,
     testFiles,
     transcript,
+    timeline,
     progress,
-    workflowViews,
+    references,
     outcomeCoverage,
   ]) {
     feature.register(server);

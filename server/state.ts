@@ -1,6 +1,7 @@
-// What the server knows: the open documents, their static analysis, the latest run results, the
-// settings cached per document, what each test file's runs read (moduleGraph.ts), trust and the
-// client's capabilities. One instance per server, made by startServer; no module globals.
+// What the server knows: one record per test document (its static analysis, its latest run results,
+// its settings, and its runs, which the scheduler keeps in the same record), what each test file's
+// runs read (moduleGraph.ts), trust and the client's capabilities. One instance per server, made by
+// startServer; no module globals. The scheduler asks the state; the state never calls the scheduler.
 import { fileURLToPath } from "node:url";
 import { Emitter, TextDocuments, type ClientCapabilities } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -9,6 +10,7 @@ import type { FileReport, TestReport } from "../core/execution/report.ts";
 import type { SchemaName } from "../core/execution/schemaNames.ts";
 import { analyzeTestFile } from "./analysis/analyzeTestFile.ts";
 import type { StaticTestFile } from "./analysis/model.ts";
+import { waitingWork, type MessageBacklog } from "./messageBacklog.ts";
 import { ModuleGraph } from "./moduleGraph.ts";
 import { defaultSettings, type Settings } from "./settings.ts";
 import { toRunView, type RunView } from "./views/runView.ts";
@@ -50,11 +52,56 @@ export interface RunResults {
   view: RunView;
 }
 
-/** One open test document. */
+export interface RunRequest {
+  /** Test paths to run (describe names, then the test name); absent runs the whole file. */
+  paths?: string[][];
+  /** The client's explorer runs this run serves; empty for a run the server started itself. */
+  runIds: string[];
+}
+
+/** One run of one document, as the features see it. */
+export interface RunInfo {
+  /** Unique per server: progress for a background run goes out under it. */
+  id: string;
+  uri: string;
+  /** The test file's path. */
+  file: string;
+  /** The document version it runs; undefined for a file that is not open (run from disk). */
+  version: number | undefined;
+  request: RunRequest;
+  analysis: Analysis;
+  /** When it started, from the injected clock. */
+  started: number;
+  /** The versions of the open documents whose text it was sent, by path. */
+  sentVersions: ReadonlyMap<string, number>;
+  /** The count of input changes when it started: a file it read that changed later makes it stale. */
+  changesBefore: number;
+}
+
+/** A document's runs: the part of its record the scheduler (scheduler.ts) writes. */
+export interface DocumentRuns {
+  timer?: unknown;
+  /** The document's own open or change the pending debounce ends, if any. */
+  ownReason?: "open" | "change";
+  /** A file its runs read changed, and the pending debounce ends in a run. */
+  inputWantsRun?: boolean;
+  running?: { info: RunInfo; controller: AbortController };
+  /** What was asked while a run was going; started when it ends. */
+  queued?: RunRequest;
+  /** What was asked while no run was going: started once the client's messages are read. */
+  waitingStart?: RunRequest;
+}
+
+/**
+ * One test document's record, which the state and the scheduler share: an open test document, or a
+ * test file that is not open while the scheduler runs it from disk (the explorer asked for it).
+ */
 export interface DocumentState {
   uri: string;
   /** Absolute path: what the runner runs and what stack traces name. */
   file: string;
+  /** Open in the editor; false for a test file run from disk, whose record goes when its run ends. */
+  open: boolean;
   /** The static pass of the latest version analyzed; redone lazily when the version moves on. */
   analysis?: Analysis;
   /** The latest run results whose version was current when they arrived. */
@@ -63,6 +110,8 @@ export interface DocumentState {
   lastReports: Map<string, TestReport>;
   /** Settings resolved for this document's resource; dropped with the document on close. */
   settings: Settings;
+  /** Its debounce, its run, what is queued behind it: the scheduler's part. */
+  runs: DocumentRuns;
 }
 
 export class ServerState {
@@ -85,6 +134,7 @@ export class ServerState {
   readonly graph = new ModuleGraph();
   /** A document's run results changed, so the views built on them refresh. */
   readonly onDidChangeResults = new Emitter<string>();
+  /** Every document's record: the open test documents, and the test files run from disk meanwhile. */
   private readonly byUri = new Map<string, DocumentState>();
   /**
    * The TextDocument each analysis and each run's results were made from. A version number alone
@@ -93,22 +143,50 @@ export class ServerState {
    */
   private readonly madeFrom = new WeakMap<Analysis | RunResults, TextDocument>();
 
-  constructor(readonly log: Logger) {}
+  constructor(
+    readonly log: Logger,
+    private readonly backlog: MessageBacklog,
+  ) {}
 
   /** The state of an open test document; undefined for anything else. */
   get(uri: string): DocumentState | undefined {
+    const state = this.byUri.get(uri);
+    return state?.open ? state : undefined;
+  }
+
+  /** The open test documents. */
+  all(): DocumentState[] {
+    return [...this.byUri.values()].filter((state) => state.open);
+  }
+
+  /** The record of a document, open or run from disk; undefined when it has none. */
+  recordOf(uri: string): DocumentState | undefined {
     return this.byUri.get(uri);
   }
 
-  all(): DocumentState[] {
+  /** Every record: the open test documents, and the test files run from disk. */
+  records(): DocumentState[] {
     return [...this.byUri.values()];
   }
 
-  /** Starts tracking a document when it is a test file Turnlens can run. */
+  /** The record of a test file, open or not; one not open is made for a run from disk (`forgetClosed` drops it). */
+  record(uri: string, file: string): DocumentState {
+    let state = this.byUri.get(uri);
+    if (!state) this.byUri.set(uri, (state = { uri, file, open: false, lastReports: new Map(), settings: this.globalSettings, runs: {} }));
+    return state;
+  }
+
+  /** Drops the record of a test file that is not open (its run from disk ended). */
+  forgetClosed(uri: string): void {
+    if (this.byUri.get(uri)?.open === false) this.byUri.delete(uri);
+  }
+
+  /** Starts tracking a document when it is a test file Turnlens can run (a run from disk of it goes on in its record). */
   open(uri: string): DocumentState | undefined {
     const file = fileOf(uri);
     if (!file || !isTestFile(file)) return undefined;
-    const state: DocumentState = { uri, file, lastReports: new Map(), settings: this.globalSettings };
+    const runs = this.byUri.get(uri)?.runs ?? {};
+    const state: DocumentState = { uri, file, open: true, lastReports: new Map(), settings: this.globalSettings, runs };
     this.byUri.set(uri, state);
     return state;
   }
@@ -119,9 +197,11 @@ export class ServerState {
 
   /**
    * Whether the document's latest change still waits behind the client's messages (the scheduler
-   * says, messageBacklog.ts): its analysis is then the last one made, not redone for each message.
+   * deferred it, messageBacklog.ts): its analysis is then the last one made, not redone for each message.
    */
-  changeWaits: (uri: string) => boolean = () => false;
+  changeWaits(uri: string): boolean {
+    return this.backlog.isWaiting(waitingWork.change(uri));
+  }
 
   /**
    * The static pass of the document's current text; never throws (a failure is logged, the model
@@ -129,7 +209,7 @@ export class ServerState {
    * (`isCurrent` tells), so a flood of messages does not redo it for each one.
    */
   analysis(uri: string): Analysis | undefined {
-    const state = this.byUri.get(uri);
+    const state = this.get(uri);
     const document = this.documents.get(uri);
     if (!state || !document) return undefined;
     if (state.analysis && this.changeWaits(uri)) return state.analysis;
@@ -143,7 +223,7 @@ export class ServerState {
 
   /** Whether the document's analysis is of its current text (false while its change waits behind a backlog). */
   isCurrent(uri: string): boolean {
-    const analysis = this.byUri.get(uri)?.analysis;
+    const analysis = this.get(uri)?.analysis;
     const document = this.documents.get(uri);
     return analysis !== undefined && document !== undefined && analysis.version === document.version && this.madeFrom.get(analysis) === document;
   }
@@ -160,7 +240,7 @@ export class ServerState {
 
   /** Results only while they are of the document's current text (its version, and its open). */
   currentResults(uri: string): RunResults | undefined {
-    const results = this.byUri.get(uri)?.results;
+    const results = this.get(uri)?.results;
     const document = this.documents.get(uri);
     return results && results.version === document?.version && this.madeFrom.get(results) === document ? results : undefined;
   }
@@ -189,7 +269,7 @@ export class ServerState {
 
   /** Stores a run's results (merging a partial run into the same version's earlier results). */
   setResults(uri: string, analysis: Analysis, report: FileReport, schemas: SchemaName[], partial: boolean, inputs: InputVersion[]): void {
-    const state = this.byUri.get(uri);
+    const state = this.get(uri);
     if (!state) return;
     const document = this.madeFrom.get(analysis);
     if (!document || document !== this.documents.get(uri)) {
@@ -224,7 +304,7 @@ export class ServerState {
 
   /** Reconverts every document's results, after a settings change. */
   refreshViews(): void {
-    for (const state of this.byUri.values()) {
+    for (const state of this.all()) {
       const results = state.results;
       if (!results) continue;
       const view = this.viewOf(state, results, results.report, results.schemas);

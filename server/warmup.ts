@@ -4,6 +4,7 @@
 import type { HeldLines } from "./workerLog.ts";
 import { join } from "node:path";
 import type { FileJob, WorkerPool } from "../core/execution/pool.ts";
+import { WARMUP_TIMEOUT_MS } from "./limits.ts";
 
 /**
  * What a worker started early is sent with its fork: a file that only imports what a test file
@@ -20,7 +21,7 @@ export function preloadJob(folder: string): FileJob {
     "void [expect, test, answer, testWorkflow, defineWorkflow, Type];",
     "",
   ].join("\n");
-  return { file: join(folder, "turnlens-preload.test.ts"), source, timeoutMs: 10_000 };
+  return { file: join(folder, "turnlens-preload.test.ts"), source, timeoutMs: WARMUP_TIMEOUT_MS };
 }
 
 /**
@@ -45,7 +46,7 @@ export function warmupJob(folder: string): FileJob {
     "});",
     "",
   ].join("\n");
-  return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: 10_000 };
+  return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: WARMUP_TIMEOUT_MS };
 }
 
 /** The pool server/start.ts made, and how the server, once loaded, sizes it and hears its log. */

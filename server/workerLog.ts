@@ -1,6 +1,7 @@
 // The output channel's lines for the workers (window/logMessage through the logger): each worker's
 // start and end. Apart from runLog.ts so server/start.ts, whose bundle is kept small, imports only this.
 import type { WorkerFactory } from "../core/execution/pool.ts";
+import { HELD_WORKER_LINES } from "./limits.ts";
 
 /** What one line says and at which level the logger writes it. */
 export interface LogLine {
@@ -28,9 +29,6 @@ export function loggedWorkers(factory: WorkerFactory, say: (line: LogLine) => vo
   };
 }
 
-/** Lines held before the server's log exists, at most this many (a worker that crash-loops says a lot). */
-const HELD_AT_MOST = 100;
-
 /**
  * The worker lines of server/start.ts's early pool, whose first worker starts before the server
  * has a connection: held until the server attaches its log at initialize, then written at their
@@ -42,7 +40,7 @@ export class HeldLines {
 
   readonly say = (line: LogLine): void => {
     if (this.to) return this.to(line);
-    if (this.held.length < HELD_AT_MOST) this.held.push(line);
+    if (this.held.length < HELD_WORKER_LINES) this.held.push(line);
   };
 
   attach(to: (line: LogLine) => void): void {

@@ -77,6 +77,41 @@ test("the server's views hold no connection and no state: they import no feature
   );
 });
 
+test("one record per test document, which the scheduler asks the state for: the state never calls the scheduler back", () => {
+  // The state imports nothing of the scheduler, and no one hangs a hook on the state for it to call.
+  expect(offending("server", (target) => target === "server/scheduler.ts").filter((line) => line.startsWith("server/state.ts "))).toEqual([]);
+  expect(importsOf("server/scheduler.ts").some(({ target }) => target === "server/state.ts")).toBe(true);
+  expect(filesContaining(["server"], /\bstate\.\w+ = \(/)).toEqual([]);
+  // A document's runs are a part of its record, not a second map in the scheduler.
+  expect(readFileSync(join(ROOT, "server/state.ts"), "utf8")).toMatch(/^ {2}runs: DocumentRuns;$/m);
+  expect(filesContaining(["server"], /new Map<string, DocumentRuns>/)).toEqual([]);
+});
+
+test("server/features/ holds only registrars: each file exports register(server), only server.ts and other registrars import one, and views leave", () => {
+  const features = sourceFiles("server/features");
+  expect(features.length).toBeGreaterThan(10);
+  expect(features.filter((file) => !/^export function register\(server: Server\): void \{/m.test(readFileSync(join(ROOT, file), "utf8")))).toEqual([]);
+  const outside = sourceFiles("server").filter((file) => !file.startsWith("server/features/") && file !== "server/server.ts");
+  expect(
+    outside.flatMap((file) =>
+      importsOf(file)
+        .filter(({ target }) => target.startsWith("server/features/"))
+        .map(({ specifier }) => `${file} imports ${specifier}`),
+    ),
+  ).toEqual([]);
+  // What a registrar exports besides register: testFiles.ts's `turnlens/testFilesChanged`, which file watching sends.
+  const exported = features.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(/^export (?:async )?(?:function|class) (\w+)/gm)]
+      .filter(([, name]) => name !== "register")
+      .map(([, name]) => `${file}: ${name}`),
+  );
+  expect(exported).toEqual(["server/features/testFiles.ts: configFilesAmong"]);
+});
+
+test("per-feature state is kept on the Server (made in startServer), never in a module WeakMap keyed by the server", () => {
+  expect(filesContaining(["server"], /new WeakMap<Server\b/)).toEqual([]);
+});
+
 test("the extension's files that import no vscode are the ones in extension/vscodeFree/, and those never import it", () => {
   expect(offending("extension/vscodeFree", (target) => target === "vscode")).toEqual([]);
   const rootFiles = readdirSync(join(ROOT, "extension")).filter((file) => file.endsWith(".ts"));
@@ -135,6 +170,16 @@ test("every worker is forked detached, as the leader of its own process group", 
 
 test("the runner's limits (timer maximum, output cap, recycle rule) are numbers in core/execution/limits.ts only", () => {
   expect(filesContaining(["core", "server"], /2 \*\* 31|2147483647|4 \* 1024 \* 1024/)).toEqual(["core/execution/limits.ts"]);
+});
+
+test("the server's numbers (grace periods, delays, timeouts, caps) are constants in server/limits.ts only, each named for what it is for", () => {
+  // A top-level constant holding a number (the protocol's version is a name, not a limit), or a number written where a run, a worker or a timer is given one.
+  expect(filesContaining(["server"], /^(?:export )?const (?!PROTOCOL_VERSION\b)[A-Z][A-Z0-9_]* = \d/m)).toEqual(["server/limits.ts"]);
+  expect(filesContaining(["server"], /timeoutMs: \d|new AbandonWork\(\d|max-old-space-size=\d|setTimeout\([^;]*, \d+\)/)).toEqual([]);
+  // The two graces differ on purpose (an abandoned background run, a cancelled assertion check): one name each.
+  expect(filesContaining(["server"], /new AbandonWork\(ABANDONED_RUN_GRACE_MS\)/)).toEqual(["server/scheduler.ts"]);
+  expect(filesContaining(["server"], /new AbandonWork\(ABANDONED_CHECK_GRACE_MS\)/).length).toBe(1);
+  expect(filesContaining(["core", "server"], /ABANDON_GRACE_MS/)).toEqual([]);
 });
 
 test("the CLI and the server own their process trees, and every worker watches its parent", () => {

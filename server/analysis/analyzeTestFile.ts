@@ -11,7 +11,8 @@ import { entryCallOf, looseEntryOf, type AnalysisContext, type EntryCall } from 
 import { addProblems, problemsOfOptionsAfterWalk } from "./staticProblems.ts";
 import { readTestDeclaration, testNameOf, type TestDeclaration } from "./testDeclarations.ts";
 import { readTestWorkflowCall, testWorkflowCalleeOf } from "./testWorkflowCalls.ts";
-import { DEPTH_LIMIT, fileTooDeepNotice, flattenTooDeep, isTooDeep, tooDeepNotices, TooDeepError } from "./tooDeep.ts";
+import { DEPTH_LIMIT } from "../limits.ts";
+import { fileTooDeepNotice, flattenTooDeep, isTooDeep, tooDeepNotices, TooDeepError } from "./tooDeep.ts";
 
 export { callAtSite, entriesAtSite, entriesOfScript, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "./siteLookup.ts";
 export type { EntryAtSite } from "./siteLookup.ts";

@@ -5,13 +5,7 @@
 import ts from "./typescript.ts";
 import type { StaticProblem } from "./model.ts";
 import { rangeBetween } from "./ranges.ts";
-
-/**
- * How deep the static pass walks a syntax tree (and how deep brackets may nest when TypeScript's
- * own parser runs out of stack). Real test files stay under 40; the walk and the parser hold
- * about 700 on Node's default stack, so 300 leaves room for whatever called the pass.
- */
-export const DEPTH_LIMIT = 300;
+import { DEPTH_LIMIT } from "../limits.ts";
 
 export const TOO_DEEP_MESSAGE = `too deep to analyse: this code is nested more than ${DEPTH_LIMIT} levels deep, so Turnlens's static checks, hovers and hints skip it (the tests still run)`;
 export const FILE_TOO_DEEP_MESSAGE = `too deep to analyse: TypeScript's parser cannot read this file (it is nested more than ${DEPTH_LIMIT} levels deep), so Turnlens checks nothing in it and finds no test to run`;

@@ -9,7 +9,7 @@ import { writtenValueAt } from "../analysis/writtenAnswer.ts";
 import { combineFixes, fillAnswerFix, fixesOf, removeEveryUnreached, type Fix, type FixSource, type Unreached } from "../views/fixes.ts";
 import type { Server } from "../server.ts";
 import type { TurnlensDiagnostic } from "../views/toLsp.ts";
-import { currentDiagnostics, wireDiagnostic } from "./diagnostics.ts";
+import { currentDiagnostics, wireDiagnostic } from "../views/shownDiagnostics.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
 

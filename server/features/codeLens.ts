@@ -2,37 +2,16 @@
 // `▶ Run file` at the top; a result of an earlier version of the text, or of a run that read a
 // file changed since (an edited workflow), ends with ` …` (stale), as a carried hint does.
 // They run through `workspace/executeCommand` (see commands.ts).
+// A test's "Check what this test asserts" lens is its check's (assertionChecks.ts).
 import { CodeLensRefreshRequest, type CodeLens, type CodeLensParams, type Range } from "vscode-languageserver";
-import type { TestReport } from "../../core/execution/report.ts";
 import { STALE_MARK } from "../views/carriedHints.ts";
-import { staleInputs } from "../staleInputs.ts";
+import { resultTitle, STALE_LENS_TOOLTIP } from "../views/lensTitles.ts";
 import { Commands, SHOW_TIMELINE_COMMAND, TestId, type InitializationOptions } from "../protocol.ts";
 import type { Server } from "../server.ts";
-import { checkLensTitle } from "./assertionCheck.ts";
-
-/** A result lens of an earlier version of the text; unlike a hint's, no run may be on its way (manual, onSave). */
-const STALE_LENS_TOOLTIP = "From a run before your last edit; the next run replaces it.";
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-/** The result lens of a test's last report. */
-export function resultTitle(report: TestReport): string {
-  if (report.status === "passed") {
-    const turns = report.runs.reduce((sum, run) => sum + run.turns.length, 0);
-    return `✓ ${plural(turns, "turn")} · ${Math.round(report.durationMs)} ms`;
-  }
-  if (report.status === "failed") {
-    const problems = report.runs.reduce((sum, run) => sum + run.problems.length, 0) || (report.error?.problems?.length ?? 0);
-    return problems > 0 ? `✗ ${plural(problems, "problem")}` : "✗ failed";
-  }
-  return `○ ${report.status}`;
-}
 
 export function register(server: Server): void {
-  const { connection, state, scheduler } = server;
-  const inputs = staleInputs(server);
+  const { connection, state, scheduler, assertionChecks } = server;
+  const inputs = server.staleInputs;
   let showsTimelines = false;
   server.onInitialize((params, result) => {
     result.capabilities.codeLensProvider = { resolveProvider: false };
@@ -46,6 +25,8 @@ export function register(server: Server): void {
   // A workflow edit makes the open tests' results stale at once: their lenses take the stale mark now.
   scheduler.onDidChangeInputs.event(server.guardNotification("refresh code lenses", refresh));
   scheduler.onDidEndRun.event(server.guardNotification("refresh code lenses", refresh));
+  // An assertion check started or ended: its lens shows it.
+  assertionChecks.onDidChangeLenses.event(server.guardNotification("refresh code lenses", refresh));
 
   connection.onCodeLens(
     server.guardRequest("codeLens", (params: CodeLensParams): CodeLens[] => {
@@ -76,7 +57,7 @@ export function register(server: Server): void {
           command: stale ? { title: `${resultTitle(report)}${STALE_MARK}`, command: "", tooltip: STALE_LENS_TOOLTIP } : { title: resultTitle(report), command: "" },
         });
         // Only a passed test's answers can be checked (docs/mutate.md): its mutants are reruns of a pass.
-        const check = checkLensTitle(server, uri, id, report.status === "passed");
+        const check = assertionChecks.lensTitle(uri, id, report.status === "passed");
         if (check) lenses.push({ range: test.calleeRange, command: { title: check, command: Commands.checkAssertions, arguments: [uri, test.path] } });
         if (showsTimelines && report.runs.length > 0) {
           lenses.push({ range: test.calleeRange, command: { title: "Timeline", command: SHOW_TIMELINE_COMMAND, arguments: [TestId.of(uri, test.path)] } });

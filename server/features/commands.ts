@@ -4,7 +4,6 @@
 import type { ExecuteCommandParams } from "vscode-languageserver";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
-import { startCheck } from "./assertionCheck.ts";
 import { readRecordArguments, recordRun } from "../recordRun.ts";
 import { NOT_TRUSTED } from "./trust.ts";
 
@@ -28,7 +27,7 @@ export function register(server: Server): void {
         case Commands.checkAssertions:
           if (typeof uri !== "string" || !Array.isArray(path)) throw new Error(`${Commands.checkAssertions} takes [uri, path]`);
           if (!state.trusted) return notStarted;
-          return { started: startCheck(server, uri, path) };
+          return { started: server.assertionChecks.start(uri, path) };
         case Commands.cancelRuns:
           for (const document of typeof uri === "string" ? [uri] : state.all().map((d) => d.uri)) scheduler.cancel(document);
           return { cancelled: true };

@@ -1,33 +1,10 @@
-// Settings: from initializationOptions, `workspace/didChangeConfiguration`, and (when the client
-// answers it) `workspace/configuration` per document, cached on the document until it closes.
-// Also the logger, whose level is a setting.
-import { DidChangeConfigurationNotification, type Connection } from "vscode-languageserver";
+// `workspace/didChangeConfiguration`: the settings, from initializationOptions, that notification,
+// and (when the client answers it) `workspace/configuration` per document, cached on the document
+// until it closes.
+import { DidChangeConfigurationNotification } from "vscode-languageserver";
 import type { InitializationOptions } from "../protocol.ts";
 import type { Server } from "../server.ts";
-import { readSettings, SETTINGS_SECTION, type Settings } from "../settings.ts";
-import type { Logger } from "../state.ts";
-
-const LEVELS = ["error", "warn", "info", "debug"] as const;
-
-export function logger(connection: Connection, level: () => Settings["logLevel"]): Logger {
-  const enabled = (wanted: Settings["logLevel"]) => LEVELS.indexOf(wanted) <= LEVELS.indexOf(level());
-  const write = (wanted: Settings["logLevel"], message: string) => {
-    if (!enabled(wanted)) return;
-    try {
-      if (wanted === "error") connection.console.error(message);
-      else if (wanted === "warn") connection.console.warn(message);
-      else connection.console.log(message);
-    } catch {
-      // The connection is gone; nothing to tell.
-    }
-  };
-  return {
-    error: (message) => write("error", message),
-    warn: (message) => write("warn", message),
-    info: (message) => write("info", message),
-    debug: (message) => write("debug", message),
-  };
-}
+import { readSettings, SETTINGS_SECTION } from "../settings.ts";
 
 export function register(server: Server): void {
   const { connection, state } = server;

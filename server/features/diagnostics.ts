@@ -1,65 +1,19 @@
-// Publishes each test document's diagnostics: the static ones at once on open and on each change,
-// then static and run diagnostics together when a run's results arrive for the current version.
-// While the run of a new version goes, the last run's diagnostics are carried to the new text
-// (carriedDiagnostics.ts) rather than cleared, so they do not blink as the user types; when no run
-// follows (manual, onSave, untrusted, no tests) the static set is published alone. Closing clears it.
+// `textDocument/publishDiagnostics`. A test document's: the static ones at once on open and on each
+// change, then static and run diagnostics together when a run's results arrive for the current
+// version, with the last assertion check's (assertionChecks.ts). While the run of a new version
+// goes, the last run's diagnostics are carried to the new text (carriedDiagnostics.ts) rather than
+// cleared, so they do not blink as the user types; when no run follows (manual, onSave, untrusted,
+// no tests) the static set is published alone. Closing clears it. A workflow document's: the
+// outcomes no test gives an agent (workflowFiles/workflowViews.ts), as the test files' runs change.
 import type { Diagnostic } from "vscode-languageserver";
 import { carryDiagnostics } from "../views/carriedDiagnostics.ts";
 import type { Server } from "../server.ts";
-import type { ServerState } from "../state.ts";
-import { staticDiagnostics, type TurnlensDiagnostic } from "../views/toLsp.ts";
-
-/**
- * One report per problem: a diagnostic with the code, range and message of one before it (an entry
- * two tests share and both leave unreached, a run's copy of a static problem) is dropped.
- */
-export function onePerProblem<Shown extends Diagnostic | TurnlensDiagnostic>(diagnostics: Shown[]): Shown[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((diagnostic) => {
-    const { start, end } = diagnostic.range;
-    const key = JSON.stringify([diagnostic.code, start.line, start.character, end.line, end.character, diagnostic.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** The document's current diagnostics, fixes attached: static, plus the run's when they are current. */
-export function currentDiagnostics(state: ServerState, uri: string): TurnlensDiagnostic[] {
-  const analysis = state.analysis(uri);
-  if (!analysis) return [];
-  const results = state.currentResults(uri);
-  return onePerProblem([...staticDiagnostics(analysis.model), ...(results?.view.diagnostics ?? [])]);
-}
-
-/** A diagnostic as it goes on the wire: code actions are computed from the server's copy. */
-export function wireDiagnostic({ data: _data, ...diagnostic }: TurnlensDiagnostic): Diagnostic {
-  return diagnostic;
-}
-
-/** Diagnostics another feature adds to a document's (assertionCheck.ts's `answer-unchecked`), and how to publish them again. */
-const added = new WeakMap<Server, { sources: Array<(uri: string) => TurnlensDiagnostic[]>; publish?: (uri: string) => void }>();
-
-function addedOf(server: Server) {
-  let entry = added.get(server);
-  if (!entry) added.set(server, (entry = { sources: [] }));
-  return entry;
-}
-
-/** Adds `source`'s diagnostics to each publication of a document's (until its next change). */
-export function addDiagnosticSource(server: Server, source: (uri: string) => TurnlensDiagnostic[]): void {
-  addedOf(server).sources.push(source);
-}
-
-/** Publishes the document's diagnostics again, now that a source's changed. */
-export function republishDiagnostics(server: Server, uri: string): void {
-  added.get(server)?.publish?.(uri);
-}
+import { onePerProblem, wireDiagnostic } from "../views/shownDiagnostics.ts";
+import { staticDiagnostics } from "../views/toLsp.ts";
 
 export function register(server: Server): void {
-  const { connection, state, scheduler } = server;
-  const extra = addedOf(server);
-  const addedFor = (uri: string) => extra.sources.flatMap((source) => source(uri)).map(wireDiagnostic);
+  const { connection, state, scheduler, assertionChecks } = server;
+  const addedFor = (uri: string) => assertionChecks.diagnosticsOf(uri).map(wireDiagnostic);
   /** The run diagnostics last published for each document, and the text they were placed in. */
   const shownRun = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
   const send = (uri: string, version: number, diagnostics: Diagnostic[]) =>
@@ -73,7 +27,6 @@ export function register(server: Server): void {
     shownRun.set(uri, { text: analysis.text, diagnostics: run });
     send(uri, document.version, onePerProblem([...staticDiagnostics(analysis.model).map(wireDiagnostic), ...run, ...addedFor(uri)]));
   };
-  extra.publish = publish;
   /** A change: the new static diagnostics at once, with the last run's carried when a run follows. */
   const publishChange = ({ uri, runFollows }: { uri: string; runFollows: boolean }) => {
     const document = state.documents.get(uri);
@@ -93,10 +46,34 @@ export function register(server: Server): void {
     }),
   );
   state.onDidChangeResults.event(server.guardNotification("publish run diagnostics", publish));
+  assertionChecks.onDidChangeDiagnostics.event(server.guardNotification("publish answer checks", publish));
   state.onDidClose.event(
     server.guardNotification("clear diagnostics", (uri: string) => {
       shownRun.delete(uri);
       server.forget("publishDiagnostics", connection.sendDiagnostics({ uri, diagnostics: [] }));
+    }),
+  );
+
+  // Workflow documents: what is shown for each open one, so an unchanged set is not sent again.
+  const views = server.workflowViews;
+  const shownWorkflow = new Map<string, string>();
+  const publishWorkflows = () => {
+    for (const document of state.documents.all()) {
+      if (state.get(document.uri)) continue;
+      const diagnostics = views.diagnostics(document.uri);
+      const json = JSON.stringify(diagnostics);
+      if ((shownWorkflow.get(document.uri) ?? "[]") === json) continue;
+      shownWorkflow.set(document.uri, json);
+      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics }));
+    }
+  };
+  views.runs.onDidChange.event(server.guardNotification("workflow views", publishWorkflows));
+  // A settings change reconverts the test files' views; the workflow's follow.
+  state.onDidChangeResults.event(server.guardNotification("workflow views", publishWorkflows));
+  state.documents.onDidClose(
+    server.guardNotification("clear workflow diagnostics", ({ document }) => {
+      if (!shownWorkflow.delete(document.uri)) return;
+      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
     }),
   );
 }

@@ -3,45 +3,12 @@
 // turns and durations; on an entry never reached: why. hoverMarkdown.ts words them. While the run
 // of an edited version goes, the last run's hovers are carried to the new text and marked stale
 // (carriedHints.ts), as its inlay hints are, until the new run's replace them.
-import { type Hover, type HoverParams, MarkupKind, type Position } from "vscode-languageserver";
-import { rangeContains, rangeSize } from "../analysis/ranges.ts";
-import { carryRange, lineCarrier, markStaleMarkdown, positionBefore } from "../views/carriedHints.ts";
+// A workflow document's hover is its call's (workflowFiles/workflowViews.ts).
+import { type Hover, type HoverParams, MarkupKind } from "vscode-languageserver";
 import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
-import { markdownHover } from "../views/toLsp.ts";
 import { markdownAsPlainText } from "../views/markdownText.ts";
-import { neverReachedMarkdown, scriptMarkdown, testMarkdown } from "../views/hoverMarkdown.ts";
-
-/**
- * The hover of a run's results at a position of the text they were made for; `shownLine` maps a
- * line of that text to the line a hover names (a carried hover's text has moved on).
- */
-export function resultsHover(results: RunResults, position: Position, shownLine?: (line: number) => number): Hover | null {
-  const hovered = results.view.scripts.filter((view) => rangeContains(view.range, position)).sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
-  if (hovered) return markdownHover(scriptMarkdown(hovered), hovered.range);
-  // An entry no turn reached met nothing: its hover says why, and what the list did meet.
-  const never = results.view.neverReached.filter((view) => rangeContains(view.range, position)).sort((left, right) => rangeSize(left.range) - rangeSize(right.range))[0];
-  if (never) {
-    const scripts = shownLine ? results.view.scripts.map((view) => ({ ...view, line: shownLine(view.line) })) : results.view.scripts;
-    return markdownHover(neverReachedMarkdown(never, scripts), never.range);
-  }
-  const test = results.view.tests.find((view) => view.test && view.test.range.start.line === position.line && rangeContains(view.test.range, position));
-  if (test?.test) return markdownHover(testMarkdown(test.report), test.test.calleeRange);
-  return null;
-}
-
-/**
- * The last run's hover at a position of the edited text `text`: found where that position was in
- * the text the results were made for, its range moved to `text`, its markdown marked stale. None
- * on what the edit wrote.
- */
-export function carriedHover(uri: string, results: RunResults, text: string, position: Position): Hover | null {
-  const before = positionBefore(uri, results.text, text, position);
-  if (!before) return null;
-  const hover = resultsHover(results, before, lineCarrier(uri, results.text, text));
-  if (!hover?.range || typeof hover.contents !== "object" || !("kind" in hover.contents)) return hover;
-  return { contents: { kind: hover.contents.kind, value: markStaleMarkdown(hover.contents.value) }, range: carryRange(uri, results.text, text, hover.range) };
-}
+import { carriedHover, resultsHover } from "../views/runHover.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;

@@ -4,40 +4,16 @@
 // While the run of an edited version goes, the last run's hints are carried to the new text and
 // marked stale (carriedHints.ts), as the diagnostics are, rather than vanishing until it ends.
 // A run's hints whose inputs changed since (a workflow edit) are marked stale too (staleInputs.ts).
+// A workflow document's hints are its calls' (workflowFiles/workflowViews.ts), asked again as the runs change.
 import type { InlayHint, InlayHintParams } from "vscode-languageserver";
-import { lineEnd, lineInRange } from "../analysis/ranges.ts";
+import { lineInRange } from "../analysis/ranges.ts";
 import { carryHints, markStale } from "../views/carriedHints.ts";
-import { staleInputs } from "../staleInputs.ts";
-import type { Met, MetKind } from "../views/scriptViews.ts";
 import type { Server } from "../server.ts";
-import type { RunResults } from "../state.ts";
-import { inlayHint } from "../views/toLsp.ts";
-import { scriptHint } from "../views/hintLabels.ts";
-
-/** Every hint of a run's results, in the order of the text's lines. */
-export function runHints(results: RunResults): InlayHint[] {
-  const lines = results.text.split("\n");
-  // One hint per line, one label per kind: an entry shared by several tests (a list const, a
-  // happy path) met turns in each of them, and they read as one count, not as the same label repeated.
-  const byLine = new Map<number, Map<MetKind, Met[]>>();
-  for (const view of results.view.scripts) {
-    if (view.met.length === 0) continue;
-    const kinds = byLine.get(view.line) ?? new Map<MetKind, Met[]>();
-    kinds.set(view.kind, [...(kinds.get(view.kind) ?? []), ...view.met]);
-    byLine.set(view.line, kinds);
-  }
-  const turnsFirst = ([kind]: [MetKind, Met[]]) => (kind === "turn" ? 0 : 1);
-  const label = (kinds: Map<MetKind, Met[]>) =>
-    [...kinds]
-      .sort((left, right) => turnsFirst(left) - turnsFirst(right))
-      .map(([kind, met]) => scriptHint(kind, met))
-      .join("; ");
-  return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => inlayHint(lineEnd(lines, line), label(kinds)));
-}
+import { runHints } from "../views/runHints.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
-  const inputs = staleInputs(server);
+  const inputs = server.staleInputs;
   /** The hints last made for each document and the text they are placed in; `stale` once carried past an edit. */
   const shown = new Map<string, { text: string; hints: InlayHint[]; stale: boolean }>();
   server.onInitialize((_params, result) => {
@@ -87,6 +63,9 @@ export function register(server: Server): void {
       shown.delete(uri);
     }),
   );
+  // A workflow document's hints follow every test file's runs, and a settings change.
+  server.workflowViews.runs.onDidChange.event(server.guardNotification("workflow views", refresh));
+  state.onDidChangeResults.event(server.guardNotification("workflow views", refresh));
   connection.languages.inlayHint.on(
     server.guardRequest("inlayHint", (params: InlayHintParams): InlayHint[] => {
       const uri = params.textDocument.uri;

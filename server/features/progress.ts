@@ -2,10 +2,9 @@
 // timer), for clients that support server-initiated progress.
 import { basename } from "node:path";
 import type { WorkDoneProgressServerReporter } from "vscode-languageserver";
-import type { RunInfo } from "../scheduler.ts";
+import type { RunInfo } from "../state.ts";
+import { PROGRESS_DELAY_MS } from "../limits.ts";
 import type { Server } from "../server.ts";
-
-export const PROGRESS_DELAY_MS = 300;
 
 export function register(server: Server): void {
   const { connection, state, scheduler, env } = server;

@@ -1,48 +1,28 @@
-// The test explorer messages (server/protocol.ts), for clients that show a test tree and say so
-// with `experimental.turnlens.testExplorer`: the tests of each document, runs the client asks for
-// by self-describing ids, progress for every run, and cancellation.
+// The Test Explorer's runs (server/protocol.ts), for clients that show a test tree and say so with
+// `experimental.turnlens.testExplorer`: `turnlens/runTests`, the runs the client asks for by
+// self-describing ids, their `turnlens/testRunProgress` (and every background run's), and
+// `turnlens/cancelTestRun`. The tree itself is testsDiscovered.ts's.
 import { pathToFileURL } from "node:url";
-import type { Range } from "vscode-languageserver";
 import type { TestReport } from "../../core/execution/report.ts";
-import type { StaticTestFile } from "../analysis/model.ts";
 import {
   CancelTestRunNotification,
   EXPERIMENTAL_CAPABILITY,
   RunTestsRequest,
   TestId,
   TestRunProgressNotification,
-  TestsDiscoveredNotification,
   type RunTestsParams,
   type RunTestsResult,
-  type TestItem,
   type TestMessage,
   type TestRunProgressMessage,
   type TurnlensClientCapabilities,
 } from "../protocol.ts";
-import type { RunInfo } from "../scheduler.ts";
+import type { RunInfo } from "../state.ts";
 import type { Server } from "../server.ts";
-import { toRunView, type TestView } from "../views/runView.ts";
-
-/** The tree of a document's tests: what the text declares, plus tests only a run reported. */
-export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = []): TestItem[] {
-  const items = model.tests.map(
-    (test): TestItem => ({ id: TestId.of(uri, test.path), label: test.name, kind: test.kind, range: test.range, source: "static", children: [] }),
-  );
-  const roots: TestItem[] = [];
-  model.tests.forEach((test, index) => (test.parent !== undefined ? items[test.parent]!.children : roots).push(items[index]!));
-  for (const view of ran) {
-    if (view.test) continue;
-    const item: TestItem = { id: TestId.of(uri, view.report.path), label: view.report.name, kind: "test", range: view.range, source: "run", children: [] };
-    const parentIndex = model.tests.findIndex((test) => test.kind === "describe" && JSON.stringify(test.path) === JSON.stringify(view.report.path.slice(0, -1)));
-    (parentIndex >= 0 ? items[parentIndex]!.children : roots).push(item);
-  }
-  return roots;
-}
+import { failureMessages } from "../views/testTree.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
   let enabled = false;
-  const lastSent = new Map<string, string>();
   /** Explorer run id → the documents it still waits for. */
   const explorerRuns = new Map<string, Set<string>>();
 
@@ -59,27 +39,12 @@ export function register(server: Server): void {
       connection.sendNotification(TestRunProgressNotification.type, { runId, ...(background ? { background: true, uri: background } : {}), message }),
     );
 
-  const discover = (uri: string) => {
-    if (!enabled) return;
-    const analysis = state.analysis(uri);
-    if (!analysis) return;
-    const tests = testTree(uri, analysis.model, state.currentResults(uri)?.view.tests);
-    const json = JSON.stringify(tests);
-    if (lastSent.get(uri) === json) return;
-    lastSent.set(uri, json);
-    server.forget("testsDiscovered", connection.sendNotification(TestsDiscoveredNotification.type, { textDocument: { uri }, tests }));
-  };
-  state.onDidOpen.event(server.guardNotification("discover tests", discover));
-  scheduler.onDidSettle.event(server.guardNotification("discover tests", ({ uri }: { uri: string }) => discover(uri)));
-  state.onDidChangeResults.event(server.guardNotification("discover tests", discover));
-
   const end = (runId: string) => {
     if (!explorerRuns.delete(runId)) return;
     progress(runId, { type: "end" });
   };
   state.onDidClose.event(
     server.guardNotification("end runs of a closed document", (uri: string) => {
-      lastSent.delete(uri);
       // A run queued for the document will never start.
       for (const [runId, pending] of explorerRuns) if (pending.delete(uri) && pending.size === 0 && !scheduler.isRunning(uri)) end(runId);
     }),
@@ -91,26 +56,7 @@ export function register(server: Server): void {
 
   const messagesOf = (run: RunInfo, report: TestReport): TestMessage[] => {
     const document = state.get(run.uri);
-    const file = document?.file ?? report.location?.file ?? "";
-    const view = toRunView({
-      file,
-      text: run.analysis.text,
-      model: run.analysis.model,
-      report: { file, tests: [report], durationMs: 0 },
-      schemas: [],
-      settings: document?.settings ?? state.globalSettings,
-    });
-    // A problem the static pass shows (not published twice) is still where the failure message goes.
-    const messages = [...view.diagnostics, ...view.shownStatically].map(
-      (diagnostic): TestMessage => ({
-        message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
-        location: { uri: run.uri, range: diagnostic.range as Range },
-      }),
-    );
-    if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
-    if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
-    if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;
-    return messages;
+    return failureMessages(run.uri, document?.file ?? report.location?.file ?? "", run.analysis, report, document?.settings ?? state.globalSettings);
   };
 
   /** The tests each run has said started (the runner re-announces a test before its body). */

@@ -1,9 +1,7 @@
 // Changes on disk (`workspace/didChangeWatchedFiles`, registered dynamically for the project's source
-// files, so a `git checkout` or a formatter counts) fed to the scheduler, and the test files not open
-// that a change affects sent to the client (`turnlens/testsAffected`) for its continuous run.
-import { pathToFileURL } from "node:url";
+// files, so a `git checkout` or a formatter counts) fed to the scheduler; a project config among them
+// is said to the client (testFiles.ts).
 import { DidChangeWatchedFilesNotification } from "vscode-languageserver";
-import { TestsAffectedNotification } from "../protocol.ts";
 import { configFilesAmong } from "./testFiles.ts";
 import type { Server } from "../server.ts";
 import { fileOf } from "../state.ts";
@@ -30,13 +28,6 @@ export function register(server: Server): void {
         if (!file || file.includes("/node_modules/") || state.openDocumentOf(file)) continue;
         scheduler.inputChanged(file, "disk");
       }
-    }),
-  );
-
-  scheduler.onClosedTestsAffected.event(
-    server.guardNotification("tests affected", ({ tests, changed }: { tests: string[]; changed: string[] }) => {
-      const toUri = (file: string) => pathToFileURL(file).href;
-      server.forget("testsAffected", connection.sendNotification(TestsAffectedNotification.type, { tests: tests.map(toUri), changed: changed.map(toUri) }));
     }),
   );
 }

@@ -7,9 +7,9 @@ import { Emitter } from "vscode-languageserver";
 import { outcomeCoverage, type OutcomeCoverage } from "../../core/coverage/outcomeCoverage.ts";
 import type { FileReport } from "../../core/execution/report.ts";
 import { workflowCallSites, type WorkflowCallSite } from "../../core/coverage/workflowCallSites.ts";
-import type { RunOutcome, RunInfo, Scheduler } from "../scheduler.ts";
+import type { RunOutcome, Scheduler } from "../scheduler.ts";
 import type { JobResult } from "../../core/execution/pool.ts";
-import { fileOf, type ServerState } from "../state.ts";
+import { fileOf, type RunInfo, type ServerState } from "../state.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 
 export class WorkflowRuns {

@@ -19,7 +19,8 @@ import {
   type LogMessageParams,
 } from "vscode-languageserver-protocol/node";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
-import { DEPTH_LIMIT, FILE_TOO_DEEP_MESSAGE, TOO_DEEP_MESSAGE } from "../../server/analysis/tooDeep.ts";
+import { FILE_TOO_DEEP_MESSAGE, TOO_DEEP_MESSAGE } from "../../server/analysis/tooDeep.ts";
+import { DEPTH_LIMIT } from "../../server/limits.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { MISTAKES, ROOT, SLOW, TestServer } from "./harness.ts";
 import { rangeOf } from "./textRanges.ts";

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { LogMessageParams, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
-import { MAX_CONTENT_LENGTH } from "../../server/frameCheck.ts";
+import { MAX_CONTENT_LENGTH } from "../../server/limits.ts";
 import { Commands } from "../../server/protocol.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { MISTAKES, mistake, SLOW, TestServer } from "./harness.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DidChangeWatchedFilesNotification, FileChangeType, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestRunProgressParams, TestsAffectedParams } from "../../server/protocol.ts";
-import type { RunInfo } from "../../server/scheduler.ts";
+import type { RunInfo } from "../../server/state.ts";
 import { defaultSettings } from "../../server/settings.ts";
 import { EDITOR_CAPABILITIES, SLOW, TestServer, type StartOptions } from "./harness.ts";
 import { RENAMED, summarizeProject, testFile, WORKFLOW } from "./fixtures/summarizeProject.ts";

@@ -1,10 +1,10 @@
 // In the workflow file (a document that is not a test file): what the tests did at each call, from
 // the last run of every test file (workflowRuns.ts). An inlay hint at the end of each reached
 // call's line (`6 tests · answered 9, unanswered 2, timed-out 1`), a hover listing the tests with
-// links, `textDocument/references` at a call giving the entries that met its turns, and once per
-// agent at its open call an Information diagnostic naming the outcomes no test gives it, with
-// quick fixes adding such a test. hover.ts, inlayHints.ts and codeActions.ts hand workflow
-// documents here.
+// links, the references at a call (the entries that met its turns), and once per agent at its open
+// call an Information diagnostic naming the outcomes no test gives it, with quick fixes adding such
+// a test. The server's one instance (`server.workflowViews`); the registrars of server/features/
+// (hover, inlayHints, references, diagnostics, codeActions) hand workflow documents here.
 import {
   CodeActionKind,
   DiagnosticSeverity,
@@ -20,7 +20,7 @@ import {
   type ReferenceParams,
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
-import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { callSummary, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
@@ -30,10 +30,10 @@ import type { ProjectConfigs } from "../projectConfig.ts";
 import { fileOf, type ServerState } from "../state.ts";
 import type { Scheduler } from "../scheduler.ts";
 import { inlayHint, markdownHover, SOURCE } from "../views/toLsp.ts";
-import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "../workflowFiles/addOutcomeTest.ts";
-import { callMarkdown } from "../workflowFiles/workflowHover.ts";
-import { WorkflowRuns } from "../workflowFiles/workflowRuns.ts";
-import { testFilesImporting } from "../workflowFiles/workflowTestFiles.ts";
+import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "./addOutcomeTest.ts";
+import { callMarkdown } from "./workflowHover.ts";
+import { WorkflowRuns } from "./workflowRuns.ts";
+import { testFilesImporting } from "./workflowTestFiles.ts";
 
 /** The diagnostic code of an agent's untested outcomes. */
 export const OUTCOME_NOT_TESTED = "outcome-not-tested";
@@ -69,15 +69,10 @@ export class WorkflowViews {
     return { file, workflow, lines: text.split("\n") };
   }
 
-  /** The range of a call's name and receiver on its line (`verifier.run`). */
-  private callRange(lines: readonly string[], call: CallCoverage): Range {
-    return callNameRange(lines, call.site, call.callee);
-  }
-
   private callAt(uri: string, position: { line: number; character: number }) {
     const found = this.workflowOf(uri);
     if (!found) return undefined;
-    const call = found.workflow.calls.find((each) => each.reached.length > 0 && rangeContains(this.callRange(found.lines, each), position));
+    const call = found.workflow.calls.find((each) => each.reached.length > 0 && rangeContains(callNameRange(found.lines, each.site, each.callee), position));
     return call ? { ...found, call } : undefined;
   }
 
@@ -99,7 +94,7 @@ export class WorkflowViews {
     const found = this.callAt(params.textDocument.uri, params.position);
     if (!found) return null;
     const notRun = await this.testFilesNotRun(found.file);
-    return markdownHover(callMarkdown(found.call, notRun), this.callRange(found.lines, found.call));
+    return markdownHover(callMarkdown(found.call, notRun), callNameRange(found.lines, found.call.site, found.call.callee));
   }
 
   /** The test files importing the workflow, with the project's config's include and exclude (only in a trusted workspace: a config is code). */
@@ -150,7 +145,7 @@ export class WorkflowViews {
       const opened = agent.openedAt;
       if (!opened || opened.file !== found.file || agent.notGiven.length === 0) continue;
       const call = found.workflow.calls.find((each) => each.site.line === opened.line && each.site.column === opened.column);
-      const range = call ? this.callRange(found.lines, call) : siteCharacterRange(opened);
+      const range = call ? callNameRange(found.lines, call.site, call.callee) : siteCharacterRange(opened);
       diagnostics.push({
         range,
         severity: DiagnosticSeverity.Information,
@@ -195,36 +190,4 @@ export class WorkflowViews {
     }
     return actions;
   }
-}
-
-export function register(server: Server): void {
-  const { connection, state } = server;
-  const views = server.workflowViews;
-  server.onInitialize((_params, result) => {
-    result.capabilities.referencesProvider = true;
-  });
-  connection.onReferences(server.guardRequest("references", (params: ReferenceParams) => views.references(params)));
-
-  /** What is shown for each open workflow document, so an unchanged set is not sent again. */
-  const shown = new Map<string, string>();
-  const publish = () => {
-    for (const document of state.documents.all()) {
-      if (state.get(document.uri)) continue;
-      const diagnostics = views.diagnostics(document.uri);
-      const json = JSON.stringify(diagnostics);
-      if ((shown.get(document.uri) ?? "[]") === json) continue;
-      shown.set(document.uri, json);
-      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics }));
-    }
-    if (state.clientCapabilities.workspace?.inlayHint?.refreshSupport) void connection.languages.inlayHint.refresh().catch(() => {});
-  };
-  views.runs.onDidChange.event(server.guardNotification("workflow views", publish));
-  // A settings change reconverts the test files' views; the workflow's follow.
-  state.onDidChangeResults.event(server.guardNotification("workflow views", publish));
-  state.documents.onDidClose(
-    server.guardNotification("clear workflow diagnostics", ({ document }) => {
-      if (!shown.delete(document.uri)) return;
-      server.forget("publishDiagnostics", connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
-    }),
-  );
 }

@@ -1,0 +1,55 @@
+// What `turnlens/transcript` answers for a test's last reports: core's renderTranscript of each
+// run, its problems, where it was called, and (in the text) each run's timeline as Mermaid.
+import { pathToFileURL } from "node:url";
+import type { TestReport } from "../../core/execution/report.ts";
+import type { RunTrace } from "../../core/testing/trace.ts";
+import { renderTranscript } from "../../core/testing/transcript.ts";
+import { siteLocation } from "../analysis/ranges.ts";
+import type { TestTranscript, TranscriptProblem, TranscriptResult, WorkflowRun } from "../protocol.ts";
+import { mermaidBlock } from "./timelineView.ts";
+
+/** The transcripts of the tests in `wanted` (test id → its last report) of the document `uri`, whose path is `file`; null for none. */
+export function transcriptResult(uri: string, file: string | undefined, wanted: Array<[string, TestReport]>): TranscriptResult | null {
+  if (wanted.length === 0) return null;
+  const transcripts = wanted.map(([id, report]) => testTranscript(uri, file, id, report));
+  return { tests: transcripts, text: transcripts.map((test, index) => testText(test, wanted[index]![1])).join("\n") };
+}
+
+function testTranscript(uri: string, file: string | undefined, id: string, report: TestReport): TestTranscript {
+  return { test: id, status: report.status, durationMs: report.durationMs, runs: report.runs.map((trace) => workflowRun(uri, file, trace)) };
+}
+
+function workflowRun(uri: string, file: string | undefined, trace: RunTrace): WorkflowRun {
+  const run: WorkflowRun = {
+    workflow: trace.workflow,
+    ending: trace.ending?.kind ?? "not run",
+    turns: trace.turns?.length ?? 0,
+    durationMs: trace.durationMs,
+    problems: (trace.problems ?? []).map((problem): TranscriptProblem => {
+      const made: TranscriptProblem = { code: problem.code, message: problem.message };
+      if (problem.code === "schema-mismatch") {
+        made.expected = schemaText(problem.expectedSchema);
+        made.actual = schemaText(problem.actualSchema);
+      }
+      return made;
+    }),
+    transcript: renderTranscript(trace, { sites: true }),
+  };
+  if (trace.site) {
+    run.location = siteLocation(trace.site.file === file ? uri : pathToFileURL(trace.site.file).href, trace.site);
+  }
+  return run;
+}
+
+/** A schema as the diff shows it: pretty JSON, or `text` for a text turn. */
+function schemaText(schema: unknown): string {
+  if (schema === undefined || schema === "text") return "text";
+  return JSON.stringify(schema, null, 2) ?? String(schema);
+}
+
+function testText(test: TestTranscript, report: TestReport): string {
+  const head = `test ${report.path.join(" › ")} · ${test.status} · ${Math.round(test.durationMs)} ms`;
+  // Each run's transcript, then its timeline as Mermaid (docs/timeline.md), for an editor or a page that renders it.
+  const body = test.runs.length > 0 ? test.runs.map((run, index) => `${run.transcript}${mermaidBlock(report.runs[index]!)}`).join("\n") : "(no testWorkflow run)\n";
+  return `${head}\n${body}`;
+}
