@@ -55,7 +55,7 @@ export interface Project {
 }
 
 /** One step, or several in order in the same project. */
-export type Steps = Step | { steps: Step[] };
+export type Steps = Step | ({ steps: Step[] } & { [key in keyof Step]?: never });
 
 export type CliRow = Project & { name: string } & Steps;
 
