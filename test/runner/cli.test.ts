@@ -1,150 +1,87 @@
 // The `turnlens test` command line: exit codes, the closing line, filters, shards, reporters.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { RunSummary } from "../../core/execution/report.ts";
-import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
+import { cliTests, DIR, reportOf, runStep } from "./cliTable.ts";
+import { type CliResult, fixture, ROOT, SLOW } from "./harness.ts";
+
+const MIXED = fixture("mixed/mixed.test.ts");
 
 describe("exit codes and the closing line", () => {
-  test(
-    "a folder whose tests all pass exits 0 and ends with the count line",
-    async () => {
-      const result = await turnlens([fixture("pass")]);
-      expect(result.code).toBe(0);
-      expect(result.lastLine).toBe("3 passed, 0 failed");
-      expect(result.stdout).toContain(`✓ ${fixture("pass/one.test.ts")} (1 test)`);
-      expect(result.stdout).toContain(`✓ ${fixture("pass/two.spec.ts")} (2 tests)`);
+  cliTests([
+    {
+      name: "a folder whose tests all pass exits 0 and ends with the count line",
+      args: [fixture("pass")],
+      code: 0,
+      lastLine: "3 passed, 0 failed",
+      stdout: { has: [`✓ ${fixture("pass/one.test.ts")} (1 test)`, `✓ ${fixture("pass/two.spec.ts")} (2 tests)`] },
     },
-    SLOW,
-  );
-
-  test(
-    "a failing test exits 1 and shows its full name, file:line:column and the diff",
-    async () => {
-      const result = await turnlens([fixture("mixed")]);
-      expect(result.code).toBe(1);
-      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
-      expect(result.stdout).toContain(`✗ ${fixture("mixed/mixed.test.ts")}`);
-      expect(result.stdout).toContain("FAIL a mixed file › fails on a deep equality");
-      expect(result.stdout).toContain(`${fixture("mixed/mixed.test.ts")}:9:`);
-      expect(result.stdout).toContain('-     "c",');
-      expect(result.stdout).toContain('+     "b",');
+    {
+      name: "a failing test exits 1 and shows its full name, file:line:column and the diff",
+      args: [fixture("mixed")],
+      code: 1,
+      lastLine: "1 passed, 1 failed, 1 skipped",
+      stdout: { has: [`✗ ${MIXED}`, "FAIL a mixed file › fails on a deep equality", `${MIXED}:9:`, '-     "c",', '+     "b",'] },
     },
-    SLOW,
-  );
-
-  test(
-    "when no test runs the runner says so and exits 1",
-    async () => {
-      const result = await turnlens([fixture("pass"), "-t", "matches nothing at all"]);
-      expect(result.code).toBe(1);
-      expect(result.stdout).toContain("no test ran");
-      expect(result.lastLine).toBe("0 passed, 0 failed, 3 skipped");
+    {
+      name: "when no test runs the runner says so and exits 1",
+      args: [fixture("pass"), "-t", "matches nothing at all"],
+      code: 1,
+      lastLine: "0 passed, 0 failed, 3 skipped",
+      stdout: { has: ["no test ran"] },
     },
-    SLOW,
-  );
-
-  test(
-    "a folder without test files is a run where no test ran",
-    async () => {
-      const project = tempProject({ "notes.ts": "export const x = 1;\n" });
-      try {
-        const result = await turnlens([project.dir]);
-        expect(result.code).toBe(1);
-        expect(result.stdout).toContain("no test ran");
-      } finally {
-        project.remove();
-      }
+    {
+      name: "a folder without test files is a run where no test ran",
+      files: { "notes.ts": "export const x = 1;\n" },
+      args: [DIR],
+      code: 1,
+      stdout: { has: ["no test ran"] },
     },
-    SLOW,
-  );
+  ]);
 });
 
 describe("usage errors exit 2", () => {
-  test(
-    "an unknown option is named and the usage printed",
-    async () => {
-      const result = await turnlens(["--frobnicate"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("unknown option: --frobnicate");
-      expect(result.stderr).toContain("Usage: turnlens test");
+  cliTests([
+    {
+      name: "an unknown option is named and the usage printed",
+      args: ["--frobnicate"],
+      code: 2,
+      stderr: { has: ["unknown option: --frobnicate", "Usage: turnlens test"] },
     },
-    SLOW,
-  );
-
-  test(
-    "-t without a value asks for a pattern",
-    async () => {
-      const result = await turnlens(["-t"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("-t needs a pattern");
+    { name: "-t without a value asks for a pattern", args: ["-t"], code: 2, stderr: { has: ["-t needs a pattern"] } },
+    { name: "a bad --timeout asks for a duration", args: ["--timeout", "soon"], code: 2, stderr: { has: ["--timeout needs a duration such as 10s"] } },
+    {
+      name: "a bad --shard asks for i/n",
+      steps: ["3/2", "0/2", "x", "1-2"].map((bad) => ({ args: ["--shard", bad], code: 2, stderr: { has: ["--shard needs i/n such as 1/3"] } })),
     },
-    SLOW,
-  );
-
-  test(
-    "a bad --timeout asks for a duration",
-    async () => {
-      const result = await turnlens(["--timeout", "soon"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("--timeout needs a duration such as 10s");
+    { name: "a path that does not exist is named", args: ["no/such/folder"], code: 2, stderr: { has: ["no such file or directory: no/such/folder"] } },
+    {
+      name: "--help prints the usage and exits 0",
+      args: ["--help"],
+      code: 0,
+      stdout: { has: ["Usage: turnlens test [paths...] [options]", "--shard <i/n>"] },
     },
-    SLOW,
-  );
-
-  test(
-    "a bad --shard asks for i/n",
-    async () => {
-      for (const bad of ["3/2", "0/2", "x", "1-2"]) {
-        const result = await turnlens(["--shard", bad]);
-        expect(result.code).toBe(2);
-        expect(result.stderr).toContain("--shard needs i/n such as 1/3");
-      }
-    },
-    SLOW,
-  );
-
-  test(
-    "a path that does not exist is named",
-    async () => {
-      const result = await turnlens(["no/such/folder"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("no such file or directory: no/such/folder");
-    },
-    SLOW,
-  );
-
-  test(
-    "--help prints the usage and exits 0",
-    async () => {
-      const result = await turnlens(["--help"]);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain("Usage: turnlens test [paths...] [options]");
-      expect(result.stdout).toContain("--shard <i/n>");
-    },
-    SLOW,
-  );
+  ]);
 });
 
 describe("choosing tests", () => {
-  test(
-    "-t runs only the tests whose full name matches and skips the rest",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "-t", "a mixed file passes", "--reporter", "json"]);
-      expect(result.code).toBe(0);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      const statuses = Object.fromEntries(report.files[0]!.tests.map((t) => [t.name, t.status]));
-      expect(statuses).toEqual({ passes: "passed", "fails on a deep equality": "skipped", "is skipped": "skipped" });
+  cliTests([
+    {
+      name: "-t runs only the tests whose full name matches and skips the rest",
+      args: [fixture("mixed"), "-t", "a mixed file passes", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        const statuses = Object.fromEntries(reportOf(result).files[0]!.tests.map((t) => [t.name, t.status]));
+        expect(statuses).toEqual({ passes: "passed", "fails on a deep equality": "skipped", "is skipped": "skipped" });
+      },
     },
-    SLOW,
-  );
+  ]);
 
   test(
     "--shard splits the files so that every file runs in exactly one shard",
     async () => {
       const seen: string[] = [];
       for (const shard of ["1/3", "2/3", "3/3"]) {
-        const result = await turnlens([fixture("shard"), "--shard", shard, "--reporter", "json"]);
-        const report = JSON.parse(result.stdout) as RunSummary;
+        const report = reportOf(await runStep({ args: [fixture("shard"), "--shard", shard, "--reporter", "json"], code: 0 }));
         expect(report.files.length).toBeGreaterThan(0);
         seen.push(...report.files.map((f) => f.file));
       }
@@ -154,126 +91,109 @@ describe("choosing tests", () => {
     SLOW,
   );
 
-  test(
-    "excluded folders are skipped by a folder search but run when named on the command line",
-    async () => {
-      const passing = 'import { test } from "bun:test";\ntest("runs", () => {});\n';
-      const project = tempProject({
+  const passing = 'import { test } from "bun:test";\ntest("runs", () => {});\n';
+  /** Checks a json run reported exactly `files`, in the project. */
+  const ranFiles =
+    (...files: string[]) =>
+    (result: CliResult, dir: string) =>
+      expect(reportOf(result).files.map((f) => f.file)).toEqual(files.map((file) => join(dir, file)));
+  cliTests([
+    {
+      name: "excluded folders are skipped by a folder search but run when named on the command line",
+      files: {
         "package.json": JSON.stringify({ name: "p", turnlens: { include: ["examples/"], exclude: ["examples/mistakes/**"] } }),
         "examples/good.test.ts": passing,
         "examples/mistakes/bad.test.ts": passing,
-      });
-      try {
-        const byDefault = JSON.parse((await turnlens(["--reporter", "json"], project.dir)).stdout) as RunSummary;
-        expect(byDefault.files.map((f) => f.file)).toEqual([join(project.dir, "examples/good.test.ts")]);
-        const parent = JSON.parse((await turnlens(["examples", "--reporter", "json"], project.dir)).stdout) as RunSummary;
-        expect(parent.files.map((f) => f.file)).toEqual([join(project.dir, "examples/good.test.ts")]);
-        const named = JSON.parse((await turnlens(["examples/mistakes", "--reporter", "json"], project.dir)).stdout) as RunSummary;
-        expect(named.files.map((f) => f.file)).toEqual([join(project.dir, "examples/mistakes/bad.test.ts")]);
-      } finally {
-        project.remove();
-      }
+      },
+      steps: [
+        { args: ["--reporter", "json"], code: 0, check: ranFiles("examples/good.test.ts") },
+        { args: ["examples", "--reporter", "json"], code: 0, check: ranFiles("examples/good.test.ts") },
+        { args: ["examples/mistakes", "--reporter", "json"], code: 0, check: ranFiles("examples/mistakes/bad.test.ts") },
+      ],
     },
-    SLOW,
-  );
+  ]);
 });
 
 describe("reporters", () => {
-  test(
-    "--reporter json prints one JSON document and nothing else on stdout",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "json"]);
-      expect(result.code).toBe(1);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      expect(report).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
-      const failed = report.files[0]!.tests.find((t) => t.status === "failed")!;
-      expect(failed.path).toEqual(["a mixed file", "fails on a deep equality"]);
-      expect(failed.error?.message).toContain("toEqual");
-      expect(failed.error?.diff).toContain("- Expected");
-      expect(failed.location).toEqual({ file: join(ROOT, fixture("mixed/mixed.test.ts")), line: 7, column: 3 });
+  cliTests([
+    {
+      name: "--reporter json prints one JSON document and nothing else on stdout",
+      args: [fixture("mixed"), "--reporter", "json"],
+      code: 1,
+      check: (result) => {
+        const report = reportOf(result);
+        expect(report).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
+        const failed = report.files[0]!.tests.find((t) => t.status === "failed")!;
+        expect(failed.path).toEqual(["a mixed file", "fails on a deep equality"]);
+        expect(failed.error?.message).toContain("toEqual");
+        expect(failed.error?.diff).toContain("- Expected");
+        expect(failed.location).toEqual({ file: join(ROOT, MIXED), line: 7, column: 3 });
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "the location of a failed expect is the expect line in the .ts file",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "json"]);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      const failed = report.files[0]!.tests.find((t) => t.status === "failed")!;
-      expect(failed.error?.location).toMatchObject({ file: join(ROOT, fixture("mixed/mixed.test.ts")), line: 9 });
+    {
+      name: "the location of a failed expect is the expect line in the .ts file",
+      args: [fixture("mixed"), "--reporter", "json"],
+      code: 1,
+      check: (result) => {
+        const failed = reportOf(result).files[0]!.tests.find((t) => t.status === "failed")!;
+        expect(failed.error?.location).toMatchObject({ file: join(ROOT, MIXED), line: 9 });
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "--reporter junit prints a testsuite per file with the failure and its file:line:column",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "junit"]);
-      expect(result.code).toBe(1);
-      expect(result.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')).toBeTrue();
-      expect(result.stdout).toContain(`<testsuite name="${fixture("mixed/mixed.test.ts")}"`);
-      expect(result.stdout).toContain('tests="3" failures="1" errors="0" skipped="1"');
-      expect(result.stdout).toContain(`<testcase name="a mixed file › fails on a deep equality" classname="${fixture("mixed/mixed.test.ts")}" time="`);
-      expect(result.stdout).toContain(
-        `<failure message="expect(received).toEqual(expected) // deep equality" type="AssertionError">${fixture("mixed/mixed.test.ts")}:9:`,
-      );
-      expect(result.stdout.trimEnd().endsWith("</testsuites>")).toBeTrue();
-      expect(result.stderr).toContain("1 passed, 1 failed, 1 skipped");
+    {
+      name: "--reporter junit prints a testsuite per file with the failure and its file:line:column",
+      args: [fixture("mixed"), "--reporter", "junit"],
+      code: 1,
+      stdout: {
+        startsWith: '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites',
+        has: [
+          `<testsuite name="${MIXED}"`,
+          'tests="3" failures="1" errors="0" skipped="1"',
+          `<testcase name="a mixed file › fails on a deep equality" classname="${MIXED}" time="`,
+          `<failure message="expect(received).toEqual(expected) // deep equality" type="AssertionError">${MIXED}:9:`,
+        ],
+      },
+      stderr: { has: ["1 passed, 1 failed, 1 skipped"] },
+      check: (result) => expect(result.stdout.trimEnd().endsWith("</testsuites>")).toBeTrue(),
     },
-    SLOW,
-  );
+  ]);
 });
 
 describe("the test API", () => {
-  test(
-    "hooks, each tables, done callbacks, timeouts, mocks and bun's matchers work like bun's",
-    async () => {
-      const result = await turnlens([fixture("api"), "--reporter", "json"]);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      const api = report.files.find((f) => f.file.endsWith("api.test.ts"))!;
-      const statuses = Object.fromEntries(api.tests.map((t) => [t.id, t.status]));
-      expect(statuses).toEqual({
-        "inner › first": "passed",
-        "hooks ran in jest's order": "passed",
-        "adds 1 and 2 into 3": "passed",
-        "adds 2 and 3 into 5": "passed",
-        "names rows by turn": "passed",
-        "names rows by lens": "passed",
-        "waits for done": "passed",
-        "gives up after its own timeout": "failed",
-        "mocks and spies": "passed",
-        "bun's extra matchers": "passed",
-        "is written later": "todo",
-      });
-      const timedOut = api.tests.find((t) => t.name === "gives up after its own timeout")!;
-      expect(timedOut.error?.message).toBe('test "gives up after its own timeout" timed out after 100ms');
-      expect(timedOut.error?.location?.line).toBe(48);
+  cliTests([
+    {
+      name: "hooks, each tables, done callbacks, timeouts, mocks and bun's matchers work like bun's",
+      args: [fixture("api"), "--reporter", "json"],
+      code: 1,
+      check: (result) => {
+        const api = reportOf(result).files.find((f) => f.file.endsWith("api.test.ts"))!;
+        expect(Object.fromEntries(api.tests.map((t) => [t.id, t.status]))).toEqual({
+          "inner › first": "passed",
+          "hooks ran in jest's order": "passed",
+          "adds 1 and 2 into 3": "passed",
+          "adds 2 and 3 into 5": "passed",
+          "names rows by turn": "passed",
+          "names rows by lens": "passed",
+          "waits for done": "passed",
+          "gives up after its own timeout": "failed",
+          "mocks and spies": "passed",
+          "bun's extra matchers": "passed",
+          "is written later": "todo",
+        });
+        const timedOut = api.tests.find((t) => t.name === "gives up after its own timeout")!;
+        expect(timedOut.error?.message).toBe('test "gives up after its own timeout" timed out after 100ms');
+        expect(timedOut.error?.location?.line).toBe(48);
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "test.only in a file runs only the focused tests of that file",
-    async () => {
-      const result = await turnlens([fixture("api/only.test.ts"), "--reporter", "json"]);
-      expect(result.code).toBe(0);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      expect(report.files[0]!.tests.map((t) => [t.name, t.status])).toEqual([
-        ["is not focused", "skipped"],
-        ["is focused", "passed"],
-      ]);
+    {
+      name: "test.only in a file runs only the focused tests of that file",
+      args: [fixture("api/only.test.ts"), "--reporter", "json"],
+      code: 0,
+      check: (result) =>
+        expect(reportOf(result).files[0]!.tests.map((t) => [t.name, t.status])).toEqual([
+          ["is not focused", "skipped"],
+          ["is focused", "passed"],
+        ]),
     },
-    SLOW,
-  );
-
-  test(
-    "a file importing vitest gets a context object and vi mocks",
-    async () => {
-      const result = await turnlens([fixture("vitest")]);
-      expect(result.code).toBe(0);
-      expect(result.lastLine).toBe("2 passed, 0 failed");
-    },
-    SLOW,
-  );
+    { name: "a file importing vitest gets a context object and vi mocks", args: [fixture("vitest")], code: 0, lastLine: "2 passed, 0 failed" },
+  ]);
 });

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { FLAGS } from "../../core/runner/testFlags.ts";
 import { TREE_VARIABLE, withTag } from "../../core/execution/processTree.ts";
-import { freshTag, ROOT, SLOW, taggedCommands, tempProject, turnlens, turnlensCommand, until } from "./harness.ts";
+import { cliTest, cliTests, inProject } from "./cliTable.ts";
+import { freshTag, ROOT, SLOW, taggedCommands, until } from "./harness.ts";
 
 const BIN = join(ROOT, "bin", "turnlens.mjs");
 
@@ -25,114 +26,79 @@ test("waits", async () => {
 });
 `;
 
-async function inProject<T>(files: Record<string, string>, body: (dir: string) => Promise<T>): Promise<T> {
-  const project = tempProject(files);
-  try {
-    return await body(project.dir);
-  } finally {
-    project.remove();
-  }
-}
-
 describe("-t, --testNamePattern: the full name, joined by › or by spaces", () => {
-  test(
-    "a name copied from the output (math › adds) selects that test",
-    () =>
-      inProject({ "math.test.ts": MATH }, async (dir) => {
-        const result = await turnlens(["-t", "math › adds"], dir);
-        expect(result.code).toBe(0);
-        expect(result.lastLine).toBe("1 passed, 0 failed, 1 skipped");
-      }),
-    SLOW,
-  );
-
-  test(
-    "the same name joined by spaces (math adds), under --testNamePattern, selects it too",
-    () =>
-      inProject({ "math.test.ts": MATH }, async (dir) => {
-        const result = await turnlens(["--testNamePattern", "^math adds$"], dir);
-        expect(result.code).toBe(0);
-        expect(result.lastLine).toBe("1 passed, 0 failed, 1 skipped");
-      }),
-    SLOW,
-  );
+  cliTests([
+    {
+      name: "a name copied from the output (math › adds) selects that test",
+      files: { "math.test.ts": MATH },
+      args: ["-t", "math › adds"],
+      code: 0,
+      lastLine: "1 passed, 0 failed, 1 skipped",
+    },
+    {
+      name: "the same name joined by spaces (math adds), under --testNamePattern, selects it too",
+      files: { "math.test.ts": MATH },
+      args: ["--testNamePattern", "^math adds$"],
+      code: 0,
+      lastLine: "1 passed, 0 failed, 1 skipped",
+    },
+  ]);
 });
 
 describe("--passWithNoTests", () => {
-  test(
-    "-t matching nothing exits 1 and says what to add; with --passWithNoTests it exits 0",
-    () =>
-      inProject({ "math.test.ts": MATH }, async (dir) => {
-        const strict = await turnlens(["-t", "divides"], dir);
-        expect(strict.code).toBe(1);
-        expect(strict.stdout).toContain("no test ran: no test name matched /divides/; --passWithNoTests exits 0 then");
-        const allowed = await turnlens(["-t", "divides", "--passWithNoTests"], dir);
-        expect(allowed.code).toBe(0);
-        expect(allowed.stdout).toContain("no test ran: no test name matched /divides/ (--passWithNoTests: exit 0)");
-        expect(allowed.lastLine).toBe("0 passed, 0 failed, 2 skipped");
-      }),
-    SLOW,
-  );
-
-  test(
-    "an empty shard exits 1, and 0 with --passWithNoTests",
-    () =>
-      inProject({ "math.test.ts": MATH }, async (dir) => {
-        const strict = await turnlens(["--shard", "2/2"], dir);
-        expect(strict.code).toBe(1);
-        expect(strict.stdout).toContain("no test ran: no test files found in shard 2/2");
-        const allowed = await turnlens(["--shard", "2/2", "--passWithNoTests"], dir);
-        expect(allowed.code).toBe(0);
-      }),
-    SLOW,
-  );
-
-  test(
-    "a failing test still exits 1 under --passWithNoTests",
-    () =>
-      inProject({ "fails.test.ts": 'import { expect, test } from "bun:test";\ntest("fails", () => expect(1).toBe(2));\n' }, async (dir) => {
-        expect((await turnlens(["--passWithNoTests"], dir)).code).toBe(1);
-      }),
-    SLOW,
-  );
+  cliTests([
+    {
+      name: "-t matching nothing exits 1 and says what to add; with --passWithNoTests it exits 0",
+      files: { "math.test.ts": MATH },
+      steps: [
+        { args: ["-t", "divides"], code: 1, stdout: { has: ["no test ran: no test name matched /divides/; --passWithNoTests exits 0 then"] } },
+        {
+          args: ["-t", "divides", "--passWithNoTests"],
+          code: 0,
+          stdout: { has: ["no test ran: no test name matched /divides/ (--passWithNoTests: exit 0)"] },
+          lastLine: "0 passed, 0 failed, 2 skipped",
+        },
+      ],
+    },
+    {
+      name: "an empty shard exits 1, and 0 with --passWithNoTests",
+      files: { "math.test.ts": MATH },
+      steps: [
+        { args: ["--shard", "2/2"], code: 1, stdout: { has: ["no test ran: no test files found in shard 2/2"] } },
+        { args: ["--shard", "2/2", "--passWithNoTests"], code: 0 },
+      ],
+    },
+    {
+      name: "a failing test still exits 1 under --passWithNoTests",
+      files: { "fails.test.ts": 'import { expect, test } from "bun:test";\ntest("fails", () => expect(1).toBe(2));\n' },
+      args: ["--passWithNoTests"],
+      code: 1,
+    },
+  ]);
 });
 
 describe("--testTimeout", () => {
-  test(
-    "--testTimeout 300ms times out a test that waits a second, and --timeout is the same flag",
-    () =>
-      inProject({ "waits.test.ts": waits(1000) }, async (dir) => {
-        for (const flag of ["--testTimeout", "--timeout"]) {
-          const result = await turnlens([flag, "300ms"], dir);
-          expect(result.code).toBe(1);
-          expect(result.stdout).toContain('test "waits" timed out after 300ms');
-        }
-      }),
-    SLOW,
-  );
-
-  test(
-    "--testTimeout 0 disables the timeout, over a config file's shorter one",
-    () =>
-      inProject({ "waits.test.ts": waits(1000), "turnlens.config.json": JSON.stringify({ testTimeout: 300 }) }, async (dir) => {
-        const fromFile = await turnlens([], dir);
-        expect(fromFile.stdout).toContain('test "waits" timed out after 300ms');
-        const disabled = await turnlens(["--testTimeout", "0"], dir);
-        expect(disabled.code).toBe(0);
-        expect(disabled.lastLine).toBe("1 passed, 0 failed");
-      }),
-    SLOW,
-  );
-
-  test(
-    "a duration that is not one is a usage error naming the flag",
-    async () => {
-      const result = await turnlens(["--testTimeout", "soon"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe("--testTimeout needs a duration such as 10s (0: no timeout)\n");
+  cliTests([
+    {
+      name: "--testTimeout 300ms times out a test that waits a second, and --timeout is the same flag",
+      files: { "waits.test.ts": waits(1000) },
+      steps: ["--testTimeout", "--timeout"].map((flag) => ({ args: [flag, "300ms"], code: 1, stdout: { has: ['test "waits" timed out after 300ms'] } })),
     },
-    SLOW,
-  );
+    {
+      name: "--testTimeout 0 disables the timeout, over a config file's shorter one",
+      files: { "waits.test.ts": waits(1000), "turnlens.config.json": JSON.stringify({ testTimeout: 300 }) },
+      steps: [
+        { args: [], code: 1, stdout: { has: ['test "waits" timed out after 300ms'] } },
+        { args: ["--testTimeout", "0"], code: 0, lastLine: "1 passed, 0 failed" },
+      ],
+    },
+    {
+      name: "a duration that is not one is a usage error naming the flag",
+      args: ["--testTimeout", "soon"],
+      code: 2,
+      stderr: "--testTimeout needs a duration such as 10s (0: no timeout)\n",
+    },
+  ]);
 });
 
 describe("--maxWorkers", () => {
@@ -143,48 +109,38 @@ test("${name}", async () => {
 });
 `;
 
-  test(
-    "--maxWorkers 1 runs every file in one worker, though each file is slow enough to start more",
-    () =>
-      inProject({ "a.test.ts": pid("a"), "b.test.ts": pid("b"), "c.test.ts": pid("c") }, async (dir) => {
-        const result = await turnlens(["--maxWorkers", "1"], dir);
-        expect(result.code).toBe(0);
-        const pids = new Set([...result.stdout.matchAll(/pid (\d+)/g)].map((match) => match[1]));
-        expect(pids.size).toBe(1);
-      }),
-    SLOW,
-  );
+  /** The distinct worker pids the tests printed. */
+  const pidsOf = (stdout: string) => new Set([...stdout.matchAll(/pid (\d+)/g)].map((match) => match[1]));
+  const cores = availableParallelism();
+  const cap = Math.max(2 * cores, 4);
 
-  test(
-    "--maxWorkers above twice the cores (at least 4) is capped there, with a note on stderr saying so",
-    async () => {
-      const cores = availableParallelism();
-      const cap = Math.max(2 * cores, 4);
+  cliTests([
+    {
+      name: "--maxWorkers 1 runs every file in one worker, though each file is slow enough to start more",
+      files: { "a.test.ts": pid("a"), "b.test.ts": pid("b"), "c.test.ts": pid("c") },
+      args: ["--maxWorkers", "1"],
+      code: 0,
+      check: (result) => expect(pidsOf(result.stdout).size).toBe(1),
+    },
+    {
+      name: "--maxWorkers above twice the cores (at least 4) is capped there, with a note on stderr saying so",
       // More slow files than the cap: without it, each would get a worker of its own.
-      const files = Object.fromEntries(Array.from({ length: cap + 4 }, (_, n) => [`f${n}.test.ts`, pid(`f${n}`)]));
-      await inProject(files, async (dir) => {
-        const result = await turnlens(["--maxWorkers", "1000"], dir);
-        const pids = new Set([...result.stdout.matchAll(/pid (\d+)/g)].map((match) => match[1]));
-        expect(pids.size).toBeLessThanOrEqual(cap);
-        expect(result.stderr).toBe(`--maxWorkers 1000 is capped at ${cap} workers: twice the ${cores} core${cores === 1 ? "" : "s"}, at least 4\n`);
-        expect(result.lastLine).toBe(`${cap + 4} passed, 0 failed`);
-      });
+      files: Object.fromEntries(Array.from({ length: cap + 4 }, (_, n) => [`f${n}.test.ts`, pid(`f${n}`)])),
+      args: ["--maxWorkers", "1000"],
+      code: 0,
+      stderr: `--maxWorkers 1000 is capped at ${cap} workers: twice the ${cores} core${cores === 1 ? "" : "s"}, at least 4\n`,
+      lastLine: `${cap + 4} passed, 0 failed`,
+      check: (result) => expect(pidsOf(result.stdout).size).toBeLessThanOrEqual(cap),
     },
-    SLOW,
-  );
-
-  test(
-    "--maxWorkers takes a share of the cores, and refuses 0",
-    async () => {
-      const zero = await turnlens(["--maxWorkers", "0"]);
-      expect(zero.code).toBe(2);
-      expect(zero.stderr).toBe("--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%\n");
-      await inProject({ "math.test.ts": MATH }, async (dir) => {
-        expect((await turnlens(["--maxWorkers", "50%"], dir)).lastLine).toBe("2 passed, 0 failed");
-      });
+    {
+      name: "--maxWorkers takes a share of the cores, and refuses 0",
+      files: { "math.test.ts": MATH },
+      steps: [
+        { args: ["--maxWorkers", "0"], cwd: ROOT, code: 2, stderr: "--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%\n" },
+        { args: ["--maxWorkers", "50%"], code: 0, lastLine: "2 passed, 0 failed" },
+      ],
     },
-    SLOW,
-  );
+  ]);
 });
 
 describe("--bail", () => {
@@ -194,59 +150,51 @@ test("${name} after", async () => {
   await new Promise((resolve) => setTimeout(resolve, 200));
 });
 `;
+  const threeFailing = { "a.test.ts": fails("a"), "b.test.ts": fails("b"), "c.test.ts": fails("c") };
 
-  test(
-    "--bail stops at the first failed test: it is reported, the rest is not run, and the exit is 1",
-    () =>
-      inProject({ "a.test.ts": fails("a"), "b.test.ts": fails("b"), "c.test.ts": fails("c") }, async (dir) => {
-        const result = await turnlens(["--bail", "--maxWorkers", "1"], dir);
-        expect(result.code).toBe(1);
-        expect(result.stdout).toContain("FAIL a fails");
-        expect(result.stdout).not.toContain("FAIL b fails");
-        expect(result.stdout).toContain("bailed out after 1 failure (--bail 1)");
-        expect(result.lastLine).toBe("0 passed, 1 failed");
-      }),
-    SLOW,
-  );
-
-  test(
-    "--bail 2 lets the second failure happen, then stops",
-    () =>
-      inProject({ "a.test.ts": fails("a"), "b.test.ts": fails("b"), "c.test.ts": fails("c") }, async (dir) => {
-        const result = await turnlens(["--bail", "2", "--maxWorkers", "1"], dir);
-        expect(result.stdout).toContain("FAIL b fails");
-        expect(result.stdout).not.toContain("FAIL c fails");
-        expect(result.stdout).toContain("bailed out after 2 failures (--bail 2)");
-      }),
-    SLOW,
-  );
+  cliTests([
+    {
+      name: "--bail stops at the first failed test: it is reported, the rest is not run, and the exit is 1",
+      files: threeFailing,
+      args: ["--bail", "--maxWorkers", "1"],
+      code: 1,
+      stdout: { has: ["FAIL a fails", "bailed out after 1 failure (--bail 1)"], lacks: ["FAIL b fails"] },
+      lastLine: "0 passed, 1 failed",
+    },
+    {
+      name: "--bail 2 lets the second failure happen, then stops",
+      files: threeFailing,
+      args: ["--bail", "2", "--maxWorkers", "1"],
+      code: 1,
+      stdout: { has: ["FAIL b fails", "bailed out after 2 failures (--bail 2)"], lacks: ["FAIL c fails"] },
+    },
+  ]);
 });
 
-test(
-  "--silent drops what the tests print and keeps the report",
-  () =>
-    inProject({ "noisy.test.ts": 'import { test } from "bun:test";\ntest("noisy", () => console.log("NOISE FROM THE TEST"));\n' }, async (dir) => {
-      expect((await turnlens([], dir)).stdout).toContain("NOISE FROM THE TEST");
-      const silent = await turnlens(["--silent"], dir);
-      expect(silent.stdout).not.toContain("NOISE FROM THE TEST");
-      expect(silent.lastLine).toBe("1 passed, 0 failed");
-    }),
-  SLOW,
-);
+cliTest({
+  name: "--silent drops what the tests print and keeps the report",
+  files: { "noisy.test.ts": 'import { test } from "bun:test";\ntest("noisy", () => console.log("NOISE FROM THE TEST"));\n' },
+  steps: [
+    { args: [], code: 0, stdout: { has: ["NOISE FROM THE TEST"] } },
+    { args: ["--silent"], code: 0, stdout: { lacks: ["NOISE FROM THE TEST"] }, lastLine: "1 passed, 0 failed" },
+  ],
+});
 
 test(
   "Ctrl-C stops the run: it says it was interrupted, reports what finished, exits 130 and leaves no process",
   () =>
     inProject(
       {
-        "math.test.ts": MATH,
-        "slow.test.ts": `import { test } from "bun:test";
+        files: {
+          "math.test.ts": MATH,
+          "slow.test.ts": `import { test } from "bun:test";
 test("quick", () => {});
 test("slow", async () => {
   console.log("slow started");
   await new Promise((resolve) => setTimeout(resolve, 600000));
 }, 1200000);
 `,
+        },
       },
       async (dir) => {
         const tag = freshTag();
@@ -277,24 +225,12 @@ test("slow", async () => {
   SLOW,
 );
 
-test(
-  "--help lists every flag",
-  async () => {
-    const result = await turnlensCommand(["test", "--help"]);
-    expect(result.code).toBe(0);
-    for (const flag of FLAGS) {
-      expect(result.stdout).toContain(flag);
-    }
+cliTests([
+  { name: "--help lists every flag", command: "test", args: ["--help"], code: 0, stdout: { has: [...FLAGS] } },
+  {
+    name: "a misspelt flag is refused with the nearest one",
+    args: ["--passWithNoTest"],
+    code: 2,
+    stderr: { startsWith: "unknown option: --passWithNoTest (did you mean --passWithNoTests?)\n" },
   },
-  SLOW,
-);
-
-test(
-  "a misspelt flag is refused with the nearest one",
-  async () => {
-    const result = await turnlens(["--passWithNoTest"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr.split("\n")[0]).toBe("unknown option: --passWithNoTest (did you mean --passWithNoTests?)");
-  },
-  SLOW,
-);
+]);

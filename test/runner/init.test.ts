@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
+import { cliTests } from "./cliTable.ts";
 import { ROOT, runNode, SLOW, tempProject, turnlens, turnlensCommand, type CliResult } from "./harness.ts";
 
 /** Tests that run tsc (seconds when idle) get minutes: it only guards against a hang on a loaded machine. */
@@ -341,34 +342,15 @@ describe("a folder that has things already", () => {
 });
 
 describe("usage errors exit 2", () => {
-  test(
-    "an unknown option",
-    async () => {
-      const result = await turnlensCommand(["init", "--frobnicate"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("unknown option: --frobnicate");
-      expect(result.stderr).toContain("Usage: turnlens init");
+  cliTests([
+    {
+      name: "an unknown option",
+      command: "init",
+      args: ["--frobnicate"],
+      code: 2,
+      stderr: { has: ["unknown option: --frobnicate", "Usage: turnlens init"] },
     },
-    SLOW,
-  );
-
-  test(
-    "two folders",
-    async () => {
-      const result = await turnlensCommand(["init", "a", "b"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("init takes one folder, got 2: a b");
-    },
-    SLOW,
-  );
-
-  test(
-    "a file instead of a folder",
-    async () => {
-      const result = await turnlensCommand(["init", "package.json"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("not a folder: package.json");
-    },
-    SLOW,
-  );
+    { name: "two folders", command: "init", args: ["a", "b"], code: 2, stderr: { has: ["init takes one folder, got 2: a b"] } },
+    { name: "a file instead of a folder", command: "init", args: ["package.json"], code: 2, stderr: { has: ["not a folder: package.json"] } },
+  ]);
 });

@@ -2,8 +2,8 @@
 // a score per file, the answers no assertion noticed; `--mutate=json` as one document, the budget,
 // the threshold. The command runs as a child process on examples/mutation (docs/mutate.md).
 import { availableParallelism } from "node:os";
-import { describe, expect, test } from "bun:test";
-import { SLOW, turnlens } from "./harness.ts";
+import { describe, expect } from "bun:test";
+import { cliTests } from "./cliTable.ts";
 
 const DEMO_TABLE = [
   "mutants · examples/mutation/workflow.test.ts · budget 30s a file",
@@ -31,125 +31,110 @@ const scoreLine = (stdout: string) =>
     .at(-1)!
     .replace(/in [\d.]+s \([\d.]+\/s\)$/, "in Ns (N/s)");
 
+/** The last line of the mutate run's table: the score, its timings made constant. */
+const SCORE = "mutation score 7/8 noticed (87%) · 8 mutants in Ns (N/s)";
+
 describe("turnlens test --mutate", () => {
-  test(
-    "prints the demo's table after the count line: only the reviewer's answer of the test that ignores it goes unnoticed",
-    async () => {
-      const result = await turnlens(["--mutate", "examples/mutation"]);
-      expect(result.code).toBe(0);
-      const lines = result.stdout.trimEnd().split("\n");
-      const start = lines.indexOf("2 passed, 0 failed");
-      expect(start).toBeGreaterThan(0);
-      expect(lines.slice(start + 1, -2)).toEqual(["", ...DEMO_TABLE]);
-      expect(lines.at(-2)).toBe("");
-      expect(scoreLine(result.stdout)).toBe("mutation score 7/8 noticed (87%) · 8 mutants in Ns (N/s)");
+  cliTests([
+    {
+      name: "prints the demo's table after the count line: only the reviewer's answer of the test that ignores it goes unnoticed",
+      args: ["--mutate", "examples/mutation"],
+      code: 0,
+      check: (result) => {
+        const lines = result.stdout.trimEnd().split("\n");
+        const start = lines.indexOf("2 passed, 0 failed");
+        expect(start).toBeGreaterThan(0);
+        expect(lines.slice(start + 1, -2)).toEqual(["", ...DEMO_TABLE]);
+        expect(lines.at(-2)).toBe("");
+        expect(scoreLine(result.stdout)).toBe(SCORE);
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "--mutate=json makes stdout one document with each mutant's result; the test reporter writes to stderr",
-    async () => {
-      const result = await turnlens(["--mutate=json", "examples/mutation"]);
-      expect(result.code).toBe(0);
-      expect(result.stderr).toContain("2 passed, 0 failed");
-      const document = JSON.parse(result.stdout);
-      expect(document.budgetMs).toBe(30_000);
-      expect(document.score).toEqual({ noticed: 7, run: 8, notRun: 0 });
-      expect(document.files.map((file: { file: string; score: unknown }) => [file.file, file.score])).toEqual([
-        ["examples/mutation/workflow.test.ts", { noticed: 7, run: 8, notRun: 0 }],
-      ]);
-      const unnoticed = document.files[0].mutants.filter((mutant: { result: string }) => mutant.result === "not-noticed");
-      expect(unnoticed).toEqual([
-        {
-          test: "the reviewer is shown the reader's summary",
-          testId: "the reviewer is shown the reader's summary",
-          call: 1,
-          agent: "reviewer",
-          key: "reviewer",
-          index: null,
-          site: { file: "examples/mutation/workflow.test.ts", line: 25, column: 17 },
-          change: { kind: "value", value: { approved: false, notes: "" } },
-          mutation: 'changed to {approved: false, notes: ""}',
-          result: "not-noticed",
-          message: 'no assertion of this test depends on reviewer\'s answer (changed to {approved: false, notes: ""}, the test still passed)',
-        },
-      ]);
-      expect(document.files[0].mutants.map((mutant: { result: string }) => mutant.result)).toEqual([
-        "noticed",
-        "noticed",
-        "noticed",
-        "noticed",
-        "noticed",
-        "noticed",
-        "not-noticed",
-        "noticed",
-      ]);
+    {
+      name: "--mutate=json makes stdout one document with each mutant's result; the test reporter writes to stderr",
+      args: ["--mutate=json", "examples/mutation"],
+      code: 0,
+      stderr: { has: ["2 passed, 0 failed"] },
+      check: (result) => {
+        const document = JSON.parse(result.stdout);
+        expect(document.budgetMs).toBe(30_000);
+        expect(document.score).toEqual({ noticed: 7, run: 8, notRun: 0 });
+        expect(document.files.map((file: { file: string; score: unknown }) => [file.file, file.score])).toEqual([
+          ["examples/mutation/workflow.test.ts", { noticed: 7, run: 8, notRun: 0 }],
+        ]);
+        const unnoticed = document.files[0].mutants.filter((mutant: { result: string }) => mutant.result === "not-noticed");
+        expect(unnoticed).toEqual([
+          {
+            test: "the reviewer is shown the reader's summary",
+            testId: "the reviewer is shown the reader's summary",
+            call: 1,
+            agent: "reviewer",
+            key: "reviewer",
+            index: null,
+            site: { file: "examples/mutation/workflow.test.ts", line: 25, column: 17 },
+            change: { kind: "value", value: { approved: false, notes: "" } },
+            mutation: 'changed to {approved: false, notes: ""}',
+            result: "not-noticed",
+            message: 'no assertion of this test depends on reviewer\'s answer (changed to {approved: false, notes: ""}, the test still passed)',
+          },
+        ]);
+        expect(document.files[0].mutants.map((mutant: { result: string }) => mutant.result)).toEqual([
+          "noticed",
+          "noticed",
+          "noticed",
+          "noticed",
+          "noticed",
+          "noticed",
+          "not-noticed",
+          "noticed",
+        ]);
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "the test whose assertions cover each answer has no mutant unnoticed",
-    async () => {
-      const result = await turnlens(["--mutate", "-t", "returns the reader's summary and the reviewer's verdict", "examples/mutation"]);
-      expect(result.code).toBe(0);
-      expect(result.stdout).not.toContain("NOT noticed");
-      expect(scoreLine(result.stdout)).toBe("mutation score 4/4 noticed (100%) · 4 mutants in Ns (N/s)");
+    {
+      name: "the test whose assertions cover each answer has no mutant unnoticed",
+      args: ["--mutate", "-t", "returns the reader's summary and the reviewer's verdict", "examples/mutation"],
+      code: 0,
+      stdout: { lacks: ["NOT noticed"] },
+      check: (result) => expect(scoreLine(result.stdout)).toBe("mutation score 4/4 noticed (100%) · 4 mutants in Ns (N/s)"),
     },
-    SLOW,
-  );
-
-  test(
-    "mutants left once a file's budget is spent are counted not run (budget), and the budget is stated",
-    async () => {
-      const result = await turnlens(["--mutate", "--mutate-budget", "1ms", "examples/mutation"]);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain("mutants · examples/mutation/workflow.test.ts · budget 1ms a file");
-      // The first mutants start together, one per worker; every later one finds the budget spent.
-      const started = Math.min(availableParallelism(), 8);
-      const notRun = result.stdout.split("\n").filter((line) => line.startsWith("    examples/") && line.endsWith("not run (budget)")).length;
-      expect(notRun).toBe(8 - started);
-      expect(scoreLine(result.stdout)).toMatch(
-        new RegExp(`^mutation score \\d/${started} noticed \\(\\d+%\\), ${8 - started} not run \\(budget\\) · ${started} mutants in Ns \\(N/s\\)$`),
-      );
+    {
+      name: "mutants left once a file's budget is spent are counted not run (budget), and the budget is stated",
+      args: ["--mutate", "--mutate-budget", "1ms", "examples/mutation"],
+      code: 0,
+      stdout: { has: ["mutants · examples/mutation/workflow.test.ts · budget 1ms a file"] },
+      check: (result) => {
+        // The first mutants start together, one per worker; every later one finds the budget spent.
+        const started = Math.min(availableParallelism(), 8);
+        const notRun = result.stdout.split("\n").filter((line) => line.startsWith("    examples/") && line.endsWith("not run (budget)")).length;
+        expect(notRun).toBe(8 - started);
+        expect(scoreLine(result.stdout)).toMatch(
+          new RegExp(`^mutation score \\d/${started} noticed \\(\\d+%\\), ${8 - started} not run \\(budget\\) · ${started} mutants in Ns \\(N/s\\)$`),
+        );
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "--mutate-threshold exits 1 when the score is below it, and says so",
-    async () => {
-      const below = await turnlens(["--mutate", "--mutate-threshold", "90", "examples/mutation"]);
-      expect(below.code).toBe(1);
-      expect(below.stderr).toContain("mutation score 87% is below --mutate-threshold 90%");
-      const above = await turnlens(["--mutate", "--mutate-threshold", "85", "examples/mutation"]);
-      expect(above.code).toBe(0);
+    {
+      name: "--mutate-threshold exits 1 when the score is below it, and says so",
+      steps: [
+        { args: ["--mutate", "--mutate-threshold", "90", "examples/mutation"], code: 1, stderr: { has: ["mutation score 87% is below --mutate-threshold 90%"] } },
+        { args: ["--mutate", "--mutate-threshold", "85", "examples/mutation"], code: 0 },
+      ],
     },
-    SLOW,
-  );
-
-  test(
-    "beside --reporter json the table goes to stderr, and stdout stays the reporter's document",
-    async () => {
-      const result = await turnlens(["--mutate", "--reporter", "json", "examples/mutation"]);
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
-      expect(scoreLine(result.stderr)).toBe("mutation score 7/8 noticed (87%) · 8 mutants in Ns (N/s)");
+    {
+      name: "beside --reporter json the table goes to stderr, and stdout stays the reporter's document",
+      args: ["--mutate", "--reporter", "json", "examples/mutation"],
+      code: 0,
+      check: (result) => {
+        expect(JSON.parse(result.stdout)).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
+        expect(scoreLine(result.stderr)).toBe(SCORE);
+      },
     },
-    SLOW,
-  );
-
-  test("bad --mutate values are usage errors", async () => {
-    expect(await turnlens(["--mutate=yaml", "examples/mutation"])).toMatchObject({ code: 2, stderr: "--mutate takes no value, or =json\n" });
-    expect(await turnlens(["--mutate", "--mutate-budget", "soon", "examples/mutation"])).toMatchObject({
-      code: 2,
-      stderr: "--mutate-budget needs a duration such as 30s\n",
-    });
-    expect(await turnlens(["--mutate", "--mutate-threshold", "120", "examples/mutation"])).toMatchObject({
-      code: 2,
-      stderr: "--mutate-threshold needs a percent from 0 to 100\n",
-    });
-    expect(await turnlens(["--mutate", "--watch", "examples/mutation"])).toMatchObject({ code: 2, stderr: "--mutate does not run under --watch\n" });
-  });
+    {
+      name: "bad --mutate values are usage errors",
+      steps: [
+        { args: ["--mutate=yaml", "examples/mutation"], code: 2, stderr: "--mutate takes no value, or =json\n" },
+        { args: ["--mutate", "--mutate-budget", "soon", "examples/mutation"], code: 2, stderr: "--mutate-budget needs a duration such as 30s\n" },
+        { args: ["--mutate", "--mutate-threshold", "120", "examples/mutation"], code: 2, stderr: "--mutate-threshold needs a percent from 0 to 100\n" },
+        { args: ["--mutate", "--watch", "examples/mutation"], code: 2, stderr: "--mutate does not run under --watch\n" },
+      ],
+    },
+  ]);
 });

@@ -3,8 +3,11 @@
 // detached or re-parented ones), so a leak anywhere in the tree is seen.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { RunSummary } from "../../core/execution/report.ts";
-import { fixture, freshTag, ROOT, SLOW, startTurnlens, taggedCommands, turnlens, until } from "./harness.ts";
+import { cliTest, reportOf } from "./cliTable.ts";
+import { fixture, freshTag, ROOT, SLOW, startTurnlens, taggedCommands, until } from "./harness.ts";
+
+/** The tag of the leaving-things-behind run's processes. */
+const TAG = freshTag();
 
 const exited = (child: ReturnType<typeof startTurnlens>) =>
   new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
@@ -29,28 +32,26 @@ describe("nothing outlives turnlens test", () => {
     );
   }
 
-  test(
-    "what a passed test leaves running (children, detached, re-parented, intervals, threads) is gone when the run ends",
-    async () => {
-      const tag = freshTag();
-      const result = await turnlens([fixture("tree/leavesThingsBehind.test.ts"), "--reporter", "json"], ROOT, { TURNLENS_TREES: tag });
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout).passed).toBe(2);
-      await until(() => taggedCommands(tag).length === 0);
-      expect(taggedCommands(tag)).toEqual([]);
+  cliTest({
+    name: "what a passed test leaves running (children, detached, re-parented, intervals, threads) is gone when the run ends",
+    args: [fixture("tree/leavesThingsBehind.test.ts"), "--reporter", "json"],
+    env: { TURNLENS_TREES: TAG },
+    code: 0,
+    check: async (result) => {
+      expect(reportOf(result).passed).toBe(2);
+      await until(() => taggedCommands(TAG).length === 0);
+      expect(taggedCommands(TAG)).toEqual([]);
     },
-    SLOW,
-  );
+  });
 });
 
 describe("a test cannot signal its runner", () => {
-  test(
-    "a test that signals its parent or its parent's group fails, and the run goes on to report",
-    async () => {
-      const result = await turnlens([fixture("tree/killsItsParent.test.ts"), "--reporter", "json"]);
-      expect(result.code).toBe(1);
-      const report = JSON.parse(result.stdout) as RunSummary;
-      const tests = report.files[0]!.tests;
+  cliTest({
+    name: "a test that signals its parent or its parent's group fails, and the run goes on to report",
+    args: [fixture("tree/killsItsParent.test.ts"), "--reporter", "json"],
+    code: 1,
+    check: (result) => {
+      const tests = reportOf(result).files[0]!.tests;
       expect(tests.map((t) => [t.name, t.status])).toEqual([
         ["sends SIGTERM to its parent", "failed"],
         ["sends SIGKILL to its parent's process group", "failed"],
@@ -62,6 +63,5 @@ describe("a test cannot signal its runner", () => {
       expect(tests[0]!.error?.location).toMatchObject({ file: join(ROOT, fixture("tree/killsItsParent.test.ts")), line: 6 });
       expect(tests[1]!.error?.message).toMatch(/^the test called process\.kill\(-\d+, "SIGKILL"\)/);
     },
-    SLOW,
-  );
+  });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { XmlDocument, XsdValidator } from "libxml2-wasm";
 import { Parser, type FinalResults } from "tap-parser";
 import type { RunSummary } from "../../core/execution/report.ts";
+import { cliTest, cliTests } from "./cliTable.ts";
 import { fixture, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
 
 const SCHEMA = join(ROOT, "test", "runner", "junit", "jenkins-junit.xsd");
@@ -221,66 +222,60 @@ describe("the junit reporter", () => {
 });
 
 describe("dot, verbose and json", () => {
-  test(
-    "dot prints a character per test, then the failures and the count line",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "dot"]);
-      expect(result.stdout.startsWith("·x-\n\nFAIL a mixed file › fails on a deep equality\n  at test/runner/fixtures/mixed/mixed.test.ts:9:")).toBeTrue();
-      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+  cliTests([
+    {
+      name: "dot prints a character per test, then the failures and the count line",
+      args: [fixture("mixed"), "--reporter", "dot"],
+      code: 1,
+      stdout: { startsWith: "·x-\n\nFAIL a mixed file › fails on a deep equality\n  at test/runner/fixtures/mixed/mixed.test.ts:9:" },
+      lastLine: "1 passed, 1 failed, 1 skipped",
     },
-    SLOW,
-  );
-
-  test(
-    "verbose prints each test's line under its file's",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "verbose"]);
-      const lines = result.stdout.split("\n");
-      expect(lines[0]).toBe("✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)");
-      expect(lines[1]).toMatch(/^ {2}✓ a mixed file › passes \d+ms$/);
-      expect(lines[2]).toMatch(/^ {2}× a mixed file › fails on a deep equality \d+ms$/);
-      expect(lines[3]).toBe("  ↓ a mixed file › is skipped [skipped]");
-      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+    {
+      name: "verbose prints each test's line under its file's",
+      args: [fixture("mixed"), "--reporter", "verbose"],
+      code: 1,
+      stdout: { startsWith: "✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)\n" },
+      lastLine: "1 passed, 1 failed, 1 skipped",
+      check: (result) => {
+        const lines = result.stdout.split("\n");
+        expect(lines[1]).toMatch(/^ {2}✓ a mixed file › passes \d+ms$/);
+        expect(lines[2]).toMatch(/^ {2}× a mixed file › fails on a deep equality \d+ms$/);
+        expect(lines[3]).toBe("  ↓ a mixed file › is skipped [skipped]");
+      },
     },
-    SLOW,
-  );
-
-  test(
-    "pretty is the default reporter's other name",
-    async () => {
-      const result = await turnlens([fixture("mixed"), "--reporter", "pretty"]);
-      expect(result.stdout.split("\n")[0]).toBe("✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)");
-      expect(result.lastLine).toBe("1 passed, 1 failed, 1 skipped");
+    {
+      name: "pretty is the default reporter's other name",
+      args: [fixture("mixed"), "--reporter", "pretty"],
+      code: 1,
+      stdout: { startsWith: "✗ test/runner/fixtures/mixed/mixed.test.ts (1 of 2 failed)\n" },
+      lastLine: "1 passed, 1 failed, 1 skipped",
     },
-    SLOW,
-  );
-
-  test(
-    "json gives Vitest's counts beside Turnlens's files",
-    async () => {
-      const result = await turnlens([fixture("reporters"), "--reporter", "json"]);
-      const document = JSON.parse(result.stdout) as Record<string, unknown>;
-      const { files, startTime, ...counts } = document;
-      expect(counts).toEqual({
-        numTotalTestSuites: 2,
-        numPassedTestSuites: 0,
-        numFailedTestSuites: 2,
-        numPendingTestSuites: 0,
-        numTotalTests: 4,
-        numPassedTests: 1,
-        numFailedTests: 2,
-        numPendingTests: 0,
-        numTodoTests: 1,
-        success: false,
-        passed: 1,
-        failed: 3,
-        skipped: 1,
-      });
-      expect(typeof startTime).toBe("number");
-      expect((files as unknown[]).length).toBe(2);
+    {
+      name: "json gives Vitest's counts beside Turnlens's files",
+      args: [fixture("reporters"), "--reporter", "json"],
+      code: 1,
+      check: (result) => {
+        const { files, startTime, ...counts } = JSON.parse(result.stdout) as Record<string, unknown>;
+        expect(counts).toEqual({
+          numTotalTestSuites: 2,
+          numPassedTestSuites: 0,
+          numFailedTestSuites: 2,
+          numPendingTestSuites: 0,
+          numTotalTests: 4,
+          numPassedTests: 1,
+          numFailedTests: 2,
+          numPendingTests: 0,
+          numTodoTests: 1,
+          success: false,
+          passed: 1,
+          failed: 3,
+          skipped: 1,
+        });
+        expect(typeof startTime).toBe("number");
+        expect((files as unknown[]).length).toBe(2);
+      },
     },
-    SLOW,
-  );
+  ]);
 });
 
 describe("the agent reporter", () => {
@@ -375,26 +370,27 @@ describe("the agent reporter", () => {
 });
 
 describe("choosing reporters", () => {
-  test(
-    "an unknown reporter, a misnamed --outputFile and two documents on stdout are usage errors (exit 2) naming the fix",
-    async () => {
-      const unknown = await turnlens([fixture("pass"), "--reporter", "agnet"]);
-      expect(unknown.code).toBe(2);
-      expect(unknown.stderr).toBe('no reporter "agnet"; did you mean "agent"? (reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)\n');
-      const file = await turnlens([fixture("pass"), "--reporter", "junit", "--outputFile.jnuit=x.xml"]);
-      expect(file.code).toBe(2);
-      expect(file.stderr).toStartWith('no reporter "jnuit"; did you mean "junit"?');
-      const unused = await turnlens([fixture("pass"), "--outputFile", "x.xml"]);
-      expect(unused.code).toBe(2);
-      expect(unused.stderr).toBe("--outputFile x.xml is for the json or junit reporter, and neither is chosen (default); add --reporter junit or --reporter json\n");
-      const both = await turnlens([fixture("pass"), "--reporter", "default", "--reporter", "json"]);
-      expect(both.code).toBe(2);
-      expect(both.stderr).toBe(
-        "the json reporter writes one document to stdout, which the default reporter's output would break: give it a file (--outputFile.json=report.json)\n",
-      );
-    },
-    SLOW,
-  );
+  cliTest({
+    name: "an unknown reporter, a misnamed --outputFile and two documents on stdout are usage errors (exit 2) naming the fix",
+    steps: [
+      {
+        args: [fixture("pass"), "--reporter", "agnet"],
+        code: 2,
+        stderr: 'no reporter "agnet"; did you mean "agent"? (reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)\n',
+      },
+      { args: [fixture("pass"), "--reporter", "junit", "--outputFile.jnuit=x.xml"], code: 2, stderr: { startsWith: 'no reporter "jnuit"; did you mean "junit"?' } },
+      {
+        args: [fixture("pass"), "--outputFile", "x.xml"],
+        code: 2,
+        stderr: "--outputFile x.xml is for the json or junit reporter, and neither is chosen (default); add --reporter junit or --reporter json\n",
+      },
+      {
+        args: [fixture("pass"), "--reporter", "default", "--reporter", "json"],
+        code: 2,
+        stderr: "the json reporter writes one document to stdout, which the default reporter's output would break: give it a file (--outputFile.json=report.json)\n",
+      },
+    ],
+  });
 });
 
 describe("names, messages and values a test controls are shown, never obeyed by the terminal", () => {

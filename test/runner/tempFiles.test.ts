@@ -2,11 +2,12 @@
 // keeps them in its own subfolder of the user's private temporary folder; a killed worker's goes at
 // once (the pool), a worker's that ended cleanly at its exit, and those of processes killed with
 // their pool when the next worker starts, if provably dead (core/tempFolder/tempFiles.ts).
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, SLOW, turnlens } from "./harness.ts";
+import { cliTest } from "./cliTable.ts";
+import { fixture } from "./harness.ts";
 
 /** The user's private temporary folder: one subfolder per process, `<pid>.<start>.<namespace>.<boot>`. */
 const ROOT_FOLDER = join(tmpdir(), `turnlens-${process.getuid?.()}`);
@@ -34,35 +35,36 @@ function nameFor(pid: number, start = "12345"): string {
 }
 
 describe("temporary files are always removed", () => {
-  test(
-    "a worker killed while loading a file or inside a run leaves no bundle and no run folder",
-    async () => {
-      const result = await turnlens([fixture("tempFiles"), "--timeout", "300ms"]);
-      expect(result.code).toBe(1);
+  cliTest({
+    name: "a worker killed while loading a file or inside a run leaves no bundle and no run folder",
+    args: [fixture("tempFiles"), "--timeout", "300ms"],
+    code: 1,
+    check: (result) => {
       const pids = workerPids(result.stdout);
       expect(pids).toHaveLength(2);
       for (const pid of pids) expect(leftBy(pid)).toEqual([]);
     },
-    SLOW,
-  );
+  });
 
-  test(
-    "what a process killed with its pool left is removed when the next worker starts; a live process's and another namespace's stay",
-    async () => {
+  // Named in setup, when this worker's own folder is there to take the namespace and boot from.
+  let planted = { dead: "", reused: "", otherNamespace: "" };
+  cliTest({
+    name: "what a process killed with its pool left is removed when the next worker starts; a live process's and another namespace's stay",
+    setup: () => {
       const dead = nameFor(deadPid());
       // A live process (pid 1) with another start time is a dead one whose pid was reused.
-      const reused = nameFor(1, "999999999999");
-      const otherNamespace = dead.replace(/^(\d+\.\d+)\.\d+\./, "$1.1.");
-      for (const name of [dead, reused, otherNamespace]) {
+      planted = { dead, reused: nameFor(1, "999999999999"), otherNamespace: dead.replace(/^(\d+\.\d+)\.\d+\./, "$1.1.") };
+      for (const name of Object.values(planted)) {
         mkdirSync(join(ROOT_FOLDER, name, "run-1", "inside"), { recursive: true });
         writeFileSync(join(ROOT_FOLDER, name, "a.test.ts.bundle.1.mjs"), "export {};\n");
       }
-      const result = await turnlens([fixture("pass")]);
-      expect(result.code).toBe(0);
-      expect([dead, reused, otherNamespace].map((name) => existsSync(join(ROOT_FOLDER, name)))).toEqual([false, false, true]);
-      expect(leftBy(process.pid)).toHaveLength(1);
-      rmSync(join(ROOT_FOLDER, otherNamespace), { recursive: true });
     },
-    SLOW,
-  );
+    args: [fixture("pass")],
+    code: 0,
+    check: () => {
+      expect(Object.values(planted).map((name) => existsSync(join(ROOT_FOLDER, name)))).toEqual([false, false, true]);
+      expect(leftBy(process.pid)).toHaveLength(1);
+      rmSync(join(ROOT_FOLDER, planted.otherNamespace), { recursive: true });
+    },
+  });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cliTest } from "./cliTable.ts";
 import { FIXTURES, ROOT, SLOW, tempProject, turnlens } from "./harness.ts";
 
 /** The timeline-overwrites case: a project with its own index.html and a test, in a fresh folder. */
@@ -48,34 +49,26 @@ describe("--timeline", () => {
     SLOW,
   );
 
-  test(
-    "without a folder it is a usage error",
-    async () => {
-      const result = await turnlens([join(ROOT, "examples", "reminder"), "--timeline"]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("--timeline needs a folder to write the timelines to");
+  cliTest({
+    name: "without a folder it is a usage error",
+    args: [join(ROOT, "examples", "reminder"), "--timeline"],
+    code: 2,
+    stderr: { has: ["--timeline needs a folder to write the timelines to"] },
+  });
+
+  cliTest({
+    name: "a folder holding files turnlens did not write is refused before the run, exit 2, and nothing in it changes",
+    copy: "timelineOverwrites",
+    args: [".", "--timeline", "."],
+    stderr:
+      "--timeline .: the folder holds files turnlens did not write (a.test.ts, index.html); give a new or empty folder, or one an earlier --timeline wrote (it holds .turnlens-timelines)\n",
+    stdout: "",
+    code: 2,
+    check: (_result, dir) => {
+      expect(readFileSync(join(dir, "index.html"), "utf8")).toBe("<h1>my site</h1>\n");
+      expect(readdirSync(dir).sort()).toEqual(["a.test.ts", "index.html"]);
     },
-    SLOW,
-  );
-  test(
-    "a folder holding files turnlens did not write is refused before the run, exit 2, and nothing in it changes",
-    async () => {
-      const project = projectWithSite();
-      try {
-        const result = await turnlens([".", "--timeline", "."], project.dir);
-        expect(result.stderr).toBe(
-          "--timeline .: the folder holds files turnlens did not write (a.test.ts, index.html); give a new or empty folder, or one an earlier --timeline wrote (it holds .turnlens-timelines)\n",
-        );
-        expect(result.stdout).toBe("");
-        expect(result.code).toBe(2);
-        expect(readFileSync(join(project.dir, "index.html"), "utf8")).toBe("<h1>my site</h1>\n");
-        expect(readdirSync(project.dir).sort()).toEqual(["a.test.ts", "index.html"]);
-      } finally {
-        project.remove();
-      }
-    },
-    SLOW,
-  );
+  });
 
   test(
     "a symbolic link named index.html in the folder is never written through, whether the folder is refused or its own",
@@ -108,20 +101,13 @@ describe("--timeline", () => {
     SLOW,
   );
 
-  test(
-    "an existing file given as the folder is a usage error that names it, with no stack, and the file is kept",
-    async () => {
-      const project = projectWithSite();
-      try {
-        writeFileSync(join(project.dir, "afile"), "hi\n");
-        const result = await turnlens(["a.test.ts", "--timeline", "afile"], project.dir);
-        expect(result.stderr).toBe("--timeline afile: afile is a file, not a folder; give a folder for the timelines\n");
-        expect(result.code).toBe(2);
-        expect(readFileSync(join(project.dir, "afile"), "utf8")).toBe("hi\n");
-      } finally {
-        project.remove();
-      }
-    },
-    SLOW,
-  );
+  cliTest({
+    name: "an existing file given as the folder is a usage error that names it, with no stack, and the file is kept",
+    copy: "timelineOverwrites",
+    setup: (dir) => writeFileSync(join(dir, "afile"), "hi\n"),
+    args: ["a.test.ts", "--timeline", "afile"],
+    stderr: "--timeline afile: afile is a file, not a folder; give a folder for the timelines\n",
+    code: 2,
+    check: (_result, dir) => expect(readFileSync(join(dir, "afile"), "utf8")).toBe("hi\n"),
+  });
 });
