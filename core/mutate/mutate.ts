@@ -3,7 +3,8 @@
 // `agents` entry it met, each rerun alone in the pool's warm workers, in parallel, within a time
 // budget per file; a mutant whose test still passed is an answer no assertion noticed.
 
-import { NO_ANSWER_METHODS, noAnswerKindOf, type NoAnswerKind } from "../testing/entries.ts";
+import { noAnswerKindOf } from "../testing/entries.ts";
+import { NO_ANSWER_KINDS, type NoAnswerKind } from "../testing/noAnswerKinds.ts";
 import type { ScriptChange } from "../testing/scriptMutation.ts";
 import type { RunTrace, SourceSite, TurnTrace } from "../testing/trace.ts";
 import { mutantValue, writtenValue } from "./mutantValues.ts";
@@ -36,17 +37,6 @@ export interface Mutant {
   /** For a noticed mutant, the first line of the failure; for one not run, why. */
   why?: string;
 }
-
-/** The noAnswer a noAnswer entry becomes: one whose turn ends with another outcome. */
-const OTHER_NO_ANSWER: Record<NoAnswerKind, NoAnswerKind> = {
-  silent: "failed",
-  blocked: "failed",
-  failed: "silent",
-  "timed-out": "failed",
-  hang: "failed",
-  interrupted: "failed",
-  "needs-login": "silent",
-};
 
 /** What an answer entry becomes for its noAnswer mutant: a turn that fails, as a crashed harness does. */
 const ANSWER_BECOMES: NoAnswerKind = "failed";
@@ -89,15 +79,16 @@ function mutantsOfEntry(file: string, test: TestReport, run: RunTrace, first: Tu
   const mutants: Mutant[] = [];
   const noAnswerKind = entry ? noAnswerKindOf(entry.kind) : undefined;
   if (noAnswerKind) {
-    const to = OTHER_NO_ANSWER[noAnswerKind];
-    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: to }, summary: `changed to noAnswer.${NO_ANSWER_METHODS[to]}()` });
+    // The noAnswer a noAnswer entry becomes: one whose turn ends with another outcome.
+    const to = NO_ANSWER_KINDS[noAnswerKind].mutant;
+    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: to }, summary: `changed to noAnswer.${NO_ANSWER_KINDS[to].method}()` });
   } else {
     const answered = run.turns.find((turn) => turn.match?.option === "agents" && turn.match.key === key && turn.match.index === index && turn.outcome === "answered");
     if (answered && answered.answer !== undefined) {
       const value = mutantValue(answered.answer, answered.schema);
       if (value !== undefined) mutants.push({ ...base, change: { kind: "value", value }, summary: `changed to ${writtenValue(value)}` });
     }
-    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: ANSWER_BECOMES }, summary: `changed to noAnswer.${NO_ANSWER_METHODS[ANSWER_BECOMES]}()` });
+    mutants.push({ ...base, change: { kind: "no-answer", noAnswer: ANSWER_BECOMES }, summary: `changed to noAnswer.${NO_ANSWER_KINDS[ANSWER_BECOMES].method}()` });
   }
   const listLength = index === null ? 0 : run.entries.filter((candidate) => candidate.option === "agents" && candidate.key === key).length;
   if (listLength > 1) mutants.push({ ...base, change: { kind: "drop" }, summary: "dropped from its list" });

@@ -10,6 +10,7 @@ import { isWorkflow } from "../workflow/define.ts";
 import type { Workflow } from "../workflow/types.ts";
 import type * as Testing from "../testing/index.ts";
 import type { Entry } from "../testing/entries.ts";
+import { NO_ANSWER_KIND_RECORDED_AS, NO_ANSWER_KINDS } from "../testing/noAnswerKinds.ts";
 import type { ProblemTrace } from "../testing/trace.ts";
 import type { TestRun } from "../testing/testRun.ts";
 import type { Turn } from "../testing/turn.ts";
@@ -85,20 +86,12 @@ export interface Replay {
   error?: unknown;
 }
 
-const NO_ANSWER_METHOD: Partial<Record<RecordedEnd["end"], "blocked" | "failed" | "timedOut">> = {
-  blocked: "blocked",
-  failed: "failed",
-  "timed-out": "timedOut",
-};
-
 /** What answers one operation of a turn (the turn or its nudge), as the recorded end was. */
 function replyFor(testing: TestingModule, end: RecordedEnd | undefined): unknown {
   if (!end) return testing.noAnswer.failed("not in the recorded run");
   if (end.end === "answered") return end.answer;
-  if (end.end === "silent") return testing.noAnswer.silent();
-  if (end.end === "cancelled") return testing.noAnswer.hang();
-  const method = NO_ANSWER_METHOD[end.end]!;
-  return testing.noAnswer[method](end.reason);
+  const { method, defaultReason } = NO_ANSWER_KINDS[NO_ANSWER_KIND_RECORDED_AS[end.end]];
+  return defaultReason === undefined ? testing.noAnswer[method]() : testing.noAnswer[method](end.reason);
 }
 
 /** The options a replay of `recorded` runs with: the recorded answers, args, id and events. */

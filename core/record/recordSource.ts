@@ -3,6 +3,7 @@
 // a line broken only when it would pass the width, a last object argument kept on the call's line).
 import { canonicalJson, type JsonValue } from "../workflow/json.ts";
 import type { Ending } from "../workflow/types.ts";
+import { NO_ANSWER_KIND_RECORDED_AS, NO_ANSWER_KINDS } from "../testing/noAnswerKinds.ts";
 import type { RecordedEnd, RecordedRun, RecordedTurn } from "./recordedRun.ts";
 import { eventIdOption, startEventOption } from "./recordReplay.ts";
 
@@ -112,19 +113,13 @@ function statement(doc: Doc, indent: string): string {
   return `${indent}${layout(doc, indent, indent.length, ";")};\n`;
 }
 
-const NO_ANSWER_DEFAULTS: Partial<Record<RecordedEnd["end"], { method: string; reason: string }>> = {
-  blocked: { method: "blocked", reason: "waiting on a permission prompt" },
-  failed: { method: "failed", reason: "harness crashed" },
-  "timed-out": { method: "timedOut", reason: "turn timed out" },
-};
-
 /** The `noAnswer.…()` that ends an operation as `end` did; undefined for an answer. */
 function noAnswerDoc(end: RecordedEnd): Doc | undefined {
   if (end.end === "answered") return undefined;
-  if (end.end === "silent") return call("noAnswer.silent");
-  if (end.end === "cancelled") return call("noAnswer.hang");
-  const kind = NO_ANSWER_DEFAULTS[end.end]!;
-  return end.reason === undefined || end.reason === kind.reason ? call(`noAnswer.${kind.method}`) : call(`noAnswer.${kind.method}`, text(stringLiteral(end.reason)));
+  const { method, defaultReason } = NO_ANSWER_KINDS[NO_ANSWER_KIND_RECORDED_AS[end.end]];
+  // The run's reason is written only where the method takes one and it is not the default.
+  if (defaultReason === undefined || end.reason === undefined || end.reason === defaultReason) return call(`noAnswer.${method}`);
+  return call(`noAnswer.${method}`, text(stringLiteral(end.reason)));
 }
 
 export interface SourceInput {

@@ -4,13 +4,12 @@
 import type { Static, TSchema } from "typebox";
 import type { LoginNeeded } from "../workflow/types.ts";
 import { captureEntrySite, type LazySite } from "./callSite.ts";
+import { NO_ANSWER_KINDS, type NoAnswerKind, type NoAnswerMethod } from "./noAnswerKinds.ts";
 import { holdsNotKnown, isNotKnown, WRITTEN } from "./notKnown.ts";
 import type { SourceSite } from "./trace.ts";
 import type { Turn } from "./turn.ts";
 
 const ENTRY = Symbol.for("turnlens.script-entry");
-
-export type NoAnswerKind = "silent" | "blocked" | "failed" | "timed-out" | "hang" | "interrupted" | "needs-login";
 
 export interface NoAnswer {
   readonly [ENTRY]: "no-answer";
@@ -112,6 +111,8 @@ function noAnswerEntry(callee: Function, kind: NoAnswerKind, fields: { reason?: 
   return Object.freeze(entry);
 }
 
+// A method per kind of noAnswerKinds.ts (tsc checks each is here): each doc comment is its kind's
+// docs line (test/core/noAnswerKinds.test.ts checks it), each default reason its kind's.
 /** Entries that end a turn without an answer. */
 export const noAnswer = {
   /** Ends with no answer; the engine nudges once and the same entry meets the nudge. */
@@ -119,15 +120,15 @@ export const noAnswer = {
     return noAnswerEntry(noAnswer.silent, "silent");
   },
   /** Ends `blocked`, by default on a permission prompt. */
-  blocked(reason = "waiting on a permission prompt"): NoAnswer {
+  blocked(reason: string = NO_ANSWER_KINDS.blocked.defaultReason): NoAnswer {
     return noAnswerEntry(noAnswer.blocked, "blocked", { reason });
   },
   /** Ends `failed`, as a crashed harness does. */
-  failed(reason = "harness crashed"): NoAnswer {
+  failed(reason: string = NO_ANSWER_KINDS.failed.defaultReason): NoAnswer {
     return noAnswerEntry(noAnswer.failed, "failed", { reason });
   },
   /** Ends `timed-out` at once. */
-  timedOut(reason = "turn timed out"): NoAnswer {
+  timedOut(reason: string = NO_ANSWER_KINDS["timed-out"].defaultReason): NoAnswer {
     return noAnswerEntry(noAnswer.timedOut, "timed-out", { reason });
   },
   /** Holds until the engine cancels the turn, for a deadline or a sibling's failure. */
@@ -142,7 +143,7 @@ export const noAnswer = {
   needsLogin(provider?: string): NoAnswer {
     return noAnswerEntry(noAnswer.needsLogin, "needs-login", provider !== undefined ? { provider } : {});
   },
-};
+} satisfies Record<NoAnswerMethod, (...args: never[]) => NoAnswer>;
 
 /** @internal A `messages` or `participants` function as an entry of its script, so ScriptBook walks it. */
 export function functionEntry(respond: (value: never) => unknown): Answer<undefined> {
@@ -152,24 +153,13 @@ export function functionEntry(respond: (value: never) => unknown): Answer<undefi
 /** The entry's name as the test wrote it: `answer`, `noAnswer.silent`, or `function` for a messages function. */
 export function entryKind(entry: Entry): string {
   if (isAnswer(entry)) return entry.isFunction ? "function" : "answer";
-  return `noAnswer.${NO_ANSWER_METHODS[(entry as NoAnswer).kind]}`;
+  return `noAnswer.${NO_ANSWER_KINDS[(entry as NoAnswer).kind].method}`;
 }
-
-/** Each noAnswer kind's method, as a test calls it. */
-export const NO_ANSWER_METHODS: Record<NoAnswerKind, string> = {
-  silent: "silent",
-  blocked: "blocked",
-  failed: "failed",
-  "timed-out": "timedOut",
-  hang: "hang",
-  interrupted: "interrupted",
-  "needs-login": "needsLogin",
-};
 
 /** The noAnswer kind `noAnswer.timedOut` (as a test writes it, and as a trace's entry kind reads) names. */
 export function noAnswerKindOf(written: string): NoAnswerKind | undefined {
   const method = written.startsWith("noAnswer.") ? written.slice("noAnswer.".length) : undefined;
-  return (Object.keys(NO_ANSWER_METHODS) as NoAnswerKind[]).find((candidate) => NO_ANSWER_METHODS[candidate] === method);
+  return (Object.keys(NO_ANSWER_KINDS) as NoAnswerKind[]).find((candidate) => NO_ANSWER_KINDS[candidate].method === method);
 }
 
 /**

@@ -2,7 +2,8 @@
 // and changes one scripted entry of one call (a value, a noAnswer kind, a list entry dropped).
 // Unset in every other run, where testWorkflow pays one read of a module variable for it.
 
-import { answer, isAnswer, noAnswer, type Entry, type NoAnswer, type NoAnswerKind } from "./entries.ts";
+import { answer, isAnswer, noAnswer, type Entry } from "./entries.ts";
+import { NO_ANSWER_KINDS, type NoAnswerKind } from "./noAnswerKinds.ts";
 import type { ScriptSlot } from "./scripts.ts";
 import type { RunTrace } from "./trace.ts";
 
@@ -67,18 +68,9 @@ function changedSlot(slot: ScriptSlot, change: EntryChange): ScriptSlot {
 }
 
 function replacement(original: Entry, to: Exclude<ScriptChange, { kind: "drop" }>): Entry {
-  if (to.kind === "no-answer") return NO_ANSWERS[to.noAnswer]();
+  // The kind's method with no argument: its default reason, as the summary `noAnswer.failed()` says.
+  if (to.kind === "no-answer") return noAnswer[NO_ANSWER_KINDS[to.noAnswer].method]();
   const schema = isAnswer(original) ? original.schema : undefined;
   // A text turn's answer is text; a schema's, the value the runner chose within it.
   return schema === undefined ? answer(String(to.value)) : answer(schema, to.value as never);
 }
-
-const NO_ANSWERS: Record<NoAnswerKind, () => NoAnswer> = {
-  silent: () => noAnswer.silent(),
-  blocked: () => noAnswer.blocked(),
-  failed: () => noAnswer.failed(),
-  "timed-out": () => noAnswer.timedOut(),
-  hang: () => noAnswer.hang(),
-  interrupted: () => noAnswer.interrupted(),
-  "needs-login": () => noAnswer.needsLogin(),
-};

@@ -5,7 +5,7 @@ import type { Moment } from "../workflow/clock.ts";
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
 import type { Outcome } from "../workflow/types.ts";
-import { noAnswerEnd } from "./noAnswerEnd.ts";
+import { noAnswerEnd } from "./noAnswerKinds.ts";
 import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural } from "./problems.ts";

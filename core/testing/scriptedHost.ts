@@ -6,7 +6,7 @@ import type { AgentHost, CallCapture, ForkedFrom, HostEnd, OpenedAgent, PanePlac
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
-import { noAnswerEnd } from "./noAnswerEnd.ts";
+import { noAnswerEnd } from "./noAnswerKinds.ts";
 import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, lazySiteOf, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";

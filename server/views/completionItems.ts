@@ -4,7 +4,7 @@
 // array item that the schema accepts; the kinds after `noAnswer.`; a `decisions` script's keys,
 // question ids and answers.
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Range } from "vscode-languageserver";
-import { noAnswer } from "../../core/testing/entries.ts";
+import { NO_ANSWER_KINDS } from "../../core/testing/noAnswerKinds.ts";
 import { validAnswer } from "../../core/testing/validAnswer.ts";
 import type { Question } from "../../core/workflow/types.ts";
 import type { PathStep, ValuePlace } from "../analysis/completionContext.ts";
@@ -13,27 +13,16 @@ import { jsLiteral } from "../../core/testing/problemFixes.ts";
 
 export type Schema = Record<string, unknown>;
 
-/** What each `noAnswer` method does, as entries.ts documents it. */
-const NO_ANSWER_DOCS: Record<string, string> = {
-  silent: "Ends with no answer; the engine nudges once and the same entry meets the nudge.",
-  blocked: "Ends `blocked`, by default on a permission prompt.",
-  failed: "Ends `failed`, as a crashed harness does.",
-  timedOut: "Ends `timed-out` at once.",
-  hang: "Holds until the engine cancels the turn, for a deadline or a sibling's failure.",
-  interrupted: "Ends `cancelled`, as when the operator stops the calling session's turn; only for the caller.",
-  needsLogin: "Fails with `login` set, as a missing login does.",
-};
-
 export function list(items: CompletionItem[]): CompletionList | null {
   return items.length > 0 ? { isIncomplete: false, items } : null;
 }
 
 export function noAnswerItems(replace: Range): CompletionItem[] {
-  return Object.keys(noAnswer).map((method, index) => ({
+  return Object.values(NO_ANSWER_KINDS).map(({ method, docs }, index) => ({
     label: method,
     kind: CompletionItemKind.Method,
     detail: `noAnswer.${method}()`,
-    documentation: { kind: MarkupKind.Markdown, value: NO_ANSWER_DOCS[method] ?? "" },
+    documentation: { kind: MarkupKind.Markdown, value: docs },
     sortText: String(index).padStart(2, "0"),
     textEdit: { range: replace, newText: method },
   }));

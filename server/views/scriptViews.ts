@@ -4,6 +4,8 @@
 
 import type { Range } from "vscode-languageserver";
 import type { Site } from "../../core/execution/report.ts";
+import { noAnswerKindOf } from "../../core/testing/entries.ts";
+import { NO_ANSWER_KINDS } from "../../core/testing/noAnswerKinds.ts";
 import type { CompactionTrace, DecisionTrace, MatchTrace, MessageTrace, ParticipantEventTrace, RunTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { entryByKey, scriptsOfOption } from "../analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticTestWorkflowCall } from "../analysis/model.ts";
@@ -60,9 +62,10 @@ export class ScriptViews {
       // A wake is shown on its messages entry with the message that caused it (below), not as a turn.
       if (turn.match?.option === "messages") continue;
       const entry = this.entryAt(turn.match?.site, testIndex)?.entry;
-      // `noAnswer.hang()` scripts no ending: whatever ends its turn (a deadline, the stall guard) did.
+      // `noAnswer.hang()` scripts no ending (its kind's `scriptsItsEnd`): whatever ends its turn (a deadline, the stall guard) did.
       const entryKind = (entry?.definition ?? entry)?.kind ?? "";
-      const scripted = entryKind.startsWith("noAnswer") && entryKind !== "noAnswer.hang";
+      const kind = noAnswerKindOf(entryKind);
+      const scripted = entryKind.startsWith("noAnswer") && (kind === undefined || NO_ANSWER_KINDS[kind].scriptsItsEnd);
       if (entry) this.meet(entry, entry.range, { kind: "turn", turn, test, passed, scripted });
     }
     for (const compaction of run.compactions ?? []) {

@@ -4,9 +4,13 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURES, matchFileSnapshot, snapshotText, tokenize, tokensOf, TYPESCRIPT_SCOPE, type Token } from "./textmate.ts";
+import { NO_ANSWER_KINDS } from "../../core/testing/noAnswerKinds.ts";
+import { FIXTURES, matchFileSnapshot, ROOT, snapshotText, tokenize, tokensOf, TYPESCRIPT_SCOPE, type Token } from "./textmate.ts";
 
 const SAMPLE = join(FIXTURES, "scripts.fixture.ts");
+const GRAMMAR = join(ROOT, "syntaxes", "turnlens-script.injection.tmLanguage.json");
+/** noAnswer's methods, as the one table of kinds lists them. */
+const METHODS = Object.values(NO_ANSWER_KINDS).map((kind) => kind.method);
 const sampleTokens = () => tokenize(readFileSync(SAMPLE, "utf8"), TYPESCRIPT_SCOPE);
 const scopesOf = (tokens: Token[], text: string, line?: number) => {
   const found = tokensOf(tokens, text, line);
@@ -39,13 +43,21 @@ describe("the script injection grammar", () => {
 
   test("every noAnswer method and every answer call is marked", async () => {
     const tokens = await sampleTokens();
-    for (const method of ["silent", "blocked", "failed", "timedOut", "hang", "interrupted", "needsLogin"]) {
+    for (const method of METHODS) {
       expect(scopesOf(tokens, method)).toContain(`support.function.no-answer.${method}.turnlens`);
     }
     const calls = tokensOf(tokens, "answer").filter((token) => token.scopes.includes("support.function.answer.turnlens"));
     expect(calls.map((token) => token.line)).toEqual([lineOf("const clean"), lineOf("const lead"), lineOf("const lead"), lineOf("answer((turn) =>")]);
     // The import names it without calling it: left to TypeScript.
     expect(isOurs(scopesOf(tokens, "answer", lineOf("import { answer")))).toBe(false);
+  });
+
+  test("the grammar's noAnswer methods and their comment are noAnswerKinds.ts's, in its order", () => {
+    const noAnswerRule = JSON.parse(readFileSync(GRAMMAR, "utf8")).repository["no-answer"];
+    // The first run of words joined by `|`: the methods the rule's first pattern marks, and its comment's list.
+    const alternatives = (text: string) => text.match(/\b((?:\w+\|)+\w+)\b/)?.[1]?.split("|");
+    expect(alternatives(noAnswerRule.patterns[0].match)).toEqual(METHODS);
+    expect(alternatives(noAnswerRule.comment)).toEqual(METHODS);
   });
 
   test("a duration after timeout:, stall: or deadline: is marked, and a malformed one is invalid", async () => {
