@@ -77,6 +77,8 @@ function flat(doc: Doc): string {
     case "group":
       if (doc.parts.length === 0) return `${doc.open}${doc.close}`;
       return doc.spaced ? `${doc.open} ${doc.parts.map(flat).join(", ")} ${doc.close}` : `${doc.open}${doc.parts.map(flat).join(", ")}${doc.close}`;
+    default:
+      return doc satisfies never;
   }
 }
 
@@ -105,6 +107,8 @@ function layout(doc: Doc, indent: string, column: number, after = ""): string {
       const inner = indent + INDENT;
       return `${doc.open}\n${doc.parts.map((part) => `${inner}${layout(part, inner, inner.length, ",")},\n`).join("")}${indent}${doc.close}`;
     }
+    default:
+      return doc satisfies never;
   }
 }
 
