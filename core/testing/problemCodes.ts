@@ -82,6 +82,13 @@ export interface ProblemCodeDescriptor {
 }
 
 const NAMED = "the entry, script key or option it names, else the call, else the test";
+/** A `messages` or `participants` script that threw: on its throw, else its entry. */
+const THROWN_IN_A_SCRIPT: ProblemCodeDescriptor = {
+  severity: "error",
+  placement: "throwElseScript",
+  fix: "none",
+  docs: "the `throw` (the first frame in the file), else the script's entry or key",
+};
 
 export const PROBLEM_CODES = {
   "unknown-option": { severity: "error", placement: "optionName", fix: "rename", static: "byOption", docs: "the option's name (quick fix: rename to the suggestion)" },
@@ -163,20 +170,10 @@ export const PROBLEM_CODES = {
   "fake-client-no-rest": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "workflow-threw": { severity: "error", placement: "call", fix: "none", docs: "the `testWorkflow` call" },
   "message-unscripted": { severity: "error", placement: "messagesObject", fix: "none", docs: "the `messages` / `participants` object, else the call" },
-  "message-script-threw": {
-    severity: "error",
-    placement: "throwElseScript",
-    fix: "none",
-    docs: "the `throw` (the first frame in the file), else the script's entry or key",
-  },
+  "message-script-threw": THROWN_IN_A_SCRIPT,
   "message-script-returned": { severity: "error", placement: "named", fix: "none", docs: "the `messages` function (by key and list position), else its key" },
   "participant-unscripted": { severity: "error", placement: "participantsObject", fix: "none", docs: "the `messages` / `participants` object, else the call" },
-  "participant-script-threw": {
-    severity: "error",
-    placement: "throwElseScript",
-    fix: "none",
-    docs: "the `throw` (the first frame in the file), else the script's entry or key",
-  },
+  "participant-script-threw": THROWN_IN_A_SCRIPT,
   "result-while-owing": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "event-refused": {
     severity: "error",

@@ -48,57 +48,40 @@ const JUNIT_OPTIONS: ReporterOptionTypes<JunitOptions> = {
   includeConsoleOutput: ["boolean"],
 };
 
+/** The facets of a printout for people in a terminal, as the default reporter writes it: a reporter that is one says so by spreading them. */
+const TERMINAL_PRINTOUT = {
+  sameAs: undefined,
+  fileByDefault: false,
+  document: false,
+  extension: "txt",
+  counts: true,
+  readsTraces: false,
+  namesSchemas: false,
+  hidesTestOutput: false,
+  options: {},
+} as const satisfies Omit<ReporterKind, "make">;
+
 /**
  * Every reporter by name (docs/runner.md, Reporters); messages list them in REPORTER_NAMES's order.
- * Each entry states every facet: a new reporter's author decides each one, none is taken by default.
+ * Each entry states every facet, or that it is a terminal printout: a new reporter's author decides
+ * each one, none is taken by default.
  */
 export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
   default: {
-    sameAs: undefined,
-    fileByDefault: false,
-    document: false,
-    extension: "txt",
-    counts: true,
-    readsTraces: false,
-    namesSchemas: false,
-    hidesTestOutput: false,
-    options: {},
+    ...TERMINAL_PRINTOUT,
     make: (out) => new DefaultReporter(out),
   },
   pretty: {
+    ...TERMINAL_PRINTOUT,
     sameAs: "default",
-    fileByDefault: false,
-    document: false,
-    extension: "txt",
-    counts: true,
-    readsTraces: false,
-    namesSchemas: false,
-    hidesTestOutput: false,
-    options: {},
     make: (out) => new DefaultReporter(out),
   },
   dot: {
-    sameAs: undefined,
-    fileByDefault: false,
-    document: false,
-    extension: "txt",
-    counts: true,
-    readsTraces: false,
-    namesSchemas: false,
-    hidesTestOutput: false,
-    options: {},
+    ...TERMINAL_PRINTOUT,
     make: (out) => new DotReporter(out),
   },
   verbose: {
-    sameAs: undefined,
-    fileByDefault: false,
-    document: false,
-    extension: "txt",
-    counts: true,
-    readsTraces: false,
-    namesSchemas: false,
-    hidesTestOutput: false,
-    options: {},
+    ...TERMINAL_PRINTOUT,
     make: (out) => new VerboseReporter(out),
   },
   json: {
