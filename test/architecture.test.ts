@@ -119,3 +119,43 @@ describe("ARCHITECTURE.md's code map", () => {
     expect(namesOfNoFile(map, files.slice(1))).toEqual(["core/runner/ … `pool.ts`"]);
   });
 });
+
+/** The rooms: every folder under core/ and server/ (one level), server/ and extension/ themselves, their subfolders, and tsPlugin/. */
+function rooms(): string[] {
+  const below = (folder: string) =>
+    readdirSync(join(ROOT, folder), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${folder}/${entry.name}/`);
+  return [...below("core"), "server/", ...below("server"), "extension/", ...below("extension"), "tsPlugin/"].filter((room) => !room.endsWith("/fixtures/"));
+}
+
+/** Each `### room/` heading of the "## Rooms" section, with its paragraph's number of lines. */
+function roomParagraphs(architecture: string): Map<string, number> {
+  const start = architecture.indexOf("\n## Rooms\n");
+  if (start < 0) throw new Error('ARCHITECTURE.md has no "## Rooms" section');
+  const rest = architecture.slice(start + "\n## Rooms\n".length);
+  const section = rest.slice(0, rest.search(/\n## /));
+  const paragraphs = new Map<string, number>();
+  for (const block of section.split(/\n### /).slice(1)) {
+    const [heading, ...lines] = block.split("\n");
+    paragraphs.set(heading!.trim(), lines.filter((line) => line.trim() !== "").length);
+  }
+  return paragraphs;
+}
+
+describe("ARCHITECTURE.md's rooms", () => {
+  test("every room opens with a paragraph of three to six lines, and every paragraph is a room's", () => {
+    const paragraphs = roomParagraphs(ARCHITECTURE);
+    expect(rooms().filter((room) => !paragraphs.has(room))).toEqual([]);
+    expect([...paragraphs.keys()].filter((room) => !rooms().includes(room))).toEqual([]);
+    expect([...paragraphs].filter(([, lines]) => lines < 3 || lines > 6)).toEqual([]);
+  });
+
+  test("a room without a paragraph, a paragraph of no room and one too long are each found", () => {
+    const map = ["## Rooms", "", "### core/gone/", "a", "b", "c", "", "### server/", "1", "2", "3", "4", "5", "6", "7", "", "## Code map"].join("\n");
+    expect([...roomParagraphs(`\n${map}`)]).toEqual([
+      ["core/gone/", 3],
+      ["server/", 7],
+    ]);
+  });
+});
