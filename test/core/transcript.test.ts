@@ -3,7 +3,7 @@
 // and of runs with compactions, messages, participants and scripted events.
 
 import { describe, expect, test } from "bun:test";
-import { answer, noAnswer, testWorkflow } from "agentswf/testing";
+import { answer, noAnswer, testWorkflow, type Script } from "agentswf/testing";
 import type { RouteSpec } from "agentswf/workflow";
 import { subscribeToRuns, traceOfRun, type RunTrace } from "turnlens/trace";
 import { renderTranscript } from "../../core/testing/transcript.ts";
@@ -13,6 +13,10 @@ import triage from "../../examples/triage/workflow.ts";
 import { askTurns, eventFlow, flow, investigating, mistake, NOTE, openAgents } from "./workflows";
 
 const stable = { duration: false } as const;
+
+/** The review example on `diff`, every verifier passing unless `agents` scripts it otherwise. */
+const reviewed = (diff: string, agents: Record<string, Script>) =>
+  testWorkflow(review, { args: { diff }, agents: { "verifier-*": answer(VERDICT, { ok: true, findings: [] }), ...agents } });
 
 /** The transcript's lines, without the durations that change from run to run. */
 const transcriptLines = (trace: RunTrace) => renderTranscript(trace, stable).split("\n");
@@ -62,13 +66,9 @@ describe("a transcript", () => {
   });
 
   test("groups turns per agent in first-seen order, with labels, list indexes and a long prompt cut to three lines", async () => {
-    const run = await testWorkflow(review, {
-      args: { diff: "main..feature" },
-      agents: {
-        "verifier-*": answer(VERDICT, { ok: true, findings: [] }),
-        "verifier-2": noAnswer.timedOut(),
-        lead: [answer(DECISION, { approve: false, summary: "security has no verdict" }), answer("Please rerun security.")],
-      },
+    const run = await reviewed("main..feature", {
+      "verifier-2": noAnswer.timedOut(),
+      lead: [answer(DECISION, { approve: false, summary: "security has no verdict" }), answer("Please rerun security.")],
     });
     expect(transcriptLines(traceOfRun(run)!)).toEqual([
       "run review · completed · 5 turns",
@@ -99,10 +99,7 @@ describe("a transcript", () => {
   });
 
   test("shows as many prompt lines as asked, and no cut marker when the prompt fits", async () => {
-    const run = await testWorkflow(review, {
-      args: { diff: "a..b" },
-      agents: { "verifier-*": answer(VERDICT, { ok: true, findings: [] }), lead: [answer(DECISION, { approve: true, summary: "ok" }), answer("ok")] },
-    });
+    const run = await reviewed("a..b", { lead: [answer(DECISION, { approve: true, summary: "ok" }), answer("ok")] });
     const text = renderTranscript(traceOfRun(run)!, { ...stable, promptLines: 4 });
     expect(text).toContain("    │ verifier-3 (tests): ok\n    ✓ answered");
     expect(text).not.toContain("more line");
@@ -154,10 +151,7 @@ describe("a transcript", () => {
   });
 
   test("ends a run that did not complete with its kind, stage and reason", async () => {
-    const run = await testWorkflow(review, {
-      args: { diff: "a..b" },
-      agents: { "verifier-*": noAnswer.hang(), "verifier-3": noAnswer.failed("harness crashed") },
-    });
+    const run = await reviewed("a..b", { "verifier-*": noAnswer.hang(), "verifier-3": noAnswer.failed("harness crashed") });
     const lines = renderTranscript(traceOfRun(run)!, stable).trimEnd().split("\n");
     expect(lines[0]).toBe("run review · failed · 3 turns");
     expect(lines.at(-1)).toBe("ending ✗ failed  verifier-3 failed: harness crashed");
