@@ -26,13 +26,7 @@ local function documented_configuration()
 end
 
 vim.cmd('filetype on')
--- The raw publishDiagnostics params as the server sent them, for the code-action request.
-local published = {}
-local show = vim.lsp.handlers['textDocument/publishDiagnostics']
-vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
-  published[result.uri] = result
-  return show(e, result, ctx, config)
-end
+local published = dofile(here .. '/clientHelpers.lua').keep_published()
 
 -- What Neovim shows as the code lenses of a line: the virtual text in the client's lens namespace.
 local function lens_text(buf, client_id, line)

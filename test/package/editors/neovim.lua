@@ -14,14 +14,7 @@ local apply_unknown_option_fix = dofile(here .. '/../../editors/neovim/unknownOp
 
 -- Neovim turns filetype detection on after the init file; this one does its work inside it.
 vim.cmd('filetype on')
-
--- The raw publishDiagnostics params as the server sent them, for the code-action request.
-local published = {}
-local show = vim.lsp.handlers['textDocument/publishDiagnostics']
-vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
-  published[result.uri] = result
-  return show(e, result, ctx, config)
-end
+local published = dofile(here .. '/../../editors/neovim/clientHelpers.lua').keep_published()
 
 -- >>> docs/language-server.md, Neovim 0.7
 local turnlens_clients = {}
