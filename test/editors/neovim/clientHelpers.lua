@@ -1,5 +1,6 @@
 -- What the headless Neovim checks share, dofile'd by the scripts here and by
--- test/package/editors/neovim.lua: opening a file for the client, and keeping what the server published.
+-- test/package/editors/neovim.lua: opening a file for the client, keeping what the server published,
+-- and ending a check.
 local M = {}
 
 -- A file opened in a buffer the client is attached to (0.7 has no vim.lsp.start()).
@@ -20,6 +21,17 @@ function M.keep_published()
     return show(e, result, ctx, config)
   end
   return published
+end
+
+-- Prints the check's RESULT line, stops every client (its server ends its workers), and quits
+-- nvim with 0 when the check held, 1 when it did not.
+function M.finish(ok, err, out)
+  if ok then out('RESULT: OK') else out('RESULT: FAIL ' .. tostring(err)) end
+  for _, client in pairs(vim.lsp.get_active_clients()) do
+    client.stop()
+    vim.wait(5000, function() return client.is_stopped() end, 50)
+  end
+  vim.cmd(ok and 'qall!' or 'cquit 1')
 end
 
 return M
