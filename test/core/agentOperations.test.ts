@@ -2,7 +2,7 @@
 // workflow side and through the testing options that script them.
 
 import { describe, expect, test } from "bun:test";
-import { answer, noAnswer, testWorkflow } from "agentswf/testing";
+import { answer, noAnswer, testWorkflow, type Script } from "agentswf/testing";
 import type { AgentRef, WorkflowContext } from "agentswf/workflow";
 import { traceOfRun } from "turnlens/trace";
 import type { AgentHost } from "../../core/workflow/host.ts";
@@ -13,10 +13,7 @@ import { runOnEngine } from "./engineRun";
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
 /** Opens "a" on claude, asks it one turn, then runs `then` with it; returns what `then` returns. */
-function afterOneTurn<Result>(
-  then: (agent: AgentRef, wf: WorkflowContext) => Promise<Result>,
-  runtime: Parameters<WorkflowContext["agents"]["open"]>[0]["runtime"] = "claude",
-) {
+function afterOneTurn<Result>(then: (agent: AgentRef, wf: WorkflowContext) => Promise<Result>, runtime: Runtime = "claude") {
   return flow(async (wf) => {
     const agent = await wf.agents.open({ key: "a", runtime });
     await agent.run({ prompt: "Plan the change." });
@@ -24,15 +21,15 @@ function afterOneTurn<Result>(
   }, "after-one-turn");
 }
 
+type Runtime = Parameters<WorkflowContext["agents"]["open"]>[0]["runtime"];
+
+/** Runs afterOneTurn(then) with a's turn answered and its compactions scripted by `compactions`. */
+const compacted = <Result>(then: (agent: AgentRef) => Promise<Result>, compactions: Record<string, Script>, runtime?: Runtime) =>
+  testWorkflow(afterOneTurn(then, runtime), { agents: { a: answer("planned") }, compactions });
+
 describe("agent.compact", () => {
   test("answers with the compaction script's summary and records { agent, n, id, focus, outcome }", async () => {
-    const run = await testWorkflow(
-      afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })),
-      {
-        agents: { a: answer("planned") },
-        compactions: { a: answer("The plan: two steps.") },
-      },
-    );
+    const run = await compacted((agent) => agent.compact({ prompt: "Keep the plan." }), { a: answer("The plan: two steps.") });
     expect(run.value).toEqual({ kind: "answered", value: "The plan: two steps." });
     expect(run.compactionsOf("a")).toEqual([{ agent: "a", n: 1, id: "compaction-1", focus: "Keep the plan.", outcome: "answered" }]);
     expect(run.compactions).toEqual(run.compactionsOf("a"));
@@ -79,13 +76,7 @@ describe("agent.compact", () => {
   });
 
   test("is refused on a harness with no compaction of its own, whatever the script says", async () => {
-    const cursor = await testWorkflow(
-      afterOneTurn((agent) => agent.compact({ prompt: "focus" }), { harness: "cursor", model: "auto" }),
-      {
-        agents: { a: answer("planned") },
-        compactions: { a: answer("a summary") },
-      },
-    );
+    const cursor = await compacted((agent) => agent.compact({ prompt: "focus" }), { a: answer("a summary") }, { harness: "cursor", model: "auto" });
     expect(cursor.value).toEqual({
       kind: "failed",
       reason: "cursor has no compaction of its own: cursor-agent summarizes its context by itself, with no command to ask for it",
@@ -127,65 +118,31 @@ describe("agent.compact", () => {
   });
 
   test("a silent compaction script fails it: the harness never confirmed it", async () => {
-    const run = await testWorkflow(
-      afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
-      {
-        agents: { a: answer("planned") },
-        compactions: { a: noAnswer.silent() },
-      },
-    );
+    const run = await compacted((agent) => agent.compact({ prompt: "focus" }), { a: noAnswer.silent() });
     expect(run.value).toEqual({ kind: "failed", reason: "the harness did not confirm a compaction", retryable: true });
     expect(run.compactionsOf("a")[0]?.outcome).toBe("failed");
   });
 
   test("a compaction script answering anything but text fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(
-        afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
-        {
-          agents: { a: answer("planned") },
-          compactions: { a: answer(SUMMARY, { summary: "not text" }) },
-        },
-      ),
-    );
+    const error = await mistake(compacted((agent) => agent.compact({ prompt: "focus" }), { a: answer(SUMMARY, { summary: "not text" }) }));
     expect(error.message).toBe('agent "a" compaction 1: its compaction script answers a summary, text, not {"summary":"not text"}');
   });
 
   test("noAnswer.interrupted() in a compaction script fails the test", async () => {
-    const error = await mistake(
-      testWorkflow(
-        afterOneTurn((agent) => agent.compact({ prompt: "focus" })),
-        {
-          agents: { a: answer("planned") },
-          compactions: { a: noAnswer.interrupted() },
-        },
-      ),
-    );
+    const error = await mistake(compacted((agent) => agent.compact({ prompt: "focus" }), { a: noAnswer.interrupted() }));
     expect(error.message).toBe('agent "a" compaction 1: a compaction is not interrupted by the operator');
   });
 
   test("a compaction past its list's end fails the test, naming the focus", async () => {
     const error = await mistake(
-      testWorkflow(
-        afterOneTurn(async (agent) => [await agent.compact({ prompt: "one" }), await agent.compact({ prompt: "Keep the plan.\nAll of it." })]),
-        {
-          agents: { a: answer("planned") },
-          compactions: { a: [answer("first")] },
-        },
-      ),
+      compacted(async (agent) => [await agent.compact({ prompt: "one" }), await agent.compact({ prompt: "Keep the plan.\nAll of it." })], { a: [answer("first")] }),
     );
     expect(error.message).toBe('agent "a" compaction 2: its compaction script has 1 compaction. It was asked: Keep the plan.');
   });
 
   test("a compaction list walked short, or never reached, fails the test with the compaction noun", async () => {
     const short = await mistake(
-      testWorkflow(
-        afterOneTurn((agent) => agent.compact({ prompt: "one" })),
-        {
-          agents: { a: answer("planned") },
-          compactions: { a: [answer("first"), answer("second")], b: [answer("never")], "w-*": [answer("never")] },
-        },
-      ),
+      compacted((agent) => agent.compact({ prompt: "one" }), { a: [answer("first"), answer("second")], b: [answer("never")], "w-*": [answer("never")] }),
     );
     expect(short.message.split("\n")).toEqual([
       'agent "a" was asked 1 compaction; its compaction script has 2',
@@ -205,13 +162,7 @@ describe("agent.compact", () => {
   });
 
   test("are in the editor trace beside the entries that met them", async () => {
-    const run = await testWorkflow(
-      afterOneTurn((agent) => agent.compact({ prompt: "Keep the plan." })),
-      {
-        agents: { a: answer("planned") },
-        compactions: { a: [answer("The plan.")] },
-      },
-    );
+    const run = await compacted((agent) => agent.compact({ prompt: "Keep the plan." }), { a: [answer("The plan.")] });
     const trace = traceOfRun(run)!;
     expect(trace.compactions).toEqual([
       {

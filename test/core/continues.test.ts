@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, Type } from "agentswf/workflow";
 import { problemsOf } from "turnlens/trace";
-import { flow, mistake } from "./workflows";
+import { eventFlow, flow, mistake } from "./workflows";
 
 const PLAN = Type.Object({ steps: Type.Array(Type.String()) });
 const BRANCH = Type.Object({ branch: Type.String() });
@@ -322,13 +322,8 @@ describe("waits on a continue", () => {
   });
 
   test("a workflow whose waits no longer match the lines fails the attempt", async () => {
-    const renamed = defineWorkflow({
-      name: "renamed",
-      description: "Waits for a sign-off where it once waited for an approval.",
-      events: { approved: APPROVAL },
-      async run(wf) {
-        await wf.events.wait("approved", { label: "waiting for the sign-off" });
-      },
+    const renamed = eventFlow("renamed", { approved: APPROVAL }, async (wf) => {
+      await wf.events.wait("approved", { label: "waiting for the sign-off" });
     });
     const run = await testWorkflow(renamed, {
       earlier: {
@@ -364,15 +359,10 @@ describe("waits on a continue", () => {
   });
 
   test("waits inside a reused stage keep their numbers, so the waits after it still match the lines", async () => {
-    const staged = defineWorkflow({
-      name: "staged",
-      description: "Sleeps inside a stage, then waits for an approval.",
-      events: { approved: APPROVAL },
-      async run(wf) {
-        await wf.stage("cool-off", async () => wf.sleep("1h", { label: "an hour" }));
-        const approved = await wf.events.wait("approved", { label: "waiting for the approval" });
-        return approved.kind === "event" ? approved.eventId : null;
-      },
+    const staged = eventFlow("staged", { approved: APPROVAL }, async (wf) => {
+      await wf.stage("cool-off", async () => wf.sleep("1h", { label: "an hour" }));
+      const approved = await wf.events.wait("approved", { label: "waiting for the approval" });
+      return approved.kind === "event" ? approved.eventId : null;
     });
     const parked = await testWorkflow(staged);
     expect(parked.ending).toMatchObject({ kind: "parked", label: "waiting for the approval" });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { defineWorkflow, isAnswered } from "agentswf/workflow";
-import { thrown } from "./workflows";
+import { needsFile, thrown } from "./workflows";
 
 const run = async () => "ran";
 
@@ -66,17 +66,8 @@ describe("a workflow's prepare, as a test calls it", () => {
   });
 
   test("a prepare that refuses throws to the test that calls it", () => {
-    const strict = defineWorkflow({
-      name: "strict",
-      description: "Needs a ticket.",
-      prepare: ({ argv }) => {
-        if (!argv[0]) throw new Error("usage: strict <ticket>");
-        return { ticket: argv[0] };
-      },
-      run: async (_wf, { ticket }) => ticket,
-    });
-    expect(() => strict.prepare({ argv: [] })).toThrow("usage: strict <ticket>");
-    expect(strict.prepare({ argv: ["PAY-1"] }).ticket).toBe("PAY-1");
+    expect(() => needsFile.prepare({ argv: [] })).toThrow("give a file");
+    expect(needsFile.prepare({ argv: ["PAY-1"] }).file).toBe("PAY-1");
   });
 
   test("a workflow without prepare has none to call", () => {

@@ -2,10 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
 import { problemsOf } from "turnlens/trace";
 import { defineWorkflow, Type } from "agentswf/workflow";
-import { mistake } from "./workflows";
+import { eventFlow, mistake, NOTE } from "./workflows";
 
 const CHANGED = Type.Object({ case: Type.String() });
-const NOTE = Type.Object({ text: Type.String() });
 
 /** Opens a writer, runs `turns` turns, then waits for notes until `stopAfter` of them came. */
 const notes = (options: { keepAlive?: boolean; stopAfter?: number; turns?: number } = {}) =>
@@ -150,15 +149,10 @@ describe("a workflow with events", () => {
   });
 
   test("wf.emit records an event for another run, which a test never delivers", async () => {
-    const emitting = defineWorkflow({
-      name: "emitting",
-      description: "Tells the release run.",
-      events: { go: Type.Object({}) },
-      async run(wf) {
-        await wf.emit("release/v1", "ready", { by: "emitting" }, { eventId: "d-1" });
-        await wf.emit({ workflow: "docs", id: "main" }, "refresh", null);
-        return "told";
-      },
+    const emitting = eventFlow("emitting", { go: Type.Object({}) }, async (wf) => {
+      await wf.emit("release/v1", "ready", { by: "emitting" }, { eventId: "d-1" });
+      await wf.emit({ workflow: "docs", id: "main" }, "refresh", null);
+      return "told";
     });
     const run = await testWorkflow(emitting);
     expect(run.value).toBe("told");

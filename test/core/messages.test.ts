@@ -408,26 +408,22 @@ describe("who may await a reply", () => {
   const replying = { b: (message: ScriptMessage) => message.reply("The LRU one.") };
 
   test("an agent whose harness cannot block on a reply where it runs is refused cannot-await, with why, and nothing is sent", async () => {
-    const headlessCodex = await testWorkflow(askingOn({ alias: "codex", placement: "headless" }), {
-      agents: { a: sending("b", "Which cache?", { awaitReply: true }) },
-    });
-    expect(headlessCodex.value).toEqual({
-      kind: "refused",
-      code: "cannot-await",
-      reason:
+    const refusals: Array<[AgentSpec["runtime"], string]> = [
+      [
+        { alias: "codex", placement: "headless" },
         'agent "a": codex cannot await a reply headless: headless codex runs each turn as `codex exec`, whose shell commands have a time limit, so `wfa send --await` cannot block until the reply comes',
-    });
-    expect(headlessCodex.messagesOf("b")).toEqual([]);
-    expect(headlessCodex.turnsOf("a").map((turn) => turn.outcome)).toEqual(["answered"]);
-    const headlessCursor = await testWorkflow(askingOn({ harness: "cursor", model: "auto", placement: "headless" }), {
-      agents: { a: sending("b", "Which cache?", { awaitReply: true }) },
-    });
-    expect(headlessCursor.value).toEqual({
-      kind: "refused",
-      code: "cannot-await",
-      reason:
+      ],
+      [
+        { harness: "cursor", model: "auto", placement: "headless" },
         'agent "a": cursor cannot await a reply headless: headless cursor-agent (`cursor-agent --print`) gives its shell commands a time limit, so `wfa send --await` cannot block until the reply comes',
-    });
+      ],
+    ];
+    for (const [runtime, reason] of refusals) {
+      const run = await testWorkflow(askingOn(runtime), { agents: { a: sending("b", "Which cache?", { awaitReply: true }) } });
+      expect(run.value).toEqual({ kind: "refused", code: "cannot-await", reason });
+      expect(run.messagesOf("b")).toEqual([]);
+      expect(run.turnsOf("a").map((turn) => turn.outcome)).toEqual(["answered"]);
+    }
   });
 
   test("the same agent may still send without awaiting a reply", async () => {

@@ -5,21 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow, type TestOptions } from "agentswf/testing";
 import { defineWorkflow, Type, type Workflow } from "agentswf/workflow";
-import { flow, mistake } from "./workflows";
+import { eventFlow, flow, mistake, needsFile, NOTE, openAgents } from "./workflows";
 
-const NOTE = Type.Object({ text: Type.String() });
 const GO = Type.Object({ ticket: Type.String() });
-
-/** Takes a file, and refuses to run without one: its args can't be null. */
-const needsFile = defineWorkflow({
-  name: "needs-file",
-  description: "Reads the file its args name.",
-  prepare: ({ argv }) => {
-    if (!argv[0]) throw new Error("give a file");
-    return { file: argv[0] };
-  },
-  run: async (_wf, { file }) => `read ${file}`,
-});
 
 /** Takes a file, or none (null). */
 const maybeFile = defineWorkflow({
@@ -125,17 +113,12 @@ describe("event, events and values, as tsc checks them", () => {
   });
 
   test("a participant's {key}:reply may be sent, typed as its reply; an agent's {key}:ended may not", async () => {
-    const threaded = defineWorkflow({
-      name: "threaded",
-      description: "Takes one reply from its thread.",
-      events: { note: NOTE },
-      async run(wf) {
-        await wf.participants.connect({ key: "thread" });
-        const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
-        await writer.run({ prompt: "Write." });
-        const said = await wf.events.wait("thread:reply");
-        return said.kind === "event" ? said.data.text : null;
-      },
+    const threaded = eventFlow("threaded", { note: NOTE }, async (wf) => {
+      await wf.participants.connect({ key: "thread" });
+      const [writer] = await openAgents(wf, "writer");
+      await writer.run({ prompt: "Write." });
+      const said = await wf.events.wait("thread:reply");
+      return said.kind === "event" ? said.data.text : null;
     });
     const run = await testWorkflow(threaded, { agents: writer, events: [{ during: "writer#1", name: "thread:reply", data: { text: "yes" } }] });
     expect(run.value).toBe("yes");
@@ -157,14 +140,9 @@ describe("event, events and values, as tsc checks them", () => {
 
 describe("the workflow's side of its events, as tsc checks them", () => {
   test("wf.events.wait on a name the workflow doesn't declare is a type error, and fails the run", async () => {
-    const waiting = defineWorkflow({
-      name: "waiting",
-      description: "Waits on an event it doesn't declare.",
-      events: { note: NOTE },
-      async run(wf) {
-        // @ts-expect-error "nite" is no event waiting declares
-        await wf.events.wait("nite");
-      },
+    const waiting = eventFlow("waiting", { note: NOTE }, async (wf) => {
+      // @ts-expect-error "nite" is no event waiting declares
+      await wf.events.wait("nite");
     });
     const run = await testWorkflow(waiting);
     expect(() => run.value).toThrow('the workflow threw: wf.events.wait: the workflow declares no event "nite"; it takes "note"');

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow } from "agentswf/workflow";
 import { problemsOf } from "turnlens/trace";
-import { askOnce, flow, mistake } from "./workflows";
+import { askOnce, flow, mistake, needsFile } from "./workflows";
 
 const hello = askOnce({ prompt: "hello" });
 const scripted = { agents: { a: answer("hi") } };
@@ -145,15 +145,6 @@ describe("args", () => {
   });
 
   test("are required where prepare refuses no argv", async () => {
-    const needsFile = defineWorkflow({
-      name: "needs-file",
-      description: "Needs a file.",
-      prepare: ({ argv }) => {
-        if (!argv[0]) throw new Error("give a file");
-        return { file: argv[0] };
-      },
-      run: async (_wf, { file }) => file,
-    });
     const error = await mistake(testWorkflow(needsFile, {} as never));
     expect(error.message).toBe("needs-file needs args: its prepare refused none: give a file");
     expect(problemsOf(error)).toEqual([{ code: "args-required", option: "args", message: error.message }]);

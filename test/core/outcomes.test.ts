@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { answer, noAnswer, testWorkflow } from "agentswf/testing";
+import { answer, noAnswer, testWorkflow, type Script } from "agentswf/testing";
 import { isAnswered } from "agentswf/workflow";
 import { problemsOf } from "turnlens/trace";
 import { askOnce, deferred, flow, forever, mistake, SUMMARY } from "./workflows";
@@ -43,44 +43,38 @@ describe("an answer", () => {
 });
 
 describe("each noAnswer", () => {
-  test("silent: unanswered after the one nudge, both records unanswered", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.silent() } });
-    expect(run.value).toEqual({ kind: "unanswered", reason: "the agent did not answer, even after a nudge" });
-    expect(outcomesOf(run)).toEqual(["unanswered", "unanswered"]);
-  });
-
-  test("blocked: ends blocked on a permission prompt by default, never nudged", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.blocked() } });
-    expect(run.value).toEqual({ kind: "blocked", reason: "waiting on a permission prompt" });
-    expect(outcomesOf(run)).toEqual(["blocked"]);
-  });
-
-  test("blocked: with the reason given", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.blocked("asks to run rm") } });
-    expect(run.value).toEqual({ kind: "blocked", reason: "asks to run rm" });
-  });
-
-  test("failed: ends failed, retryable, as a crashed harness does by default", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.failed() } });
-    expect(run.value).toEqual({ kind: "failed", reason: "harness crashed", retryable: true });
-    expect(outcomesOf(run)).toEqual(["failed"]);
-  });
-
-  test("failed: with the reason given", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.failed("out of memory") } });
-    expect(run.value).toEqual({ kind: "failed", reason: "out of memory", retryable: true });
-  });
-
-  test("timedOut: ends timed-out at once", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.timedOut() } });
-    expect(run.value).toEqual({ kind: "timed-out", reason: "turn timed out" });
-    expect(outcomesOf(run)).toEqual(["timed-out"]);
-  });
-
-  test("timedOut: with the reason given", async () => {
-    const run = await testWorkflow(asked, { agents: { a: noAnswer.timedOut("took 10m") } });
-    expect(run.value).toEqual({ kind: "timed-out", reason: "took 10m" });
-  });
+  // Each row: the test's name, the script, the outcome the workflow got, and the turns' records.
+  const endings: Array<[string, Script, unknown, string[]]> = [
+    [
+      "silent: unanswered after the one nudge, both records unanswered",
+      noAnswer.silent(),
+      { kind: "unanswered", reason: "the agent did not answer, even after a nudge" },
+      ["unanswered", "unanswered"],
+    ],
+    [
+      "blocked: ends blocked on a permission prompt by default, never nudged",
+      noAnswer.blocked(),
+      { kind: "blocked", reason: "waiting on a permission prompt" },
+      ["blocked"],
+    ],
+    ["blocked: with the reason given", noAnswer.blocked("asks to run rm"), { kind: "blocked", reason: "asks to run rm" }, ["blocked"]],
+    [
+      "failed: ends failed, retryable, as a crashed harness does by default",
+      noAnswer.failed(),
+      { kind: "failed", reason: "harness crashed", retryable: true },
+      ["failed"],
+    ],
+    ["failed: with the reason given", noAnswer.failed("out of memory"), { kind: "failed", reason: "out of memory", retryable: true }, ["failed"]],
+    ["timedOut: ends timed-out at once", noAnswer.timedOut(), { kind: "timed-out", reason: "turn timed out" }, ["timed-out"]],
+    ["timedOut: with the reason given", noAnswer.timedOut("took 10m"), { kind: "timed-out", reason: "took 10m" }, ["timed-out"]],
+  ];
+  for (const [name, script, outcome, records] of endings) {
+    test(name, async () => {
+      const run = await testWorkflow(asked, { agents: { a: script } });
+      expect(run.value).toEqual(outcome);
+      expect(outcomesOf(run)).toEqual(records);
+    });
+  }
 
   test("needsLogin: fails, not retryable, with login naming the agent's harness; never nudged", async () => {
     const run = await testWorkflow(askOnce({ prompt: "go" }, { runtime: "codex" }), { agents: { a: noAnswer.needsLogin() } });

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { answer, noAnswer, testWorkflow, type Script, type TestOptions, type Turn } from "agentswf/testing";
 import { defineWorkflow, Type } from "agentswf/workflow";
 import { problemsOf } from "turnlens/trace";
-import { askOnce, deferred, flow, mistake, thrown } from "./workflows";
+import { askOnce, deferred, eventFlow, flow, mistake, NOTE, openAgents, thrown } from "./workflows";
 
 const DAY = 86_400_000;
 
@@ -319,14 +319,9 @@ describe("time", () => {
   });
 
   test("a keepAlive window stays on real time: the virtual clock never jumps to its end", async () => {
-    const keptTwoDays = defineWorkflow({
-      name: "kept",
-      description: "Waits two days, kept alive, for a note.",
-      events: { note: Type.Object({}) },
-      async run(wf) {
-        wf.keepAlive({ window: "2d" });
-        return (await wf.events.wait("note", { label: "waiting for a note" })).kind;
-      },
+    const keptTwoDays = eventFlow("kept", { note: Type.Object({}) }, async (wf) => {
+      wf.keepAlive({ window: "2d" });
+      return (await wf.events.wait("note", { label: "waiting for a note" })).kind;
     });
     const error = await mistake(testWorkflow(keptTwoDays, { stall: "200ms" }));
     expect(error.message).toStartWith("the run stalled: nothing started or ended for 200 ms; no turn in flight; it waits live in a keepAlive window of 48h");
@@ -359,8 +354,6 @@ describe("time", () => {
 });
 
 describe("a workflow with events", () => {
-  const NOTE = Type.Object({ text: Type.String() });
-
   test("left without args, its prepare is called with no argv, as for a run an event starts", async () => {
     const prepared = defineWorkflow({
       name: "prepared",
@@ -374,20 +367,15 @@ describe("a workflow with events", () => {
 
   /** Asks the writer `turns` turns, compacting between them, then waits for a note. */
   const noted = (turns = 1) =>
-    defineWorkflow({
-      name: "noted",
-      description: "Writes, then waits for a note or the coordinator's reply.",
-      events: { note: NOTE },
-      async run(wf) {
-        await wf.participants.connect({ key: "coordinator" });
-        const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
-        for (let turn = 1; turn <= turns; turn++) {
-          if (turn > 1) await writer.compact({ prompt: "Keep the draft." });
-          await writer.run({ prompt: `Write part ${turn}.` });
-        }
-        const taken = await wf.events.wait(["note", "coordinator:reply"], { label: "waiting for a note" });
-        return taken.kind === "event" ? { name: taken.name, data: taken.data } : taken.kind;
-      },
+    eventFlow("noted", { note: NOTE }, async (wf) => {
+      await wf.participants.connect({ key: "coordinator" });
+      const [writer] = await openAgents(wf, "writer");
+      for (let turn = 1; turn <= turns; turn++) {
+        if (turn > 1) await writer.compact({ prompt: "Keep the draft." });
+        await writer.run({ prompt: `Write part ${turn}.` });
+      }
+      const taken = await wf.events.wait(["note", "coordinator:reply"], { label: "waiting for a note" });
+      return taken.kind === "event" ? { name: taken.name, data: taken.data } : taken.kind;
     });
   const writer = { writer: answer("written") };
 
@@ -431,14 +419,9 @@ describe("a workflow with events", () => {
   });
 
   test("an after event of a run that returned without waiting live fails the test", async () => {
-    const quick = defineWorkflow({
-      name: "quick",
-      description: "Writes once and returns.",
-      events: { note: NOTE },
-      async run(wf) {
-        const author = await wf.agents.open({ key: "writer", runtime: "claude" });
-        return (await author.run({ prompt: "Write." })).outcome.kind;
-      },
+    const quick = eventFlow("quick", { note: NOTE }, async (wf) => {
+      const [author] = await openAgents(wf, "writer");
+      return (await author.run({ prompt: "Write." })).outcome.kind;
     });
     const error = await mistake(testWorkflow(quick, { agents: writer, events: [{ after: "writer#1", name: "note", data: { text: "too late" } }] }));
     expect(error.message).toBe(
@@ -447,16 +430,11 @@ describe("a workflow with events", () => {
   });
 
   test("a compaction keepAlive's onTimeout asks for is in compactionsOf", async () => {
-    const kept = defineWorkflow({
-      name: "kept",
-      description: "Kept alive; compacts its writer when the window passes.",
-      events: { note: NOTE },
-      async run(wf) {
-        const writer = await wf.agents.open({ key: "writer", runtime: "claude" });
-        wf.keepAlive({ onTimeout: { compact: writer, prompt: "Keep what matters." } });
-        await writer.run({ prompt: "Write." });
-        return (await wf.events.wait("note", { label: "waiting for a note" })).kind;
-      },
+    const kept = eventFlow("kept", { note: NOTE }, async (wf) => {
+      const [writer] = await openAgents(wf, "writer");
+      wf.keepAlive({ onTimeout: { compact: writer, prompt: "Keep what matters." } });
+      await writer.run({ prompt: "Write." });
+      return (await wf.events.wait("note", { label: "waiting for a note" })).kind;
     });
     const run = await testWorkflow(kept, { agents: writer, compactions: { writer: answer("What matters.") } });
     expect(run.ending).toMatchObject({ kind: "parked", label: "waiting for a note" });
@@ -549,8 +527,7 @@ describe("caller, allowance and panes given wrongly are refused before the run, 
 describe("what the run did, under parallel", () => {
   test("two agents asked one after the other can't wait on each other: the test stalls and fails", async () => {
     const oneThenOther = flow(async (wf) => {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      const b = await wf.agents.open({ key: "b", runtime: "claude" });
+      const [a, b] = await openAgents(wf, "a", "b");
       await a.run({ prompt: "first" });
       await b.run({ prompt: "second" });
     });

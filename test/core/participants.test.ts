@@ -2,28 +2,20 @@ import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow, type ParticipantEvent } from "agentswf/testing";
 import { defineWorkflow, type RouteSpec, type SendOptions } from "agentswf/workflow";
 import { problemsOf, traceOfRun } from "turnlens/trace";
-import { mistake } from "./workflows";
+import { investigating, mistake } from "./workflows";
 
 const PURPOSE = "questions about the incidents";
 
-/** The page's `investigate`: an investigator that may ask the coordinator, a session the run did not start. */
-function investigate(route: RouteSpec = { between: ["investigator", "coordinator"], purpose: PURPOSE }) {
-  return defineWorkflow({
-    name: "investigate",
-    description: "Investigates the checkout incidents, asking the coordinator what it cannot decide.",
-    async run(wf) {
-      await wf.participants.connect({ key: "coordinator" });
-      const investigator = await wf.agents.open({ key: "investigator", runtime: "claude" });
-      await wf.messages.allow(route);
-      const started = wf.now().getTime();
-      const { outcome } = await investigator.run({
-        prompt: "Investigate the checkout incidents. Ask the coordinator whatever you can't decide, and answer with what to do.",
-      });
-      const tookMs = wf.now().getTime() - started;
-      return outcome.kind === "answered" ? { answer: outcome.value, tookMs } : { answer: `no answer: ${outcome.reason}`, tookMs };
-    },
-  });
-}
+/** The page's `investigate`: the investigator's answer, or why there is none, and how long its turn took. */
+const investigate = (route?: RouteSpec) =>
+  investigating(async (investigator, wf) => {
+    const started = wf.now().getTime();
+    const { outcome } = await investigator.run({
+      prompt: "Investigate the checkout incidents. Ask the coordinator whatever you can't decide, and answer with what to do.",
+    });
+    const tookMs = wf.now().getTime() - started;
+    return outcome.kind === "answered" ? { answer: outcome.value, tookMs } : { answer: `no answer: ${outcome.reason}`, tookMs };
+  }, route);
 
 /** The investigator asks once, and answers with the reply's text or what the send came to. */
 const asking = (options: SendOptions = { awaitReply: true }) =>
@@ -35,24 +27,12 @@ const asking = (options: SendOptions = { awaitReply: true }) =>
 describe("participants", () => {
   test("the page's sample: the coordinator answers the investigator's question", async () => {
     const run = await testWorkflow(
-      defineWorkflow({
-        name: "investigate",
-        description: "Investigates the checkout incidents, asking the coordinator what it cannot decide.",
-        async run(wf) {
-          await wf.participants.connect({ key: "coordinator" });
-          const investigator = await wf.agents.open({ key: "investigator", runtime: "claude" });
-          await wf.messages.allow({ between: ["investigator", "coordinator"], purpose: PURPOSE });
-          const { outcome } = await investigator.run({ prompt: "Investigate the checkout incidents." });
-          return outcome.kind === "answered" ? outcome.value : `no answer: ${outcome.reason}`;
-        },
+      investigating(async (investigator) => {
+        const { outcome } = await investigator.run({ prompt: "Investigate the checkout incidents." });
+        return outcome.kind === "answered" ? outcome.value : `no answer: ${outcome.reason}`;
       }),
       {
-        agents: {
-          investigator: answer(async (turn) => {
-            const asked = await turn.send("coordinator", "One incident or two?", { awaitReply: true });
-            return asked.kind === "replied" ? asked.text : asked.kind;
-          }),
-        },
+        agents: { investigator: asking() },
         participants: {
           coordinator: (event) => (event.kind === "message" && event.asks ? event.reply("Keep two, and link them.") : undefined),
         },

@@ -236,6 +236,14 @@ describe("a stage still open when the attempt ends", () => {
     at: expect.stringMatching(ISO),
     reason,
   });
+  /** The ending of workflow `name`'s attempt that failed, for `reason`, while its stage a was open. */
+  const failedInStageA = (name: string, reason: string) => ({
+    kind: "failed",
+    stage: "a",
+    reason,
+    stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason }],
+    continue: `awf run ${name} --continue test`,
+  });
 
   test("because a parallel sibling entered another stage is recorded failed, and is the ending's stage", async () => {
     const staged = flow(async (wf) => {
@@ -245,13 +253,7 @@ describe("a stage still open when the attempt ends", () => {
     const run = await testWorkflow(staged, { args: null });
     const reason = "stage b was entered while stage a is open";
     expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
-    expect(run.ending).toEqual({
-      kind: "failed",
-      stage: "a",
-      reason,
-      stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason }],
-      continue: "awf run staged --continue test",
-    });
+    expect(run.ending).toEqual(failedInStageA("staged", reason));
     // a's work finishes after the attempt ended: it records nothing more.
     await settleTimers();
     expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
@@ -289,13 +291,7 @@ describe("a stage still open when the attempt ends", () => {
     });
     const run = await testWorkflow(throwing, { agents: { a: noAnswer.hang() } });
     const reason = "the sibling broke";
-    expect(run.ending).toEqual({
-      kind: "failed",
-      stage: "a",
-      reason,
-      stages: [{ name: "a", outcome: "failed", attempt: 1, source: "ran", reason }],
-      continue: "awf run flow --continue test",
-    });
+    expect(run.ending).toEqual(failedInStageA("flow", reason));
     await settleTimers();
     expect(run.stages).toEqual([openRecord("a", "failed", reason)]);
     expect(run.logs).toEqual([]);

@@ -38,6 +38,18 @@ describe("a TestRun", () => {
 
   test("turns are everyone's in the order they started, each recorded as the workflow asked it", async () => {
     const run = await testWorkflow(review, scripted);
+    /** The reviewer's unanswered turn, and its nudge: the same but for `nudge`. */
+    const reviewerTurn = (nudge: boolean) => ({
+      agent: "reviewer",
+      n: 1,
+      nudge,
+      prompt: "Review: a draft",
+      cwd: expect.any(String),
+      model: "gpt-5.6-sol",
+      effort: "low",
+      messages: [],
+      outcome: "unanswered",
+    });
     expect(run.turns).toEqual([
       {
         agent: "writer",
@@ -52,28 +64,8 @@ describe("a TestRun", () => {
         messages: [],
         outcome: "answered",
       },
-      {
-        agent: "reviewer",
-        n: 1,
-        nudge: false,
-        prompt: "Review: a draft",
-        cwd: expect.any(String),
-        model: "gpt-5.6-sol",
-        effort: "low",
-        messages: [],
-        outcome: "unanswered",
-      },
-      {
-        agent: "reviewer",
-        n: 1,
-        nudge: true,
-        prompt: "Review: a draft",
-        cwd: expect.any(String),
-        model: "gpt-5.6-sol",
-        effort: "low",
-        messages: [],
-        outcome: "unanswered",
-      },
+      reviewerTurn(false),
+      reviewerTurn(true),
     ]);
   });
 

@@ -4,10 +4,8 @@
 
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow, Type, type AgentRef, type WorkflowContext } from "agentswf/workflow";
-import { mistake, refusal } from "./workflows";
-
-const NOTE = Type.Object({ text: Type.String() });
+import { defineWorkflow, type AgentRef, type WorkflowContext } from "agentswf/workflow";
+import { flow, mistake, NOTE, openAgents, refusal } from "./workflows";
 
 describe("a workflow call given a property it doesn't take refuses it by name, with the nearest", () => {
   // biome-ignore format: each row stays on the line under its @ts-expect-error
@@ -81,32 +79,22 @@ describe("a workflow's definition given a property it doesn't take refuses it by
 });
 
 test("a turn given timeoutMs fails the run, naming timeout, rather than running unbounded", async () => {
-  const ported = defineWorkflow({
-    name: "ported",
-    description: "Asks with upstream's old name for a turn's bound.",
-    async run(wf) {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      // @ts-expect-error timeoutMs is no TurnSpec property
-      const { outcome } = await a.run({ prompt: "Go.", timeoutMs: 50 });
-      return outcome.kind;
-    },
-  });
+  const ported = flow(async (wf) => {
+    const [a] = await openAgents(wf, "a");
+    // @ts-expect-error timeoutMs is no TurnSpec property
+    return (await a.run({ prompt: "Go.", timeoutMs: 50 })).outcome.kind;
+  }, "ported");
   const run = await testWorkflow(ported, { agents: { a: answer("done") } });
   expect(run.ending).toMatchObject({ kind: "failed", reason: `agent "a": run takes no option "timeoutMs"; did you mean "timeout"?` });
   expect(run.turns).toEqual([]);
 });
 
 test("a script's turn.send given an option wfa send doesn't take fails the test, naming the nearest", async () => {
-  const chatty = defineWorkflow({
-    name: "chatty",
-    description: "Lets a ask b.",
-    async run(wf) {
-      const a = await wf.agents.open({ key: "a", runtime: "claude" });
-      await wf.agents.open({ key: "b", runtime: "claude" });
-      await wf.messages.allow({ from: "a", to: "b", purpose: "questions" });
-      return (await a.run({ prompt: "Ask b." })).outcome.kind;
-    },
-  });
+  const chatty = flow(async (wf) => {
+    const [a] = await openAgents(wf, "a", "b");
+    await wf.messages.allow({ from: "a", to: "b", purpose: "questions" });
+    return (await a.run({ prompt: "Ask b." })).outcome.kind;
+  }, "chatty");
   const error = await mistake(
     testWorkflow(chatty, {
       agents: {

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
-import { defineWorkflow } from "agentswf/workflow";
-import { flow, mistake } from "./workflows";
+import { eventFlow, flow, mistake } from "./workflows";
 
 const DAY = 86_400_000;
+/** An event schema written as plain JSON Schema, as a JS caller would: any object. */
+const ANY_OBJECT = { type: "object" } as never;
 
 const reminder = (waitFor: "2d" | "30m" = "2d") =>
   flow(async (wf) => {
@@ -80,15 +81,8 @@ describe("the virtual clock", () => {
 
 describe("a run that parks", () => {
   test("waiting on an event with no keepAlive parks at once, with the wait's label and no until", async () => {
-    const waiting = defineWorkflow({
-      name: "waiting",
-      description: "Waits for an approval.",
-      events: { approved: { type: "object", properties: { by: { type: "string" } }, required: ["by"] } as never },
-      async run(wf) {
-        const event = await wf.events.wait("approved", { label: "waiting on an approval" });
-        return event.kind;
-      },
-    });
+    const approved = { type: "object", properties: { by: { type: "string" } }, required: ["by"] } as never;
+    const waiting = eventFlow("waiting", { approved }, async (wf) => (await wf.events.wait("approved", { label: "waiting on an approval" })).kind);
     const run = await testWorkflow(waiting);
     expect(run.ending).toEqual({
       kind: "parked",
@@ -100,15 +94,7 @@ describe("a run that parks", () => {
   });
 
   test("an event wait with an until parks at its until after maxTimers, and times out under the clock before", async () => {
-    const timing = defineWorkflow({
-      name: "timing",
-      description: "Waits a day for an approval.",
-      events: { approved: { type: "object" } as never },
-      async run(wf) {
-        const result = await wf.events.wait("approved", { label: "a day for approval", until: "1d" });
-        return result.kind;
-      },
-    });
+    const timing = eventFlow("timing", { approved: ANY_OBJECT }, async (wf) => (await wf.events.wait("approved", { label: "a day for approval", until: "1d" })).kind);
     expect((await testWorkflow(timing)).value).toBe("timeout");
     const parked = await testWorkflow(timing, { maxTimers: 0 });
     expect(parked.ending).toMatchObject({ kind: "parked", label: "a day for approval", until: parked.timers[0]!.due });
@@ -117,14 +103,9 @@ describe("a run that parks", () => {
 
 describe("a keepAlive window in a test", () => {
   test("longer than stall, stalls the test with a message that says why", async () => {
-    const waiting = defineWorkflow({
-      name: "kept",
-      description: "Stays live an hour for an approval.",
-      events: { approved: { type: "object" } as never },
-      async run(wf) {
-        wf.keepAlive({ window: "1h" });
-        return (await wf.events.wait("approved", { label: "waiting on an approval" })).kind;
-      },
+    const waiting = eventFlow("kept", { approved: ANY_OBJECT }, async (wf) => {
+      wf.keepAlive({ window: "1h" });
+      return (await wf.events.wait("approved", { label: "waiting on an approval" })).kind;
     });
     const error = await mistake(testWorkflow(waiting, { stall: "200ms" }));
     expect(error.message).toBe(

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, workbench } from "./workbench.mjs";
 
 const TEST_FILE = "summarize/summarize.test.ts";
 const WORKFLOW = "summarize/summarize.ts";
@@ -216,9 +216,8 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
     }
     return { ok: true, files, checks };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "at-a-glance-failure.png") }).catch(() => {});
     writeFileSync(join(logs, "at-a-glance-samples.json"), `${JSON.stringify(samples, null, 2)}\n`);
-    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "at-a-glance-failure.png")})` };
+    return failedAt(page, logs, "at-a-glance-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

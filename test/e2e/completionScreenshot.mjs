@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, untilShown, workbench } from "./workbench.mjs";
 
 export async function takeCompletionScreenshot({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
@@ -42,31 +42,21 @@ export async function takeCompletionScreenshot({ url, dir, folder, out, logs = d
 
     stage = "the completion list";
     const suggest = page.locator(".suggest-widget .monaco-list-row", { hasText: 'kind: "changes"' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press("Control+Space");
-      try {
-        await suggest.waitFor({ timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 6) throw error;
-        await page.keyboard.press("Escape");
-      }
-    }
+    await untilShown(
+      suggest,
+      () => page.keyboard.press("Control+Space"),
+      () => page.keyboard.press("Escape"),
+    );
     // The details of the focused item beside the list (a second Control+Space opens them).
     const details = page.locator(".suggest-details", { hasText: "object with kind" }).first();
     if (!(await details.isVisible())) await page.keyboard.press("Control+Space");
     await details.waitFor(WAIT);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await painted(page);
     await page.screenshot({ path: join(out, name) });
     say(`  wrote docs/images/${name}`);
     return { ok: true, files: [name] };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "completion-screenshot-failure.png") }).catch(() => {});
-    return {
-      ok: false,
-      files: [],
-      error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "completion-screenshot-failure.png")})`,
-    };
+    return failedAt(page, logs, "completion-screenshot-failure.png", stage, error, []);
   } finally {
     await browser.close();
   }

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, showHoverAtCursor, untilShown, workbench } from "./workbench.mjs";
 
 /** Long enough that the stale hint is on screen for the picture, short enough that the first runs come soon. */
 const DEBOUNCE_MS = 6000;
@@ -21,27 +21,14 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
   let stage = "starting";
   /** A picture of one part of the window (the editor group, the panel), at most `height` tall, so it shows one thing. */
   const shot = async (name, part, height = Number.POSITIVE_INFINITY) => {
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await painted(page);
     const box = await part.boundingBox();
     await page.screenshot({ path: join(out, name), clip: { ...box, height: Math.min(box.height, height) } });
     files.push(name);
     say(`  wrote docs/images/${name}`);
   };
   const editor = page.locator(".editor-group-container.active").first();
-  /** Shows the hover at the cursor with the keyboard (Ctrl+K Ctrl+I), again until `hover` shows. */
-  const showHover = async (hover) => {
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      try {
-        await hover.waitFor({ timeout: 10_000 });
-        return;
-      } catch (error) {
-        if (attempt === 6) throw error;
-        await page.keyboard.press("Escape");
-      }
-    }
-  };
+  const showHover = (hover) => showHoverAtCursor(page, hover);
   try {
     await openWorkspace(page, url, folder, say);
     await page.keyboard.press("Control+B");
@@ -67,16 +54,12 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await stale.waitFor(WAIT);
     // Its tooltip says why it is marked.
     const tooltip = page.locator(".monaco-hover", { hasText: "From the run before your last edit" }).first();
-    for (let attempt = 1; ; attempt++) {
-      await stale.hover();
-      try {
-        await tooltip.waitFor({ timeout: 3000 });
-        break;
-      } catch (error) {
-        if (attempt === 4) throw error;
-        await page.mouse.move(700, 820);
-      }
-    }
+    await untilShown(
+      tooltip,
+      () => stale.hover(),
+      () => page.mouse.move(700, 820),
+      { attempts: 4, timeout: 3000 },
+    );
     await shot("stale-hint.png", editor, 560);
     // The new run replaces it (the mark goes).
     await page.mouse.move(700, 820);
@@ -123,8 +106,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await shot("output-channel.png", panel);
     return { ok: true, files };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "editor-state-failure.png") }).catch(() => {});
-    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "editor-state-failure.png")})` };
+    return failedAt(page, logs, "editor-state-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

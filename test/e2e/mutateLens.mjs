@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, showHoverAtCursor, workbench } from "./workbench.mjs";
 
 const LENS = "Check what this test asserts";
 const SENTENCE = 'no assertion of this test depends on reviewer\'s answer (changed to {approved: false, notes: ""}, the test still passed)';
@@ -86,20 +86,10 @@ export async function checkMutateLens({ url, dir, folder, out, logs = dir, say =
     await page.locator(".editor-group-container.active .view-line", { hasText: "The mutation demo" }).waitFor(WAIT);
     // Its whole hover: the problem, then Turnlens's turn, then the quick-fix line once it is known.
     const hover = page.locator(".monaco-hover", { hasText: SENTENCE }).filter({ hasText: "Review this summary: Two sentences." }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      try {
-        await hover.waitFor({ timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 6) throw error;
-        await page.keyboard.press("Escape");
-      }
-    }
+    await showHoverAtCursor(page, hover);
     await hover.filter({ hasText: "No quick fixes available" }).waitFor(WAIT);
     checks.push(`the hover on answer at Ln ${site.line} opens with the sentence`);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await painted(page);
     // The window down to the problem's row: the panel's empty rest and the status bar say nothing more.
     const row = await problem.boundingBox();
     await page.screenshot({ path: join(out, "mutate-lens.png"), clip: { x: 0, y: 0, width: page.viewportSize().width, height: Math.ceil(row.y + row.height + 12) } });
@@ -108,8 +98,7 @@ export async function checkMutateLens({ url, dir, folder, out, logs = dir, say =
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "mutate-lens-failure.png") }).catch(() => {});
-    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "mutate-lens-failure.png")})` };
+    return failedAt(page, logs, "mutate-lens-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, untilShown, workbench } from "./workbench.mjs";
 
 export async function takeScreenshots({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
@@ -16,7 +16,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
   const shot = async (name) => {
     const path = join(out, name);
     // let the frame that shows what we waited for be painted
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await painted(page);
     await page.screenshot({ path });
     files.push(name);
     say(`  wrote docs/images/${name}`);
@@ -96,16 +96,12 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       .locator("span", { hasText: /^answer$/ })
       .first();
     const hover = page.locator(".monaco-hover", { hasText: "Turnlens · " }).first();
-    for (let attempt = 1; ; attempt++) {
-      await entry.hover();
-      try {
-        await hover.waitFor({ timeout: 5000 });
-        break;
-      } catch (error) {
-        if (attempt === 6) throw error;
-        await page.mouse.move(900, 780); // away, and back on the next try
-      }
-    }
+    await untilShown(
+      hover,
+      () => entry.hover(),
+      () => page.mouse.move(900, 780), // away, and back on the next try
+      { timeout: 5000 },
+    );
     await shot("inline-turns-hover.png");
     await page.keyboard.press("Escape");
     await page.mouse.move(900, 780);
@@ -143,13 +139,10 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     // The menu asks every code-action provider (TypeScript's too, which may still be loading its
     // project) and a press can go unanswered: press again until the menu shows, as the hover does.
     const menu = page.locator(".action-widget", { hasText: 'Rename "agnets" to "agents"' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press("Control+.");
-      try {
-        await menu.waitFor({ timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 8) throw error;
+    await untilShown(
+      menu,
+      () => page.keyboard.press("Control+."),
+      async () => {
         await page.keyboard.press("Escape");
         // Unfold All (Ctrl+K Ctrl+J): once, the option's lines were found folded here, and the click waited for them in vain.
         await page.keyboard.press("Control+K");
@@ -157,14 +150,14 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
         await editorText(/^agnets$/)
           .first()
           .click();
-      }
-    }
+      },
+      { attempts: 8 },
+    );
     await shot("quick-fix.png");
     await page.keyboard.press("Escape");
     return { ok: true, files };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "screenshot-failure.png") }).catch(() => {});
-    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "screenshot-failure.png")})` };
+    return failedAt(page, logs, "screenshot-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

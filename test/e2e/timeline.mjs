@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, workbench } from "./workbench.mjs";
 
 const TEST = "a reviewer asks the planner to change the doc, and reviews once it replied";
 
@@ -26,7 +26,7 @@ export async function checkTimeline({ url, dir, folder, root, out, logs = dir, s
   let stage = "starting";
   let browser = await launch(dir, { width: 1500, height: 900 });
   let { page } = browser;
-  const paint = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const paint = () => painted(page);
   try {
     await openWorkspace(page, url, folder, say);
 
@@ -99,8 +99,7 @@ export async function checkTimeline({ url, dir, folder, root, out, logs = dir, s
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "timeline-failure.png") }).catch(() => {});
-    return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "timeline-failure.png")})` };
+    return failedAt(page, logs, "timeline-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
-import { WAIT, openWorkspace, workbench } from "./workbench.mjs";
+import { WAIT, failedAt, openWorkspace, painted, showHoverAtCursor, workbench } from "./workbench.mjs";
 
 export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
@@ -53,33 +53,18 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
     const hover = page.locator(".monaco-hover", { hasText: 'no test gives "lead"' }).first();
     // The cursor on the call, then the keyboard's "show hover" (Ctrl+K Ctrl+I): no pointer timing.
     await open.click();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      try {
-        await hover.waitFor({ timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 6) throw error;
-        await page.keyboard.press("Escape");
-      }
-    }
+    await showHoverAtCursor(page, hover);
     // Its fixes are found (the hover says "Quick Fix…" then, not "Checking for quick fixes…").
     await page
       .locator(".monaco-hover", { hasText: /Quick Fix/ })
       .first()
       .waitFor(WAIT);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await painted(page);
     await page.screenshot({ path: join(out, name) });
     say(`  wrote docs/images/${name}`);
     return { ok: true, files: [name] };
   } catch (error) {
-    await page.screenshot({ path: join(logs, "workflow-screenshot-failure.png") }).catch(() => {});
-    return {
-      ok: false,
-      files: [],
-      error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, "workflow-screenshot-failure.png")})`,
-    };
+    return failedAt(page, logs, "workflow-screenshot-failure.png", stage, error, []);
   } finally {
     await browser.close();
   }

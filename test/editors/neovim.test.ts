@@ -40,13 +40,24 @@ function runDriver(script = "check.lua"): Promise<Ran> {
   });
 }
 
+/** What a driver run printed, as a failing test shows it. */
+function contextOf(script: string, { code, stdout, stderr }: Ran): string {
+  return `nvim ${script.replace(/\.lua$/, "")} exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+}
+
 /** The driver's output, and the first line matching a pattern (or a message showing all of it). */
 async function checkedLines(): Promise<{ code: number | null; context: string; line: (pattern: RegExp) => string }> {
   if (!hasNvim) throw new Error("nvim is not installed, and CI must run this test: .ci/run installs it with `apt-get install -y neovim`");
-  const { code, stdout, stderr } = await runCheck();
-  const context = `nvim check exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
-  const lines = stdout.split("\n");
-  return { code, context, line: (pattern) => lines.find((l) => pattern.test(l)) ?? `(no line matching ${pattern} in:\n${context})` };
+  const ran = await runCheck();
+  const context = contextOf("check.lua", ran);
+  const lines = ran.stdout.split("\n");
+  return { code: ran.code, context, line: (pattern) => lines.find((l) => pattern.test(l)) ?? `(no line matching ${pattern} in:\n${context})` };
+}
+
+/** Runs `script` in its own nvim session; the lines it printed that `pattern` matches, and what to show when it failed. */
+async function scriptLines(script: string, pattern: RegExp): Promise<{ code: number | null; context: string; lines: string[] }> {
+  const ran = await runDriver(script);
+  return { code: ran.code, context: contextOf(script, ran), lines: ran.stdout.split("\n").filter((line) => pattern.test(line)) };
 }
 
 if (!hasNvim && !inCi) {
@@ -100,12 +111,10 @@ if (!hasNvim && !inCi) {
   test(
     WORKFLOW_EDIT_NAME,
     async () => {
-      const { code, stdout, stderr } = await runDriver("workflowEdit.lua");
-      const context = `nvim workflowEdit exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
-      const lines = stdout.split("\n");
+      const { code, context, lines } = await scriptLines("workflowEdit.lua", /^(BEFORE|EDITED|DIAG|RESULT)/);
       // Before: the tests pass against the saved workflow. After the unsaved rename, both tests
       // reach an agent no script answers, and the server says so at each testWorkflow call.
-      expect(lines.filter((line) => /^(BEFORE|EDITED|DIAG|RESULT)/.test(line))).toEqual([
+      expect(lines).toEqual([
         "BEFORE (no diagnostics)",
         "EDITED summarize.ts (unsaved)",
         'DIAG summarize.test.ts:9:13 [turnlens agent-unscripted] agent "writer" turn 1: no script for it; scripted: "reader". It was asked: Read README.md and summarise it in two sentences.',
@@ -119,9 +128,7 @@ if (!hasNvim && !inCi) {
   test(
     LENS_AFTER_FIX_NAME,
     async () => {
-      const { code, stdout, stderr } = await runDriver("lensAfterFix.lua");
-      const context = `nvim lensAfterFix exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
-      const lines = stdout.split("\n").filter((line) => /^(LENS|CURRENT|RESULT)/.test(line));
+      const { code, context, lines } = await scriptLines("lensAfterFix.lua", /^(LENS|CURRENT|RESULT)/);
       // Before the fix the lens shows the failing run; after it, the rerun's pass, though the cursor
       // has moved to a new window (0.7's own codelens.refresh() would serve only that one).
       expect(lines.map((line) => line.replace(/ · \d+ ms/, " · N ms"))).toEqual([
@@ -138,10 +145,9 @@ if (!hasNvim && !inCi) {
   test(
     COMPLETION_NAME,
     async () => {
-      const { code, stdout, stderr } = await runDriver("completion.lua");
-      const context = `nvim completion exited ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+      const { code, context, lines } = await scriptLines("completion.lua", /^(COMPLETION|EDITED|ITEM|VALUE|RESULT)/);
       // Neovim 0.7 takes no snippets: each item inserts plain text, the value WORK accepts.
-      expect(stdout.split("\n").filter((line) => /^(COMPLETION|EDITED|ITEM|VALUE|RESULT)/.test(line))).toEqual([
+      expect(lines).toEqual([
         `COMPLETION PROVIDER . " ' { [ :`,
         "EDITED planner: [answer(WORK, planned), answer(WORK, { docPath: doc, su })],",
         'ITEM summary: "" | summary | required · string',

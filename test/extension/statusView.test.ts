@@ -71,9 +71,12 @@ describe("the status item", () => {
 });
 
 describe("the status bar item", () => {
+  /** The item after a run of every test that counted `counts` in `durationMs`. */
+  const afterRunOfAll = (counts: { passed: number; failed: number; skipped: number }, durationMs: number) =>
+    statusBarView({ ...ready, latest: counts, lastRun: { durationMs, ...counts } }, 0);
+
   test("shows every test's latest result, failures first, and a click while tests fail opens the Testing view", () => {
-    const counts = { passed: 57, failed: 15, skipped: 0 };
-    expect(statusBarView({ ...ready, latest: counts, lastRun: { durationMs: 240, ...counts } }, 0)).toEqual({
+    expect(afterRunOfAll({ passed: 57, failed: 15, skipped: 0 }, 240)).toEqual({
       text: "$(beaker) $(error) 15 failed  $(pass) 57 passed",
       tooltip: "every test: 57 passed, 15 failed · last run: 57 passed, 15 failed in 240 ms · runs onType · click for the Testing view",
       command: "workbench.view.testing.focus",
@@ -92,8 +95,7 @@ describe("the status bar item", () => {
   });
 
   test("every test passing reads as passed and a click opens the output", () => {
-    const counts = { passed: 2, failed: 0, skipped: 1 };
-    expect(statusBarView({ ...ready, latest: counts, lastRun: { durationMs: 40, ...counts } }, 0)).toEqual({
+    expect(afterRunOfAll({ passed: 2, failed: 0, skipped: 1 }, 40)).toEqual({
       text: "$(beaker) $(pass) 2 passed  1 skipped",
       tooltip: "every test: 2 passed, 1 skipped · last run: 2 passed, 1 skipped in 40 ms · runs onType · click for the output",
       command: "turnlens.showOutput",

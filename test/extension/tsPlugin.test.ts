@@ -127,16 +127,22 @@ function languageService(dir: string, { literals = true } = {}): Service {
   };
 }
 
-/** Applies the plugin to a language service the way tsserver does. */
+/** A language service on `dir` (with or without resolveModuleNameLiterals, as `literals` says) and the plugin applied. */
+function serviceWithPlugin(dir: string, options?: { literals?: boolean }): Service {
+  const ls = languageService(dir, options);
+  withPlugin(ls, dir);
+  return ls;
+}
+
 /** examples/summarize in a fresh project, in a language service with the plugin: its test file and text. */
 function summarizeWithPlugin(): { dir: string; ls: Service; file: string; text: string } {
   const dir = summarizeProject();
-  const ls = languageService(dir);
-  withPlugin(ls, dir);
+  const ls = serviceWithPlugin(dir);
   const file = join(dir, "summarize.test.ts");
   return { dir, ls, file, text: readFileSync(file, "utf8") };
 }
 
+/** Applies the plugin to a language service the way tsserver does. */
 function withPlugin(ls: Service, dir: string, config: Record<string, unknown> = {}): ts.LanguageService {
   const pluginModule = loadPlugin()({ typescript: ts });
   const logged: string[] = [];
@@ -214,8 +220,7 @@ describe("with the plugin", () => {
           "",
         ].join("\n"),
       });
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
+      const ls = serviceWithPlugin(dir);
       expect(messages(ls.diagnostics(join(dir, "check.test.ts")))).toEqual([]);
     },
     SLOW,
@@ -231,8 +236,7 @@ describe("with the plugin", () => {
         join(dir, "tsconfig.json"),
         JSON.stringify({ compilerOptions: { target: "ES2022", module: "preserve", moduleResolution: "bundler", strict: true, noEmit: true, paths } }),
       );
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
+      const ls = serviceWithPlugin(dir);
       expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
       expect(
         ls.service
@@ -252,8 +256,7 @@ describe("with the plugin", () => {
         "node_modules/vitest/index.d.ts": "export declare const onlyInTheUsersVitest: 1;\n",
         "uses.ts": 'import { onlyInTheUsersVitest } from "vitest";\nexport const one: 1 = onlyInTheUsersVitest;\n',
       });
-      const ls = languageService(dir);
-      withPlugin(ls, dir);
+      const ls = serviceWithPlugin(dir);
       expect(messages(ls.diagnostics(join(dir, "uses.ts")))).toEqual([]);
     },
     SLOW,
@@ -263,8 +266,7 @@ describe("with the plugin", () => {
     "a host without resolveModuleNameLiterals gets TypeScript's resolution plus the plugin's",
     () => {
       const dir = summarizeProject();
-      const ls = languageService(dir, { literals: false });
-      withPlugin(ls, dir);
+      const ls = serviceWithPlugin(dir, { literals: false });
       expect(messages(ls.diagnostics(join(dir, "summarize.test.ts")))).toEqual([]);
     },
     SLOW,

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RunTrace } from "turnlens/trace";
 import { renderTranscript } from "../../core/testing/transcript.ts";
 import { handoffTrace } from "./fixtures/handoffRun.ts";
 import { sampleTrace } from "./fixtures/sampleRun.ts";
@@ -20,13 +21,20 @@ const HANDOFF = join(FIXTURES, "handoff.turnlens-transcript");
 const handoffTokens = () => tokenize(readFileSync(HANDOFF, "utf8"), TRANSCRIPT_SCOPE);
 
 describe("the transcript grammar", () => {
-  test("the sample transcript is what renderTranscript makes of the sample run today", async () => {
-    matchFileSnapshot(SAMPLE, renderTranscript(await sampleTrace(), { duration: false, sites: true }));
-  });
+  // Each fixture run's transcript, committed, and the scopes of each of its tokens.
+  const runs: Array<[string, string, () => Promise<RunTrace>]> = [
+    ["sample", SAMPLE, sampleTrace],
+    ["handoff", HANDOFF, handoffTrace],
+  ];
+  for (const [name, transcript, traceOfRun] of runs) {
+    test(`the ${name} transcript is what renderTranscript makes of the ${name} run today`, async () => {
+      matchFileSnapshot(transcript, renderTranscript(await traceOfRun(), { duration: false, sites: true }));
+    });
 
-  test("every token of the sample transcript has the scopes in its snapshot", async () => {
-    matchFileSnapshot(`${SAMPLE}.snap`, snapshotText(await sampleTokens()));
-  });
+    test(`every token of the ${name} transcript has the scopes in its snapshot`, async () => {
+      matchFileSnapshot(`${transcript}.snap`, snapshotText(await tokenize(readFileSync(transcript, "utf8"), TRANSCRIPT_SCOPE)));
+    });
+  }
 
   test("an answered outcome is inserted markup and a failed one deleted markup", async () => {
     const tokens = await sampleTokens();
@@ -63,14 +71,6 @@ describe("the transcript grammar", () => {
     expect(scopesOf(tokens, "…", 4)).toContain("comment.other.cut.turnlens-transcript");
     expect(scopesOf(tokens, "←", 5)).toEqual([TRANSCRIPT_SCOPE, "meta.entry.turnlens-transcript", "keyword.operator.met-by.turnlens-transcript"]);
     expect(scopesOf(tokens, "two", 6)).toContain("string.unquoted.prompt.turnlens-transcript");
-  });
-
-  test("the handoff transcript is what renderTranscript makes of the handoff run today", async () => {
-    matchFileSnapshot(HANDOFF, renderTranscript(await handoffTrace(), { duration: false, sites: true }));
-  });
-
-  test("every token of the handoff transcript has the scopes in its snapshot", async () => {
-    matchFileSnapshot(`${HANDOFF}.snap`, snapshotText(await handoffTokens()));
   });
 
   test("the header counts messages and events as units", async () => {

@@ -233,6 +233,14 @@ test("docs/language-server.md holds the Neovim 0.7 and eglot configurations the 
 
 const NEOVIM = "headless Neovim, its built-in client on `npx turnlens lsp --stdio` in the project, shows the file's diagnostics and applies the quick fix";
 const EMACS = "batch Emacs with eglot on `npx turnlens lsp --stdio` in the project shows the file's diagnostics and applies the quick fix";
+/** What each editor check prints once the quick fix renamed "agnets": the fixed line, its diagnostic gone, and the check's OK. */
+function expectFixApplied({ code, line, stdout }: { code: number | null; line: (pattern: RegExp) => string; stdout: string }) {
+  expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
+  expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
+  expect(line(/^RESULT:/)).toBe("RESULT: OK");
+  expect({ code, stdout }).toEqual({ code: 0, stdout });
+}
+
 const missing = (name: string, install: string) => () => {
   throw new Error(`${name} is not installed, and CI must run this test: .ci/run installs it with \`apt-get install -y ${install}\``);
 };
@@ -248,10 +256,7 @@ else
       // Only a run in the installed package's worker finds this one.
       expect(line(/^DIAG 17:/)).toBe('DIAG 17:72 [turnlens entry-never-reached] agent "greeter" was asked 1 turn; its script has 2: this entry is never reached');
       expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents" (quickfix, preferred)');
-      expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
-      expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
-      expect(line(/^RESULT:/)).toBe("RESULT: OK");
-      expect({ code, stdout }).toEqual({ code: 0, stdout });
+      expectFixApplied({ code, line, stdout });
     },
     INSTALL_TIMEOUT,
   );
@@ -268,10 +273,7 @@ else
         'DIAG line 17: turnlens [entry-never-reached]: agent "greeter" was asked 1 turn; its script has 2: this entry is never reached',
       );
       expect(line(/^ACTION Rename/)).toBe('ACTION Rename "agnets" to "agents"');
-      expect(line(/^AFTER FIX line/)).toBe('AFTER FIX line 10: agents: { greeter: answer(GREETING, { greeting: "Hello, Ada!" }) },');
-      expect(line(/^AFTER FIX unknown/)).toBe("AFTER FIX unknown-option gone");
-      expect(line(/^RESULT:/)).toBe("RESULT: OK");
-      expect({ code, stdout }).toEqual({ code: 0, stdout });
+      expectFixApplied({ code, line, stdout });
     },
     INSTALL_TIMEOUT,
   );

@@ -3,7 +3,7 @@
 // config when it changes on disk and a test file when one is created. Never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, steps } = require("./util");
+const { readyApi, log, waitFor, steps } = require("./util");
 
 const TEST = 'import { test } from "turnlens/testing";\n\ntest("x", () => {});\n';
 
@@ -26,10 +26,7 @@ exports.run = async () => {
     [
       "the tree holds the included files, not the excluded folder's, though named like tests",
       async () => {
-        const extension = vscode.extensions.getExtension("turnlens.turnlens");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        api = await readyApi();
         await until("the config's files", [uri("tests/a.test.ts")]);
         log(`tree: ${files().join(", ")}`);
       },

@@ -4,7 +4,7 @@
 // Waits on events/deadlines, never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps } = require("./util");
+const { installedExtension, activated, log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps } = require("./util");
 
 exports.run = async () => {
   const root = vscode.workspace.workspaceFolders[0].uri;
@@ -18,12 +18,10 @@ exports.run = async () => {
     [
       "the installed extension activates on a workspace with Turnlens tests",
       async () => {
-        extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
+        extension = installedExtension();
         // the .vsix's copy, not a development folder
         assert.match(extension.extensionPath, /[\\/]ext[\\/]turnlens\.turnlens-/, extension.extensionPath);
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
+        api = await activated(extension);
         assert.ok(api && typeof api.testItems === "function", "activate() returns the Turnlens API");
         await api.ready();
         log(`server pid ${api.serverPid()}; status: ${api.status()}`);

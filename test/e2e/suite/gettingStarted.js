@@ -3,7 +3,7 @@
 // turns (inlay hints) show. Runs in code-server's extension host against the installed .vsix.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, open, inlayHints, codeLenses, steps } = require("./util");
+const { installedExtension, activated, log, waitFor, open, inlayHints, codeLenses, steps } = require("./util");
 
 /** The getting-started command's id, from the installed manifest. */
 function gettingStartedCommand(extension) {
@@ -23,8 +23,7 @@ exports.run = async () => {
       async () => {
         const entries = await vscode.workspace.fs.readDirectory(root);
         assert.deepStrictEqual(entries, [], "the workspace starts empty");
-        extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
+        extension = installedExtension();
       },
     ],
 
@@ -54,8 +53,7 @@ exports.run = async () => {
         testFile = files[0];
         log(`scaffolded: ${files.map((uri) => vscode.workspace.asRelativePath(uri)).join(", ")}${settled ? "" : " (the command has not returned yet)"}`);
         if (settled) await running; // a command that failed fails the step
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
+        api = await activated(extension);
       },
     ],
 

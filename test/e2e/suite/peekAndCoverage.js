@@ -7,7 +7,7 @@
 // coverage), so the suite reads what the controller handed VS Code (the extension's `produced()`).
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, open, positionOf, steps } = require("./util");
+const { readyApi, log, waitFor, open, positionOf, steps } = require("./util");
 
 exports.run = async () => {
   const root = vscode.workspace.workspaceFolders[0].uri;
@@ -20,11 +20,7 @@ exports.run = async () => {
     [
       "the extension activates",
       async () => {
-        const extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        api = await readyApi();
       },
     ],
 

@@ -6,7 +6,7 @@ const assert = require("node:assert");
 const { spawnSync } = require("node:child_process");
 const { join } = require("node:path");
 const vscode = require("vscode");
-const { log, waitFor, steps } = require("./util");
+const { installedExtension, readyApi, log, waitFor, steps } = require("./util");
 
 /** `72 tests: 57 passed, 15 failed` → the numbers; the CLI's last summary line. */
 function cliCounts(output) {
@@ -37,8 +37,7 @@ exports.run = async () => {
     [
       "the CLI run on the same folder prints its counts",
       async () => {
-        extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
+        extension = installedExtension();
         // The CLI the .vsix ships (dist/cli.mjs, what `node bin/turnlens.mjs test` loads), on this workspace.
         const cli = spawnSync(process.execPath, [join(extension.extensionPath, "dist", "cli.mjs"), "test", "."], {
           cwd: root.fsPath,
@@ -55,9 +54,7 @@ exports.run = async () => {
     [
       "the tree groups the test files by folder: the nine workflow.test.ts sit under the folders that tell them apart",
       async () => {
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        api = await readyApi(extension);
         const top = await waitFor("the folders in the tree", () => {
           const labels = api.testView().map((item) => item.label);
           return labels.includes("review") && labels.includes("mistakes") && labels.includes("site/reference") && labels;

@@ -4,7 +4,7 @@
 // button (it passes `{ test, message }`); a file is refused with a message. Waits, never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, open, steps } = require("./util");
+const { readyApi, log, waitFor, open, steps } = require("./util");
 
 const TEST = "a reviewer asks the planner to change the doc, and reviews once it replied";
 
@@ -40,10 +40,7 @@ exports.run = async () => {
     [
       "the test file runs and each of its tests gets a Timeline lens",
       async () => {
-        const extension = vscode.extensions.getExtension("turnlens.turnlens");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        api = await readyApi();
         await open(testUri);
         const lenses = await waitFor(
           "three Timeline lenses",

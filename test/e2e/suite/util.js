@@ -1,5 +1,6 @@
 // Helpers for the e2e suites (plain CommonJS, run in code-server's extension host): waiting on
 // events or on a condition with a deadline (never a fixed sleep), opening files, logging TEST lines.
+const assert = require("node:assert");
 const vscode = require("vscode");
 
 /** Logs a line the harness prints (it shows the extension host's console lines that say TEST). */
@@ -106,4 +107,24 @@ async function steps(list) {
   }
 }
 
-module.exports = { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps };
+/** The Turnlens extension the .vsix installed; fails the step when it is missing. */
+function installedExtension() {
+  const extension = vscode.extensions.getExtension("turnlens.turnlens");
+  assert.ok(extension, "turnlens.turnlens is installed");
+  return extension;
+}
+
+/** Waits until `extension` is active; returns the API its activate() returned. */
+async function activated(extension) {
+  await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
+  return extension.exports;
+}
+
+/** Waits until the installed extension is active and its language server ready; returns its API. */
+async function readyApi(extension = installedExtension()) {
+  const api = await activated(extension);
+  await api.ready();
+  return api;
+}
+
+module.exports = { installedExtension, activated, readyApi, log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, codeLenses, steps };

@@ -4,13 +4,12 @@
 // diagnostics, and undoing it (still unsaved) clears them. Waits on events/deadlines, never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, steps } = require("./util");
+const { readyApi, log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, steps } = require("./util");
 
 exports.run = async () => {
   const root = vscode.workspace.workspaceFolders[0].uri;
   const testUri = vscode.Uri.joinPath(root, "summarize.test.ts");
   const workflowUri = vscode.Uri.joinPath(root, "summarize.ts");
-  let api;
   let workflow;
   const unscripted = (diagnostic) => codeOf(diagnostic) === "agent-unscripted";
 
@@ -18,11 +17,7 @@ exports.run = async () => {
     [
       "the extension activates and the test file's first run ends: its tests pass, no diagnostics",
       async () => {
-        const extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        await readyApi();
         // The edit must stay unsaved: no auto-save may write it to disk (a change on disk reruns too).
         await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
         const { document } = await open(testUri);

@@ -4,7 +4,7 @@
 // Waits on events/deadlines, never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
-const { log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, steps } = require("./util");
+const { installedExtension, readyApi, log, waitFor, waitForDiagnostic, codeOf, open, positionOf, hoverText, inlayHints, steps } = require("./util");
 
 exports.run = async () => {
   const root = vscode.workspace.workspaceFolders[0].uri;
@@ -16,10 +16,8 @@ exports.run = async () => {
     [
       "the extension activates and runs review/workflow.test.ts",
       async () => {
-        const extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        await extension.exports.ready();
+        const extension = installedExtension();
+        await readyApi(extension);
         await open(tests);
         await vscode.commands.executeCommand("turnlens.runThisFile", tests);
         const status = await waitFor("the run to end", () => /last run: 4 passed/.test(extension.exports.status()) && extension.exports.status());

@@ -6,7 +6,7 @@
 const assert = require("node:assert");
 const { readFileSync } = require("node:fs");
 const vscode = require("vscode");
-const { log, waitFor, open, steps } = require("./util");
+const { installedExtension, readyApi, log, waitFor, open, steps } = require("./util");
 
 exports.run = async () => {
   const root = vscode.workspace.workspaceFolders[0].uri;
@@ -19,12 +19,9 @@ exports.run = async () => {
     [
       "the extension starts the workspace's own Turnlens, of another version than its own",
       async () => {
-        extension = vscode.extensions.getExtension("turnlens.turnlens");
-        assert.ok(extension, "turnlens.turnlens is installed");
+        extension = installedExtension();
         assert.notStrictEqual(extension.packageJSON.version, expected.version, "the workspace's version differs from the extension's");
-        await waitFor("the extension to activate", () => extension.isActive, { events: [vscode.extensions.onDidChange] });
-        api = extension.exports;
-        await api.ready();
+        api = await readyApi(extension);
         const engine = api.engine();
         log(`engine: ${JSON.stringify(engine)}`);
         assert.deepStrictEqual(

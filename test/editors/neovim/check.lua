@@ -14,14 +14,7 @@ local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '120000')
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
 local apply_unknown_option_fix = dofile(here .. '/unknownOptionFix.lua')
-
--- A file opened in a buffer the client is attached to (0.7 has no vim.lsp.start()).
-local open_file = function(file, client_id)
-  vim.cmd('edit ' .. vim.fn.fnameescape(file))
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id)
-  return buf
-end
+local open_file = dofile(here .. '/clientHelpers.lua').open_file
 
 -- The position just inside the first line `needle` is on that also passes `keep`.
 local position_of = function(buf, needle, keep)

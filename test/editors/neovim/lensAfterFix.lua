@@ -26,13 +26,8 @@ local function documented_configuration()
 end
 
 vim.cmd('filetype on')
--- The raw publishDiagnostics params as the server sent them, for the code-action request.
-local published = {}
-local show = vim.lsp.handlers['textDocument/publishDiagnostics']
-vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
-  published[result.uri] = result
-  return show(e, result, ctx, config)
-end
+local helpers = dofile(here .. '/clientHelpers.lua')
+local published = helpers.keep_published()
 
 -- What Neovim shows as the code lenses of a line: the virtual text in the client's lens namespace.
 local function lens_text(buf, client_id, line)
@@ -84,9 +79,4 @@ local ok, err = pcall(function()
   out(('LENS AFTER FIX 1: %s'):format(lens_text(buf, client.id, 0)))
 end)
 
-if ok then out('RESULT: OK') else out('RESULT: FAIL ' .. tostring(err)) end
-for _, client in pairs(vim.lsp.get_active_clients()) do
-  client.stop()
-  vim.wait(5000, function() return client.is_stopped() end, 50)
-end
-vim.cmd(ok and 'qall!' or 'cquit 1')
+helpers.finish(ok, err, out)

@@ -10,13 +10,8 @@ local node = os.getenv('TURNLENS_NODE') or 'node'
 local timeout = tonumber(os.getenv('TURNLENS_TIMEOUT_MS') or '120000')
 
 local one_line = function(s) return (tostring(s):gsub('%s*\n%s*', ' | ')) end
-
-local open_file = function(file, client_id)
-  vim.cmd('edit ' .. vim.fn.fnameescape(file))
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id)
-  return buf
-end
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local open_file = dofile(here .. '/clientHelpers.lua').open_file
 
 local codes_of = function(buf)
   local codes = {}

@@ -14,14 +14,8 @@ local apply_unknown_option_fix = dofile(here .. '/../../editors/neovim/unknownOp
 
 -- Neovim turns filetype detection on after the init file; this one does its work inside it.
 vim.cmd('filetype on')
-
--- The raw publishDiagnostics params as the server sent them, for the code-action request.
-local published = {}
-local show = vim.lsp.handlers['textDocument/publishDiagnostics']
-vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
-  published[result.uri] = result
-  return show(e, result, ctx, config)
-end
+local helpers = dofile(here .. '/../../editors/neovim/clientHelpers.lua')
+local published = helpers.keep_published()
 
 -- >>> docs/language-server.md, Neovim 0.7
 local turnlens_clients = {}
@@ -83,9 +77,4 @@ local ok, err = pcall(function()
   out('AFTER FIX unknown-option gone')
 end)
 
-if ok then out('RESULT: OK') else out('RESULT: FAIL ' .. tostring(err)) end
-for _, client in pairs(vim.lsp.get_active_clients()) do
-  client.stop()
-  vim.wait(5000, function() return client.is_stopped() end, 50)
-end
-vim.cmd(ok and 'qall!' or 'cquit 1')
+helpers.finish(ok, err, out)
