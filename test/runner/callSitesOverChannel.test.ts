@@ -2,15 +2,13 @@
 // the pool's message check keeps them, and they still point at the workflow's .ts source.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { WorkerPool } from "../../core/execution/pool.ts";
-import { ROOT as root, SLOW } from "./harness.ts";
+import { ROOT as root, SLOW, withOnePool } from "./harness.ts";
 
 describe("a run's trace from a worker", () => {
   test(
     "carries each turn's askedAt and openedAt, mapped to the workflow's source (examples/review)",
-    async () => {
-      const pool = new WorkerPool({ size: () => 1, log: () => {} });
-      try {
+    () =>
+      withOnePool(async (pool) => {
         const done = await pool.run({ file: join(root, "examples", "review", "workflow.test.ts"), timeoutMs: 10_000 });
         const first = done?.report.tests.find((test) => test.name === "every verifier passes, so the lead approves");
         const workflow = join(root, "examples", "review", "workflow.ts");
@@ -27,10 +25,7 @@ describe("a run's trace from a worker", () => {
             openedAt: { file: workflow, line: 27, column: 42 },
           })),
         ]);
-      } finally {
-        pool.stop();
-      }
-    },
+      }),
     SLOW,
   );
 });

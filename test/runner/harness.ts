@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HANG_GUARD_MS } from "../hangGuard.ts";
+import { WorkerPool } from "../../core/execution/pool.ts";
 import { TREE_VARIABLE, taggedPids, withTag } from "../../core/execution/processTree.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -128,3 +129,13 @@ export function tempProject(files: Record<string, string>): { dir: string; remov
 
 /** Tests that spawn the CLI wait for it to exit: only a true hang ends them. */
 export const SLOW = HANG_GUARD_MS;
+
+/** Runs `body` with a pool of one quiet worker, stopped after. */
+export async function withOnePool<T>(body: (pool: WorkerPool) => Promise<T>): Promise<T> {
+  const pool = new WorkerPool({ size: () => 1, log: () => {} });
+  try {
+    return await body(pool);
+  } finally {
+    pool.stop();
+  }
+}

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { cliTests } from "./cliTable.ts";
+import { cliTests, inProject } from "./cliTable.ts";
 import { ROOT, runNode, SLOW, tempProject, turnlens, turnlensCommand, type CliResult } from "./harness.ts";
 
 /** Tests that run tsc (seconds when idle) get minutes: it only guards against a hang on a loaded machine. */
@@ -14,6 +14,13 @@ const TSC_SLOW = 180_000;
 /** `tsc --noEmit -p <dir>` with the repo's TypeScript. */
 function tsc(dir: string): Promise<CliResult> {
   return runNode([join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", dir], dir);
+}
+
+/** tsc over the project at `dir` prints nothing and exits 0. */
+async function expectTscClean(dir: string): Promise<void> {
+  const check = await tsc(dir);
+  expect(check.stdout).toBe("");
+  expect(check.code).toBe(0);
 }
 
 /** Every file under `dir` with its text. */
@@ -67,66 +74,53 @@ const SERVED = [
 describe("a folder that installs turnlens and nothing else yet", () => {
   test(
     "init writes a tsconfig and a first workflow whose tests pass, and tsc agrees",
-    async () => {
-      const project = tempProject({});
-      try {
-        installTurnlens(project.dir);
-        const init = await turnlensCommand(["init", project.dir]);
+    () =>
+      inProject({ files: {} }, async (dir) => {
+        installTurnlens(dir);
+        const init = await turnlensCommand(["init", dir]);
         expect(init.code).toBe(0);
         expect(init.stdout).toContain("created tsconfig.json");
         expect(init.stdout).toContain("created workflows/hello/workflow.ts");
         expect(init.stdout).toContain("created workflows/hello/workflow.test.ts");
         expect(init.stdout).not.toContain("note:");
-        const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+        const paths = compilerOptionsOf(join(dir, "tsconfig.json")).paths as Record<string, string[]>;
         expect(Object.keys(paths).sort()).toEqual([...SERVED].sort());
         // Through the symlink, relative to the tsconfig: never the clone it points to.
         expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
         expect(paths["typebox/*"]).toEqual(["./node_modules/turnlens/dist/types/node_modules/typebox/build/*/index.d.mts"]);
-        expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).not.toContain(ROOT);
+        expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).not.toContain(ROOT);
 
-        const run = await turnlens([], project.dir);
+        const run = await turnlens([], dir);
         expect(run.lastLine).toBe("2 passed, 0 failed");
         expect(run.code).toBe(0);
 
-        const check = await tsc(project.dir);
-        expect(check.stdout).toBe("");
-        expect(check.code).toBe(0);
-      } finally {
-        project.remove();
-      }
-    },
+        await expectTscClean(dir);
+      }),
     TSC_SLOW,
   );
 
   test(
     "a package of a workspace gets paths up to the workspace's node_modules",
-    async () => {
-      const project = tempProject({ "package.json": '{ "workspaces": ["packages/*"] }\n' });
-      try {
-        installTurnlens(project.dir);
-        const pkg = join(project.dir, "packages", "agents");
+    () =>
+      inProject({ files: { "package.json": '{ "workspaces": ["packages/*"] }\n' } }, async (dir) => {
+        installTurnlens(dir);
+        const pkg = join(dir, "packages", "agents");
         const init = await turnlensCommand(["init", pkg]);
         expect(init.code).toBe(0);
         const paths = compilerOptionsOf(join(pkg, "tsconfig.json")).paths as Record<string, string[]>;
         expect(paths["agentswf/testing"]).toEqual(["../../node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
-        const check = await tsc(pkg);
-        expect(check.stdout).toBe("");
-        expect(check.code).toBe(0);
-      } finally {
-        project.remove();
-      }
-    },
+        await expectTscClean(pkg);
+      }),
     TSC_SLOW,
   );
 
   test(
     "without turnlens and TypeScript installed, init points where npm puts them and says how to add them",
-    async () => {
-      const project = tempProject({});
-      try {
-        const init = await turnlensCommand(["init", project.dir]);
+    () =>
+      inProject({ files: {} }, async (dir) => {
+        const init = await turnlensCommand(["init", dir]);
         expect(init.code).toBe(0);
-        const paths = compilerOptionsOf(join(project.dir, "tsconfig.json")).paths as Record<string, string[]>;
+        const paths = compilerOptionsOf(join(dir, "tsconfig.json")).paths as Record<string, string[]>;
         expect(paths["agentswf/testing"]).toEqual(["./node_modules/turnlens/dist/types/agentswf/testing.d.ts"]);
         expect(init.stdout.split("\n").filter((line) => line.startsWith("note:"))).toEqual([
           "note: turnlens is not installed in this folder: the paths point where npm puts it (./node_modules/turnlens), so tsc finds them once it is installed",
@@ -134,73 +128,58 @@ describe("a folder that installs turnlens and nothing else yet", () => {
           "note: add turnlens and typescript: npm install --save-dev turnlens typescript",
         ]);
         // The example still runs: `turnlens test` serves the modules itself.
-        expect((await turnlens([], project.dir)).lastLine).toBe("2 passed, 0 failed");
+        expect((await turnlens([], dir)).lastLine).toBe("2 passed, 0 failed");
         // Installing is all tsc needed: the tsconfig stays as it was.
-        installTurnlens(project.dir);
-        expect((await tsc(project.dir)).stdout).toBe("");
-      } finally {
-        project.remove();
-      }
-    },
+        installTurnlens(dir);
+        expect((await tsc(dir)).stdout).toBe("");
+      }),
     TSC_SLOW,
   );
 
   test(
     "tsc with those paths rejects an answer that does not match its schema",
-    async () => {
-      const project = tempProject({});
-      try {
-        installTurnlens(project.dir);
-        expect((await turnlensCommand(["init", project.dir])).code).toBe(0);
-        const testFile = join(project.dir, "workflows", "hello", "workflow.test.ts");
+    () =>
+      inProject({ files: {} }, async (dir) => {
+        installTurnlens(dir);
+        expect((await turnlensCommand(["init", dir])).code).toBe(0);
+        const testFile = join(dir, "workflows", "hello", "workflow.test.ts");
         const text = readFileSync(testFile, "utf8");
         writeFileSync(testFile, text.replace('answer(GREETING, { greeting: "Hello, Ada!" })', "answer(GREETING, { greeting: 3 })"));
         expect(readFileSync(testFile, "utf8")).not.toBe(text);
-        const check = await tsc(project.dir);
+        const check = await tsc(dir);
         expect(check.code).not.toBe(0);
         expect(check.stdout).toContain("workflow.test.ts(10,");
         expect(check.stdout).toContain("error TS2322: Type 'number' is not assignable to type 'string'");
-      } finally {
-        project.remove();
-      }
-    },
+      }),
     TSC_SLOW,
   );
 
   test(
     "init twice changes nothing and says so",
-    async () => {
-      const project = tempProject({});
-      try {
-        installTurnlens(project.dir);
-        expect((await turnlensCommand(["init"], project.dir)).code).toBe(0);
-        const before = snapshotOfProject(project.dir);
-        const again = await turnlensCommand(["init"], project.dir);
+    () =>
+      inProject({ files: {} }, async (dir) => {
+        installTurnlens(dir);
+        expect((await turnlensCommand(["init"], dir)).code).toBe(0);
+        const before = snapshotOfProject(dir);
+        const again = await turnlensCommand(["init"], dir);
         expect(again.code).toBe(0);
         expect(again.stdout).toContain("skipped tsconfig.json: already maps the served modules");
         expect(again.lastLine).toBe("nothing changed: the folder is already set up");
-        expect(snapshotOfProject(project.dir)).toEqual(before);
-      } finally {
-        project.remove();
-      }
-    },
+        expect(snapshotOfProject(dir)).toEqual(before);
+      }),
     SLOW,
   );
 
   test(
     "--json prints what was done",
-    async () => {
-      const project = tempProject({});
-      try {
-        const init = await turnlensCommand(["init", project.dir, "--json"]);
+    () =>
+      inProject({ files: {} }, async (dir) => {
+        const init = await turnlensCommand(["init", dir, "--json"]);
         expect(init.code).toBe(0);
         const result = JSON.parse(init.stdout) as { created: string[]; errors: string[] };
         expect(result.created).toEqual(["tsconfig.json", join("workflows", "hello", "workflow.ts"), join("workflows", "hello", "workflow.test.ts")]);
         expect(result.errors).toEqual([]);
-      } finally {
-        project.remove();
-      }
-    },
+      }),
     SLOW,
   );
 });
@@ -224,37 +203,38 @@ describe("a folder that has things already", () => {
 
   test(
     "an existing tsconfig keeps its options, comments and aliases; missing paths are added",
-    async () => {
-      const project = tempProject({
-        "tsconfig.json": USER_TSCONFIG,
-        "types/my-vitest.d.ts": "export declare function test(name: string, fn: () => unknown): void;\n",
-        "src/util.ts": "export const three = 3;\n",
-        "scratch/broken.ts": "const x: number = 'not checked';\n",
-      });
-      try {
-        installTurnlens(project.dir);
-        const init = await turnlensCommand(["init", project.dir]);
-        expect(init.code).toBe(0);
-        expect(init.stdout).toContain("updated tsconfig.json");
-        expect(init.stdout).toContain('note: tsconfig.json maps "vitest" elsewhere; kept yours');
-        const text = readFileSync(join(project.dir, "tsconfig.json"), "utf8");
-        expect(text).toContain("// the user's own comment");
-        expect(text).toContain('"exclude": ["scratch"]');
-        const options = compilerOptionsOf(join(project.dir, "tsconfig.json"));
-        expect(options.target).toBe("ES2020");
-        expect(options.noUnusedLocals).toBe(true);
-        const paths = options.paths as Record<string, string[]>;
-        expect(paths["@/*"]).toEqual(["./src/*"]);
-        expect(paths.vitest).toEqual(["./types/my-vitest.d.ts"]);
-        expect(Object.keys(paths).sort()).toEqual(["@/*", ...SERVED].sort());
+    () =>
+      inProject(
+        {
+          files: {
+            "tsconfig.json": USER_TSCONFIG,
+            "types/my-vitest.d.ts": "export declare function test(name: string, fn: () => unknown): void;\n",
+            "src/util.ts": "export const three = 3;\n",
+            "scratch/broken.ts": "const x: number = 'not checked';\n",
+          },
+        },
+        async (dir) => {
+          installTurnlens(dir);
+          const init = await turnlensCommand(["init", dir]);
+          expect(init.code).toBe(0);
+          expect(init.stdout).toContain("updated tsconfig.json");
+          expect(init.stdout).toContain('note: tsconfig.json maps "vitest" elsewhere; kept yours');
+          const text = readFileSync(join(dir, "tsconfig.json"), "utf8");
+          expect(text).toContain("// the user's own comment");
+          expect(text).toContain('"exclude": ["scratch"]');
+          const options = compilerOptionsOf(join(dir, "tsconfig.json"));
+          expect(options.target).toBe("ES2020");
+          expect(options.noUnusedLocals).toBe(true);
+          const paths = options.paths as Record<string, string[]>;
+          expect(paths["@/*"]).toEqual(["./src/*"]);
+          expect(paths.vitest).toEqual(["./types/my-vitest.d.ts"]);
+          expect(Object.keys(paths).sort()).toEqual(["@/*", ...SERVED].sort());
 
-        expect((await tsc(project.dir)).stdout).toBe("");
-        const again = await turnlensCommand(["init", project.dir]);
-        expect(again.lastLine).toBe("nothing changed: the folder is already set up");
-      } finally {
-        project.remove();
-      }
-    },
+          expect((await tsc(dir)).stdout).toBe("");
+          const again = await turnlensCommand(["init", dir]);
+          expect(again.lastLine).toBe("nothing changed: the folder is already set up");
+        },
+      ),
     TSC_SLOW,
   );
 
@@ -326,17 +306,13 @@ describe("a folder that has things already", () => {
 
   test(
     "a tsconfig that is not JSON is left alone and init exits 1",
-    async () => {
-      const project = tempProject({ "tsconfig.json": "{ not json" });
-      try {
-        const init = await turnlensCommand(["init", project.dir]);
+    () =>
+      inProject({ files: { "tsconfig.json": "{ not json" } }, async (dir) => {
+        const init = await turnlensCommand(["init", dir]);
         expect(init.code).toBe(1);
         expect(init.stdout).toContain("error: tsconfig.json could not be read");
-        expect(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).toBe("{ not json");
-      } finally {
-        project.remove();
-      }
-    },
+        expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toBe("{ not json");
+      }),
     SLOW,
   );
 });

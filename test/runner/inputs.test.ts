@@ -3,9 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { WorkerPool } from "../../core/execution/pool.ts";
 import { bundleAhead, takeBundledAhead } from "../../core/execution/transform.ts";
-import { FIXTURES, SLOW } from "./harness.ts";
+import { FIXTURES, SLOW, withOnePool } from "./harness.ts";
 
 /** Absolute paths: what a run reports and what an editor's buffers are keyed by. */
 const fixture = (name: string) => join(FIXTURES, name);
@@ -17,33 +16,25 @@ const helperFile = fixture("graph/helper.ts");
 describe("a run reports the files its bundle read", () => {
   test(
     "a file importing a workflow and a helper reports exactly those, itself first, and no package or served module",
-    async () => {
-      const pool = new WorkerPool({ size: () => 1, log: () => {} });
-      try {
+    () =>
+      withOnePool(async (pool) => {
         const result = await pool.run({ file: testFile, timeoutMs: 5000 });
         expect(result?.report.tests.map((t) => t.status)).toEqual(["passed"]);
         expect(result?.inputs?.[0]).toBe(testFile);
         expect([...(result?.inputs ?? [])].sort()).toEqual([helperFile, testFile, workflowFile].sort());
-      } finally {
-        pool.stop();
-      }
-    },
+      }),
     SLOW,
   );
 
   test(
     "a file that fails to bundle reports the files it had read, the broken one among them",
-    async () => {
-      const pool = new WorkerPool({ size: () => 1, log: () => {} });
-      try {
+    () =>
+      withOnePool(async (pool) => {
         const broken = readFileSync(workflowFile, "utf8").replace("async run(wf) {", "async run(wf) {{");
         const result = await pool.run({ file: testFile, timeoutMs: 5000, sources: { [workflowFile]: broken } });
         expect(result?.report.error?.location?.file).toBe(workflowFile);
         expect([...(result?.inputs ?? [])].sort()).toEqual([helperFile, testFile, workflowFile].sort());
-      } finally {
-        pool.stop();
-      }
-    },
+      }),
     SLOW,
   );
 
@@ -61,9 +52,8 @@ describe("a run reports the files its bundle read", () => {
 describe("a run bundles the open buffers it is given in place of the disk", () => {
   test(
     "an unsaved workflow the test file imports is what runs: its agent renamed, the test's script entry is never reached",
-    async () => {
-      const pool = new WorkerPool({ size: () => 1, log: () => {} });
-      try {
+    () =>
+      withOnePool(async (pool) => {
         const renamed = readFileSync(workflowFile, "utf8").replace('key: "reader"', 'key: "writer"');
         const result = await pool.run({ file: testFile, timeoutMs: 5000, sources: { [workflowFile]: renamed } });
         expect(result?.report.tests.map((t) => t.status)).toEqual(["failed"]);
@@ -71,10 +61,7 @@ describe("a run bundles the open buffers it is given in place of the disk", () =
         // The disk still holds the saved text: a run without the buffer passes.
         const fromDisk = await pool.run({ file: testFile, timeoutMs: 5000 });
         expect(fromDisk?.report.tests.map((t) => t.status)).toEqual(["passed"]);
-      } finally {
-        pool.stop();
-      }
-    },
+      }),
     SLOW,
   );
 });

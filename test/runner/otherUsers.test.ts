@@ -4,7 +4,7 @@
 // another namespace never removes a live run's files. Another user is `nobody`, through setpriv, as the cases' scripts do; that and
 // unshare need root, which CI has: there a missing root fails, elsewhere the tests are skipped.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,21 +59,30 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/**
+ * Another user (nobody) plants Turnlens's temporary folder in `shared` under its name before (one per
+ * install) and now (one per user), both open to all; resolves once both are there. `pwned` appears if
+ * any of the attacker's code runs.
+ */
+async function plantFolders(shared: string): Promise<{ pwned: string; now: string; planting: ChildProcess }> {
+  const attacker = join(shared, "attacker.cjs");
+  copyFileSync(join(FIXTURES, "sharedTmpBundleSwap", "attacker.cjs"), attacker);
+  chmodSync(attacker, 0o644);
+  const pwned = join(shared, "PWNED");
+  const before = join(shared, `turnlens-${createHash("sha1").update(ROOT).digest("hex").slice(0, 10)}`);
+  const now = join(shared, "turnlens-0");
+  const planting = spawn("setpriv", [...NOBODY, process.execPath, attacker, pwned, "60000", before, now], { stdio: ["ignore", "pipe", "ignore"] });
+  await new Promise<void>((resolve) => planting.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("planted") && resolve()));
+  return { pwned, now, planting };
+}
+
 const tests = [
   {
     name: "another user's folder planted where Turnlens's would be is never used: the run refuses it by name and runs none of its code",
     async run() {
       const shared = sharedTmp();
       const victim = project(shared, "sharedTmpBundleSwap");
-      const attacker = join(shared, "attacker.cjs");
-      copyFileSync(join(FIXTURES, "sharedTmpBundleSwap", "attacker.cjs"), attacker);
-      chmodSync(attacker, 0o644);
-      const pwned = join(shared, "PWNED");
-      // The folder's name before (one per install) and now (one per user): both planted, open to all.
-      const before = join(shared, `turnlens-${createHash("sha1").update(ROOT).digest("hex").slice(0, 10)}`);
-      const now = join(shared, "turnlens-0");
-      const planting = spawn("setpriv", [...NOBODY, process.execPath, attacker, pwned, "60000", before, now], { stdio: ["ignore", "pipe", "ignore"] });
-      await new Promise<void>((resolve) => planting.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("planted") && resolve()));
+      const { pwned, now, planting } = await plantFolders(shared);
       try {
         expect(statSync(now).uid).toBe(65534);
         for (let attempt = 1; attempt <= 3; attempt++) {
@@ -94,14 +103,7 @@ const tests = [
     name: "the language server with another user's folder planted runs none of their code, before initialize or after, and says why on the file",
     async run() {
       const shared = sharedTmp();
-      const attacker = join(shared, "attacker.cjs");
-      copyFileSync(join(FIXTURES, "sharedTmpBundleSwap", "attacker.cjs"), attacker);
-      chmodSync(attacker, 0o644);
-      const pwned = join(shared, "PWNED");
-      const before = join(shared, `turnlens-${createHash("sha1").update(ROOT).digest("hex").slice(0, 10)}`);
-      const now = join(shared, "turnlens-0");
-      const planting = spawn("setpriv", [...NOBODY, process.execPath, attacker, pwned, "60000", before, now], { stdio: ["ignore", "pipe", "ignore"] });
-      await new Promise<void>((resolve) => planting.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("planted") && resolve()));
+      const { pwned, now, planting } = await plantFolders(shared);
       // Started as server.sh starts it: its first worker warms up at once, before any initialize.
       const server = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
         env: { ...process.env, TMPDIR: shared },

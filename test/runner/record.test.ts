@@ -4,7 +4,7 @@
 // edited workflow parts from the run.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer, noAnswer, testWorkflow } from "agentswf/testing";
@@ -14,7 +14,8 @@ import reminder from "../../examples/reminder/workflow";
 import summarize, { SUMMARY } from "../../examples/summarize/summarize";
 import flow, { BRANCH, DOC, QA } from "../../examples/flow/workflow";
 import triage from "../../examples/triage/workflow";
-import { FIXTURES, ROOT, SLOW, tempProject, turnlens, turnlensCommand } from "./harness.ts";
+import { inProject } from "./cliTable.ts";
+import { type CliResult, ROOT, SLOW, turnlens, turnlensCommand } from "./harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "turnlens-record-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,6 +67,17 @@ function expectSameTurns(original: TestRun<unknown>, turns: TracedTurn[]): void 
     expect(turns.filter((turn) => turn.agent === agent).map(sameFields)).toEqual(original.turnsOf(agent).map((turn) => sameFields(turn as TracedTurn)));
   }
   expect(turns.length).toBe(original.turns.length);
+}
+
+/** `turnlens record FOLDER --workflow WORKFLOW --check`. */
+function checkAgainst(folder: string, workflow: string): Promise<CliResult> {
+  return turnlensCommand(["record", folder, "--workflow", workflow, "--check"]);
+}
+
+/** The check failed (exit 1) saying only that `folder` does not replay against `workflow`, for `reason`. */
+function expectDoesNotReplay(checked: CliResult, folder: string, workflow: string, reason: string): void {
+  expect(checked.stderr).toBe(`✗ ${folder} does not replay against ${workflow}:\n  ${reason}\n`);
+  expect(checked.code).toBe(1);
 }
 
 describe("turnlens record on the run lines of example tests", () => {
@@ -271,7 +283,7 @@ describe("turnlens record --check", () => {
     "on the workflow it ran, the run replays: exit 0",
     async () => {
       const folder = await answered();
-      const checked = await turnlensCommand(["record", folder, "--workflow", "examples/summarize/summarize.ts", "--check"]);
+      const checked = await checkAgainst(folder, "examples/summarize/summarize.ts");
       expect(checked.stdout).toBe(`✓ ${folder} replays against examples/summarize/summarize.ts: 1 turn, 0 events, the same\n`);
       expect(checked.code).toBe(0);
     },
@@ -286,9 +298,7 @@ describe("turnlens record --check", () => {
       const asked = '    return outcome.kind === "answered" ? outcome.value';
       expect(summarizeSource).toContain(asked);
       writeFileSync(edited, summarizeSource.replace(asked, `    await reader.run({ prompt: "Now say it in one word." });\n${asked}`));
-      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
-      expect(checked.stderr).toBe(`✗ ${folder} does not replay against ${edited}:\n  agent "reader" turn 2 is new: asked "Now say it in one word."\n`);
-      expect(checked.code).toBe(1);
+      expectDoesNotReplay(await checkAgainst(folder, edited), folder, edited, `agent "reader" turn 2 is new: asked "Now say it in one word."`);
     },
     SLOW,
   );
@@ -299,11 +309,12 @@ describe("turnlens record --check", () => {
       const folder = await answered();
       const edited = join(dir, "reworded.ts");
       writeFileSync(edited, summarizeSource.replace("summarise it in two sentences", "summarise it in one sentence"));
-      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
-      expect(checked.stderr).toBe(
-        `✗ ${folder} does not replay against ${edited}:\n  agent "reader" turn 1: the prompt changed: was "Read README.md and summarise it in two sentences.", now "Read README.md and summarise it in one sentence."\n`,
+      expectDoesNotReplay(
+        await checkAgainst(folder, edited),
+        folder,
+        edited,
+        `agent "reader" turn 1: the prompt changed: was "Read README.md and summarise it in two sentences.", now "Read README.md and summarise it in one sentence."`,
       );
-      expect(checked.code).toBe(1);
       const written = await turnlensCommand(["record", folder, "--workflow", edited, "--out", join(dir, "never.test.ts")]);
       expect(written.stderr).toContain("does not replay against");
       expect(written.stderr).toContain("; nothing written:");
@@ -384,9 +395,7 @@ describe("turnlens record --check", () => {
     async () => {
       const folder = await twoTurnRun("fewer");
       const edited = twoTurns("fewer-edited", (source) => source.replace('    const report = await planner.run({ prompt: "Report." });\n', "    const report = plan;\n"));
-      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
-      expect(checked.stderr).toBe(`✗ ${folder} does not replay against ${edited}:\n  agent "planner" turn 2 is no longer asked (it was asked "Report.")\n`);
-      expect(checked.code).toBe(1);
+      expectDoesNotReplay(await checkAgainst(folder, edited), folder, edited, `agent "planner" turn 2 is no longer asked (it was asked "Report.")`);
     },
     SLOW,
   );
@@ -396,11 +405,12 @@ describe("turnlens record --check", () => {
     async () => {
       const folder = await twoTurnRun("schema");
       const edited = twoTurns("schema-edited", (source) => source.replace("Type.Array(Type.String())", "Type.Array(Type.Number())"));
-      const checked = await turnlensCommand(["record", folder, "--workflow", edited, "--check"]);
-      expect(checked.stderr).toBe(
-        `✗ ${folder} does not replay against ${edited}:\n  agent "planner" turn 1: the schema changed: the recorded answer's schema is not the one the turn asks for now\n`,
+      expectDoesNotReplay(
+        await checkAgainst(folder, edited),
+        folder,
+        edited,
+        `agent "planner" turn 1: the schema changed: the recorded answer's schema is not the one the turn asks for now`,
       );
-      expect(checked.code).toBe(1);
     },
     SLOW,
   );
@@ -411,15 +421,13 @@ describe("turnlens record copies a run folder's name into code only escaped", ()
     "a folder name holding U+2028 or a line feed stays inside the header comment's one line, and the written test passes",
     async () => {
       // The record-folder-name case: make.test.ts writes two run folders whose names hold U+2028 and LF then code.
-      const project = tempProject({});
-      try {
-        cpSync(join(FIXTURES, "recordFolderName"), project.dir, { recursive: true });
-        expect((await turnlens(["make.test.ts"], project.dir)).code).toBe(0);
-        const folders = readdirSync(join(project.dir, "runs")).sort();
+      await inProject({ copy: "recordFolderName" }, async (dir) => {
+        expect((await turnlens(["make.test.ts"], dir)).code).toBe(0);
+        const folders = readdirSync(join(dir, "runs")).sort();
         expect(folders).toEqual(["a\u2028require('fs').writeFileSync('PWNED_LS', 'x');", "b\nrequire('fs').writeFileSync('PWNED_NL', 'x');"]);
         for (const [index, folder] of folders.entries()) {
-          const out = join(project.dir, `out-${index}.test.ts`);
-          const recorded = await turnlensCommand(["record", join("runs", folder), "--workflow", "summarize.ts", "--out", out], project.dir);
+          const out = join(dir, `out-${index}.test.ts`);
+          const recorded = await turnlensCommand(["record", join("runs", folder), "--workflow", "summarize.ts", "--out", out], dir);
           expect(recorded.code).toBe(0);
           const source = readFileSync(out, "utf8");
           const shown = index === 0 ? "a\\u2028" : "b\\u000a";
@@ -429,13 +437,11 @@ describe("turnlens record copies a run folder's name into code only escaped", ()
           // No line terminator is left raw anywhere in the file: the answer's U+2028 is escaped in its string too.
           expect(source).not.toMatch(/[\u2028\u2029\r]/);
           expect(source).toContain('{ summary: "*/ `${globalThis.x}` \\u2028 \\" \' </script> \\\\" }');
-          const ran = await turnlens([out], project.dir);
+          const ran = await turnlens([out], dir);
           expect(ran.lastLine).toBe("1 passed, 0 failed");
         }
-        expect(existsSync(join(project.dir, "PWNED_LS")) || existsSync(join(project.dir, "PWNED_NL"))).toBe(false);
-      } finally {
-        project.remove();
-      }
+        expect(existsSync(join(dir, "PWNED_LS")) || existsSync(join(dir, "PWNED_NL"))).toBe(false);
+      });
     },
     SLOW,
   );

@@ -204,54 +204,25 @@ describe("every reporter of REPORTERS", () => {
     });
   }
 
+  /** What the terminal reporters print after their progress: the failure, the timing line and the count. */
+  const FAILURE_AND_COUNT = ["", "FAIL math › subtracts", "  at test/math.test.ts:5:30", "    expected 1 to be 2", "", "1 file in 0.02s", "1 passed, 1 failed"];
+
   // A Record: a reporter added to REPORTER_NAMES is a tsc error here until its output is written down.
   const EXPECTED: Record<ReporterName, { stdout: string; stderr: string }> = {
     default: {
-      stdout: lines(
-        "logged",
-        "✗ test/math.test.ts (1 of 2 failed)",
-        "",
-        "FAIL math › subtracts",
-        "  at test/math.test.ts:5:30",
-        "    expected 1 to be 2",
-        "",
-        "1 file in 0.02s",
-        "1 passed, 1 failed",
-      ),
+      stdout: lines("logged", "✗ test/math.test.ts (1 of 2 failed)", ...FAILURE_AND_COUNT),
       stderr: "",
     },
     pretty: {
-      stdout: lines(
-        "logged",
-        "✗ test/math.test.ts (1 of 2 failed)",
-        "",
-        "FAIL math › subtracts",
-        "  at test/math.test.ts:5:30",
-        "    expected 1 to be 2",
-        "",
-        "1 file in 0.02s",
-        "1 passed, 1 failed",
-      ),
+      stdout: lines("logged", "✗ test/math.test.ts (1 of 2 failed)", ...FAILURE_AND_COUNT),
       stderr: "",
     },
     dot: {
-      stdout: lines("logged", "·x", "", "FAIL math › subtracts", "  at test/math.test.ts:5:30", "    expected 1 to be 2", "", "1 file in 0.02s", "1 passed, 1 failed"),
+      stdout: lines("logged", "·x", ...FAILURE_AND_COUNT),
       stderr: "",
     },
     verbose: {
-      stdout: lines(
-        "logged",
-        "✗ test/math.test.ts (1 of 2 failed)",
-        "  ✓ math › adds 3ms",
-        "  × math › subtracts 4ms",
-        "",
-        "FAIL math › subtracts",
-        "  at test/math.test.ts:5:30",
-        "    expected 1 to be 2",
-        "",
-        "1 file in 0.02s",
-        "1 passed, 1 failed",
-      ),
+      stdout: lines("logged", "✗ test/math.test.ts (1 of 2 failed)", "  ✓ math › adds 3ms", "  × math › subtracts 4ms", ...FAILURE_AND_COUNT),
       stderr: "",
     },
     json: {

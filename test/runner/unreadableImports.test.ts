@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync, spawn } from "node:child_process";
 import { symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, SLOW, tempProject, withoutAgentOrCi } from "./harness.ts";
+import { inProject } from "./cliTable.ts";
+import { ROOT, SLOW, withoutAgentOrCi } from "./harness.ts";
 
 /** Far past any loaded run: without the bound the FIFO hangs until the bundle phase's 60 s watchdog, /dev/zero for ever. */
 const GUARD_MS = 180_000;
@@ -38,63 +39,63 @@ function runCapped(dir: string, file: string): Promise<{ code: number | null; st
 
 const importing = (module: string) => `import { expect, test } from "bun:test";\nimport value from "${module}";\ntest("x", () => { expect(value).toBe(1); });\n`;
 
-describe("imports a bundle cannot read", () => {
-  test(
-    "a test file importing a named pipe fails at once, naming the import and what the file is",
-    async () => {
-      const project = tempProject({ "f.test.ts": importing("./fifo") });
-      try {
-        execFileSync("mkfifo", [join(project.dir, "fifo.ts")]);
-        const result = await runCapped(project.dir, "f.test.ts");
-        expect(result.stdout).toContain(
-          `${join(project.dir, "f.test.ts")}:2:19 imports "./fifo" (${join(project.dir, "fifo.ts")}), which is not a regular file: it is a named pipe (FIFO)`,
-        );
-        expect(result.stdout).toContain("0 passed, 1 failed");
-        expect(result.code).toBe(1);
-      } finally {
-        project.remove();
-      }
-    },
-    SLOW,
-  );
+/** A test file importing what `setup` makes, which fails alone with `message` (given the project folder). */
+interface UnreadableRow {
+  name: string;
+  file: string;
+  module: string;
+  setup: (dir: string) => void;
+  message: (dir: string) => string;
+}
 
-  test(
-    "a test file importing a symbolic link to /dev/zero fails without reading it, naming the import and the device",
-    async () => {
-      const project = tempProject({ "z.test.ts": importing("./zero") });
-      try {
-        symlinkSync("/dev/zero", join(project.dir, "zero.ts"));
-        const result = await runCapped(project.dir, "z.test.ts");
-        expect(result.stdout).toContain(`${join(project.dir, "z.test.ts")}:2:19 imports "./zero" (/dev/zero), which is not a regular file: it is a character device`);
-        expect(result.stdout).toContain("0 passed, 1 failed");
-        expect(result.code).toBe(1);
-      } finally {
-        project.remove();
-      }
-    },
-    SLOW,
-  );
+const SINGLE_FILE_ROWS: UnreadableRow[] = [
+  {
+    name: "a test file importing a named pipe fails at once, naming the import and what the file is",
+    file: "f.test.ts",
+    module: "./fifo",
+    setup: (dir) => execFileSync("mkfifo", [join(dir, "fifo.ts")]),
+    message: (dir) => `${join(dir, "f.test.ts")}:2:19 imports "./fifo" (${join(dir, "fifo.ts")}), which is not a regular file: it is a named pipe (FIFO)`,
+  },
+  {
+    name: "a test file importing a symbolic link to /dev/zero fails without reading it, naming the import and the device",
+    file: "z.test.ts",
+    module: "./zero",
+    setup: (dir) => symlinkSync("/dev/zero", join(dir, "zero.ts")),
+    message: (dir) => `${join(dir, "z.test.ts")}:2:19 imports "./zero" (/dev/zero), which is not a regular file: it is a character device`,
+  },
+];
+
+describe("imports a bundle cannot read", () => {
+  for (const row of SINGLE_FILE_ROWS) {
+    test(
+      row.name,
+      () =>
+        inProject({ files: { [row.file]: importing(row.module) }, setup: row.setup }, async (dir) => {
+          const result = await runCapped(dir, row.file);
+          expect(result.stdout).toContain(row.message(dir));
+          expect(result.stdout).toContain("0 passed, 1 failed");
+          expect(result.code).toBe(1);
+        }),
+      SLOW,
+    );
+  }
 
   test(
     "an imported JSON file or source file over 32 MB fails the file with its size, and is not read",
-    async () => {
-      const project = tempProject({ "j.test.ts": importing("./data.json"), "b.test.ts": importing("./big") });
-      try {
-        symlinkSync("/dev/zero", join(project.dir, "data.json"));
+    () =>
+      inProject({ files: { "j.test.ts": importing("./data.json"), "b.test.ts": importing("./big") } }, async (dir) => {
+        symlinkSync("/dev/zero", join(dir, "data.json"));
         // A sparse file: its size is on record, its bytes take no disk.
-        writeFileSync(join(project.dir, "big.ts"), "");
-        truncateSync(join(project.dir, "big.ts"), 40 * 1024 * 1024);
-        const json = await runCapped(project.dir, "j.test.ts");
-        expect(json.stdout).toContain(`${join(project.dir, "j.test.ts")}:2:19 imports "./data.json" (/dev/zero), which is not a regular file: it is a character device`);
-        const big = await runCapped(project.dir, "b.test.ts");
+        writeFileSync(join(dir, "big.ts"), "");
+        truncateSync(join(dir, "big.ts"), 40 * 1024 * 1024);
+        const json = await runCapped(dir, "j.test.ts");
+        expect(json.stdout).toContain(`${join(dir, "j.test.ts")}:2:19 imports "./data.json" (/dev/zero), which is not a regular file: it is a character device`);
+        const big = await runCapped(dir, "b.test.ts");
         expect(big.stdout).toContain(
-          `${join(project.dir, "b.test.ts")}:2:19 imports "./big" (${join(project.dir, "big.ts")}), which is larger than 32 MB (40.0 MB), the most a test's bundle reads from one file`,
+          `${join(dir, "b.test.ts")}:2:19 imports "./big" (${join(dir, "big.ts")}), which is larger than 32 MB (40.0 MB), the most a test's bundle reads from one file`,
         );
         expect([json.code, big.code]).toEqual([1, 1]);
-      } finally {
-        project.remove();
-      }
-    },
+      }),
     SLOW,
   );
 });

@@ -42,14 +42,17 @@ test("${name}", async () => {
 }
 
 /** Two workflows, each with its test file, and a file no test imports. */
-function twoWorkflows() {
-  return tempProject({
-    "flows/one.ts": workflowSource("one", "say one"),
-    "flows/two.ts": workflowSource("two", "say two"),
-    "tests/one.test.ts": testSource("one"),
-    "tests/two.test.ts": testSource("two"),
-    "notes.md": "# notes\n",
-  });
+const TWO_WORKFLOWS: Record<string, string> = {
+  "flows/one.ts": workflowSource("one", "say one"),
+  "flows/two.ts": workflowSource("two", "say two"),
+  "tests/one.test.ts": testSource("one"),
+  "tests/two.test.ts": testSource("two"),
+  "notes.md": "# notes\n",
+};
+
+/** What a change that reruns one passing test file prints: the line naming the change, the file, the count. */
+function rerunPassed(changed: string, testFile: string): string[] {
+  return [`changed ${changed}: rerunning ${testFile}`, `✓ ${testFile} (1 test)`, "1 passed, 0 failed"];
 }
 
 /** `turnlens test --watch` running in `dir`, its stdout gathered as it arrives. */
@@ -118,90 +121,70 @@ class Watching {
   }
 }
 
+/** Runs `body` against `turnlens test --watch` in a fresh project holding `files`; stops it and removes the project after. */
+async function watchIn(files: Record<string, string>, body: (watching: Watching, dir: string) => Promise<void>): Promise<void> {
+  const project = tempProject(files);
+  const watching = new Watching(project.dir);
+  try {
+    await body(watching, project.dir);
+  } finally {
+    await watching.stop();
+    project.remove();
+  }
+}
+
 describe("what a change reruns", () => {
   test(
     "a change to one of two workflows reruns only its test file, and a test file's own change reruns only it",
-    async () => {
-      const project = twoWorkflows();
-      const watching = new Watching(project.dir);
-      try {
+    () =>
+      watchIn(TWO_WORKFLOWS, async (watching, dir) => {
         expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "✓ tests/two.test.ts (1 test)", "2 passed, 0 failed"]);
 
         let from = watching.mark();
-        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one, please"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed flows/one.ts: rerunning tests/one.test.ts",
-          "✓ tests/one.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+        writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", "say one, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
 
         from = watching.mark();
-        writeFileSync(join(project.dir, "tests/two.test.ts"), testSource("two", "two still returns its agent's answer"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed tests/two.test.ts: rerunning tests/two.test.ts",
-          "✓ tests/two.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+        writeFileSync(join(dir, "tests/two.test.ts"), testSource("two", "two still returns its agent's answer"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("tests/two.test.ts", "tests/two.test.ts"));
         expect(await watching.stop()).toBe(130);
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
-    },
+      }),
     SLOW,
   );
 
   test(
     "a change to a file no test imports reruns nothing, and says so in one line",
-    async () => {
-      const project = twoWorkflows();
-      const watching = new Watching(project.dir);
-      try {
+    () =>
+      watchIn(TWO_WORKFLOWS, async (watching, dir) => {
         await watching.linesAfter(0, { runEnded: true });
         const from = watching.mark();
-        writeFileSync(join(project.dir, "notes.md"), "# notes\n\nmore\n");
+        writeFileSync(join(dir, "notes.md"), "# notes\n\nmore\n");
         const noted = "changed notes.md: no test imports it, nothing to rerun";
         expect(await watching.linesAfter(from, { line: noted })).toEqual([noted]);
         // Nothing ran for it: the next change's rerun comes straight after the note.
-        writeFileSync(join(project.dir, "flows/two.ts"), workflowSource("two", "say two, please"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          noted,
-          "changed flows/two.ts: rerunning tests/two.test.ts",
-          "✓ tests/two.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
-    },
+        writeFileSync(join(dir, "flows/two.ts"), workflowSource("two", "say two, please"));
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([noted, ...rerunPassed("flows/two.ts", "tests/two.test.ts")]);
+      }),
     SLOW,
   );
 
   test(
     "a test file that did not bundle (its workflow not written yet) reruns when the workflow appears, and the other test file does not",
-    async () => {
-      const project = tempProject({
-        "flows/two.ts": workflowSource("two", "say two"),
-        "tests/one.test.ts": testSource("one"),
-        "tests/two.test.ts": testSource("two"),
-      });
-      const watching = new Watching(project.dir);
-      try {
-        const first = await watching.linesAfter(0, { runEnded: true });
-        expect(first.filter((line) => /^[✓✗] /.test(line))).toEqual(["✗ tests/one.test.ts (could not run)", "✓ tests/two.test.ts (1 test)"]);
-        const from = watching.mark();
-        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed flows/one.ts: rerunning tests/one.test.ts",
-          "✓ tests/one.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
-    },
+    () =>
+      watchIn(
+        {
+          "flows/two.ts": workflowSource("two", "say two"),
+          "tests/one.test.ts": testSource("one"),
+          "tests/two.test.ts": testSource("two"),
+        },
+        async (watching, dir) => {
+          const first = await watching.linesAfter(0, { runEnded: true });
+          expect(first.filter((line) => /^[✓✗] /.test(line))).toEqual(["✗ tests/one.test.ts (could not run)", "✓ tests/two.test.ts (1 test)"]);
+          const from = watching.mark();
+          writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", "say one"));
+          expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
+        },
+      ),
     SLOW,
   );
 });
@@ -212,9 +195,8 @@ describe("a test that rewrites what it imports", () => {
     async () => {
       // The reliability case: w.test.ts writes gen.ts, which it imports, each time it runs.
       const fixture = join(FIXTURES, "watchSelfTrigger");
-      const project = tempProject(Object.fromEntries(["gen.ts", "w.test.ts"].map((name) => [name, readFileSync(join(fixture, name), "utf8")])));
-      const watching = new Watching(project.dir);
-      try {
+      const files = Object.fromEntries(["gen.ts", "w.test.ts"].map((name) => [name, readFileSync(join(fixture, name), "utf8")]));
+      await watchIn(files, async (watching, dir) => {
         const stopped =
           "stopped a rerun loop: gen.ts changed during each of the last 4 runs, written while w.test.ts ran; " +
           "a test that writes a file it imports would rerun for ever, so what its runs write no longer reruns it (a change between runs does)";
@@ -224,14 +206,11 @@ describe("a test that rewrites what it imports", () => {
 
         // A save between runs reruns; what that run writes is named and reruns nothing.
         const from = watching.mark();
-        writeFileSync(join(project.dir, "w.test.ts"), `${readFileSync(join(fixture, "w.test.ts"), "utf8")}// saved\n`);
+        writeFileSync(join(dir, "w.test.ts"), `${readFileSync(join(fixture, "w.test.ts"), "utf8")}// saved\n`);
         const known = "changed gen.ts during the run, as its test writes it: not rerunning for it (a change between runs does)";
         expect(await watching.linesAfter(from, { line: known })).toEqual(["changed w.test.ts: rerunning w.test.ts", ...run, known]);
-        expect(readFileSync(join(project.dir, "gen.ts"), "utf8")).toBe("export const n = 6;\n");
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
+        expect(readFileSync(join(dir, "gen.ts"), "utf8")).toBe("export const n = 6;\n");
+      });
     },
     SLOW,
   );
@@ -241,22 +220,16 @@ describe("what stays watched", () => {
   test(
     "a workflow saved by rename (a temp file renamed over it, as vim, Emacs and sed -i do) reruns its test on each save",
     async () => {
-      const project = twoWorkflows();
-      const watching = new Watching(project.dir);
-      const saveByRename = (text: string) => {
-        const temp = join(project.dir, "flows/sedTmp4f2a");
-        writeFileSync(temp, text);
-        renameSync(temp, join(project.dir, "flows/one.ts"));
-      };
-      try {
+      await watchIn(TWO_WORKFLOWS, async (watching, dir) => {
+        const saveByRename = (text: string) => {
+          const temp = join(dir, "flows/sedTmp4f2a");
+          writeFileSync(temp, text);
+          renameSync(temp, join(dir, "flows/one.ts"));
+        };
         await watching.linesAfter(0, { runEnded: true });
         let from = watching.mark();
         saveByRename(workflowSource("one", "say one, please"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed flows/one.ts: rerunning tests/one.test.ts",
-          "✓ tests/one.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
 
         // The second save must be seen too, and run what it saved: the workflow now returns "bye".
         from = watching.mark();
@@ -264,56 +237,46 @@ describe("what stays watched", () => {
         const lines = await watching.linesAfter(from, { runEnded: true });
         expect(lines.slice(0, 2)).toEqual(["changed flows/one.ts: rerunning tests/one.test.ts", "✗ tests/one.test.ts (1 of 1 failed)"]);
         expect(lines.at(-1)).toBe("0 passed, 1 failed");
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
+      });
     },
     SLOW,
   );
 
   test(
     "a test file created after the watch started is run, and one deleted is dropped",
-    async () => {
-      const project = tempProject({
-        "flows/one.ts": workflowSource("one", "say one"),
-        "flows/two.ts": workflowSource("two", "say two"),
-        "tests/one.test.ts": testSource("one"),
-      });
-      const watching = new Watching(project.dir);
-      try {
-        expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "1 passed, 0 failed"]);
+    () =>
+      watchIn(
+        {
+          "flows/one.ts": workflowSource("one", "say one"),
+          "flows/two.ts": workflowSource("two", "say two"),
+          "tests/one.test.ts": testSource("one"),
+        },
+        async (watching, dir) => {
+          expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "1 passed, 0 failed"]);
 
-        let from = watching.mark();
-        writeFileSync(join(project.dir, "tests/two.test.ts"), testSource("two"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "new test file tests/two.test.ts: running it",
-          "✓ tests/two.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+          let from = watching.mark();
+          writeFileSync(join(dir, "tests/two.test.ts"), testSource("two"));
+          expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
+            "new test file tests/two.test.ts: running it",
+            "✓ tests/two.test.ts (1 test)",
+            "1 passed, 0 failed",
+          ]);
 
-        // Its graph is known now: a change to the other workflow leaves it alone.
-        from = watching.mark();
-        writeFileSync(join(project.dir, "flows/one.ts"), workflowSource("one", "say one, please"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed flows/one.ts: rerunning tests/one.test.ts",
-          "✓ tests/one.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+          // Its graph is known now: a change to the other workflow leaves it alone.
+          from = watching.mark();
+          writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", "say one, please"));
+          expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
 
-        from = watching.mark();
-        rmSync(join(project.dir, "tests/two.test.ts"));
-        const dropped = "dropped tests/two.test.ts: deleted";
-        expect(await watching.linesAfter(from, { line: dropped })).toEqual([dropped]);
-        // A change to its workflow now reruns nothing.
-        writeFileSync(join(project.dir, "flows/two.ts"), workflowSource("two", "say two, please"));
-        const noted = "changed flows/two.ts: no test imports it, nothing to rerun";
-        expect(await watching.linesAfter(from, { line: noted })).toEqual([dropped, noted]);
-      } finally {
-        await watching.stop();
-        project.remove();
-      }
-    },
+          from = watching.mark();
+          rmSync(join(dir, "tests/two.test.ts"));
+          const dropped = "dropped tests/two.test.ts: deleted";
+          expect(await watching.linesAfter(from, { line: dropped })).toEqual([dropped]);
+          // A change to its workflow now reruns nothing.
+          writeFileSync(join(dir, "flows/two.ts"), workflowSource("two", "say two, please"));
+          const noted = "changed flows/two.ts: no test imports it, nothing to rerun";
+          expect(await watching.linesAfter(from, { line: noted })).toEqual([dropped, noted]);
+        },
+      ),
     SLOW,
   );
 
@@ -343,11 +306,7 @@ describe("what stays watched", () => {
         // The moved-in folder is watched: its test file's own change reruns it.
         from = watching.mark();
         writeFileSync(join(project.dir, "more/two.test.ts"), testSource("two", "two, edited, returns its agent's answer"));
-        expect(await watching.linesAfter(from, { runEnded: true })).toEqual([
-          "changed more/two.test.ts: rerunning more/two.test.ts",
-          "✓ more/two.test.ts (1 test)",
-          "1 passed, 0 failed",
-        ]);
+        expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("more/two.test.ts", "more/two.test.ts"));
 
         from = watching.mark();
         renameSync(join(project.dir, "more"), outside);

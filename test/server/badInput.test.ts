@@ -62,6 +62,14 @@ async function passedHover(uri: string, line: number): Promise<boolean> {
   return hover?.contents.value.startsWith("Turnlens · **✓ passed**") ?? false;
 }
 
+/** Opens `text`: its only diagnostic is `notice`, its test passes, and hovering the test on `testLine` says so. */
+async function expectNoticeAndPassingTest(name: string, text: string, notice: Diagnostic, testLine: number): Promise<void> {
+  const { uri, diagnostics, outcome } = await openDeep(name, text);
+  expect(diagnostics).toEqual([notice]);
+  expect(outcome).toBe("passed");
+  expect(await passedHover(uri, testLine)).toBe(true);
+}
+
 describe("code nested too deep to analyse", () => {
   // The walk counts the file as depth 0; `const x = [` puts the first `[` at depth 4.
   const FIRST = 4;
@@ -97,12 +105,9 @@ describe("code nested too deep to analyse", () => {
       const prefix = "const sum = ";
       const terms = Array.from({ length: 5000 }, () => "a");
       const text = `${HEADER}const a = 1;\n${prefix}${terms.join(" + ")};\ntest("adds", () => expect(sum).toBe(5000));\n`;
-      const { uri, diagnostics, outcome } = await openDeep("plus", text);
       // `a + a + …` leans left: the sum of the first k terms is at depth FIRST + (5000 - k).
       const lastTerm = 5000 - (DEPTH_LIMIT - FIRST) - 1;
-      expect(diagnostics).toEqual([tooDeep(2, prefix.length, prefix.length + 4 * lastTerm + 1)]);
-      expect(outcome).toBe("passed");
-      expect(await passedHover(uri, 3)).toBe(true);
+      await expectNoticeAndPassingTest("plus", text, tooDeep(2, prefix.length, prefix.length + 4 * lastTerm + 1), 3);
     },
     SLOW,
   );
@@ -113,14 +118,11 @@ describe("code nested too deep to analyse", () => {
       const prefix = "const mapped = ";
       const step = ".map((value) => value + 1)";
       const text = `${HEADER}${prefix}[1]${step.repeat(2000)};\ntest("maps", () => expect(mapped).toEqual([2001]));\n`;
-      const { uri, diagnostics, outcome } = await openDeep("map", text);
       // The k-th call is at depth FIRST + 2 (2000 - k): the one at the limit is blanked whole, and the
       // arrow of the next one (its body is at the limit too).
       const blankedCalls = 2000 - (DEPTH_LIMIT - FIRST) / 2;
       const arrowEnd = prefix.length + 3 + step.length * blankedCalls + step.length - 1;
-      expect(diagnostics).toEqual([tooDeep(1, prefix.length, arrowEnd)]);
-      expect(outcome).toBe("passed");
-      expect(await passedHover(uri, 2)).toBe(true);
+      await expectNoticeAndPassingTest("map", text, tooDeep(1, prefix.length, arrowEnd), 2);
     },
     SLOW,
   );

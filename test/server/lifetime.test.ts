@@ -39,6 +39,30 @@ interface Started {
   exited: Promise<NodeJS.Signals | number | null>;
 }
 
+/** The LSP handshake: initialize with `initializationOptions`, then initialized. */
+async function initialized(connection: MessageConnection, initializationOptions: object): Promise<void> {
+  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions });
+  await connection.sendNotification(InitializedNotification.type, {});
+}
+
+/** Opens the TypeScript document `uri` holding `text`. */
+async function openDocument(connection: MessageConnection, uri: string, text: string): Promise<void> {
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text } });
+}
+
+/** Initializes the server, opens a test file that fails, and resolves with the first diagnostics it publishes. */
+async function diagnosticsOfAFailingFile(connection: MessageConnection): Promise<Array<{ code?: unknown }>> {
+  const published = new Promise<Array<{ code?: unknown }>>((resolve) =>
+    connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: Array<{ code?: unknown }> }) => {
+      if (params.diagnostics.length > 0) resolve(params.diagnostics);
+    }),
+  );
+  await initialized(connection, {});
+  const path = join(MISTAKES, "turn-past-list.test.ts");
+  await openDocument(connection, pathToFileURL(path).href, readFileSync(path, "utf8"));
+  return published;
+}
+
 async function startServer(tag: string, initializationOptions: object = { settings: { debounceMs: 0, testTimeout: 600_000 } }): Promise<Started> {
   const child = spawn(process.execPath, [join(ROOT, "dist", "server.js"), "--stdio"], {
     stdio: ["pipe", "pipe", "pipe"],
@@ -48,14 +72,13 @@ async function startServer(tag: string, initializationOptions: object = { settin
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.onError(() => {});
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions });
-  await connection.sendNotification(InitializedNotification.type, {});
+  await initialized(connection, initializationOptions);
   return { child, connection, exited };
 }
 
 async function openSpinning(server: Started, name: string): Promise<void> {
   const uri = pathToFileURL(join(MISTAKES, `virtual-${name}.test.ts`)).href;
-  await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
+  await openDocument(server.connection, uri, SPINS);
 }
 
 const spinning = (tag: string) => taggedCommands(tag).some((command) => command.startsWith("sleep 305"));
@@ -146,7 +169,7 @@ describe("the worker started before the server loads", () => {
       });
       await until(() => workers(server.tag) === 0);
       const uri = pathToFileURL(join(MISTAKES, "virtual-untrusted.test.ts")).href;
-      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "typescript", version: 1, text: SPINS } });
+      await openDocument(server.connection, uri, SPINS);
       // A round trip: the open has been handled (and its debounce, 0 ms, has long passed).
       await server.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
       expect(workers(server.tag)).toBe(0);
@@ -159,18 +182,7 @@ describe("the worker started before the server loads", () => {
     "in a trusted workspace it runs the first document's tests, the only worker the server started",
     async () => {
       const server = await spawned();
-      const published = new Promise<Array<{ code?: unknown }>>((resolve) =>
-        server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: Array<{ code?: unknown }> }) => {
-          if (params.diagnostics.length > 0) resolve(params.diagnostics);
-        }),
-      );
-      await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
-      await server.connection.sendNotification(InitializedNotification.type, {});
-      const path = join(MISTAKES, "turn-past-list.test.ts");
-      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },
-      });
-      expect((await published).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
+      expect((await diagnosticsOfAFailingFile(server.connection)).map((diagnostic) => diagnostic.code)).toEqual(["list-exhausted"]);
       expect(workers(server.tag)).toBe(1);
       await shutDown(server);
     },
@@ -183,19 +195,8 @@ describe("the worker started before the server loads", () => {
       const temp = mkdtempSync(join(tmpdir(), "turnlens-server-temp-"));
       try {
         const server = await spawned({ TMPDIR: temp });
-        const published = new Promise<void>((resolve) =>
-          server.connection.onNotification("textDocument/publishDiagnostics", (params: { diagnostics: unknown[] }) => {
-            if (params.diagnostics.length > 0) resolve();
-          }),
-        );
-        await server.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(ROOT).href, capabilities: {}, initializationOptions: {} });
-        await server.connection.sendNotification(InitializedNotification.type, {});
-        const path = join(MISTAKES, "turn-past-list.test.ts");
-        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-          textDocument: { uri: pathToFileURL(path).href, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },
-        });
-        // The run has bundled the file and served its modules from the temporary folder.
-        await published;
+        // Once it publishes, the run has bundled the file and served its modules from the temporary folder.
+        await diagnosticsOfAFailingFile(server.connection);
         await shutDown(server);
         // The V8 code cache (turnlens-code-cache-<uid>) is kept on purpose, between starts.
         const uid = process.getuid?.();

@@ -60,6 +60,19 @@ async function openPassingTest(): Promise<string> {
   return uri;
 }
 
+/** Notifies `changes` on disk, lets the debounce pass, and waits for the rerun of `testUri` that ends after `from`. */
+async function rerunAfterWatchedChange(testUri: string, from: number, changes: Array<{ path: string; type: FileChangeType }>) {
+  await watchedChange(changes);
+  await server.advance(defaultSettings.debounceMs);
+  return server.runEnded(testUri, from);
+}
+
+/** Starts the server and opens the test file, its first run ended and passing. */
+async function startWithPassingTest(): Promise<string> {
+  await start();
+  return openPassingTest();
+}
+
 // The run stops at the first turn of "writer", which no script answers.
 const UNSCRIPTED = ["agent-unscripted"];
 
@@ -67,8 +80,7 @@ describe("a change to a file a test file's run read reruns that open test file",
   test(
     "an unsaved edit to an open workflow reruns its open test file with the edited text, and the test's diagnostics follow the edit",
     async () => {
-      await start();
-      const testUri = await openPassingTest();
+      const testUri = await startWithPassingTest();
       const workflowUri = await server.open(workflowPath);
       await server.flush();
       const after = await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri);
@@ -84,13 +96,10 @@ describe("a change to a file a test file's run read reruns that open test file",
   test(
     "a workflow no buffer holds, saved to disk and notified through didChangeWatchedFiles, reruns its open test file",
     async () => {
-      await start();
-      const testUri = await openPassingTest();
+      const testUri = await startWithPassingTest();
       const from = server.received.length;
       writeFileSync(workflowPath, RENAMED);
-      await watchedChange([{ path: workflowPath, type: FileChangeType.Changed }]);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, from))).toEqual(UNSCRIPTED);
+      expect(codes(await rerunAfterWatchedChange(testUri, from, [{ path: workflowPath, type: FileChangeType.Changed }]))).toEqual(UNSCRIPTED);
     },
     SLOW,
   );
@@ -98,18 +107,16 @@ describe("a change to a file a test file's run read reruns that open test file",
   test(
     "a workflow replaced on disk by a rename (a git checkout, an editor's safe write), notified as deleted then created, reruns its open test file",
     async () => {
-      await start();
-      const testUri = await openPassingTest();
+      const testUri = await startWithPassingTest();
       const from = server.received.length;
       const temporary = join(dir, "workflow.ts.tmp");
       writeFileSync(temporary, RENAMED);
       renameSync(temporary, workflowPath);
-      await watchedChange([
+      const changes: Array<{ path: string; type: FileChangeType }> = [
         { path: workflowPath, type: FileChangeType.Deleted },
         { path: workflowPath, type: FileChangeType.Created },
-      ]);
-      await server.advance(defaultSettings.debounceMs);
-      expect(codes(await server.runEnded(testUri, from))).toEqual(UNSCRIPTED);
+      ];
+      expect(codes(await rerunAfterWatchedChange(testUri, from, changes))).toEqual(UNSCRIPTED);
       // One rerun for the two notifications: they came within one debounce.
       await server.flush();
       expect(server.all<TestRunProgressParams>(PROGRESS, from).filter((params) => params.uri === testUri && params.message.type === "end")).toHaveLength(1);
@@ -142,8 +149,7 @@ describe("a change to a file a test file's run read reruns that open test file",
   test(
     "a change to a file no test imports reruns nothing: its buffer's edit, its save, and its change on disk",
     async () => {
-      await start();
-      await openPassingTest();
+      await startWithPassingTest();
       const runs = startedRuns();
       const unrelated = join(dir, "unrelated.ts");
       const uri = await server.open(unrelated);
@@ -166,8 +172,7 @@ describe("a change to a file a test file's run read reruns that open test file",
     async () => {
       writeFileSync(join(dir, "helper.ts"), 'export { default, SUMMARY } from "./workflow";\n');
       writeFileSync(testPath, testFile().replace('from "./workflow"', 'from "./helper"'));
-      await start();
-      const testUri = await openPassingTest();
+      const testUri = await startWithPassingTest();
       const workflowUri = await server.open(workflowPath);
       expect(codes(await server.changeAndRun(workflowUri, RENAMED, defaultSettings.debounceMs, testUri))).toEqual(UNSCRIPTED);
     },
@@ -244,8 +249,7 @@ describe("test files that are not open", () => {
   test(
     "a change to a workflow a closed test file's last run read is sent to the client once, after the debounce, for its continuous run; the server itself reruns nothing",
     async () => {
-      await start();
-      const testUri = await openPassingTest();
+      const testUri = await startWithPassingTest();
       await server.close(testUri);
       await server.flush();
       const runs = startedRuns();

@@ -31,6 +31,12 @@ async function startWithRun(name: string, options: StartOptions = {}): Promise<s
   return runFolder(name);
 }
 
+/** Writes `text` to the file `name` of the test's folder; its path. */
+function writtenInDir(name: string, text: string): string {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
 /** Asks the server for turnlens.recordRun with `argument`. */
 function recordRun(argument: Record<string, unknown>): Promise<unknown> {
   return server.request("workspace/executeCommand", { command: Commands.recordRun, arguments: [argument] });
@@ -53,8 +59,7 @@ describe("the turnlens.recordRun command", () => {
     "with check on an edited workflow, answers where the run parts and writes nothing",
     async () => {
       const folder = await startWithRun("run-2");
-      const edited = join(dir, "edited.ts");
-      writeFileSync(edited, readFileSync(WORKFLOW, "utf8").replace("summarise it in two sentences", "summarise it in three sentences"));
+      const edited = writtenInDir("edited.ts", readFileSync(WORKFLOW, "utf8").replace("summarise it in two sentences", "summarise it in three sentences"));
       const result = await recordRun({ folder, workflow: edited, check: true });
       expect(result).toEqual({
         ok: false,
@@ -85,8 +90,7 @@ describe("the turnlens.recordRun command", () => {
     "a workflow that never stops loading is stopped at the time limit, and the server keeps answering",
     async () => {
       const folder = await startWithRun("run-3");
-      const looping = join(dir, "looping.ts");
-      writeFileSync(looping, "while (true) {}\nexport default {};\n");
+      const looping = writtenInDir("looping.ts", "while (true) {}\nexport default {};\n");
       const answered = recordRun({ folder, workflow: looping, check: true });
       // The child is started as the request is handled (flushed by advance); the limit is the server's timer, manual here.
       await server.advance(119_999);
@@ -102,8 +106,7 @@ describe("the turnlens.recordRun command", () => {
     async () => {
       const folder = await startWithRun("run-untrusted", { initializationOptions: { workspaceTrusted: false } });
       const marker = join(dir, "workflow-ran");
-      const workflow = join(dir, "marking.ts");
-      writeFileSync(workflow, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`);
+      const workflow = writtenInDir("marking.ts", `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`);
       const refusal = "the workspace is not trusted, so Turnlens runs none of its code";
       expect(await recordRun({ folder, workflow, check: true })).toEqual({
         ok: false,

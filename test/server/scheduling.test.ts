@@ -65,14 +65,18 @@ function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
   return new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
 }
 
+/** Opens `text` as the unsaved test file virtual-<name>.test.ts among the mistakes; its URI. */
+function openVirtual(name: string, text: string): Promise<string> {
+  return server.open(join(MISTAKES, `virtual-${name}.test.ts`), text);
+}
+
 describe("the scheduler", () => {
   test(
     "rapid edits publish their static diagnostics as soon as they are read, the last version's included, and only the last version runs",
     async () => {
       await start();
       const { text } = mistake("turn-past-list");
-      const path = join(MISTAKES, "virtual-rapid.test.ts");
-      const uri = await server.open(path, text);
+      const uri = await openVirtual("rapid", text);
       let version = 1;
       for (let edit = 1; edit <= 5; edit++) version = await server.change(uri, `${text}// edit ${edit}\n`);
       await server.flush();
@@ -235,8 +239,7 @@ describe("the scheduler", () => {
     "closing a document cancels its run: its worker is killed, its diagnostics are cleared, nothing is published after",
     async () => {
       await start();
-      const path = join(MISTAKES, "virtual-never.test.ts");
-      const uri = await server.open(path, NEVER_ENDS);
+      const uri = await openVirtual("never", NEVER_ENDS);
       await server.advance(300);
       await started(uri);
       const busy = [...server.workers];
@@ -294,8 +297,7 @@ describe("the scheduler", () => {
     async () => {
       await start({ initializationOptions: { settings: { runMode: "onSave" } } });
       const { text } = mistake("turn-past-list");
-      const path = join(MISTAKES, "virtual-save.test.ts");
-      const uri = await server.open(path, text);
+      const uri = await openVirtual("save", text);
       await server.advance(300);
       await server.runEnded(uri);
       const from = server.received.length;
@@ -339,8 +341,7 @@ describe("the scheduler", () => {
     "a run longer than 300 ms shows work-done progress until it ends",
     async () => {
       await start();
-      const path = join(MISTAKES, "virtual-progress.test.ts");
-      const uri = await server.open(path, slowFile(300));
+      const uri = await openVirtual("progress", slowFile(300));
       await server.advance(300);
       await started(uri);
       server.timer.advance(300);

@@ -13,6 +13,11 @@ const PATH = join(ROOT, "examples", "feature-delivery", "workflow.test.ts");
 const LINES = readFileSync(PATH, "utf8").split("\n");
 const ASKING = "a reviewer asks the planner to change the doc, and reviews once it replied";
 
+/** The id the server gives the test named ASKING in the document `uri`. */
+function askingTestId(uri: string): string {
+  return `${uri}#${encodeURIComponent(ASKING)}`;
+}
+
 /** 1-based line and column of `call` on the first line of the example's test file that holds `text`. */
 function siteOf(text: string, call: string) {
   const index = LINES.findIndex((line) => line.includes(text));
@@ -23,6 +28,12 @@ async function started(showsTimelines: boolean): Promise<string> {
   server = new TestServer({ initializationOptions: { showsTimelines } });
   await server.initialize();
   return (await server.openAndRun(PATH)).uri;
+}
+
+/** Starts the server (showing timelines or not), runs the example, and sends `method` for the test named ASKING. */
+async function askedAboutAsking<Result>(showsTimelines: boolean, method: string): Promise<{ uri: string; result: Result }> {
+  const uri = await started(showsTimelines);
+  return { uri, result: await server.request<Result>(method, { test: askingTestId(uri) }) };
 }
 
 describe("the run timeline over the protocol", () => {
@@ -41,7 +52,7 @@ describe("the run timeline over the protocol", () => {
           command: "turnlens.showTimeline",
           arguments: [`${uri}#the%20happy%20path%20delivers%20with%20no%20messages`],
         },
-        { line: siteOf(`test("${ASKING}`, "test(").line, command: "turnlens.showTimeline", arguments: [`${uri}#${encodeURIComponent(ASKING)}`] },
+        { line: siteOf(`test("${ASKING}`, "test(").line, command: "turnlens.showTimeline", arguments: [askingTestId(uri)] },
         {
           line: siteOf('test("an author that never replies', "test(").line,
           command: "turnlens.showTimeline",
@@ -65,10 +76,9 @@ describe("the run timeline over the protocol", () => {
   test(
     "the timeline request answers the test's runs: the question and reply as arrows, each box at the answer( that met it, and the diagram",
     async () => {
-      const uri = await started(true);
-      const result = await server.request<TimelineResult>("turnlens/timeline", { test: `${uri}#${encodeURIComponent(ASKING)}` });
+      const { uri, result } = await askedAboutAsking<TimelineResult>(true, "turnlens/timeline");
       expect({ ...result, runs: result.runs.length, style: result.style.includes("svg.timeline .box rect { fill: var(--tl-box);") }).toEqual({
-        test: `${uri}#${encodeURIComponent(ASKING)}`,
+        test: askingTestId(uri),
         name: ASKING,
         status: "passed",
         runs: 1,
@@ -104,8 +114,7 @@ describe("the run timeline over the protocol", () => {
   test(
     "the transcript document ends each run with its timeline as a Mermaid block",
     async () => {
-      const uri = await started(false);
-      const result = await server.request<TranscriptResult>("turnlens/transcript", { test: `${uri}#${encodeURIComponent(ASKING)}` });
+      const { result } = await askedAboutAsking<TranscriptResult>(false, "turnlens/transcript");
       const block = /```mermaid\n([\s\S]*?)```\n/.exec(result.text)?.[1] ?? "";
       expect(block.split("\n").slice(0, 5)).toEqual([
         "sequenceDiagram",
