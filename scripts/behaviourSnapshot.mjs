@@ -20,6 +20,8 @@ function makeNormaliser(root) {
   const addPath = (path, label) => {
     if (!path) return;
     pairs.push([pathToFileURL(path).href, `file://${label}`]);
+    // A command link's arguments carry the file URL percent-encoded.
+    pairs.push([encodeURIComponent(pathToFileURL(path).href), encodeURIComponent(`file://${label}`)]);
     pairs.push([path, label]);
   };
   const realRoot = realpathSync(root);
@@ -40,6 +42,8 @@ function makeNormaliser(root) {
     for (const [from, to] of pairs) out = out.split(from).join(to);
     out = out
       .replace(new RegExp(`${tmp}/`, "g"), "<tmpdir>/")
+      // A stack frame in a built bundle: its line moves with any change to the bundle's code.
+      .replace(/(<root>\/dist\/[\w./-]+\.m?js):\d+:\d+/g, "$1:<line>:<col>")
       .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, "<timestamp>")
       // JSON fields that hold a clock or a duration.
       .replace(/("(?:durationMs|duration|startTime|modifiedMs|endTime|elapsedMs)"\s*:\s*)-?\d+(\.\d+)?(e[+-]?\d+)?/g, '$1"<n>"')
