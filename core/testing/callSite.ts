@@ -25,6 +25,13 @@ export function callerStack(callee: Function, frames?: number): string[] {
   return (holder.stack ?? "").split("\n").slice(1);
 }
 
+/** A site as a message names it: its path from the working folder when under it, line and column. */
+export function siteText(site: SourceSite): string {
+  const cwd = process.cwd();
+  const file = site.file.startsWith(`${cwd}/`) ? site.file.slice(cwd.length + 1) : site.file;
+  return `${file}:${site.line}:${site.column}`;
+}
+
 /** The first source site among stack lines: a frame outside node's own code. */
 export function siteIn(lines: readonly string[]): SourceSite | undefined {
   for (const line of lines) {

@@ -169,6 +169,12 @@ export const PROBLEM_CODES = {
   "fake-client-script-threw": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "fake-client-no-rest": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "workflow-threw": { severity: "error", placement: "call", fix: "none", docs: "the `testWorkflow` call" },
+  "runtime-unknown": {
+    severity: "error",
+    placement: "option",
+    fix: "none",
+    docs: "the `runtimes` option, else the call; the message names the workflow's `wf.agents.open` line",
+  },
   "message-unscripted": { severity: "error", placement: "messagesObject", fix: "none", docs: "the `messages` / `participants` object, else the call" },
   "message-script-threw": THROWN_IN_A_SCRIPT,
   "message-script-returned": { severity: "error", placement: "named", fix: "none", docs: "the `messages` function (by key and list position), else its key" },

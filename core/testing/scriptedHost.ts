@@ -13,7 +13,7 @@ import { plural, turnProblem } from "./problems.ts";
 import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
-import { captureCall as captureStackAbove, PendingSites } from "./callSite.ts";
+import { captureCall as captureStackAbove, captureStack, LazySite, PendingSites, siteText } from "./callSite.ts";
 import { attachTurnTrace, type MatchTrace, type ProblemTrace, type SourceSite, type TurnTrace } from "./trace.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
@@ -121,6 +121,19 @@ export class ScriptedHost implements AgentHost {
       ...(agent.paneFallback !== undefined ? { paneFallback: agent.paneFallback } : {}),
       ...(agent.forkedFrom !== undefined ? { forkedFrom: { ...agent.forkedFrom } } : {}),
       ...(agent.sandbox !== undefined ? { sandbox: structuredClone(agent.sandbox) } : {}),
+    });
+  }
+
+  /** The page: an alias a run wouldn't know "fails the test too", named where the workflow opened the agent. */
+  unknownRuntime(refusal: { agent: string; alias: string; message: string; openedAt?: CallCapture }): void {
+    // Captured here when the open's own capture was not taken (no one reads the run's sites): the
+    // async stack still holds the workflow's awaiting call.
+    const site = (refusal.openedAt as LazySite | undefined)?.site ?? new LazySite(captureStack(this.unknownRuntime, 20), true).site;
+    this.signals.fail({
+      code: "runtime-unknown",
+      message: `${refusal.message}${site ? ` (wf.agents.open at ${siteText(site)})` : ""}; give it in testWorkflow's runtimes, or open the agent with one of those`,
+      agent: refusal.agent,
+      option: "runtimes",
     });
   }
 

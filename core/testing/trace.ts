@@ -158,6 +158,7 @@ export type ProblemCode =
   | "fake-client-script-threw"
   | "fake-client-no-rest"
   | "workflow-threw"
+  | "runtime-unknown"
   | "message-unscripted"
   | "message-script-threw"
   | "message-script-returned"

@@ -5,7 +5,7 @@ import { checkAnswer } from "./answerCheck.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
 import type { CallCapture, ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
-import { resolveRuntime } from "./runtimes.ts";
+import { resolveRuntime, UnknownRuntimeError } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
 import type { AgentRef, AgentSpec, Agents, CompactSpec, Execution, ForkSpec, Outcome, SetSpec, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -109,7 +109,15 @@ export class AgentRegistry implements Agents {
       throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
     }
     this.messaging.checkAgentSpec(spec);
-    const execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
+    let execution: Execution;
+    try {
+      execution = resolveRuntime(spec.key, spec.runtime, attempt.runtimes);
+    } catch (error) {
+      if (error instanceof UnknownRuntimeError) {
+        attempt.host.unknownRuntime?.({ agent: spec.key, alias: error.alias, message: error.message, ...(openedAt ? { openedAt } : {}) });
+      }
+      throw error;
+    }
     const sandbox = attempt.sandboxes.planFor(spec.key, spec.sandbox);
     const existing = this.agents.get(spec.key);
     if (existing) return this.reopen(existing, spec, execution, sandbox);

@@ -121,6 +121,11 @@ export interface AgentHost {
   captureCall?(callee: Function): CallCapture | undefined;
   /** An agent was opened; a host may throw to refuse it. */
   opened(agent: OpenedAgent): void;
+  /**
+   * `wf.agents.open` named a runtime alias the run does not know; the open rejects either way. A
+   * test's host fails the test on it (an alias `awf run` would not know), a real run's has no need.
+   */
+  unknownRuntime?(refusal: { agent: string; alias: string; message: string; openedAt?: CallCapture }): void;
   /** Runs one operation. The engine races it against `operation.signal`. */
   run(operation: TurnOperation): Promise<HostEnd>;
   /** What the engine recorded for an operation: `unanswered` for one a nudge followed. */

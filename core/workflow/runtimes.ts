@@ -10,13 +10,25 @@ export const DEFAULT_RUNTIMES: Readonly<Record<string, RuntimeAlias>> = {
   codex: { harness: "codex", model: "gpt-5.6-sol" },
 };
 
+/** An alias the run's aliases lack: its own class, so a test's host can fail the test on it (the page: "fails the test too"). */
+export class UnknownRuntimeError extends Error {
+  constructor(
+    readonly agent: string,
+    readonly alias: string,
+    readonly known: readonly string[],
+  ) {
+    super(`agent "${agent}": no runtime "${alias}"; known: ${quoteList(known)}`);
+    this.name = "UnknownRuntimeError";
+  }
+}
+
 /** The settings a selection stands for; throws an Error naming what is wrong. */
 export function resolveRuntime(key: string, selection: RuntimeSelection, aliases: Readonly<Record<string, RuntimeAlias>>): Execution {
   let execution: Execution;
   if (typeof selection === "string" || "alias" in selection) {
     const name = typeof selection === "string" ? selection : selection.alias;
     const alias = aliases[name];
-    if (!alias) throw new Error(`agent "${key}": no runtime "${name}"; known: ${quoteList(Object.keys(aliases))}`);
+    if (!alias) throw new UnknownRuntimeError(key, name, Object.keys(aliases));
     execution = { placement: "pane", ...alias, alias: name };
     if (typeof selection !== "string") {
       for (const field of ["harness", "model"] as const) {

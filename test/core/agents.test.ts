@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { answer, testWorkflow, type TestOptions, type Turn } from "agentswf/testing";
 import { defineWorkflow, type AgentRef, type AgentSpec, type RuntimeSelection } from "agentswf/workflow";
 import type { AgentHost, TurnOperation } from "../../core/workflow/host.ts";
@@ -150,9 +152,24 @@ describe("runtimes", () => {
     expect((await executionOf("codex")).value).toEqual({ harness: "codex", model: "gpt-5.6-sol", placement: "pane", alias: "codex" });
   });
 
-  test("an alias a run wouldn't know fails the run, and so run.value", async () => {
-    const run = await executionOf("gemini");
-    expect(() => run.value).toThrow('the workflow threw: agent "a": no runtime "gemini"; known: "claude", "codex"');
+  test("an alias a run wouldn't know fails the test, naming the workflow's wf.agents.open line, even when the workflow catches it", async () => {
+    const opensGemini = flow(async (wf) => {
+      try {
+        await wf.agents.open({ key: "g", runtime: "gemini" }); // the line the message names
+      } catch {
+        return "caught";
+      }
+      return "opened";
+    });
+    const line = readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").findIndex((text) => text.includes("the line the message names")) + 1;
+    const rejection = await testWorkflow(opensGemini).then(
+      () => undefined,
+      (error: Error & { code?: string }) => error,
+    );
+    expect(rejection?.code).toBe("runtime-unknown");
+    expect(rejection?.message).toMatch(
+      new RegExp(`^agent "g": no runtime "gemini"; known: "claude", "codex" \\(wf\\.agents\\.open at test/core/agents\\.test\\.ts:${line}:\\d+\\); give it in testWorkflow's runtimes, or open the agent with one of those$`),
+    );
   });
 
   test("the runtimes option adds aliases", async () => {
@@ -164,8 +181,7 @@ describe("runtimes", () => {
   test("a name the runtimes option repeats replaces that alias", async () => {
     const run = await executionOf("claude", { runtimes: { claude: { harness: "claude", model: "opus" } } });
     expect(run.value).toEqual({ harness: "claude", model: "opus", placement: "pane", alias: "claude" });
-    const unknown = await executionOf("nope", { runtimes: { fast: { harness: "pi", model: "m" } } });
-    expect(() => unknown.value).toThrow('agent "a": no runtime "nope"; known: "claude", "codex", "fast"');
+    await expect(executionOf("nope", { runtimes: { fast: { harness: "pi", model: "m" } } })).rejects.toThrow('agent "a": no runtime "nope"; known: "claude", "codex", "fast"');
   });
 
   test("an alias with overrides takes effort, placement and metered, but its harness and model must match", async () => {
