@@ -1,9 +1,7 @@
 // Reads testWorkflow's `earlier`, `fromStage` and `values`: the stages, in.jsonl and run.jsonl lines
 // an earlier attempt left (checked by the engine's readers), where the attempt starts, and the page's refusals.
 
-import type { TSchema } from "typebox";
 import type { AttemptSettings } from "../workflow/attempt.ts";
-import { checkAnswer } from "../workflow/answerCheck.ts";
 import { whyNotJson, type JsonValue } from "../workflow/json.ts";
 import { fromInLine, LogLineError, readInLines, readRunLines } from "../workflow/runLog.ts";
 import type { EarlierAttempt, InLine, RunLine, StageRecord } from "../workflow/runLines.ts";
@@ -73,21 +71,9 @@ export function readContinueOptions(workflow: Workflow<unknown, unknown>, given:
         problems.push(invalid(option, `${where} is not JSON: ${why.replace(/^\$/, "the value")}`));
         continue;
       }
-      // A value given for a stage (`values`, as `--values`) is the run's to check, as the stage is
-      // entered: one that doesn't fit fails the attempt, declared stages or not (the page lists no
-      // such value among what fails the test). An earlier record is the test's own history.
-      const schema: TSchema | null | undefined = option === "values" ? undefined : declared?.[name];
-      if (schema === null && stageValue !== undefined) {
-        problems.push(invalid(option, `${where}: stage ${name} returns nothing, so its value is undefined`));
-        continue;
-      }
-      if (schema) {
-        const verdict = stageValue === undefined ? { accepted: false, error: "it is undefined" } : checkAnswer(schema, JSON.stringify(stageValue));
-        if (!verdict.accepted) {
-          problems.push(invalid(option, `${where} does not fit stage ${name}'s result: ${"error" in verdict ? verdict.error : ""}`));
-          continue;
-        }
-      }
+      // Whether a value fits its stage is the run's to check, as the stage is entered, for `values`
+      // (as `--values`) and earlier records alike: one that doesn't fit fails the attempt there,
+      // declared stages or not, as a continue over a record from before a schema change does.
       values[name] = stageValue === undefined ? undefined : (JSON.parse(JSON.stringify(stageValue)) as JsonValue);
     }
     return values;

@@ -12,6 +12,26 @@ import type { RunLine, StageRecord } from "./runLines.ts";
 import type { ReceivedEvent } from "./types.ts";
 import type { EventInbox } from "./events.ts";
 import type { ReplayedWait, WaitSpec } from "./waits.ts";
+import { quoted, suggestName } from "./unknownOptions.ts";
+
+/**
+ * A stage's value from values or the earlier attempt, judged as the stage's own result would be:
+ * a copy of it, or the refusal that fails the attempt at that stage.
+ */
+function checkStageValue(attempt: Attempt, name: string, result: TSchema | undefined, given: JsonValue | undefined, source: "values" | "the earlier attempt"): JsonValue | undefined {
+  const refuse = (message: string) => {
+    attempt.failedStage ??= name;
+    return attempt.violate(message);
+  };
+  const gives = source === "values" ? "values gives" : "the earlier attempt gives";
+  if (result === undefined && given !== undefined) throw refuse(`${gives} stage ${name} a value, but it has no result schema, so it returns nothing`);
+  if (result === undefined) return undefined;
+  if (given === undefined) throw refuse(`${gives} stage ${name} no value, but it returns one (its result)`);
+  const value = JSON.parse(JSON.stringify(given)) as JsonValue;
+  const verdict = checkAnswer(result, JSON.stringify(value));
+  if (!verdict.accepted) throw refuse(`stage ${name}'s value in ${source} does not fit its result: ${verdict.error}`);
+  return value;
+}
 
 /** What a wait finds under its number in the earlier lines. */
 type WaitReplay =
@@ -136,6 +156,9 @@ export class Continuation {
     if (this.fromStageEntered) return undefined;
     const earlier = this.records.get(name);
     if (earlier && earlier.record.outcome === "succeeded") {
+      // The stage's current result judges the value, as it judges one given in values: a record
+      // from before the schema changed (or a test's earlier.stages) must not reach the code as typed.
+      checkStageValue(attempt, name, result, earlier.record.value, "the earlier attempt");
       attempt.stages.push(earlier.record);
       this.reused.add(earlier.record);
       // Its waits are not made again; later waits keep the numbers the earlier lines gave them.
@@ -156,18 +179,7 @@ export class Continuation {
 
   private provide(name: string, result: TSchema | undefined, given: JsonValue | undefined): JsonValue | undefined {
     const attempt = this.attempt;
-    const refuse = (message: string) => {
-      attempt.failedStage ??= name;
-      return attempt.violate(message);
-    };
-    if (result === undefined && given !== undefined) throw refuse(`values gives stage ${name} a value, but it has no result schema, so it returns nothing`);
-    let value: JsonValue | undefined;
-    if (result !== undefined) {
-      if (given === undefined) throw refuse(`values gives stage ${name} no value, but it returns one (its result)`);
-      value = JSON.parse(JSON.stringify(given)) as JsonValue;
-      const verdict = checkAnswer(result, JSON.stringify(value));
-      if (!verdict.accepted) throw refuse(`stage ${name}'s value in values does not fit its result: ${verdict.error}`);
-    }
+    const value = checkStageValue(attempt, name, result, given, "values");
     const now = attempt.nowIso();
     const record: StageRecord = {
       name,
@@ -181,6 +193,20 @@ export class Continuation {
     attempt.stages.push(record);
     attempt.runLog.push(stageLine(record, 0));
     return value;
+  }
+
+  /**
+   * Why the attempt ends stopped as the workflow returns, when fromStage was never entered: a
+   * misspelt or moved stage would otherwise reuse every record and pass as a redo.
+   */
+  fromStageUnreached(): string | undefined {
+    const { fromStage, declaredStages } = this.attempt.settings;
+    if (fromStage === undefined || this.fromStageEntered) return undefined;
+    const entered = [...this.attempt.enteredStages];
+    const known = [...new Set([...entered, ...this.records.keys(), ...Object.keys(declaredStages ?? {})])];
+    const suggestion = suggestName(fromStage, known);
+    const went = entered.length ? `it entered ${quoted(entered)}` : "it entered no stage";
+    return `fromStage "${fromStage}" is a stage this attempt never reached: ${went} and returned${suggestion ? `; did you mean "${suggestion}"?` : ""}`;
   }
 
   /** The stages before fromStage that need a value: every declared one, or the one entered when none are declared. */

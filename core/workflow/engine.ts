@@ -189,7 +189,8 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
   bus.attemptEnded();
   // A stage still open as the attempt ends (a parallel sibling threw, stopped or broke a rule) is
   // the stage it ended in, and is recorded so; a parked attempt leaves it for the continue to redo.
-  const openAtEnd = settled.kind === "parked" ? undefined : attempt.openStage;
+  // A reused stage held open as it is entered (stages.ts) has no work to close: it is none.
+  const openAtEnd = settled.kind === "parked" || !attempt.closeOpenStage ? undefined : attempt.openStage;
   // Whatever the workflow still has pending never settles, so none of its code runs after the end.
   if (settled.kind !== "abandoned" && settled.kind !== "parked") attempt.abandon(ATTEMPT_ENDED);
   const stages = attempt.stages;
@@ -241,6 +242,8 @@ export async function runWorkflow<Args, Result>(workflow: Workflow<Args, Result>
       const error = new Error(`the workflow's result is not JSON: ${why}`);
       return finish(unsuccessful("failed", error.message), error);
     }
+    const unreached = attempt.continuation.fromStageUnreached();
+    if (unreached) return finish(unsuccessful("stopped", unreached));
     if (openAtEnd !== undefined) attempt.closeOpenStage?.("failed");
     return finish({ kind: "completed", value: settled.value as Result, stages: summaries() });
   }

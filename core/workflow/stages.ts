@@ -3,6 +3,7 @@
 
 import type { TSchema } from "typebox";
 import { checkAnswer } from "./answerCheck.ts";
+import { afterPendingCallbacks } from "./clock.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
 import type { StageRecord } from "./runLines.ts";
 import { messageOf, StopSignal } from "./errors.ts";
@@ -38,7 +39,17 @@ export async function stage(
   attempt.enteredStages.add(name);
   // A continue reuses a succeeded record, or takes a value given for a stage before fromStage.
   const planned = attempt.continuation.enterStage(name, options?.result);
-  if (planned) return planned.value;
+  if (planned) {
+    // Reused or given, it runs no work, yet it is open as it is entered, as its work would keep it:
+    // a stage entered beside it (a parallel sibling) breaks one-at-a-time as on a first attempt.
+    attempt.openStage = name;
+    try {
+      await attempt.activity.whileBusy(() => new Promise<void>((resolve) => afterPendingCallbacks(resolve)));
+    } finally {
+      if (attempt.openStage === name) attempt.openStage = undefined;
+    }
+    return planned.value;
+  }
   attempt.openStage = name;
   const started = attempt.nowIso();
   const waitsBefore = attempt.waitSequence;

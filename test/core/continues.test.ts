@@ -185,6 +185,90 @@ describe("fromStage and values", () => {
   });
 });
 
+describe("a continue keeps a first attempt's rules", () => {
+  /** Two stages entered at once, which one stage open at a time forbids. */
+  const beside = defineWorkflow({
+    name: "beside",
+    description: "Enters two stages at once.",
+    async run(wf) {
+      await wf.parallel(["a", "b"], (name) => wf.stage(name, async () => {}));
+      return "both ran";
+    },
+  });
+
+  test("a fromStage the workflow never reaches stops the attempt, naming it and the nearest stage it entered", async () => {
+    const { workflow, calls } = counted();
+    const run = await testWorkflow(workflow, {
+      earlier: { stages: { plan: { steps: ["a"] }, build: { branch: "feat/a" }, ship: undefined } },
+      fromStage: "buld",
+    });
+    expect(run.ending).toMatchObject({
+      kind: "stopped",
+      reason: `fromStage "buld" is a stage this attempt never reached: it entered "plan", "build", "ship" and returned; did you mean "build"?`,
+    });
+    expect(() => run.value).toThrow('fromStage "buld"');
+    expect(calls).toEqual([]);
+  });
+
+  test("a fromStage on a workflow that enters no stage stops it too, with no stage to suggest", async () => {
+    const run = await testWorkflow(
+      flow(async () => "no stages"),
+      { earlier: {}, fromStage: "qa" },
+    );
+    expect(run.ending).toMatchObject({ kind: "stopped", reason: `fromStage "qa" is a stage this attempt never reached: it entered no stage and returned` });
+  });
+
+  test("an earlier value that does not fit its stage's result fails the attempt there, in the words a value in values gets", async () => {
+    const { workflow, calls } = counted();
+    const run = await testWorkflow(workflow, { earlier: { stages: { plan: { file: "a" } } } });
+    expect(run.ending).toMatchObject({
+      kind: "failed",
+      stage: "plan",
+      reason: "stage plan's value in the earlier attempt does not fit its result: / must have required properties steps",
+      stages: [],
+    });
+    expect(calls).toEqual([]);
+  });
+
+  test("an earlier stage with no value fails the attempt when its stage returns one, and one with a value when it returns none, declared or not", async () => {
+    for (const declare of [false, true]) {
+      const { workflow } = counted(declare);
+      const none = await testWorkflow(workflow, { earlier: { stages: { plan: undefined } } });
+      expect(none.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "the earlier attempt gives stage plan no value, but it returns one (its result)" });
+      const extra = await testWorkflow(workflow, { earlier: { stages: { plan: { steps: [] }, build: { branch: "b" }, ship: { shipped: true } as never } } });
+      expect(extra.ending).toMatchObject({
+        kind: "failed",
+        stage: "ship",
+        reason: "the earlier attempt gives stage ship a value, but it has no result schema, so it returns nothing",
+      });
+    }
+  });
+
+  test("a record in the earlier run lines is judged by the stage's current result too", async () => {
+    const { workflow } = counted();
+    const run = await testWorkflow(workflow, {
+      earlier: { run: [{ v: 1, kind: "stage", attempt: 1, name: "plan", outcome: "succeeded", started: AT, at: AT, value: { steps: "one" }, waits: 0 }] },
+    });
+    expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stage plan's value in the earlier attempt does not fit its result: /steps must be array" });
+  });
+
+  test("a reused stage is open as it is entered, so a stage entered beside it fails the attempt as on a first attempt", async () => {
+    const first = await testWorkflow(beside);
+    expect(first.ending).toMatchObject({ kind: "failed", reason: "stage b was entered while stage a is open" });
+    const reused = await testWorkflow(beside, { earlier: { stages: { a: undefined } } });
+    expect(reused.ending).toEqual(first.ending.kind === "failed" ? { ...first.ending, stages: [{ ...first.ending.stages[0], source: "reused" }] } : undefined);
+    const provided = await testWorkflow(beside, { fromStage: "c", values: { a: undefined } });
+    expect(provided.ending).toMatchObject({ kind: "failed", reason: "stage b was entered while stage a is open" });
+  });
+
+  test("a reused stage entered after another closed is no stage beside it", async () => {
+    const { workflow, calls } = counted();
+    const run = await testWorkflow(workflow, { earlier: { stages: { plan: { steps: ["a"] }, build: { branch: "feat/a" } } } });
+    expect(run.ending.kind).toBe("completed");
+    expect(calls).toEqual(["ship"]);
+  });
+});
+
 describe("what a continue refuses", () => {
   test("values without fromStage", async () => {
     const { workflow } = counted();

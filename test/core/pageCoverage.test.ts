@@ -478,11 +478,6 @@ describe("continuing: earlier, fromStage and values given wrongly are refused be
       { earlier: { stages: { plan: { steps: [], at: new Date(0) } } } },
       `earlier.stages["plan"] is not JSON: the value.at is a Date, not a plain object`,
     ],
-    [
-      "a value for a stage that returns nothing",
-      { earlier: { stages: { ship: { shipped: true } } } },
-      `earlier.stages["ship"]: stage ship returns nothing, so its value is undefined`,
-    ],
     ["an earlier event that is no in.jsonl line", { earlier: { events: [{ name: "note" }] } }, `earlier.events line 1: "v" is missing: every line has its version, 1`],
     ["fromStage that is no name", { fromStage: 3 }, `testWorkflow's "fromStage" must be a stage's name, not 3`],
     ["values that aren't a map", { fromStage: "ship", values: 3 }, `testWorkflow's "values" must map each stage's name to its value, not 3`],
