@@ -109,18 +109,25 @@ export class TestRun<Result = unknown> {
     }
   }
 
-  /** One agent's turns in order, nudges included; [] for an agent never asked. */
+  /**
+   * One agent's turns in order, nudges included; [] for an agent opened and never asked. Throws,
+   * as agentOf does, for a key no agent was opened under: a misspelt key would otherwise pass an
+   * `every(...)` check on its empty list.
+   */
   turnsOf(key: string): TestTurn[] {
+    this.agentOf(key);
     return this.turns.filter((turn) => turn.agent === key);
   }
 
-  /** One agent's compactions in order; [] for an agent never compacted. */
+  /** One agent's compactions in order; [] for an agent never compacted; throws for a key never opened, as turnsOf does. */
   compactionsOf(key: string): CompactionRecord[] {
+    this.agentOf(key);
     return this.compactions.filter((compaction) => compaction.agent === key);
   }
 
-  /** One agent's model or effort switches in order; [] for an agent never switched. */
+  /** One agent's model or effort switches in order; [] for an agent never switched; throws for a key never opened, as turnsOf does. */
   setsOf(key: string): SetRecord[] {
+    this.agentOf(key);
     return this.sets.filter((set) => set.agent === key);
   }
 

@@ -19,7 +19,8 @@ test("a ticket that isn't ready stops in plan", async () => {
   });
   expect(run.ending).toMatchObject({ kind: "stopped", stage: "plan", reason: "PAY-42 is not ready: no refund policy" });
   expect(run.stages).toMatchObject([{ name: "plan", outcome: "stopped", reason: "PAY-42 is not ready: no refund policy" }]);
-  expect(run.turnsOf("implementer")).toEqual([]);
+  // The implementer was never opened, so never asked (turnsOf throws for a key never opened).
+  expect(run.agents.map((agent) => agent.key)).toEqual(["planner"]);
   expect(() => run.value).toThrow("the workflow stopped in stage plan");
 });
 

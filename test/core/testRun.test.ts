@@ -69,11 +69,20 @@ describe("a TestRun", () => {
     ]);
   });
 
-  test("turnsOf is one agent's turns, nudges included, and [] for an agent never asked", async () => {
+  test("turnsOf is one agent's turns, nudges included, and [] for an agent opened and never asked", async () => {
     const run = await testWorkflow(review, scripted);
     expect(run.turnsOf("reviewer").map((turn) => turn.nudge)).toEqual([false, true]);
     expect(run.turnsOf("writer")).toEqual([run.turns[0]]);
-    expect(run.turnsOf("nobody")).toEqual([]);
+    const idle = await testWorkflow(flow(async (wf) => (await wf.agents.open({ key: "idle", runtime: "claude" }), "opened")));
+    expect([idle.turnsOf("idle"), idle.compactionsOf("idle"), idle.setsOf("idle")]).toEqual([[], [], []]);
+  });
+
+  test("turnsOf, compactionsOf and setsOf throw for a key no agent was opened under, as agentOf does, so a misspelt key fails an every(...) check", async () => {
+    const run = await testWorkflow(review, scripted);
+    const opened = 'no agent "reviwer" was opened; opened: "writer", "reviewer"';
+    expect(thrown(() => run.turnsOf("reviwer").every((turn) => turn.outcome === "answered")).message).toBe(opened);
+    expect(thrown(() => run.compactionsOf("reviwer")).message).toBe(opened);
+    expect(thrown(() => run.setsOf("reviwer")).message).toBe(opened);
   });
 
   test("agents and agentOf are what each agent was opened with", async () => {
