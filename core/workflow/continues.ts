@@ -18,7 +18,13 @@ import { quoted, suggestName } from "./unknownOptions.ts";
  * A stage's value from values or the earlier attempt, judged as the stage's own result would be:
  * a copy of it, or the refusal that fails the attempt at that stage.
  */
-function checkStageValue(attempt: Attempt, name: string, result: TSchema | undefined, given: JsonValue | undefined, source: "values" | "the earlier attempt"): JsonValue | undefined {
+function checkStageValue(
+  attempt: Attempt,
+  name: string,
+  result: TSchema | undefined,
+  given: JsonValue | undefined,
+  source: "values" | "the earlier attempt",
+): JsonValue | undefined {
   const refuse = (message: string) => {
     attempt.failedStage ??= name;
     return attempt.violate(message);

@@ -161,14 +161,19 @@ describe("runtimes", () => {
       }
       return "opened";
     });
-    const line = readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").findIndex((text) => text.includes("the line the message names")) + 1;
+    const line =
+      readFileSync(fileURLToPath(import.meta.url), "utf8")
+        .split("\n")
+        .findIndex((text) => text.includes("the line the message names")) + 1;
     const rejection = await testWorkflow(opensGemini).then(
       () => undefined,
       (error: Error & { code?: string }) => error,
     );
     expect(rejection?.code).toBe("runtime-unknown");
     expect(rejection?.message).toMatch(
-      new RegExp(`^agent "g": no runtime "gemini"; known: "claude", "codex" \\(wf\\.agents\\.open at test/core/agents\\.test\\.ts:${line}:\\d+\\); give it in testWorkflow's runtimes, or open the agent with one of those$`),
+      new RegExp(
+        `^agent "g": no runtime "gemini"; known: "claude", "codex" \\(wf\\.agents\\.open at test/core/agents\\.test\\.ts:${line}:\\d+\\); give it in testWorkflow's runtimes, or open the agent with one of those$`,
+      ),
     );
   });
 
@@ -181,7 +186,9 @@ describe("runtimes", () => {
   test("a name the runtimes option repeats replaces that alias", async () => {
     const run = await executionOf("claude", { runtimes: { claude: { harness: "claude", model: "opus" } } });
     expect(run.value).toEqual({ harness: "claude", model: "opus", placement: "pane", alias: "claude" });
-    await expect(executionOf("nope", { runtimes: { fast: { harness: "pi", model: "m" } } })).rejects.toThrow('agent "a": no runtime "nope"; known: "claude", "codex", "fast"');
+    await expect(executionOf("nope", { runtimes: { fast: { harness: "pi", model: "m" } } })).rejects.toThrow(
+      'agent "a": no runtime "nope"; known: "claude", "codex", "fast"',
+    );
   });
 
   test("an alias with overrides takes effort, placement and metered, but its harness and model must match", async () => {

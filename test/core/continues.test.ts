@@ -249,7 +249,11 @@ describe("a continue keeps a first attempt's rules", () => {
     const run = await testWorkflow(workflow, {
       earlier: { run: [{ v: 1, kind: "stage", attempt: 1, name: "plan", outcome: "succeeded", started: AT, at: AT, value: { steps: "one" }, waits: 0 }] },
     });
-    expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stage plan's value in the earlier attempt does not fit its result: /steps must be array" });
+    expect(run.ending).toMatchObject({
+      kind: "failed",
+      stage: "plan",
+      reason: "stage plan's value in the earlier attempt does not fit its result: /steps must be array",
+    });
   });
 
   test("a reused stage is open as it is entered, so a stage entered beside it fails the attempt as on a first attempt", async () => {
