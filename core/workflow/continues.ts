@@ -178,7 +178,8 @@ export class Continuation {
     const needs = this.needs(name, result);
     const reason =
       `stage ${fromStage} is where this attempt starts, and the stages before it need values: ` +
-      `${needs.map(([stage, schema]) => `${stage} (result ${describeSchema(schema)})`).join(", ")}; give them in values, as awf run --values does`;
+      `${needs.map(([stage, schema]) => `${stage} (result ${describeSchema(schema)})`).join(", ")}; give them in values, as awf run --values does` +
+      this.nearestToFromStage();
     attempt.stopRequested ??= { reason, stage: name };
     throw new StopSignal(reason, name);
   }
@@ -206,13 +207,20 @@ export class Continuation {
    * misspelt or moved stage would otherwise reuse every record and pass as a redo.
    */
   fromStageUnreached(): string | undefined {
-    const { fromStage, declaredStages } = this.attempt.settings;
+    const { fromStage } = this.attempt.settings;
     if (fromStage === undefined || this.fromStageEntered) return undefined;
     const entered = [...this.attempt.enteredStages];
-    const known = [...new Set([...entered, ...this.records.keys(), ...Object.keys(declaredStages ?? {})])];
-    const suggestion = suggestName(fromStage, known);
     const went = entered.length ? `it entered ${quoted(entered)}` : "it entered no stage";
-    return `fromStage "${fromStage}" is a stage this attempt never reached: ${went} and returned${suggestion ? `; did you mean "${suggestion}"?` : ""}`;
+    return `fromStage "${fromStage}" is a stage this attempt never reached: ${went} and returned${this.nearestToFromStage()}`;
+  }
+
+  /** `; did you mean "<stage>"?` when fromStage is no stage the run knows (entered, recorded or declared) and one is near it. */
+  private nearestToFromStage(): string {
+    const { fromStage, declaredStages } = this.attempt.settings;
+    const known = [...new Set([...this.attempt.enteredStages, ...this.records.keys(), ...Object.keys(declaredStages ?? {})])];
+    if (fromStage === undefined || known.includes(fromStage)) return "";
+    const suggestion = suggestName(fromStage, known);
+    return suggestion ? `; did you mean "${suggestion}"?` : "";
   }
 
   /** The stages before fromStage that need a value: every declared one, or the one entered when none are declared. */

@@ -210,6 +210,16 @@ describe("a continue keeps a first attempt's rules", () => {
     expect(calls).toEqual([]);
   });
 
+  test("a first attempt's start at a misspelt stage stops as the stage is entered, suggesting it", async () => {
+    const { workflow } = counted();
+    const run = await testWorkflow(workflow, { fromStage: "buld", values: { plan: { steps: [] } } });
+    expect(run.ending).toMatchObject({
+      kind: "stopped",
+      stage: "build",
+      reason: `stage buld is where this attempt starts, and the stages before it need values: build (result ${JSON.stringify(BRANCH)}); give them in values, as awf run --values does; did you mean "build"?`,
+    });
+  });
+
   test("a fromStage on a workflow that enters no stage stops it too, with no stage to suggest", async () => {
     const run = await testWorkflow(
       flow(async () => "no stages"),
