@@ -75,7 +75,10 @@ describe("--changed", () => {
           args: [DIR, "--example"],
           code: 0,
           stdout: { has: ["created tsconfig.json", "created workflows/hello/workflow.test.ts"] },
-          check: (_result, dir) => expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toContain('"typebox": ["./node_modules/turnlens/dist/types/node_modules/typebox/build/index.d.mts"]'),
+          check: (_result, dir) =>
+            expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toContain(
+              '"typebox": ["./node_modules/turnlens/dist/types/node_modules/typebox/build/index.d.mts"]',
+            ),
         },
         {
           before: (dir) => {

@@ -475,7 +475,8 @@ describe("turnlens record on a workflow that connects a participant", () => {
     incident(`${name}-original`);
     const folder = join(dir, name);
     const maker = join(dir, `${name}-make.test.ts`);
-    const lines = (what: string, file: string) => `  writeFileSync(${JSON.stringify(join(folder, file))}, run.${what}.map((line) => JSON.stringify(line) + "\\n").join(""));`;
+    const lines = (what: string, file: string) =>
+      `  writeFileSync(${JSON.stringify(join(folder, file))}, run.${what}.map((line) => JSON.stringify(line) + "\\n").join(""));`;
     writeFileSync(
       maker,
       [

@@ -99,7 +99,9 @@ test(
     const lines = readFileSync(workflow, "utf8").split("\n");
     const counted = answer.workflows
       .find((each) => each.uri === pathToFileURL(workflow).href)
-      ?.calls.map((call) => `${lines[call.range.start.line]?.includes("researcher") ? "researcher" : "upgrader"} ${call.callee}: ${call.tests} tests, ${call.turns} turns`);
+      ?.calls.map(
+        (call) => `${lines[call.range.start.line]?.includes("researcher") ? "researcher" : "upgrader"} ${call.callee}: ${call.tests} tests, ${call.turns} turns`,
+      );
     expect(counted).toEqual([
       "researcher wf.agents.open: 3 tests, 4 turns",
       "researcher researcher.run: 3 tests, 3 turns",
