@@ -169,7 +169,10 @@ function collectRun(
 ): void {
   for (const turn of run.turns) {
     const reached: ReachedTurn = { agent: turn.agent, n: turn.n, nudge: turn.nudge, outcome: turn.outcome, ...(turn.match?.site ? { entry: turn.match.site } : {}) };
-    if (turn.askedAt) addReach(call(turn.askedAt, "turn").reached, test, reached);
+    // A wake (a message's, or its reminder) is the receiver's turn: no `.run` of its asked it. Its
+    // trace's `askedAt` is the sender's `agent.run` (what caused it, for the timeline), so it is
+    // counted at the receiver's open call and in its outcomes, never at the sender's call.
+    if (turn.askedAt && turn.cause === undefined) addReach(call(turn.askedAt, "turn").reached, test, reached);
     if (turn.openedAt) addReach(call(turn.openedAt, "open").reached, test, reached);
     const file = turn.openedAt?.file ?? turn.askedAt?.file;
     if (file === undefined) continue;

@@ -123,6 +123,7 @@ export async function record(options: RecordOptions, cwd = process.cwd()): Promi
       ending: run.ending,
       turns: run.turns.map((turn) => `${turn.agent}#${turn.n}${turn.nudge ? " nudge" : ""} ${turn.outcome}`),
       from: relative(dirname(out), folder).split(sep).join("/") || ".",
+      participants: replayed.participants,
     });
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, source);

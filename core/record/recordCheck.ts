@@ -24,9 +24,15 @@ export function turnName(agent: string, n: number, nudge = false): string {
   return `agent "${agent}" turn ${n}${nudge ? " (nudge)" : ""}`;
 }
 
+/** The problems that are about the turns themselves, said turn by turn; any other stops the replay where it is met. */
+const TURN_PROBLEMS: ReadonlySet<string> = new Set(["list-exhausted", "agent-unscripted", "entry-never-reached", "list-never-asked", "schema-mismatch"]);
+
 /** Every place the replay parts from the recorded run, in the recorded run's order; [] when they agree. */
 export function partings(recorded: RecordedRun, replayed: Replay): Parting[] {
   const found: Parting[] = [];
+  // A replay refused or failed for another cause meets no turn after it: that cause is the parting,
+  // said below. Naming the turns it never reached "no longer asked" would blame the workflow.
+  const stopped = replayed.error !== undefined || replayed.problems.some((problem) => !TURN_PROBLEMS.has(problem.code));
   const turnOf = new Map(recorded.turns.map((turn) => [`${turn.agent}#${turn.n}`, turn]));
   const wanted = new Map<string, MetTurn[]>();
   for (const operation of recorded.operations) {
@@ -57,7 +63,7 @@ export function partings(recorded: RecordedRun, replayed: Replay): Parting[] {
           break;
         }
         // A replay refused at a new turn meets nothing after it: that turn is the parting, said below.
-        if (replayed.problems.some((problem) => problem.code === "list-exhausted" || problem.code === "agent-unscripted")) break;
+        if (stopped || replayed.problems.some((problem) => problem.code === "list-exhausted" || problem.code === "agent-unscripted")) break;
         found.push({ agent, n: before.n, nudge: before.nudge, what: `is no longer asked (it was asked ${shortPrompt(before.prompt)})` });
         break;
       }

@@ -9,6 +9,7 @@ import { canonicalJson, type JsonValue } from "../workflow/json.ts";
 import { isWorkflow } from "../workflow/define.ts";
 import type { Workflow } from "../workflow/types.ts";
 import type * as Testing from "../testing/index.ts";
+import type * as Trace from "../testing/trace.ts";
 import type { Entry } from "../testing/entries.ts";
 import { NO_ANSWER_KIND_RECORDED_AS, NO_ANSWER_KINDS } from "../testing/noAnswerKinds.ts";
 import type { ProblemTrace } from "../testing/trace.ts";
@@ -19,6 +20,7 @@ import { bundlePathFor, bundleTestFile } from "../execution/transform.ts";
 import { RecordError, type RecordedEnd, type RecordedRun, type RecordedTurn } from "./recordedRun.ts";
 
 type TestingModule = typeof Testing;
+type TraceModule = typeof Trace;
 
 export interface LoadedWorkflow {
   workflow: Workflow<unknown, unknown>;
@@ -29,15 +31,17 @@ export interface LoadedWorkflow {
   /** The exported schema objects, by canonical JSON: the replay answers with the workflow's own. */
   schemas: Map<string, TSchema>;
   testing: TestingModule;
+  /** The served trace module, whose `traceOfRun` names the participants a replay reached. */
+  trace: TraceModule;
 }
 
 /** Imports the workflow file (and the served testing API, the same one a test gets) through the tests' bundler. */
 export async function loadWorkflow(file: string): Promise<LoadedWorkflow> {
   const entry = join(dirname(file), `__turnlens_record__.ts`);
   const stem = `./${basename(file, extname(file))}`;
-  const source = `export * as workflowModule from ${JSON.stringify(stem)};\nexport * as testing from "agentswf/testing";\n`;
+  const source = `export * as workflowModule from ${JSON.stringify(stem)};\nexport * as testing from "agentswf/testing";\nexport * as trace from "turnlens/trace";\n`;
   const outfile = bundlePathFor(entry);
-  let loaded: { workflowModule: Record<string, unknown>; testing: TestingModule };
+  let loaded: { workflowModule: Record<string, unknown>; testing: TestingModule; trace: TraceModule };
   try {
     const bundle = await bundleTestFile(entry, outfile, source);
     await writeFile(outfile, bundle.code);
@@ -65,7 +69,7 @@ export async function loadWorkflow(file: string): Promise<LoadedWorkflow> {
       schemas.set(canonical, value as TSchema);
     }
   }
-  return { workflow: found[1] as Workflow<unknown, unknown>, exportName: found[0], schemaNames, schemas, testing: loaded.testing };
+  return { workflow: found[1] as Workflow<unknown, unknown>, exportName: found[0], schemaNames, schemas, testing: loaded.testing, trace: loaded.trace };
 }
 
 /** A turn the replay met, as the check compares it. */
@@ -84,6 +88,8 @@ export interface Replay {
   met: MetTurn[];
   /** The workflow threw or failed for a reason other than the test's scripts. */
   error?: unknown;
+  /** Each participant the replay opened a route to or messaged, in order: the written test scripts them silent. */
+  participants: string[];
 }
 
 /** What answers one operation of a turn (the turn or its nudge), as the recorded end was. */
@@ -94,7 +100,16 @@ function replyFor(testing: TestingModule, end: RecordedEnd | undefined): unknown
   return defaultReason === undefined ? testing.noAnswer[method]() : testing.noAnswer[method](end.reason);
 }
 
-/** The options a replay of `recorded` runs with: the recorded answers, args, id and events. */
+/**
+ * A participant as the replay has it: one that says nothing. Its routes open and what it is sent
+ * is delivered, as in the run; what it said in the run (a message that woke an agent, a reply
+ * event) is not in the recorded answers, and recordedRun refuses it by name. What it answered an
+ * agent inside that agent's turn is in the turn's recorded answer already.
+ */
+export const SILENT_PARTICIPANT = "() => undefined";
+const silentParticipant = () => undefined;
+
+/** The options a replay of `recorded` runs with: the recorded answers, args, id and events, every participant silent. */
 export function replayOptions(loaded: LoadedWorkflow, recorded: RecordedRun, met: MetTurn[]): Record<string, unknown> {
   const { testing } = loaded;
   const agents: Record<string, Entry[]> = {};
@@ -117,6 +132,8 @@ export function replayOptions(loaded: LoadedWorkflow, recorded: RecordedRun, met
     ...(recorded.args !== undefined ? { args: recorded.args } : {}),
     ...(recorded.id !== undefined ? { id: recorded.id } : {}),
     agents,
+    // Which participants the run connected is not in its lines: a glob stands for any of them.
+    participants: { "*": silentParticipant },
     ...(recorded.startEvent ? { event: startEventOption(recorded) } : {}),
     ...(recorded.events.length
       ? { events: recorded.events.map((event, index) => ({ [event.when]: event.turn, name: event.name, data: event.data, ...eventIdOption(event.eventId, index) })) }
@@ -153,10 +170,11 @@ export async function replay(loaded: LoadedWorkflow, recorded: RecordedRun): Pro
   const options = replayOptions(loaded, recorded, met);
   try {
     const run = await loaded.testing.testWorkflow(loaded.workflow as never, options as never);
-    return { run: run as TestRun<unknown>, problems: [], met };
+    const reached = loaded.trace.traceOfRun(run)?.participants ?? [];
+    return { run: run as TestRun<unknown>, problems: [], met, participants: [...new Set(reached.map((event) => event.participant))] };
   } catch (error) {
     const problems = (error as { problems?: ProblemTrace[] }).problems;
-    if (Array.isArray(problems)) return { problems, met };
-    return { problems: [], met, error };
+    if (Array.isArray(problems)) return { problems, met, participants: [] };
+    return { problems: [], met, error, participants: [] };
   }
 }

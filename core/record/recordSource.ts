@@ -5,7 +5,7 @@ import { canonicalJson, type JsonValue } from "../workflow/json.ts";
 import type { Ending } from "../workflow/types.ts";
 import { NO_ANSWER_KIND_RECORDED_AS, NO_ANSWER_KINDS } from "../testing/noAnswerKinds.ts";
 import type { RecordedEnd, RecordedRun, RecordedTurn } from "./recordedRun.ts";
-import { eventIdOption, startEventOption } from "./recordReplay.ts";
+import { eventIdOption, SILENT_PARTICIPANT, startEventOption } from "./recordReplay.ts";
 
 const WIDTH = 170;
 const INDENT = "  ";
@@ -142,6 +142,8 @@ export interface SourceInput {
   turns: readonly string[];
   /** Where the run came from, for the header comment. */
   from: string;
+  /** The participants the replay reached, each scripted silent as the replay had it. */
+  participants: readonly string[];
 }
 
 /** The whole test file. */
@@ -201,6 +203,7 @@ export function testSource(input: SourceInput): string {
   if (recorded.args !== undefined) options.push(pair("args", jsonDoc(recorded.args)));
   if (recorded.id !== undefined) options.push(pair("id", text(stringLiteral(recorded.id))));
   if (agentParts.length) options.push(pair("agents", object(agentParts)));
+  if (input.participants.length) options.push(pair("participants", object(input.participants.map((key) => pair(key, text(SILENT_PARTICIPANT))))));
   const start = startEventOption(recorded);
   if (start) options.push(pair("event", jsonDoc(start as unknown as JsonValue)));
   if (recorded.events.length) {
@@ -255,6 +258,7 @@ export function testSource(input: SourceInput): string {
 
   const lines: string[] = [];
   lines.push(`// Written by \`turnlens record\` from ${commentText(input.from)}: the run's answers and events, replayed.`);
+  if (input.participants.length) lines.push("// Its participants say nothing: what they told an agent in its turn is in that turn's answer.");
   lines.push(`import { expect, test } from "bun:test";`);
   const testing = [...(uses.answer ? ["answer"] : []), ...(uses.noAnswer ? ["noAnswer"] : []), "testWorkflow"];
   lines.push(`import { ${testing.join(", ")} } from "agentswf/testing";`);

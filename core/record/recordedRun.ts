@@ -146,7 +146,12 @@ export function recordedRun(runLines: readonly RunLine[], inLines: readonly InLi
     }
     // The engine sends `{agent}:ended` itself; a replay sends it again.
     if (event.name.endsWith(":ended")) continue;
-    if (event.name.endsWith(":reply")) throw new RecordError(`in.jsonl: event "${event.name}" is a participant's reply; record does not write participants scripts yet`);
+    // A participant's reply to an agent's message (`to` names it) went to that agent: the bus takes
+    // it only while the question is open, so within the asking turn, whose recorded answer holds
+    // it, or as a wake, refused above. The replay's participants say nothing (recordReplay.ts), so
+    // it is left out. A `{key}:reply` with no `to` is the participant speaking to the workflow: an
+    // event like any other, sent where it arrived.
+    if (event.name.endsWith(":reply") && typeof (event.data as { to?: unknown } | null)?.to === "string") continue;
     const position = event.runLines ?? positionByTime(runLines, event.at);
     const placed = placeEvent(position, byOp, begunAt, endedAt);
     if (!placed) throw new RecordError(`in.jsonl: event "${event.name}" (${event.eventId}) arrived before any turn began; a test sends events during or after a turn`);

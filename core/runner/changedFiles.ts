@@ -3,8 +3,9 @@
 // changed file (one esbuild pass with a metafile over the test files, no code run).
 import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { build, type Metafile } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 import { DependencyGraph } from "../execution/dependencyGraph.ts";
+import { servedNames } from "../execution/served.ts";
 import { canonicalPath } from "./watchGraph.ts";
 
 /** `--changed` cannot be answered: not a git repository, or git does not know the ref. */
@@ -46,6 +47,31 @@ export function changedPaths(cwd: string, ref: string | true): string[] {
   return [...new Set([...diffed, ...untracked])].map((path) => join(top, path));
 }
 
+/** A declaration file (`.d.ts`, `.d.mts`, `.d.cts`): types for tsc, no module a bundle reads. */
+const DECLARATION = /\.d\.[cm]?ts$/;
+
+/**
+ * The names a run's bundle takes from Turnlens (served.ts) are external here too, before any
+ * tsconfig path: `turnlens init` maps them (typebox too) to Turnlens's declarations for tsc, and
+ * esbuild would follow those paths into `.d.mts` files whose imports do not resolve, failing the
+ * pass, so every test importing typebox counted as changed. A bare name a path sends to any other
+ * declaration file is left out the same way: a run never bundles one.
+ */
+function servedFirst(): Plugin {
+  const served = new Set(servedNames);
+  return {
+    name: "turnlens-served-first",
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData?.servedFirst || args.kind === "entry-point") return undefined;
+        if (served.has(args.path)) return { path: args.path, external: true };
+        const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { servedFirst: true } });
+        return resolved.errors.length === 0 && DECLARATION.test(resolved.path) ? { path: args.path, external: true } : undefined;
+      });
+    },
+  };
+}
+
 /** Each test file's project inputs (itself, the files it imports through any depth; no packages), from one esbuild pass. */
 async function moduleGraph(testFiles: string[], cwd: string): Promise<{ graph: DependencyGraph; unknown: Set<string> }> {
   const graph = new DependencyGraph();
@@ -72,6 +98,7 @@ async function moduleGraph(testFiles: string[], cwd: string): Promise<{ graph: D
       // Packages are not the project's files (the watch graph leaves them out too), nor the served names.
       packages: "external",
       external: ["bun:test"],
+      plugins: [servedFirst()],
       logLevel: "silent",
       absWorkingDir: cwd,
     });

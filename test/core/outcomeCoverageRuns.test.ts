@@ -10,11 +10,13 @@ import type { FileReport, TestReport } from "../../core/execution/report.ts";
 import { workflowCallSites } from "../../core/coverage/workflowCallSites.ts";
 import pairing, { CHANGE, PLAN } from "../../examples/pairing/workflow";
 import review, { DECISION, VERDICT } from "../../examples/review/workflow";
+import sandboxed, { NOTES, UPGRADE } from "../../examples/sandboxed/workflow";
 import triage from "../../examples/triage/workflow";
 
 const REVIEW = fileURLToPath(new URL("../../examples/review/workflow.ts", import.meta.url));
 const PAIRING = fileURLToPath(new URL("../../examples/pairing/workflow.ts", import.meta.url));
 const TRIAGE = fileURLToPath(new URL("../../examples/triage/workflow.ts", import.meta.url));
+const SANDBOXED = fileURLToPath(new URL("../../examples/sandboxed/workflow.ts", import.meta.url));
 const HERE = fileURLToPath(import.meta.url);
 
 // Call sites are captured only while someone listens for runs, as the server and the runner do.
@@ -121,4 +123,31 @@ test("the triage example's decisions count at their wf.decide call, and no agent
   expect(workflow?.file).toBe(TRIAGE);
   expect(workflow?.calls.map((call) => `${call.kind} ${call.callee} ${callSummary(call)}`)).toEqual(["decision wf.decide 1 test · answered 1, failed 1"]);
   expect(workflow?.agents).toEqual([]);
+});
+
+test("a message's wake counts at its receiver's open call, not at the run of the turn that sent it", async () => {
+  const coverage = await coverageOf({
+    "the upgrader tells the researcher, whose wake times out": () =>
+      testWorkflow(sandboxed, {
+        args: { dependency: "typebox" },
+        agents: {
+          researcher: answer(NOTES, { breaking: [] }),
+          upgrader: answer(UPGRADE, async (turn) => {
+            await turn.send("researcher", "Value.Cast moved too.");
+            return { branch: "typebox-1", tests: "pass" };
+          }),
+        },
+        messages: { researcher: () => noAnswer.timedOut() },
+      }),
+  });
+  const [workflow] = coverage.workflows;
+  expect(workflow?.file).toBe(SANDBOXED);
+  // The upgrader's run asked one turn; the researcher's wake is the researcher's, counted where its turns are.
+  expect(workflow?.calls.map((call) => `${call.callee} ${callSummary(call)}`)).toEqual([
+    "wf.agents.open 1 test · answered 1, timed-out 1",
+    "researcher.run 1 test · answered 1",
+    "wf.agents.open 1 test · answered 1",
+    "upgrader.run 1 test · answered 1",
+  ]);
+  expect(workflow?.agents.map((agent) => `${agent.key}: ${agent.given.join(", ")}`)).toEqual(["researcher: answered, timed-out", "upgrader: answered"]);
 });

@@ -86,6 +86,15 @@ describe("reading run lines for turnlens record", () => {
     expect(run.events).toEqual([]);
   });
 
+  test("a participant's reply to an agent's message is left out (the asking turn's answer holds it); one with no `to` is an event like any other", () => {
+    const reply = (eventId: string, runLines: number, data: Record<string, unknown>): InLine => ({ ...event(eventId, runLines, "coordinator:reply"), data }) as InLine;
+    const run = recordedRun(
+      [attempt(), begun(1, "responder", 1), ended(1, "responder", 1, "answered", { answer: "Keep two." })],
+      [reply("awf.1", 2, { text: "Keep two.", to: "m1" }), reply("awf.2", 3, { text: "Also page the DBA." })],
+    );
+    expect(run.events).toEqual([{ name: "coordinator:reply", data: { text: "Also page the DBA." }, eventId: "awf.2", when: "after", turn: "responder#1" }]);
+  });
+
   test("refuses by name what a test cannot replay", () => {
     expect(refusal(() => recordedRun([attempt(), attempt({ attempt: 2 } as Partial<RunLine>)], []))).toBe(
       "run.jsonl holds 2 attempts; record writes a test of a run's first attempt (a continue's test gives earlier: { run, events } instead)",

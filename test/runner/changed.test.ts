@@ -3,10 +3,10 @@
 // itself; `--changed <ref>` looks since that commit; outside a repository it is a usage error.
 import { describe, expect } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliTests, DIR, type Project, runRow } from "./cliTable.ts";
-import type { CliResult } from "./harness.ts";
+import { type CliResult, ROOT } from "./harness.ts";
 
 const workflow = (name: string) => `export function ${name}(): string {\n  return "${name}";\n}\n`;
 const testOf = (name: string, from: string) =>
@@ -49,8 +49,51 @@ const changed =
     for (const path of paths) appendFileSync(join(dir, path), "// changed\n");
   };
 
+/** Commits everything in `dir` (the installed package left out, as a user's .gitignore does). */
+const commitAll = (dir: string) => {
+  writeFileSync(join(dir, ".gitignore"), "node_modules\n");
+  git(dir, "init", "-q");
+  git(dir, "add", ".");
+  git(dir, "commit", "-qm", "first");
+};
+
 describe("--changed", () => {
   cliTests([
+    {
+      // init's tsconfig maps typebox and the served names to Turnlens's declarations for tsc; the
+      // graph pass must take them as a run does (served), not bundle typebox's .d.mts.
+      name: "after `turnlens init --example`, an untracked notes.md selects no test, though the hello workflow imports typebox",
+      files: {},
+      // `npm install <this clone>`: node_modules/turnlens is the built package.
+      setup: (dir) => {
+        mkdirSync(join(dir, "node_modules"));
+        symlinkSync(ROOT, join(dir, "node_modules", "turnlens"), "dir");
+      },
+      steps: [
+        {
+          command: "init",
+          args: [DIR, "--example"],
+          code: 0,
+          stdout: { has: ["created tsconfig.json", "created workflows/hello/workflow.test.ts"] },
+          check: (_result, dir) =>
+            expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toContain(
+              '"typebox": ["./node_modules/turnlens/dist/types/node_modules/typebox/build/index.d.mts"]',
+            ),
+        },
+        {
+          before: (dir) => {
+            commitAll(dir);
+            writeFileSync(join(dir, "notes.md"), "# notes\n");
+          },
+          args: ["--changed"],
+          code: 1,
+          stdout: { has: ["no test ran: no test files found changed"] },
+        },
+        // The same tests run in full, and a change to the workflow selects its test.
+        { args: [], code: 0, check: ranExactly("✓ workflows/hello/workflow.test.ts (2 tests)") },
+        { before: changed("workflows/hello/workflow.ts"), args: ["--changed"], code: 0, check: ranExactly("✓ workflows/hello/workflow.test.ts (2 tests)") },
+      ],
+    },
     {
       name: "a changed workflow selects the test file importing it through a helper, not the unrelated one",
       ...REPOSITORY,

@@ -446,3 +446,101 @@ describe("turnlens record copies a run folder's name into code only escaped", ()
     SLOW,
   );
 });
+
+describe("turnlens record on a workflow that connects a participant", () => {
+  /** An incident workflow: a coordinator (a participant) connected, a responder that may ask it; `edit` changes its source. */
+  const incident = (name: string, edit: (source: string) => string = (source) => source): string => {
+    const file = join(dir, `${name}.ts`);
+    const source = [
+      'import { defineWorkflow } from "agentswf/workflow";',
+      "export default defineWorkflow({",
+      '  name: "incident",',
+      '  description: "Handles an incident, asking the coordinator what it cannot decide.",',
+      "  async run(wf) {",
+      '    await wf.participants.connect({ key: "coordinator" });',
+      '    const responder = await wf.agents.open({ key: "responder", runtime: "claude" });',
+      '    await wf.messages.allow({ between: ["responder", "coordinator"], purpose: "questions about the incident" });',
+      '    const { outcome } = await responder.run({ prompt: "Handle the checkout incident." });',
+      '    return outcome.kind === "answered" ? outcome.value : outcome.kind;',
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    writeFileSync(file, edit(source));
+    return file;
+  };
+
+  /** The run folder of `responder`'s script against the incident workflow, made under `turnlens test` (run.jsonl and in.jsonl). */
+  const incidentRun = async (name: string, responder: string, coordinator: string): Promise<string> => {
+    incident(`${name}-original`);
+    const folder = join(dir, name);
+    const maker = join(dir, `${name}-make.test.ts`);
+    const lines = (what: string, file: string) =>
+      `  writeFileSync(${JSON.stringify(join(folder, file))}, run.${what}.map((line) => JSON.stringify(line) + "\\n").join(""));`;
+    writeFileSync(
+      maker,
+      [
+        'import { test } from "bun:test";',
+        'import { mkdirSync, writeFileSync } from "node:fs";',
+        'import { answer, testWorkflow } from "agentswf/testing";',
+        `import incident from "./${name}-original";`,
+        'test("makes the run folder", async () => {',
+        `  const run = await testWorkflow(incident, { agents: { responder: ${responder} }, participants: { coordinator: ${coordinator} } });`,
+        `  mkdirSync(${JSON.stringify(folder)}, { recursive: true });`,
+        lines("run", "run.jsonl"),
+        lines("events", "in.jsonl"),
+        "});",
+        "",
+      ].join("\n"),
+    );
+    expect((await turnlens([maker])).code).toBe(0);
+    return folder;
+  };
+
+  test(
+    "a run whose responder asked the coordinator and got its reply: the written test scripts the coordinator silent and passes with the same turn and value",
+    async () => {
+      const folder = await incidentRun(
+        "asked",
+        'answer(async (turn) => { const asked = await turn.send("coordinator", "One incident or two?", { awaitReply: true }); return asked.kind === "replied" ? asked.text : asked.kind; })',
+        '(event) => (event.kind === "message" && event.asks ? event.reply("Keep two, and link them.") : undefined)',
+      );
+      // The reply is in the run's in.jsonl, answering the responder's message.
+      expect(readFileSync(join(folder, "in.jsonl"), "utf8")).toContain('"name":"coordinator:reply","data":{"text":"Keep two, and link them.","to":"m1"}');
+      const { written, turns, recorded, passed } = await recordAndRun(folder, incident("asked-original"));
+      expect(recorded).toBe(`✓ wrote ${written} (1 turn, 0 events)\n`);
+      expect(passed).toBe(1);
+      expect(turns.map(sameFields)).toEqual([{ agent: "responder", n: 1, nudge: false, prompt: "Handle the checkout incident.", outcome: "answered" }]);
+      const source = readFileSync(written, "utf8");
+      expect(source).toContain('    agents: { responder: answer("Keep two, and link them.") },\n    participants: { coordinator: () => undefined },\n');
+      expect(source).toContain('  expect(run.value).toEqual("Keep two, and link them.");\n');
+    },
+    SLOW,
+  );
+
+  test(
+    "a run that only opened the coordinator's route replays against the workflow it ran: exit 0",
+    async () => {
+      const folder = await incidentRun("connected", 'answer("Rolled back.")', "() => undefined");
+      const workflow = incident("connected-original");
+      const checked = await checkAgainst(folder, workflow);
+      expect(checked.stdout).toBe(`✓ ${folder} replays against ${workflow}: 1 turn, 0 events, the same\n`);
+      expect(checked.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  test(
+    "a workflow that now throws before the responder's turn: the one line is the throw, not the turn it never reached",
+    async () => {
+      const folder = await incidentRun("throws", 'answer("Rolled back.")', "() => undefined");
+      const edited = incident("throws-edited", (source) =>
+        source.replace("    const responder = await", '    if (wf.args === undefined) throw new Error("no pager is configured");\n    const responder = await'),
+      );
+      const checked = await checkAgainst(folder, edited);
+      expect(checked.stderr.split("\n").slice(1)).toEqual([expect.stringMatching(/^ {2}the replay was refused: .*no pager is configured/), ""]);
+      expect(checked.code).toBe(1);
+    },
+    SLOW,
+  );
+});

@@ -85,3 +85,29 @@ test(
   },
   SLOW,
 );
+
+test(
+  "a message's wake is counted at its receiver's open call: the sender's run counts its own turns alone",
+  async () => {
+    // examples/sandboxed: one of its three tests has the upgrader's turn message the researcher, which wakes it.
+    const workflow = join(ROOT, "examples", "sandboxed", "workflow.ts");
+    const tests = pathToFileURL(join(ROOT, "examples", "sandboxed", "workflow.test.ts")).href;
+    const from = server.all("turnlens/testRunProgress").length;
+    await server.request("turnlens/runTests", { runId: "coverage-wake", include: [tests] });
+    await server.waitFor<TestRunProgressParams>("turnlens/testRunProgress", (params) => params.runId === "coverage-wake" && params.message.type === "end", from);
+    const answer = await server.request<OutcomeCoverageResult>("turnlens/outcomeCoverage", { tests: [tests] });
+    const lines = readFileSync(workflow, "utf8").split("\n");
+    const counted = answer.workflows
+      .find((each) => each.uri === pathToFileURL(workflow).href)
+      ?.calls.map(
+        (call) => `${lines[call.range.start.line]?.includes("researcher") ? "researcher" : "upgrader"} ${call.callee}: ${call.tests} tests, ${call.turns} turns`,
+      );
+    expect(counted).toEqual([
+      "researcher wf.agents.open: 3 tests, 4 turns",
+      "researcher researcher.run: 3 tests, 3 turns",
+      "upgrader wf.agents.open: 3 tests, 3 turns",
+      "upgrader upgrader.run: 3 tests, 3 turns",
+    ]);
+  },
+  SLOW,
+);
