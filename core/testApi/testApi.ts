@@ -39,11 +39,24 @@ export type { TestOptions } from "./testArguments.ts";
 type TestBody = (context: TestContext) => unknown;
 type Options = number | TestOptions;
 
+/**
+ * `.each(table)` typed as Vitest types it (@vitest/runner's TestEachFunction), so a test Vitest
+ * accepts tsc accepts here: an array row is a tuple (`[["a", 1, true]]` gives `(string, number,
+ * boolean)`, the `[unknown]` in the constraint asks TypeScript for a tuple rather than an array of
+ * a union), a readonly row (`as const`) its elements, and any other row is the one argument.
+ */
 interface EachTest {
-  <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => unknown, options?: Options) => void;
-  <T>(table: readonly T[]): (name: string, fn: (arg: T) => unknown, options?: Options) => void;
+  <T extends unknown[] | [unknown]>(table: readonly T[]): EachTestReturn<T>;
+  <T extends readonly unknown[]>(table: readonly T[]): EachTestReturn<[...T]>;
+  <T>(table: readonly T[]): EachTestReturn<[T]>;
   // biome-ignore lint/suspicious/noExplicitAny: a template table's row has no type to give
-  (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => unknown, options?: Options) => void;
+  (strings: TemplateStringsArray, ...values: unknown[]): EachTestReturn<[any]>;
+}
+
+/** A row's test: its body gets the row's cells as arguments; options go after it or before it, as `test`'s do. */
+interface EachTestReturn<Args extends unknown[]> {
+  (name: string, fn: (...args: Args) => unknown, options?: Options): void;
+  (name: string, options: Options, fn: (...args: Args) => unknown): void;
 }
 
 export interface TestFunction {
@@ -64,8 +77,10 @@ export interface TestFunction {
   each: EachTest;
 }
 
+/** `describe.each(table)`, its rows typed as `test.each`'s are. */
 interface EachDescribe {
-  <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: T) => void) => void;
+  <T extends unknown[] | [unknown]>(table: readonly T[]): (name: string, fn: (...args: T) => void) => void;
+  <T extends readonly unknown[]>(table: readonly T[]): (name: string, fn: (...args: [...T]) => void) => void;
   <T>(table: readonly T[]): (name: string, fn: (arg: T) => void) => void;
   // biome-ignore lint/suspicious/noExplicitAny: a template table's row has no type to give
   (strings: TemplateStringsArray, ...values: unknown[]): (name: string, fn: (arg: any) => void) => void;

@@ -5,7 +5,7 @@ export { answer, noAnswer, type Answer, type NoAnswer, type Entry, type Script }
 export { TestRun } from "./testRun.ts";
 export { TestWorkflowError } from "./problems.ts";
 export type { Turn, TestTurn, TestOutcomeKind, TurnMessage, SendResult, ToolResult } from "./turn.ts";
-export type { DecisionScript, DecisionAnswers, DecisionCall } from "./scriptedDecisions.ts";
+export { answersTo, type DecisionScript, type DecisionAnswers, type DecisionCall, type AnswerShorthand } from "./scriptedDecisions.ts";
 export type { AgentRecord, SetRecord } from "./scriptedHost.ts";
 export type { CompactionRecord } from "./scriptedCompactions.ts";
 export type { TestMessage } from "./testRun.ts";

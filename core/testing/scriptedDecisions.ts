@@ -6,7 +6,7 @@ import { whyDistributionRefused } from "../workflow/decisions.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { PendingSites } from "./callSite.ts";
 import type { DecisionProvider, DecisionRequest, QuestionDistribution } from "../workflow/host.ts";
-import type { JsonValue, Question } from "../workflow/types.ts";
+import type { ChoiceQuestion, JsonValue, Question, ScoreQuestion, YesNoQuestion } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import type { HostSignals } from "./scriptedHost.ts";
 import { isObjectValue } from "./notKnown.ts";
@@ -14,17 +14,59 @@ import { findSlot, globToRegExp, isEntryValue } from "./scripts.ts";
 import { decisionReadings } from "./decisionReadings.ts";
 import type { DecisionTrace, ProblemTrace } from "./trace.ts";
 
-/** Per question id: a choice's option or probabilities, a score's level or probabilities, a yes-no's answer or probability. */
-export type DecisionAnswers = Record<string, string | number | boolean | number[] | Record<string, number>>;
+/** The questions of a decision, by id, as `wf.decide` is given them. */
+type Questions = Record<string, Question>;
+
+/** A score's level indexes, `0 | 1 | 2` where its levels are known (`score(…, ["low", "mid", "high"] as const)`), else any number. */
+type LevelIndex<Levels> = Levels extends readonly string[]
+  ? number extends Levels["length"]
+    ? number
+    : { [I in keyof Levels]: I extends `${infer N extends number}` ? N : never }[number]
+  : number;
+
+/** A score's probabilities, one per level where its levels are known. */
+type LevelProbabilities<Levels> = Levels extends readonly string[] ? (number extends Levels["length"] ? number[] : { -readonly [I in keyof Levels]: number }) : number[];
+
+/** The shorthand a question of each kind takes (the page's Decisions): a choice's option or a probability per option, a score's level or a probability per level, a yes-no's answer or probability of yes. */
+export type AnswerShorthand<Q extends Question> = Q extends ChoiceQuestion
+  ? (keyof Q["options"] & string) | { [Option in keyof Q["options"] & string]: number }
+  : Q extends ScoreQuestion
+    ? LevelIndex<Q["levels"]> | LevelProbabilities<Q["levels"]>
+    : Q extends YesNoQuestion
+      ? boolean | number
+      : never;
+
+/**
+ * Per question id: a choice's option or probabilities, a score's level or probabilities, a yes-no's
+ * answer or probability. Given the questions (`DecisionAnswers<typeof QUESTIONS>`, or through
+ * `answersTo`), each id takes only its kind's shorthand and no other id is allowed.
+ */
+export type DecisionAnswers<Asked extends Questions = Questions> = string extends keyof Asked
+  ? Record<string, string | number | boolean | number[] | Record<string, number>>
+  : { [Id in keyof Asked]?: AnswerShorthand<Asked[Id]> };
 
 /** What a decision is asked, as a script function gets it. */
-export interface DecisionCall {
+export interface DecisionCall<Asked extends Questions = Questions> {
   key: string;
-  questions: Record<string, Question>;
+  questions: Asked;
   state?: JsonValue;
 }
 
-export type DecisionScript = DecisionAnswers | Error | ((request: DecisionCall) => DecisionAnswers | Error | Promise<DecisionAnswers | Error>);
+/** A decision's script: its answers, an Error for `decide` to reject with, or a function of the call that returns either. */
+export type DecisionScript<Asked extends Questions = Questions> =
+  | DecisionAnswers<Asked>
+  | Error
+  | ((request: DecisionCall<Asked>) => DecisionAnswers<Asked> | Error | Promise<DecisionAnswers<Asked> | Error>);
+
+/**
+ * A decision's script typed by the questions the workflow asks, as `answer(SCHEMA, value)` types a
+ * turn's: `decisions: { "release-*": answersTo(QUESTIONS, { risk: 2 }) }`. tsc then refuses an
+ * answer of the wrong kind (`risk: "high"` for a score) or an id the questions do not have, which
+ * a bare object could only fail at run time. It returns the script as given.
+ */
+export function answersTo<const Asked extends Questions>(_questions: Asked, script: DecisionScript<Asked>): DecisionScript {
+  return script as DecisionScript;
+}
 
 interface DecisionSlot {
   key: string;

@@ -11,15 +11,15 @@ import { CancelReason, scopeOr } from "./scope.ts";
 import type { ChoiceQuestion, Decision, DecisionSpec, JsonValue, Question, ScoreQuestion, YesNoQuestion } from "./types.ts";
 
 /** A question with one answer among named options; a description may be null. */
-export function choice<const Options extends Record<string, string | null>>(instructions: string, options: Options): ChoiceQuestion & { options: Options } {
+export function choice<const Options extends Record<string, string | null>>(instructions: string, options: Options): ChoiceQuestion<Options> {
   if (Object.keys(options ?? {}).length < 2) throw new TypeError("choice needs at least two options");
   return { kind: "choice", instructions, options };
 }
 
 /** A question answered on a scale of levels, lowest first. */
-export function score(instructions: string, levels: readonly string[]): ScoreQuestion {
+export function score<const Levels extends readonly string[]>(instructions: string, levels: Levels): ScoreQuestion<Levels> {
   if (!Array.isArray(levels) || levels.length < 2) throw new TypeError("score needs at least two levels, lowest first");
-  return { kind: "score", instructions, levels: [...levels] };
+  return { kind: "score", instructions, levels: [...levels] as unknown as Levels };
 }
 
 /** A question answered yes or no. */

@@ -191,16 +191,18 @@ export interface StageOptions<S extends TSchema> {
 
 // Decisions ------------------------------------------------------------------------------------
 
-export interface ChoiceQuestion {
+/** `Options` are the options as `choice` was given them, so an answer's option is typed by their names. */
+export interface ChoiceQuestion<Options extends Record<string, string | null> = Record<string, string | null>> {
   kind: "choice";
   instructions: string;
-  options: Record<string, string | null>;
+  options: Options;
 }
-export interface ScoreQuestion {
+/** `Levels` are the level names as `score` was given them: a tuple where written inline, so a test's level index is typed by them. */
+export interface ScoreQuestion<Levels extends readonly string[] = readonly string[]> {
   kind: "score";
   instructions: string;
   /** Lowest first. */
-  levels: string[];
+  levels: Levels;
 }
 export interface YesNoQuestion {
   kind: "yes-no";

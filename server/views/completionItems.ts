@@ -288,7 +288,9 @@ export function decisionItems(decisions: Map<string, KnownDecision>, place: Valu
         const item: CompletionItem = {
           label: id,
           kind: CompletionItemKind.Property,
-          detail: `${question.kind} · ${answersOf(question).join(" | ")}`,
+          detail: `${question.kind} · ${answersOf(question)
+            .map((answer) => shownAnswer(question, answer))
+            .join(" | ")}`,
           documentation: { kind: MarkupKind.Markdown, value: question.instructions },
           sortText: String(index).padStart(3, "0"),
           textEdit: { range: place.replace, newText: place.hasColon ? id : `${id}: ${answerSnippet(question, snippets, 1)}` },
@@ -304,17 +306,33 @@ export function decisionItems(decisions: Map<string, KnownDecision>, place: Valu
     .map((answer, index) => ({
       label: place.inString ? JSON.parse(answer) : answer,
       kind: CompletionItemKind.EnumMember,
-      detail: question.kind,
+      detail: question.kind === "score" ? `score · ${shownAnswer(question, answer)}` : question.kind,
       sortText: String(index).padStart(3, "0"),
       textEdit: { range: place.replace, newText: place.inString ? JSON.parse(answer) : answer },
     }));
 }
 
-/** A question's shorthand answers, as written in a script: a choice's options, a score's levels, a yes-no's true and false. */
+/**
+ * A question's shorthand answers, as written in a script: a choice's options, a score's level
+ * indexes (the page's shorthand: a level's name is refused at run time, so it is never offered),
+ * a yes-no's true and false.
+ */
 function answersOf(question: Question): string[] {
-  if (question.kind === "choice") return Object.keys(question.options).map((option) => JSON.stringify(option));
-  if (question.kind === "score") return question.levels.map((level) => JSON.stringify(level));
-  return ["true", "false"];
+  switch (question.kind) {
+    case "choice":
+      return Object.keys(question.options).map((option) => JSON.stringify(option));
+    case "score":
+      return question.levels.map((_, index) => String(index));
+    case "yes-no":
+      return ["true", "false"];
+    default:
+      return question satisfies never;
+  }
+}
+
+/** An answer as a completion shows it: a score's index with its level's name (`2 high`). */
+function shownAnswer(question: Question, answer: string): string {
+  return question.kind === "score" ? `${answer} ${question.levels[Number(answer)] ?? ""}`.trim() : answer;
 }
 
 function answerSnippet(question: Question, snippets: boolean, at: number): string {

@@ -3,8 +3,8 @@
 // the refusal a JS caller gets at run time for the same mistake, or that the allowed call works.
 
 import { describe, expect, test } from "bun:test";
-import { answer, testWorkflow, type TestOptions } from "agentswf/testing";
-import { defineWorkflow, Type, type Workflow } from "agentswf/workflow";
+import { answer, answersTo, testWorkflow, type DecisionAnswers, type TestOptions } from "agentswf/testing";
+import { choice, defineWorkflow, score, Type, yesNo, type Workflow } from "agentswf/workflow";
 import { eventFlow, flow, mistake, needsFile, NOTE, openAgents } from "./workflows";
 
 const GO = Type.Object({ ticket: Type.String() });
@@ -189,5 +189,59 @@ describe("bare TestOptions", () => {
     const _withEvent: TestOptions = { event: { name: "go", data: {} } };
     const error = await mistake(testWorkflow(ticketRun, { ...withValues }));
     expect(error.message).toStartWith('testWorkflow takes no option "values"');
+  });
+});
+
+/** A release's one decision: how risky (a score), whether to ship (a yes-no) and who watches (a choice). */
+const RELEASE = {
+  risk: score("How risky is this release?", ["low", "medium", "high"]),
+  ship: yesNo("Ship it now?"),
+  watcher: choice("Who watches the rollout?", { payments: null, platform: "the on-call platform engineer" }),
+};
+const release = flow(async (wf) => {
+  const { answers } = await wf.decide({ key: "release-1", questions: RELEASE });
+  return { risk: RELEASE.risk.levels[answers.risk.level], ship: answers.ship.yes, watcher: answers.watcher.choice };
+}, "release");
+
+describe("decisions, as tsc checks them against the questions (answersTo)", () => {
+  test("each question takes its kind's shorthand: a level index or probabilities, a yes or a probability, an option or probabilities", async () => {
+    const shorthand = await testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { risk: 2, ship: true, watcher: "platform" }) } });
+    expect(shorthand.value).toEqual({ risk: "high", ship: true, watcher: "platform" });
+    const probabilities = answersTo(RELEASE, { risk: [0.1, 0.8, 0.1], ship: 0.2, watcher: { payments: 0.7, platform: 0.3 } });
+    expect((await testWorkflow(release, { decisions: { "release-*": probabilities } })).value).toEqual({ risk: "medium", ship: false, watcher: "payments" });
+    // A function gets the questions as typed, and returns answers checked the same way.
+    const byFunction = answersTo(RELEASE, (request) => ({ risk: request.questions.risk.levels.indexOf("low") as 0, ship: false, watcher: "payments" }));
+    expect((await testWorkflow(release, { decisions: { "release-*": byFunction } })).value).toEqual({ risk: "low", ship: false, watcher: "payments" });
+  });
+
+  test("a score answered with a level's name is refused by tsc, as the run refuses it", async () => {
+    // @ts-expect-error "risk" is a score: a level index (0, 1 or 2) or a probability per level, not a level's name
+    const error = await mistake(testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { risk: "high", ship: true, watcher: "payments" }) } }));
+    expect(error.message).toContain('decision "release-1": "risk" is a score question; its script answers "high"');
+  });
+
+  test("a level past the score's levels, an option the choice does not have and a yes-no given a word are refused by tsc, as the run refuses them", async () => {
+    // @ts-expect-error the levels are 0 to 2
+    const past = await mistake(testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { risk: 3, ship: true, watcher: "payments" }) } }));
+    expect(past.message).toContain('decision "release-1": "risk" has levels 0 to 2; its script answers 3');
+    // @ts-expect-error "billing" is no option of "watcher"
+    const option = await mistake(testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { risk: 0, ship: true, watcher: "billing" }) } }));
+    expect(option.message).toContain('"billing" is not one of its options (payments, platform)');
+    // @ts-expect-error "ship" is a yes-no: true, false or a probability of yes
+    const word = await mistake(testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { risk: 0, ship: "yes", watcher: "payments" }) } }));
+    expect(word.message).toContain('decision "release-1": "ship" is a yes-no question; its script answers "yes"');
+  });
+
+  test("an id the questions do not have is refused by tsc, as the run refuses it", async () => {
+    // @ts-expect-error "rsik" is not one of the questions
+    const error = await mistake(testWorkflow(release, { decisions: { "release-*": answersTo(RELEASE, { rsik: 2, ship: true, watcher: "payments" }) } }));
+    expect(error.message).toContain('decision "release-1": its script answers "rsik", which it did not ask');
+  });
+
+  test("DecisionAnswers of the questions types a bare object the same way", () => {
+    const right = { risk: 1, ship: false } satisfies DecisionAnswers<typeof RELEASE>;
+    // @ts-expect-error "risk" is a score question
+    const wrong = { risk: "medium" } satisfies DecisionAnswers<typeof RELEASE>;
+    expect([right, wrong]).toEqual([{ risk: 1, ship: false }, { risk: "medium" }]);
   });
 });

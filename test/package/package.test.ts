@@ -1,13 +1,13 @@
 // Turnlens as a user gets it: the `npm pack` tarball installed with TypeScript into a fresh folder
 // in the OS temp dir (installedProject.ts), then the README's path there: `npx turnlens init
-// --example`, `npx turnlens test`, `npx tsc --noEmit`; Neovim and Emacs/eglot served by
+// --example`, `npx turnlens test`, `npx tsc --noEmit`; every doc link resolving in the install; Neovim and Emacs/eglot served by
 // `npx turnlens lsp --stdio` there (editors/); and the same project moved to another path.
 // The editors are skipped only when missing outside CI; in CI (`CI` set) a missing one fails.
 import { afterAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INSTALL_TIMEOUT, installedProject, packedTarball, removeTarball, ROOT, runIn, type InstalledProject, type RunResult } from "./installedProject.ts";
 
@@ -26,7 +26,9 @@ const RIGHT_ANSWER = 'answer(GREETING, { greeting: "Hello, Ada!" })';
 
 /** What a user's tarball may hold: the command, dist's modules, the server, the declarations, the docs. */
 const SHIPPED = [
-  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
+  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|ARCHITECTURE\.md|BENCHMARKS\.md|CONTRIBUTING\.md)$/,
+  /^docs\/[\w-]+\.md$/,
+  /^docs\/images\/[\w-]+\.png$/,
   /^bin\/turnlens\.mjs$/,
   /^dist\/(cli|worker|workflow|testing|client|trace|config|vitest|vitest-bun-test)\.mjs$/,
   /^dist\/vitest\.d\.mts$/,
@@ -56,6 +58,8 @@ test(
       "dist/types/node_modules/typebox/build/index.d.mts",
       "README.md",
       "LICENSE",
+      "docs/language-server.md",
+      "docs/runner.md",
     ]) {
       expect(tarball.files).toContain(needed);
     }
@@ -134,6 +138,81 @@ test(
   INSTALL_TIMEOUT,
 );
 
+test("docs/package.md's size figures are the packed tarball's, within 10%", async () => {
+  const tarball = await packedTarball();
+  const page = readFileSync(join(ROOT, "docs", "package.md"), "utf8").replace(/\s+/g, " ");
+  const [, packed, unpacked, files] = /About ([\d.]+) MB packed and ([\d.]+) MB unpacked, about (\d+) files/.exec(page) ?? [];
+  const stated = { packed: Number(packed) * 1e6, unpacked: Number(unpacked) * 1e6, files: Number(files) };
+  const actual = { packed: tarball.size, unpacked: tarball.unpackedSize, files: tarball.files.length };
+  const within = (figure: number, real: number) => (Math.abs(figure - real) <= real * 0.1 ? "within 10%" : `${figure}, but the pack has ${real}`);
+  expect({ packed: within(stated.packed, actual.packed), unpacked: within(stated.unpacked, actual.unpacked), files: within(stated.files, actual.files) }).toEqual({
+    packed: "within 10%",
+    unpacked: "within 10%",
+    files: "within 10%",
+  });
+});
+
+/** The local targets of a markdown page's links and images (`[…](target)`), without their `#anchor`; web links and bare anchors left out. */
+function linkTargets(markdown: string): string[] {
+  const targets = [...markdown.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)].map((match) => match[1]!);
+  return targets.filter((target) => !/^[a-z][\w+.-]*:/i.test(target) && !target.startsWith("#")).map((target) => decodeURIComponent(target.replace(/#.*$/, "")));
+}
+
+/** The pages a command's help names: `docs/….md` and any other `….md` path. */
+function namedPages(help: string): string[] {
+  return [...help.matchAll(/(?<![\w/.-])((?:[\w-]+\/)*[\w-]+\.md)\b/g)].map((match) => match[1]!);
+}
+
+test(
+  "in the installed package, every link of the README and its pages, and every page each command's --help names, is a file of node_modules/turnlens",
+  async () => {
+    const { dir, run } = await project();
+    const installed = join(dir, "node_modules", "turnlens");
+    const missing: string[] = [];
+    const check = (from: string, target: string, base: string) => {
+      const path = resolve(base, target);
+      const inside = path.startsWith(`${installed}/`);
+      if (!inside || !existsSync(path) || !statSync(path).isFile()) missing.push(`${from} → ${target}`);
+    };
+    // The README and every page it leads to, followed link by link.
+    const pages = ["README.md"];
+    for (const page of pages) {
+      const text = readFileSync(join(installed, page), "utf8");
+      for (const target of linkTargets(text)) {
+        check(page, target, dirname(join(installed, page)));
+        const linked = relative(installed, resolve(dirname(join(installed, page)), target));
+        if (linked.endsWith(".md") && !pages.includes(linked) && existsSync(join(installed, linked))) pages.push(linked);
+      }
+      // A page named in the README's text, not only in its links (CONTRIBUTING.md).
+      if (page === "README.md") for (const named of namedPages(text)) check(page, named, installed);
+    }
+    // Every command's help, as the top-level help lists them (`turnlens <command> --help`).
+    const top = await run("npx", ["turnlens", "--help"]);
+    const commands = [...new Set([...top.stdout.matchAll(/\(turnlens (\w+) --help\)/g)].map((match) => match[1]!))];
+    expect(commands).toEqual(expect.arrayContaining(["init", "record", "lsp"]));
+    const helps = [["--help"], ["test", "--help"], ...commands.map((command) => [command, "--help"])];
+    const named: string[] = [];
+    for (const args of helps) {
+      const help = await run("npx", ["turnlens", ...args]);
+      expect({ args, code: help.code }).toEqual({ args, code: 0 });
+      for (const page of namedPages(help.stdout)) {
+        named.push(page);
+        check(`turnlens ${args.join(" ")}`, page, installed);
+      }
+    }
+    expect(missing).toEqual([]);
+    // The README leads to every page of docs/, and the helps name the three pages they send users to.
+    expect(pages.filter((page) => page.startsWith("docs/")).sort()).toEqual(
+      readdirSync(join(ROOT, "docs"))
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => `docs/${name}`)
+        .sort(),
+    );
+    expect(named).toEqual(expect.arrayContaining(["docs/runner.md", "docs/mutate.md", "docs/language-server.md"]));
+  },
+  INSTALL_TIMEOUT,
+);
+
 test(
   "the installed package's own names resolve: turnlens/testing's types from the package's exports, its module in Node",
   async () => {
@@ -156,6 +235,68 @@ test(
       'const w = await import("turnlens/workflow"); const t = await import("turnlens/testing"); console.log(typeof w.defineWorkflow, typeof t.testWorkflow)',
     ]);
     expect(node.stdout).toBe("function function\n");
+  },
+  INSTALL_TIMEOUT,
+);
+
+const RELEASE_WORKFLOW = `import { defineWorkflow, score, yesNo } from "agentswf/workflow";
+
+export const QUESTIONS = {
+  risk: score("How risky is this release?", ["low", "medium", "high"]),
+  ship: yesNo("Ship it now?"),
+};
+
+export default defineWorkflow({
+  name: "release",
+  description: "Ships a release when a decision says it is safe.",
+  async run(wf) {
+    const { answers } = await wf.decide({ key: "release-1", questions: QUESTIONS });
+    return answers.ship.yes && answers.risk.level < 2 ? "shipped" : "held";
+  },
+});
+`;
+const RELEASE_TEST = (risk: string) => `import { expect, test } from "bun:test";
+import { answersTo, testWorkflow } from "agentswf/testing";
+import release, { QUESTIONS } from "./workflow";
+
+test("a safe release ships", async () => {
+  const run = await testWorkflow(release, { decisions: { "release-*": answersTo(QUESTIONS, { risk: ${risk}, ship: true }) } });
+  expect(run.value).toBe("shipped");
+});
+`;
+
+test(
+  "with init's tsconfig, tsc refuses a decision answered with the wrong kind (a score given a level's name) at the answer, and accepts the level's index",
+  async () => {
+    const { dir, run } = await project();
+    const folder = join(dir, "workflows", "release");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "workflow.ts"), RELEASE_WORKFLOW);
+    const file = join(folder, "workflow.test.ts");
+    try {
+      writeFileSync(file, RELEASE_TEST('"high"'));
+      const wrong = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
+      const [, line, column, message] = /^workflows\/release\/workflow\.test\.ts\((\d+),(\d+)\): error (TS\d+: .*)$/m.exec(wrong.stdout) ?? ["", "0", "0", wrong.stdout];
+      // A level index (0, 1 or 2) or a probability per level; TypeScript orders the indexes its own way.
+      expect(message).toMatch(/^TS2322: Type 'string' is not assignable to type '[012] \| [012] \| [012] \| \[number, number, number\] \| undefined'\.$/);
+      expect(
+        readFileSync(file, "utf8")
+          .split("\n")
+          [Number(line) - 1]!.slice(Number(column) - 1),
+      ).toStartWith('risk: "high"');
+      expect(wrong.code).toBe(2);
+      // The run refuses it too, in its own words.
+      const failed = await run("npx", ["turnlens", "test", "workflows/release"]);
+      expect(failed.stdout).toContain('decision "release-1": "risk" is a score question; its script answers "high"');
+
+      writeFileSync(file, RELEASE_TEST("1"));
+      const right = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
+      expect({ code: right.code, stdout: right.stdout }).toEqual({ code: 0, stdout: "" });
+      const passed = await run("npx", ["turnlens", "test", "workflows/release"]);
+      expect(passed.lastLine).toBe("1 passed, 0 failed");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   },
   INSTALL_TIMEOUT,
 );

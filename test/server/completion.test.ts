@@ -25,7 +25,7 @@ test("answers to complete", async () => {
   await testWorkflow(featureDelivery, { args: { ticket: "F-1" }, agents: { reviewer: answer(VERDICT, { kind: "ready", summary: "ok" }) } }).catch(() => {});
   await testWorkflow(incident, { agents: { triager: answer(TRIAGE, { severity: "low", why: "rare" }) } }).catch(() => {});
   await testWorkflow(delivery, { args: { ticket: "PAY-2" }, agents: { reviewer: answer(REVIEW, { review: { verdict: "approve" }, findings: [{ file: "a.ts", line: 1 }] }) } }).catch(() => {});
-  await testWorkflow(triage, { args: { tickets: ["Refund charged twice"] }, decisions: { "triage-1": { team: "payments", bug: true, urgency: "high" } } }).catch(() => {});
+  await testWorkflow(triage, { args: { tickets: ["Refund charged twice"] }, decisions: { "triage-1": { team: "payments", bug: true, urgency: 2 } } }).catch(() => {});
 });
 `;
 
@@ -160,12 +160,28 @@ describe("completion in a test file", () => {
     expect(ids.map((item) => `${item.label} — ${item.detail}`)).toEqual([
       'team — choice · "payments" | "accounts" | "frontend"',
       "bug — yes-no · true | false",
-      'urgency — score · "low" | "medium" | "high"',
+      "urgency — score · 0 low | 1 medium | 2 high",
+    ]);
+    expect(ids.map((item) => item.textEdit && "range" in item.textEdit && item.textEdit.newText)).toEqual([
+      'team: ${1|"payments","accounts","frontend"|}',
+      "bug: ${1|true,false|}",
+      "urgency: ${1|0,1,2|}",
     ]);
     const options = await completeAt(
       `  await testWorkflow(triage, { args: { tickets: ["Refund charged twice"] }, decisions: { "triage-1": { team: "|", bug: true } } }).catch(() => {});`,
     );
     expect(options.map((item) => item.label)).toEqual(["payments", "accounts", "frontend"]);
+  });
+
+  test("a score question is offered its level indexes, the shorthand the run takes, never a level's name, which it refuses", async () => {
+    const levels = await completeAt(
+      `  await testWorkflow(triage, { args: { tickets: ["Refund charged twice"] }, decisions: { "triage-1": { team: "payments", bug: true, urgency: | } } }).catch(() => {});`,
+    );
+    expect(levels.map((item) => `${item.label} — ${item.detail}`)).toEqual(["0 — score · 0 low", "1 — score · 1 medium", "2 — score · 2 high"]);
+    const inString = await completeAt(
+      `  await testWorkflow(triage, { args: { tickets: ["Refund charged twice"] }, decisions: { "triage-1": { team: "payments", bug: true, urgency: "|" } } }).catch(() => {});`,
+    );
+    expect(inString).toEqual([]);
   });
 
   test("a value nested 5,000 brackets deep completes nothing, and the server completes on after it", async () => {

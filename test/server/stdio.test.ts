@@ -1,11 +1,12 @@
 // Smoke tests of the bundle: `node dist/server.js --stdio` as an editor starts it, and the package's
-// command `turnlens lsp --stdio` / `--node-ipc`, to catch bundling and dispatch mistakes the in-memory
+// command `turnlens lsp` over each transport its help lists (--stdio, --node-ipc, --socket, --pipe), to catch bundling and dispatch mistakes the in-memory
 // tests cannot see (real timers, real worker path).
 import { expect, test } from "bun:test";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -19,6 +20,8 @@ import {
   type MessageConnection,
   PublishDiagnosticsNotification,
   ShutdownRequest,
+  SocketMessageReader,
+  SocketMessageWriter,
   StreamMessageReader,
   StreamMessageWriter,
   type PublishDiagnosticsParams,
@@ -84,13 +87,55 @@ test(
   SLOW,
 );
 
+/** Listens where `turnlens lsp <transport>` connects (a TCP port, or a Unix socket at `path`), starts it, and runs a file over the connection it makes. */
+async function servesWhereTheClientListens(transport: (where: string) => string, path?: string): Promise<void> {
+  const server = createServer();
+  const connected = new Promise<Socket>((resolve) => server.once("connection", resolve));
+  await new Promise<void>((resolve) => (path ? server.listen(path, resolve) : server.listen(0, "127.0.0.1", resolve)));
+  const address = server.address();
+  const where = path ?? String(typeof address === "object" && address ? address.port : address);
+  const child = spawn(process.execPath, [BIN, "lsp", transport(where)], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const socket = await connected;
+    await runsAFileThenExits(child, createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket)));
+  } finally {
+    child.kill();
+    server.close();
+  }
+}
+
+test("`turnlens lsp --socket=<port>` connects to the port its client listens on and serves there", () => servesWhereTheClientListens((port) => `--socket=${port}`), SLOW);
+
 test(
-  "`turnlens lsp` without a transport says which to give and exits 2; the CLI's help lists it",
+  "`turnlens lsp --pipe=<path>` connects to the Unix socket its client listens on and serves there",
+  async () => {
+    const folder = mkdtempSync(join(tmpdir(), "turnlens-pipe-"));
+    try {
+      await servesWhereTheClientListens((path) => `--pipe=${path}`, join(folder, "lsp.sock"));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  SLOW,
+);
+
+test(
+  "`turnlens lsp` without a transport, or with a port that is no number, says what to give and exits 2; the CLI's help lists it",
   () => {
     const bare = spawnSync(process.execPath, [BIN, "lsp"], { encoding: "utf8" });
     expect(bare.status).toBe(2);
-    expect(bare.stderr.split("\n")[0]).toBe("turnlens lsp needs a transport: --stdio or --node-ipc");
+    expect(bare.stderr.split("\n")[0]).toBe("turnlens lsp needs a transport: --stdio, --node-ipc, --socket=<port> or --pipe=<path>");
     expect(bare.stdout).toBe("");
+    const noPort = spawnSync(process.execPath, [BIN, "lsp", "--socket=abc"], { encoding: "utf8" });
+    expect({ status: noPort.status, first: noPort.stderr.split("\n")[0] }).toEqual({
+      status: 2,
+      first: 'turnlens lsp --socket needs the port the client listens on, such as --socket=6009, not "abc"',
+    });
+    const usage = spawnSync(process.execPath, [BIN, "lsp", "--help"], { encoding: "utf8" });
+    // Each transport the usage line names has its line.
+    const named = /^Usage: turnlens lsp (.*)$/m.exec(usage.stdout)?.[1]?.split(" | ") ?? [];
+    expect(named).toEqual(["--stdio", "--node-ipc", "--socket=<port>", "--pipe=<path>"]);
+    expect(named.filter((flag) => !new RegExp(`^  ${flag.replace(/[<>=-]/g, "\\$&")}\\s`, "m").test(usage.stdout))).toEqual([]);
     const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("turnlens lsp --stdio (or --node-ipc) starts the language server for an editor");
