@@ -276,7 +276,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   {
     name: "--run",
     value: "",
-    help: ["run once and exit, as without --watch (Vitest's flag; wins over", "--watch, as there)"],
+    help: ["run once and exit; wins over --watch, as in Vitest"],
     apply: ({ noValue }, options) => {
       options.run = noValue();
       return undefined;
