@@ -6,7 +6,7 @@ import { ownProcessTree } from "../execution/processTree.ts";
 import { forkEarlyWorker } from "./earlyWorker.ts";
 
 const [command, ...rest] = process.argv.slice(2);
-if (command === "test" && !rest.includes("-h") && !rest.includes("--help")) {
+if (command === "test" && !rest.some((arg) => ["-h", "--help", "-v", "--version"].includes(arg))) {
   // Before the fork: the worker inherits the tag that ties it to this command (cli.ts repeats it).
   ownProcessTree();
   forkEarlyWorker();

@@ -4,7 +4,20 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import served from "../execution/servedTypes.json" with { type: "json" };
-import { applyEdits, indentUnit, insertProperties, JsoncError, parseJsonc, property, replaceValue, stringify, toValue, type TextEdit } from "./jsonc.ts";
+import {
+  applyEdits,
+  indentUnit,
+  insertProperties,
+  type JsonNode,
+  JsoncError,
+  parseJsonc,
+  property,
+  removeProperty,
+  replaceValue,
+  stringify,
+  toValue,
+  type TextEdit,
+} from "./jsonc.ts";
 
 export interface InitOptions {
   /** The folder to set up; created when missing. */
@@ -35,9 +48,12 @@ Sets up a folder (the current one by default) for Turnlens:
   - tsconfig.json: "paths" that map agentswf/workflow, agentswf/testing, agentswf/client,
     turnlens/*, typebox, bun:test and vitest to the declarations of the turnlens package the
     folder installs (./node_modules/turnlens/dist/types/..., relative, so the project can move).
+    A folder that installs Vitest keeps Vitest's own types for vitest: it is not mapped.
     An existing tsconfig keeps everything it has; only missing paths are added.
   - workflows/hello/workflow.ts and workflow.test.ts, when the folder has no workflow yet (or
     with --example): a one-agent workflow and two tests that pass on the first turnlens test.
+    Where the tsconfig's "include" leaves workflows/ out, they go under the folder it includes
+    (src/workflows/hello for "include": ["src"]), or "workflows" is added to it: tsc checks them.
 An existing file is never overwritten: it is reported and skipped.
 
 Options:
@@ -74,7 +90,7 @@ export function typesDirFor(folder: string): { typesDir: string; installed: bool
  * The tsconfig `paths` Turnlens needs, for a tsconfig in `configDir` (with its `baseUrl`, if any).
  * Always relative (to `baseUrl` when set): a project that moves, a teammate's clone and CI read the same file.
  */
-export function servedPaths(typesDir: string, configDir: string, baseUrl?: string): Record<string, string[]> {
+export function servedPaths(typesDir: string, configDir: string, baseUrl?: string, leave: readonly string[] = []): Record<string, string[]> {
   const base = baseUrl === undefined ? configDir : resolve(configDir, baseUrl);
   const ref = (file: string): string => {
     // typesDir is under configDir or one of its parents, so this is never absolute.
@@ -84,6 +100,7 @@ export function servedPaths(typesDir: string, configDir: string, baseUrl?: strin
   const paths: Record<string, string[]> = {};
   for (const [name, { file }] of Object.entries(served.modules)) paths[name] = [ref(file)];
   for (const [name, file] of Object.entries(served.packages)) paths[name] = [ref(file)];
+  for (const name of leave) delete paths[name];
   return paths;
 }
 
@@ -119,14 +136,15 @@ function newTsconfig(paths: Record<string, string[]>): string {
 }
 
 /** Adds the missing served paths to an existing tsconfig's text; undefined when nothing is missing. */
-function mergeTsconfig(text: string, configDir: string, typesDir: string, result: InitResult): string | undefined {
+function mergeTsconfig(text: string, configDir: string, typesDir: string, result: InitResult, leave: readonly string[]): string | undefined {
   const root = parseJsonc(text);
   if (root.kind !== "object") throw new JsoncError("the file is not a JSON object", root.start);
   const unit = indentUnit(text);
   const options = property(root, "compilerOptions");
   const optionsValue = options ? (toValue(options.value) as Record<string, unknown>) : {};
   const baseUrl = typeof optionsValue.baseUrl === "string" ? optionsValue.baseUrl : undefined;
-  const wanted = servedPaths(typesDir, configDir, baseUrl);
+  const wanted = servedPaths(typesDir, configDir, baseUrl, leave);
+  const ours = servedPaths(typesDir, configDir, baseUrl);
   const base = baseUrl === undefined ? configDir : resolve(configDir, baseUrl);
 
   const extended = property(root, "extends") !== undefined;
@@ -156,6 +174,13 @@ function mergeTsconfig(text: string, configDir: string, typesDir: string, result
     else if (sameList(toValue(existing.value), targets)) continue;
     else if (isStaleTurnlensEntry(toValue(existing.value), base)) edits.push(replaceValue(text, existing, targets, unit));
     else result.notes.push(`${TSCONFIG} maps "${name}" elsewhere; kept yours`);
+  }
+  // A name left to the project's own package (vitest) that an earlier init mapped to ours: unmapped.
+  const pathsObject = pathsProp.value;
+  for (const name of leave) {
+    const existing = property(pathsObject, name);
+    const target = ours[name];
+    if (existing && target && sameList(toValue(existing.value), target)) edits.push(removeProperty(text, pathsObject, existing));
   }
   if (missing.length > 0) edits.push(insertProperties(text, pathsProp.value, missing, unit));
   return edits.length > 0 ? applyEdits(text, edits) : undefined;
@@ -239,6 +264,75 @@ test("a greeter that never answers is nudged once, then the greeting says why", 
 });
 `;
 
+/**
+ * Whether tsconfig's `include` entry `pattern` takes the file at `rel` (relative to the tsconfig,
+ * with /): a folder takes what is under it; `*`, `?` and `**` as tsc reads them.
+ */
+function includes(pattern: string, rel: string): boolean {
+  const source = pattern
+    .replace(/^\.\//, "")
+    .replace(/\/+$/, "")
+    .split(/(\*\*\/|\*\*|\*|\?)/)
+    .map((part) => ({ "**/": "(?:[^/]+/)*", "**": ".*", "*": "[^/]*", "?": "[^/]" })[part] ?? part.replace(/[.+^${}()|[\]\\]/g, "\\$&"))
+    .join("");
+  return new RegExp(`^${source}(?:/.*)?$`).test(rel);
+}
+
+/** The folder an include pattern names before its first wildcard (`src` of `src/**\/*.ts`), if any inside the project. */
+function includedFolder(pattern: string, folder: string): string | undefined {
+  const segments: string[] = [];
+  for (const segment of pattern.replace(/^\.\//, "").split("/")) {
+    if (/[*?]/.test(segment) || segment === "") break;
+    segments.push(segment);
+  }
+  const dir = segments.join("/");
+  if (dir === "" || dir === ".." || dir.startsWith("../") || isAbsolute(dir)) return undefined;
+  const stats = statSync(join(folder, dir), { throwIfNoEntry: false });
+  // A folder there, or none yet under a name that is not a file's (`index.ts` is a file).
+  return stats?.isDirectory() || (stats === undefined && !/\.[a-z]+$/i.test(dir)) ? dir : undefined;
+}
+
+/**
+ * Where the example goes so that tsc checks it: workflows/hello, unless the tsconfig's "include"
+ * (or "files" alone) leaves that out; then under the first folder it includes (`src/workflows/hello`),
+ * else "workflows" is added to its "include". Says which in a note. `text`: the tsconfig as it will be written.
+ */
+function placeExample(text: string, folder: string, result: InitResult): { dir: string; text?: string } {
+  const root = parseJsonc(text);
+  const includeProp = property(root, "include");
+  const filesProp = property(root, "files");
+  // Neither: tsc takes every file of the folder.
+  if (!includeProp && !filesProp) return { dir: EXAMPLE_DIR };
+  const include = includeProp ? toValue(includeProp.value) : [];
+  if (!Array.isArray(include) || !include.every((entry) => typeof entry === "string")) return { dir: EXAMPLE_DIR };
+  const excludeProp = property(root, "exclude");
+  const excludeValue = excludeProp ? toValue(excludeProp.value) : [];
+  const exclude = Array.isArray(excludeValue) ? excludeValue.filter((entry): entry is string => typeof entry === "string") : [];
+  const checked = (dir: string) => {
+    const file = `${dir.split(sep).join("/")}/workflow.test.ts`;
+    return include.some((pattern) => includes(pattern, file)) && !exclude.some((pattern) => includes(pattern, file));
+  };
+  if (checked(EXAMPLE_DIR)) return { dir: EXAMPLE_DIR };
+  const shown = include.length > 0 ? `"include" (${include.join(", ")})` : '"files"';
+  for (const pattern of include) {
+    const dir = includedFolder(pattern, folder);
+    if (dir === undefined) continue;
+    const inside = join(dir, EXAMPLE_DIR);
+    if (!checked(inside)) continue;
+    result.notes.push(`${TSCONFIG}'s ${shown} leaves out workflows/, so the example went to ${inside.split(sep).join("/")}, where tsc checks it`);
+    return { dir: inside };
+  }
+  // No folder of the include takes it: the include takes workflows (exclude permitting).
+  const unit = indentUnit(text);
+  const edit = includeProp
+    ? replaceValue(text, includeProp, [...include, "workflows"], unit)
+    : insertProperties(text, root as JsonNode & { kind: "object" }, [["include", ["workflows"]]], unit);
+  result.notes.push(`${TSCONFIG}'s ${shown} left out workflows/: added "workflows" to its "include", so tsc checks the example`);
+  const excluded = exclude.some((pattern) => includes(pattern, "workflows/hello/workflow.test.ts"));
+  if (excluded) result.notes.push(`${TSCONFIG}'s "exclude" (${exclude.join(", ")}) still leaves out the example's test: tsc does not check it`);
+  return { dir: EXAMPLE_DIR, text: applyEdits(text, [edit]) };
+}
+
 function writeNew(folder: string, file: string, text: string, result: InitResult): void {
   const path = join(folder, file);
   if (existsSync(path)) {
@@ -258,15 +352,26 @@ export function initProject(options: InitOptions): InitResult {
   const { typesDir, installed } = typesDirFor(folder);
   const scaffold = options.example === true || !hasWorkflow(folder);
   mkdirSync(folder, { recursive: true });
+  // A project with Vitest of its own keeps Vitest's types for "vitest": Turnlens's would make tsc
+  // stricter than the Vitest its tests also run under.
+  const ownVitest = installedPackage(folder, "vitest") !== undefined;
+  const leave = ownVitest ? ["vitest"] : [];
+  if (ownVitest) result.notes.push("the folder installs Vitest: \"vitest\" is left to Vitest's own types, not mapped to Turnlens's, so tsc checks a test as Vitest does");
 
   const tsconfig = join(folder, TSCONFIG);
+  let exampleDir = EXAMPLE_DIR;
   if (!existsSync(tsconfig)) {
-    writeFileSync(tsconfig, newTsconfig(servedPaths(typesDir, folder)), { flag: "wx" });
+    writeFileSync(tsconfig, newTsconfig(servedPaths(typesDir, folder, undefined, leave)), { flag: "wx" });
     result.created.push(TSCONFIG);
   } else {
     try {
       const text = readFileSync(tsconfig, "utf8");
-      const merged = mergeTsconfig(text, folder, typesDir, result);
+      let merged = mergeTsconfig(text, folder, typesDir, result, leave);
+      if (scaffold) {
+        const placed = placeExample(merged ?? text, folder, result);
+        exampleDir = placed.dir;
+        merged = placed.text ?? merged;
+      }
       if (merged === undefined) result.skipped.push({ file: TSCONFIG, reason: "already maps the served modules" });
       else {
         writeFileSync(tsconfig, merged);
@@ -289,8 +394,8 @@ export function initProject(options: InitOptions): InitResult {
   if (missing.length > 0) result.notes.push(`add ${missing.join(" and ")}: npm install --save-dev ${missing.join(" ")}`);
 
   if (scaffold) {
-    writeNew(folder, join(EXAMPLE_DIR, "workflow.ts"), EXAMPLE_WORKFLOW, result);
-    writeNew(folder, join(EXAMPLE_DIR, "workflow.test.ts"), EXAMPLE_TEST, result);
+    writeNew(folder, join(exampleDir, "workflow.ts"), EXAMPLE_WORKFLOW, result);
+    writeNew(folder, join(exampleDir, "workflow.test.ts"), EXAMPLE_TEST, result);
   } else {
     result.notes.push("the folder already has a workflow, so no example was written (--example writes one)");
   }
@@ -319,7 +424,7 @@ export function parseInitArgs(args: string[]): { folder: string; example: boolea
 export function formatInit(result: InitResult): string {
   const lines: string[] = [];
   for (const file of result.created) lines.push(`created ${file}`);
-  for (const file of result.updated) lines.push(`updated ${file} (added the served modules' paths)`);
+  for (const file of result.updated) lines.push(`updated ${file}`);
   for (const { file, reason } of result.skipped) lines.push(`skipped ${file}: ${reason}`);
   for (const note of result.notes) lines.push(`note: ${note}`);
   for (const error of result.errors) lines.push(`error: ${error}`);

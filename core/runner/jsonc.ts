@@ -1,5 +1,5 @@
 // A small JSON-with-comments reader that keeps every value's offsets, and text edits (insert a
-// property, replace a value) that leave the rest of the file — comments, order, layout — as it was.
+// property, replace a value, remove a property) that leave the rest of the file — comments, order, layout — as it was.
 // `turnlens init` uses it to add tsconfig paths without rewriting the user's file.
 
 export type JsonNode =
@@ -161,4 +161,20 @@ export function insertProperties(text: string, object: JsonNode & { kind: "objec
 /** Replaces a property's value, keeping the key and everything around it. */
 export function replaceValue(text: string, prop: JsonProperty, value: unknown, unit: string): TextEdit {
   return { start: prop.value.start, end: prop.value.end, text: serialize(value, lineIndent(text, prop.keyStart), unit) };
+}
+
+/**
+ * Removes `prop` from `object`, with its line when it stands on one, and the comma that joined it
+ * (a comma it leaves after the last property is a trailing comma, which tsconfig reads).
+ */
+export function removeProperty(text: string, object: JsonNode & { kind: "object" }, prop: JsonProperty): TextEdit {
+  const index = object.properties.indexOf(prop);
+  const lineStart = (offset: number) => text.lastIndexOf("\n", offset - 1) + 1;
+  const ownLine = (offset: number) => text.slice(lineStart(offset), offset).trim() === "";
+  const next = object.properties[index + 1];
+  if (next)
+    return { start: ownLine(prop.keyStart) ? lineStart(prop.keyStart) : prop.keyStart, end: ownLine(next.keyStart) ? lineStart(next.keyStart) : next.keyStart, text: "" };
+  const previous = object.properties[index - 1];
+  if (previous) return { start: previous.value.end, end: prop.value.end, text: "" };
+  return { start: object.start + 1, end: object.end - 1, text: "" };
 }

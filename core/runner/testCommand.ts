@@ -13,7 +13,7 @@ import { parseTestArgs } from "./testFlags.ts";
 import { capMaxWorkers, CliUsageError, projectConfig, withConfig, type CliOptions } from "./testOptions.ts";
 import { exitCodeOf, runOnce, selectFiles } from "./testRun.ts";
 import { prepareTimelineFolder, TimelineFolderError } from "./timelineFiles.ts";
-import { USAGE } from "./usage.ts";
+import { USAGE, versionLine } from "./usage.ts";
 import { watchMode } from "./watchCommand.ts";
 
 /** Runs `turnlens test` with the arguments after `test`; resolves to the exit code. */
@@ -25,6 +25,10 @@ export async function testCommand(args: string[]): Promise<number> {
     const parsed = parseTestArgs(args);
     if (parsed === "help") {
       process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (parsed === "version") {
+      process.stdout.write(`${versionLine()}\n`);
       return 0;
     }
     // Before any file is bundled: a temporary folder another user made is said once, not per file.

@@ -43,8 +43,24 @@ export interface TestFlag {
   readonly help: readonly string[];
   /** The option a config file may also set, and the flag wins over. */
   readonly sets?: ConfigurableOption;
-  /** Reads the flag into the options; "help" for `--help`. Throws CliUsageError. */
-  readonly apply: (argument: FlagArgument, options: CliOptions) => "help" | undefined;
+  /** Reads the flag into the options; "help" for `--help`, "version" for `--version`. Throws CliUsageError. */
+  readonly apply: (argument: FlagArgument, options: CliOptions) => FlagAction | undefined;
+}
+
+/** What a flag may ask for instead of a run: the help, or the version. */
+export type FlagAction = "help" | "version";
+
+/** A value as a usage error quotes it: `"4/3"`, `""`. */
+function shown(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** Why `text` is not a duration parseDuration takes, for the usage error after the rule. */
+function notADuration(text: string): string {
+  if (text.startsWith("-")) return `${shown(text)} is negative`;
+  const unit = /^\d+(?:\.\d+)?\s*([a-zA-Z]+)$/.exec(text.trim())?.[1];
+  if (unit !== undefined) return `${shown(text)} has the unit ${shown(unit)}; the units are ms, s and m`;
+  return `${shown(text)} is not a number followed by ms, s or m`;
 }
 
 /** `500ms`, `10s`, `2m`, `1.5s`, or a bare number of milliseconds; `0` when `zero` allows it. */
@@ -96,7 +112,8 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     sets: "pattern",
     apply: ({ flag, value }, options) => {
       const v = value();
-      if (v === undefined || v === "") throw new CliUsageError(`${flag} needs a pattern`);
+      if (v === undefined) throw new CliUsageError(`${flag} needs a pattern`);
+      if (v === "") throw new CliUsageError(`${flag} needs a pattern: it was given an empty one, which every test would match`);
       options.pattern = namePattern(v, flag);
       return undefined;
     },
@@ -109,9 +126,11 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     sets: "timeoutMs",
     apply: ({ flag, value }, options) => {
       const v = value();
-      const ms = v === undefined ? undefined : parseDuration(v, true);
-      if (ms === undefined) throw new CliUsageError(`${flag} needs a duration such as 10s (0: no timeout)`);
-      if (ms > MAX_TIMER_MS) throw new CliUsageError(`${flag} takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold`);
+      const rule = `${flag} needs a duration such as 10s (0: no timeout)`;
+      if (v === undefined) throw new CliUsageError(rule);
+      const ms = parseDuration(v, true);
+      if (ms === undefined) throw new CliUsageError(`${rule}: ${notADuration(v)}`);
+      if (ms > MAX_TIMER_MS) throw new CliUsageError(`${flag} takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold: ${shown(v)} is ${ms}ms`);
       options.timeoutMs = ms === 0 ? MAX_TIMER_MS : ms;
       return undefined;
     },
@@ -176,9 +195,17 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     sets: "maxWorkers",
     apply: ({ value }, options) => {
       const v = value();
-      const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
-      if (v === undefined || (n === undefined && parsePercent(v) === undefined) || n === 0)
-        throw new CliUsageError("--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%");
+      const rule = "--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%";
+      if (v === undefined) throw new CliUsageError(rule);
+      const n = /^\d+$/.test(v) ? Number(v) : undefined;
+      if (n === 0) throw new CliUsageError(`${rule}: 0 workers would run no test`);
+      if (n === undefined && parsePercent(v) === undefined) {
+        const percent = /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+        const wrong = percent
+          ? `${shown(v)} is ${Number(percent[1]) > 100 ? "above 100%" : "no share at all"}`
+          : `${shown(v)} is neither a whole number nor a percentage`;
+        throw new CliUsageError(`${rule}: ${wrong}`);
+      }
       options.maxWorkers = n ?? v;
       return undefined;
     },
@@ -190,7 +217,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     sets: "bail",
     apply: ({ optionalValue }, options) => {
       const v = optionalValue((next) => /^\d+$/.test(next));
-      if (v !== undefined && !/^\d+$/.test(v)) throw new CliUsageError("--bail takes a number of failed tests, such as --bail 3");
+      if (v !== undefined && !/^\d+$/.test(v)) throw new CliUsageError(`--bail takes a number of failed tests, such as --bail 3: ${shown(v)} is not a whole number`);
       options.bail = v === undefined ? 1 : Number(v);
       return undefined;
     },
@@ -213,10 +240,15 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     help: ["run the i-th of n shares of the files, such as 1/3"],
     apply: ({ value }, options) => {
       const v = value();
-      const m = v === undefined ? null : /^(\d+)\/(\d+)$/.exec(v);
-      const index = m ? Number(m[1]) : 0;
-      const count = m ? Number(m[2]) : 0;
-      if (!m || count < 1 || index < 1 || index > count) throw new CliUsageError("--shard needs i/n such as 1/3");
+      const rule = "--shard needs i/n such as 1/3, the i-th of n shares";
+      if (v === undefined) throw new CliUsageError(rule);
+      const m = /^(\d+)\/(\d+)$/.exec(v);
+      if (!m) throw new CliUsageError(`${rule}: ${shown(v)} is not two whole numbers joined by /`);
+      const index = Number(m[1]);
+      const count = Number(m[2]);
+      if (count < 1) throw new CliUsageError(`${rule}: ${shown(v)} has the count 0, and there is at least 1 share`);
+      if (index < 1) throw new CliUsageError(`${rule}: ${shown(v)} has the index 0, and shares count from 1`);
+      if (index > count) throw new CliUsageError(`${rule}: ${shown(v)} has the index ${index} above the count ${count}`);
       options.shard = { index, count };
       return undefined;
     },
@@ -236,9 +268,17 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     name: "--watch",
     value: "",
     help: ["rerun the tests a changed file affects"],
-    apply: ({ inline, arg }, options) => {
-      if (inline !== undefined) throw new CliUsageError(`unknown option: ${arg}`, true);
-      options.watch = true;
+    apply: ({ noValue }, options) => {
+      options.watch = noValue();
+      return undefined;
+    },
+  },
+  {
+    name: "--run",
+    value: "",
+    help: ["run once and exit; wins over --watch, as in Vitest"],
+    apply: ({ noValue }, options) => {
+      options.run = noValue();
       return undefined;
     },
   },
@@ -247,7 +287,8 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     value: "[=json]",
     help: ["after the run, the outcomes each workflow's agents were given and", "the call sites no test reached (json: one document on stdout)"],
     apply: ({ inline }, options) => {
-      if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--coverage takes no value, or =json");
+      if (inline !== undefined && inline !== "json" && inline !== "table")
+        throw new CliUsageError(`--coverage takes no value, or =json: ${inline === "" ? "= with nothing after it" : `=${inline}`} is neither`);
       options.coverage = inline === "json" ? "json" : "table";
       return undefined;
     },
@@ -257,7 +298,8 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     value: "[=json]",
     help: ["rerun each passed test with each scripted answer changed, and list", "the answers no assertion noticed (docs/mutate.md)"],
     apply: ({ inline }, options) => {
-      if (inline !== undefined && inline !== "json" && inline !== "table") throw new CliUsageError("--mutate takes no value, or =json");
+      if (inline !== undefined && inline !== "json" && inline !== "table")
+        throw new CliUsageError(`--mutate takes no value, or =json: ${inline === "" ? "= with nothing after it" : `=${inline}`} is neither`);
       options.mutate = inline === "json" ? "json" : "table";
       return undefined;
     },
@@ -268,8 +310,10 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     help: ["time a file's mutants may start in (default 30s)"],
     apply: ({ value }, options) => {
       const v = value();
-      const ms = v === undefined ? undefined : parseDuration(v);
-      if (ms === undefined) throw new CliUsageError("--mutate-budget needs a duration such as 30s");
+      const rule = "--mutate-budget needs a duration such as 30s";
+      if (v === undefined) throw new CliUsageError(rule);
+      const ms = parseDuration(v);
+      if (ms === undefined) throw new CliUsageError(`${rule}: ${parseDuration(v, true) === 0 ? `${shown(v)} leaves no time for a mutant` : notADuration(v)}`);
       options.mutateBudgetMs = ms;
       return undefined;
     },
@@ -280,8 +324,11 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     help: ["exit 1 when fewer mutants than this were noticed"],
     apply: ({ value }, options) => {
       const v = value();
-      const n = v === undefined ? Number.NaN : Number(v.replace(/%$/, ""));
-      if (!(n >= 0 && n <= 100)) throw new CliUsageError("--mutate-threshold needs a percent from 0 to 100");
+      const rule = "--mutate-threshold needs a percent from 0 to 100";
+      if (v === undefined) throw new CliUsageError(rule);
+      const n = v.trim() === "" ? Number.NaN : Number(v.replace(/%$/, ""));
+      if (Number.isNaN(n)) throw new CliUsageError(`${rule}: ${shown(v)} is not a number`);
+      if (n < 0 || n > 100) throw new CliUsageError(`${rule}: ${shown(v)} is ${n < 0 ? "below 0" : "above 100"}`);
       options.mutateThreshold = n;
       return undefined;
     },
@@ -296,6 +343,13 @@ export const TEST_FLAGS: readonly TestFlag[] = [
       options.timeline = v;
       return undefined;
     },
+  },
+  {
+    name: "--version",
+    short: "-v",
+    value: "",
+    help: ["print Turnlens's version"],
+    apply: () => "version",
   },
   {
     name: "--help",
@@ -325,8 +379,8 @@ function nearestFlag(flag: string): string {
   return nearest ? ` (did you mean ${nearest}?)` : "";
 }
 
-/** Parses the arguments after `test`. Throws CliUsageError. Returns "help" for -h. */
-export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions | "help" {
+/** Parses the arguments after `test`. Throws CliUsageError. Returns "help" for -h, "version" for -v. */
+export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions | FlagAction {
   const given = new Set<ConfigurableOption>();
   const options: CliOptions = {
     paths: [],
@@ -350,9 +404,10 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
       onlyPaths = true;
       continue;
     }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    // `--flag=value` and `-t=value` alike, for every flag (Vitest's forms).
+    const eq = arg.indexOf("=");
+    const flag = eq > 1 ? arg.slice(0, eq) : arg;
+    const inline = eq > 1 ? arg.slice(eq + 1) : undefined;
     const entry = flagNamed(flag);
     if (!entry) throw new CliUsageError(`unknown option: ${flag}${nearestFlag(flag)}`, true);
     const argument: FlagArgument = {
@@ -375,13 +430,17 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
         return next;
       },
       noValue: () => {
-        if (inline !== undefined && inline !== "true" && inline !== "false") throw new CliUsageError(`${flag} takes no value`);
+        if (inline !== undefined && inline !== "true" && inline !== "false")
+          throw new CliUsageError(`${flag} takes no value (or =true, =false): ${inline === "" ? "= with nothing after it" : `=${inline}`} is neither`);
         return inline !== "false";
       },
     };
-    if (entry.apply(argument, options) === "help") return "help";
+    const action = entry.apply(argument, options);
+    if (action !== undefined) return action;
     if (entry.sets) given.add(entry.sets);
   }
+  // `--run` wins over `--watch`, as in Vitest (`vitest --run --watch` runs once).
+  if (options.run) options.watch = false;
   if (options.watch && options.shard) throw new CliUsageError("--shard cannot be used with --watch");
   if (options.watch && options.bail > 0) throw new CliUsageError("--bail cannot be used with --watch");
   if (options.mutate && options.watch) throw new CliUsageError("--mutate does not run under --watch");

@@ -28,6 +28,8 @@ export interface CliOptions {
   changed?: string | true;
   shard?: { index: number; count: number };
   watch: boolean;
+  /** `--run` (Vitest's): run once; it turns `--watch` off, as in Vitest. */
+  run?: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
   coverage?: CoverageFormat;
   /** `--config <path>`: the config file instead of the one found from the current folder. */

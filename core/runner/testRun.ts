@@ -33,9 +33,12 @@ export async function runOnce(
     stdoutTaken: options.coverage === "json",
   });
   const stop: RunStop = { interrupted: false, bailed: false, failures: 0, unfinished: [] };
-  signal?.addEventListener("abort", () => (stop.interrupted = !stop.bailed), { once: true });
+  const onAbort = () => (stop.interrupted = !stop.bailed);
+  signal?.addEventListener("abort", onAbort, { once: true });
   reporter.start(files.length);
-  const reports = await runFiles(files, options, reporter, stop, signal, onResult);
+  // `--watch` passes one signal to every rerun: the listener goes with its run, or they pile up
+  // (MaxListenersExceededWarning past 10 reruns).
+  const reports = await runFiles(files, options, reporter, stop, signal, onResult).finally(() => signal?.removeEventListener("abort", onAbort));
   const summary = summarize(reports);
   reporter.finish(summary, performance.now() - started, endNote(files, reports, summary, stop, options));
   const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument);

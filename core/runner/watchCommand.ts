@@ -1,8 +1,9 @@
 // `turnlens test --watch` (docs/runner.md, Watch): one run, then each settled batch of changes
 // reruns the test files it affects, picks up new test files and drops deleted ones, until Ctrl-C.
 import { existsSync, fstatSync, statSync } from "node:fs";
-import { basename, dirname, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { JobResult } from "../execution/pool.ts";
+import type { ProjectConfig } from "../project/configFile.ts";
 import { isTestFile } from "../project/discover.ts";
 import { listed } from "./runOutput.ts";
 import type { CliOptions } from "./testOptions.ts";
@@ -22,6 +23,18 @@ const BUNDLE_SETTINGS = /^(tsconfig.*\.json|jsconfig\.json|package\.json|turnlen
 function inputsOf(result: JobResult): readonly string[] | undefined {
   if (result.report.error && result.report.tests.length === 0) return undefined;
   return result.inputs;
+}
+
+/** Why a test file in the watched folders is none of the run's: the paths given, the config's include, else an exclude. */
+function whyLeftOut(file: string, options: CliOptions, config: ProjectConfig | undefined, cwd: string): string {
+  const within = (folder: string) => {
+    const rel = relative(folder, file);
+    return rel === "" || !(rel.startsWith("..") || isAbsolute(rel));
+  };
+  if (options.paths.length > 0 && !options.paths.some((path) => within(resolve(cwd, path)))) return `outside the paths being watched (${options.paths.join(", ")})`;
+  if (options.paths.length === 0 && config?.include && config.include.length > 0 && !config.include.some((path) => within(resolve(config.root, path))))
+    return `outside the config's include (${config.include.join(", ")})`;
+  return "left out of the run (node_modules, dist, dot-folders and the config's exclude are)";
 }
 
 /**
@@ -104,11 +117,16 @@ export async function watchMode(options: CliOptions): Promise<number> {
     const relevant = candidates.filter((path) => !graph.reads(path) || verdict.rerunFor.includes(path));
     const settings = relevant.some((path) => BUNDLE_SETTINGS.test(basename(path)));
     const affected = (settings ? graph.files : graph.affected(relevant)).filter((file) => !added.includes(file));
-    const names = listed(relevant.map(shown));
+    // A test file the selection leaves out (outside the paths given or the config's include, or
+    // excluded) is not "imported by no test": it is not one of this watch's test files.
+    const leftOut = relevant.filter((path) => isTestFile(path) && !graph.reads(path) && !graph.files.includes(path));
+    for (const path of leftOut) lines.push(`changed ${shown(path)}: a test file ${whyLeftOut(path, options, first.config, cwd)}, not running it`);
+    const unread = relevant.filter((path) => !leftOut.includes(path));
+    const names = listed(unread.map(shown));
     // With a new test file running, whose graph is not known yet, a file no other test reads may well be its.
-    if (relevant.length > 0 && affected.length === 0 && added.length === 0)
-      lines.push(`changed ${names}: no test imports ${relevant.length > 1 ? "them" : "it"}, nothing to rerun`);
-    else if (relevant.length > 0 && affected.length > 0) lines.push(`changed ${names}: rerunning ${listed(affected.map(shown))}`);
+    if (unread.length > 0 && affected.length === 0 && added.length === 0)
+      lines.push(`changed ${names}: no test imports ${unread.length > 1 ? "them" : "it"}, nothing to rerun`);
+    else if (unread.length > 0 && affected.length > 0) lines.push(`changed ${names}: rerunning ${listed(affected.map(shown))}`);
     const files = graph.files.filter((file) => affected.includes(file) || added.includes(file));
     if (lines.length > 0) process.stdout.write(`\n${lines.join("\n")}\n`);
     if (files.length > 0 && !stopping) await run(files);

@@ -64,7 +64,7 @@ describe("defineConfig, as tsc checks it", () => {
     );
     // On the command line, the reporters refuse it where they are chosen (exit 2).
     const options = parseTestArgs(["--reporter", "dots"]);
-    if (options === "help") throw new Error("help");
+    if (typeof options === "string") throw new Error(options);
     expect(() => chooseReporters(options.reporters, undefined, {})).toThrow('no reporter "dots"; did you mean "dot"?');
   });
 });
@@ -72,7 +72,7 @@ describe("defineConfig, as tsc checks it", () => {
 describe("the command line over the config", () => {
   test("--reporter repeated, --outputFile.<name> and --silent make the reporters' options", () => {
     const options = parseTestArgs(["--reporter", "dot", "--reporter=junit", "--outputFile.junit=junit.xml", "--outputFile.json", "r.json", "--silent"]);
-    if (options === "help") throw new Error("help");
+    if (typeof options === "string") throw new Error(options);
     expect(options.reporters).toEqual([
       { name: "dot", options: {} },
       { name: "junit", options: {} },
@@ -87,7 +87,7 @@ describe("the command line over the config", () => {
       "/p/turnlens.config.ts",
       "turnlens.config.ts",
     );
-    const fromFile = withConfig(parseTestArgs([]) as Exclude<ReturnType<typeof parseTestArgs>, "help">, config);
+    const fromFile = withConfig(parseTestArgs([]) as Exclude<ReturnType<typeof parseTestArgs>, string>, config);
     expect(fromFile.reporters).toEqual([
       { name: "default", options: {} },
       { name: "junit", options: { suiteName: "x" } },
@@ -95,7 +95,7 @@ describe("the command line over the config", () => {
     expect(fromFile.outputFile).toEqual({ junit: "/p/out/junit.xml" });
     expect([fromFile.timeoutMs, fromFile.bail, fromFile.silent]).toEqual([2 ** 31 - 1, 2, true]);
     const flags = withConfig(
-      parseTestArgs(["--reporter", "tap", "--bail", "5", "--silent=false", "--testTimeout", "1s"]) as Exclude<ReturnType<typeof parseTestArgs>, "help">,
+      parseTestArgs(["--reporter", "tap", "--bail", "5", "--silent=false", "--testTimeout", "1s"]) as Exclude<ReturnType<typeof parseTestArgs>, string>,
       config,
     );
     expect([flags.reporters, flags.bail, flags.silent, flags.timeoutMs]).toEqual([[{ name: "tap", options: {} }], 5, false, 1000]);

@@ -88,6 +88,11 @@ describe("turnlens test --coverage", () => {
       stderr: { has: [REVIEW_TABLE.join("\n")] },
       check: (result) => expect((JSON.parse(result.stdout) as { passed: number }).passed).toBe(4),
     },
-    { name: "--coverage with another value is a usage error", args: ["--coverage=xml", "examples/review"], code: 2, stderr: "--coverage takes no value, or =json\n" },
+    {
+      name: "--coverage with another value is a usage error",
+      args: ["--coverage=xml", "examples/review"],
+      code: 2,
+      stderr: "--coverage takes no value, or =json: =xml is neither\n",
+    },
   ]);
 });

@@ -96,7 +96,7 @@ describe("--testTimeout", () => {
       name: "a duration that is not one is a usage error naming the flag",
       args: ["--testTimeout", "soon"],
       code: 2,
-      stderr: "--testTimeout needs a duration such as 10s (0: no timeout)\n",
+      stderr: '--testTimeout needs a duration such as 10s (0: no timeout): "soon" is not a number followed by ms, s or m\n',
     },
   ]);
 });
@@ -136,7 +136,12 @@ test("${name}", async () => {
       name: "--maxWorkers takes a share of the cores, and refuses 0",
       files: { "math.test.ts": MATH },
       steps: [
-        { args: ["--maxWorkers", "0"], cwd: ROOT, code: 2, stderr: "--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%\n" },
+        {
+          args: ["--maxWorkers", "0"],
+          cwd: ROOT,
+          code: 2,
+          stderr: "--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%: 0 workers would run no test\n",
+        },
         { args: ["--maxWorkers", "50%"], code: 0, lastLine: "2 passed, 0 failed" },
       ],
     },

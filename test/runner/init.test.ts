@@ -317,6 +317,114 @@ describe("a folder that has things already", () => {
   );
 });
 
+describe("a tsconfig whose include leaves workflows/ out", () => {
+  const BROKEN_ANSWER = ['answer(GREETING, { greeting: "Hello, Ada!" })', "answer(GREETING, { greeting: 3 })"] as const;
+
+  test(
+    'with "include": ["src"], the example goes to src/workflows/hello and init says so; its tests pass and tsc checks them',
+    () =>
+      inProject(
+        {
+          files: {
+            "tsconfig.json": '{\n  "compilerOptions": { "strict": true, "skipLibCheck": true, "noEmit": true },\n  "include": ["src"]\n}\n',
+            "src/index.ts": "export const three = 3;\n",
+          },
+        },
+        async (dir) => {
+          installTurnlens(dir);
+          const init = await turnlensCommand(["init", dir]);
+          expect(init.code).toBe(0);
+          expect(init.stdout).toContain("created src/workflows/hello/workflow.test.ts\n");
+          expect(init.stdout).toContain(
+            'note: tsconfig.json\'s "include" (src) leaves out workflows/, so the example went to src/workflows/hello, where tsc checks it\n',
+          );
+          expect(existsSync(join(dir, "workflows"))).toBe(false);
+          expect((await turnlens([], dir)).lastLine).toBe("2 passed, 0 failed");
+          await expectTscClean(dir);
+          // tsc checks the example's test: a wrong answer in it is an error.
+          const testFile = join(dir, "src", "workflows", "hello", "workflow.test.ts");
+          writeFileSync(testFile, readFileSync(testFile, "utf8").replace(...BROKEN_ANSWER));
+          const check = await tsc(dir);
+          expect(check.stdout).toContain("src/workflows/hello/workflow.test.ts(10,");
+          expect(check.code).not.toBe(0);
+        },
+      ),
+    TSC_SLOW,
+  );
+
+  test(
+    'with "include": ["index.ts"] (no folder to write into), "workflows" is added to the include and init says so; tsc checks the example',
+    () =>
+      inProject(
+        {
+          files: {
+            "tsconfig.json": '{\n  "compilerOptions": { "strict": true, "skipLibCheck": true, "noEmit": true },\n  "include": ["index.ts"]\n}\n',
+            "index.ts": "export const three = 3;\n",
+          },
+        },
+        async (dir) => {
+          installTurnlens(dir);
+          const init = await turnlensCommand(["init", dir]);
+          expect(init.code).toBe(0);
+          expect(init.stdout).toContain("created workflows/hello/workflow.test.ts\n");
+          expect(init.stdout).toContain(
+            'note: tsconfig.json\'s "include" (index.ts) left out workflows/: added "workflows" to its "include", so tsc checks the example\n',
+          );
+          const config = ts.parseConfigFileTextToJson("tsconfig.json", readFileSync(join(dir, "tsconfig.json"), "utf8")).config as { include: string[] };
+          expect(config.include).toEqual(["index.ts", "workflows"]);
+          const testFile = join(dir, "workflows", "hello", "workflow.test.ts");
+          writeFileSync(testFile, readFileSync(testFile, "utf8").replace(...BROKEN_ANSWER));
+          expect((await tsc(dir)).stdout).toContain("workflows/hello/workflow.test.ts(10,");
+        },
+      ),
+    TSC_SLOW,
+  );
+});
+
+describe("a folder that installs Vitest", () => {
+  /** A test Vitest's own types accept and Turnlens's `vitest` has no name for. */
+  const VITEST_TYPES_TEST = 'import { expectTypeOf } from "vitest";\nexpectTypeOf(1).toEqualTypeOf<number>();\n';
+  const installVitest = (dir: string) => symlinkSync(join(ROOT, "node_modules", "vitest"), join(dir, "node_modules", "vitest"), "dir");
+
+  test(
+    'init leaves "vitest" unmapped, so tsc reads Vitest\'s own types, and says so',
+    () =>
+      inProject({ files: { "types.test.ts": VITEST_TYPES_TEST } }, async (dir) => {
+        installTurnlens(dir);
+        installVitest(dir);
+        const init = await turnlensCommand(["init", dir]);
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain(
+          "note: the folder installs Vitest: \"vitest\" is left to Vitest's own types, not mapped to Turnlens's, so tsc checks a test as Vitest does\n",
+        );
+        const paths = compilerOptionsOf(join(dir, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(Object.keys(paths).sort()).toEqual(SERVED.filter((name) => name !== "vitest").sort());
+        await expectTscClean(dir);
+      }),
+    TSC_SLOW,
+  );
+
+  test(
+    'a tsconfig an earlier init wrote before Vitest was installed loses its "vitest" entry on the next init',
+    () =>
+      inProject({ files: { "types.test.ts": VITEST_TYPES_TEST } }, async (dir) => {
+        installTurnlens(dir);
+        expect((await turnlensCommand(["init", dir])).code).toBe(0);
+        // Turnlens's vitest has no expectTypeOf: stricter than Vitest itself.
+        expect((await tsc(dir)).stdout).toContain("types.test.ts(1,10): error TS2305");
+        installVitest(dir);
+        const again = await turnlensCommand(["init", dir]);
+        expect(again.stdout).toContain("updated tsconfig.json\n");
+        expect(again.stdout).toContain('note: the folder installs Vitest: "vitest" is left to Vitest\'s own types');
+        const paths = compilerOptionsOf(join(dir, "tsconfig.json")).paths as Record<string, string[]>;
+        expect(paths.vitest).toBeUndefined();
+        expect(Object.keys(paths).length).toBe(SERVED.length - 1);
+        await expectTscClean(dir);
+      }),
+    TSC_SLOW,
+  );
+});
+
 describe("usage errors exit 2", () => {
   cliTests([
     {

@@ -130,9 +130,17 @@ describe("turnlens test --mutate", () => {
     {
       name: "bad --mutate values are usage errors",
       steps: [
-        { args: ["--mutate=yaml", "examples/mutation"], code: 2, stderr: "--mutate takes no value, or =json\n" },
-        { args: ["--mutate", "--mutate-budget", "soon", "examples/mutation"], code: 2, stderr: "--mutate-budget needs a duration such as 30s\n" },
-        { args: ["--mutate", "--mutate-threshold", "120", "examples/mutation"], code: 2, stderr: "--mutate-threshold needs a percent from 0 to 100\n" },
+        { args: ["--mutate=yaml", "examples/mutation"], code: 2, stderr: "--mutate takes no value, or =json: =yaml is neither\n" },
+        {
+          args: ["--mutate", "--mutate-budget", "soon", "examples/mutation"],
+          code: 2,
+          stderr: '--mutate-budget needs a duration such as 30s: "soon" is not a number followed by ms, s or m\n',
+        },
+        {
+          args: ["--mutate", "--mutate-threshold", "120", "examples/mutation"],
+          code: 2,
+          stderr: '--mutate-threshold needs a percent from 0 to 100: "120" is above 100\n',
+        },
         { args: ["--mutate", "--watch", "examples/mutation"], code: 2, stderr: "--mutate does not run under --watch\n" },
       ],
     },

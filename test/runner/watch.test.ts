@@ -63,8 +63,9 @@ class Watching {
   private readonly waiters = new Set<() => void>();
   private exited = false;
 
-  constructor(dir: string) {
-    this.child = spawn(process.execPath, [join(ROOT, "bin", "turnlens.mjs"), "test", "--watch"], {
+  /** `args`: the paths (and flags) after `turnlens test --watch`. */
+  constructor(dir: string, args: string[] = []) {
+    this.child = spawn(process.execPath, [join(ROOT, "bin", "turnlens.mjs"), "test", "--watch", ...args], {
       cwd: dir,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...withoutAgentOrCi() },
       stdio: ["ignore", "pipe", "pipe"],
@@ -87,15 +88,20 @@ class Watching {
 
   /**
    * The output's non-empty lines from `from` once its run has ended (a count line such as `1 passed,
-   * 0 failed`) or once `line` has arrived; the timing line (`1 file in 0.4s`) is left out.
+   * 0 failed`), once `line` has arrived, or a line starting with `lineStarting`; the timing line (`1 file in 0.4s`) is left out.
    */
-  async linesAfter(from: number, until: { runEnded: true } | { line: string }): Promise<string[]> {
+  async linesAfter(from: number, until: { runEnded: true } | { line: string } | { lineStarting: string }): Promise<string[]> {
     const lines = () =>
       this.stdout
         .slice(from)
         .split("\n")
         .filter((line) => line.trim() !== "" && !/^\d+ files? in /.test(line));
-    const done = () => ("line" in until ? lines().includes(until.line) : lines().some((line) => /^\d+ passed, \d+ failed/.test(line)));
+    const done = () =>
+      "line" in until
+        ? lines().includes(until.line)
+        : "lineStarting" in until
+          ? lines().some((line) => line.startsWith(until.lineStarting))
+          : lines().some((line) => /^\d+ passed, \d+ failed/.test(line));
     await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (done()) {
@@ -121,10 +127,10 @@ class Watching {
   }
 }
 
-/** Runs `body` against `turnlens test --watch` in a fresh project holding `files`; stops it and removes the project after. */
-async function watchIn(files: Record<string, string>, body: (watching: Watching, dir: string) => Promise<void>): Promise<void> {
+/** Runs `body` against `turnlens test --watch [args]` in a fresh project holding `files`; stops it and removes the project after. */
+async function watchIn(files: Record<string, string>, body: (watching: Watching, dir: string) => Promise<void>, args: string[] = []): Promise<void> {
   const project = tempProject(files);
-  const watching = new Watching(project.dir);
+  const watching = new Watching(project.dir, args);
   try {
     await body(watching, project.dir);
   } finally {
@@ -185,6 +191,47 @@ describe("what a change reruns", () => {
           expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
         },
       ),
+    SLOW,
+  );
+});
+
+describe("what a change outside the run says", () => {
+  test(
+    "a new test file outside the paths being watched is named as outside them, with the paths, and is not run",
+    () =>
+      watchIn(
+        TWO_WORKFLOWS,
+        async (watching, dir) => {
+          expect(await watching.linesAfter(0, { runEnded: true })).toEqual(["✓ tests/one.test.ts (1 test)", "✓ tests/two.test.ts (1 test)", "2 passed, 0 failed"]);
+          const from = watching.mark();
+          writeFileSync(join(dir, "scratch.test.ts"), testSource("two").replace("../flows/", "./flows/"));
+          const said = "changed scratch.test.ts: a test file outside the paths being watched (tests), not running it";
+          // Whatever the watch says of it first, it must be that.
+          expect(await watching.linesAfter(from, { lineStarting: "changed scratch.test.ts" })).toEqual([said]);
+          // Nothing ran for it: the next change's rerun comes straight after the line.
+          writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", "say one, please"));
+          expect(await watching.linesAfter(from, { runEnded: true })).toEqual([said, ...rerunPassed("flows/one.ts", "tests/one.test.ts")]);
+        },
+        ["tests"],
+      ),
+    SLOW,
+  );
+});
+
+describe("many reruns", () => {
+  test(
+    "12 reruns in one watch print no MaxListenersExceededWarning: each run's abort listener goes with it",
+    () =>
+      watchIn(TWO_WORKFLOWS, async (watching, dir) => {
+        await watching.linesAfter(0, { runEnded: true });
+        for (let n = 1; n <= 12; n++) {
+          const from = watching.mark();
+          writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", `say one, take ${n}`));
+          expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
+        }
+        expect(watching.stderr).not.toContain("MaxListenersExceededWarning");
+        expect(watching.stderr).not.toContain("abort listeners");
+      }),
     SLOW,
   );
 });

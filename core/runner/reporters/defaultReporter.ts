@@ -63,7 +63,7 @@ export class DefaultReporter implements ConsoleReporter {
     this.progress();
   }
 
-  /** The line a file ends with: `✓ file (n tests)`, `✗ file (k of n failed)` or `✗ file (could not run)`. */
+  /** The line a file ends with: `✓ file (n tests)`, `↓ file (n skipped)`, `✗ file (k of n failed)` or `✗ file (could not run)`. */
   protected fileLine(report: FileReport): string {
     const name = rel(this.out, report.file);
     const failed = report.tests.filter((t) => t.status === "failed").length;
@@ -73,6 +73,8 @@ export class DefaultReporter implements ConsoleReporter {
     const stopped = report.stopped ? "; stopped before its end" : "";
     if (report.error) return `${this.c.red("✗")} ${name} ${this.c.dim("(could not run)")}`;
     if (failed > 0) return `${this.c.red("✗")} ${name} ${this.c.dim(`(${failed} of ${failed + passed} failed${stopped})`)}`;
+    // Every test skipped (by -t, .skip or .todo): the file ran none, and is marked skipped, as Vitest's `↓` does.
+    if (passed === 0 && skipped > 0) return `${this.c.yellow("↓")} ${name} ${this.c.dim(`(${skipped} skipped${stopped})`)}`;
     const ran = passed === 1 ? "1 test" : `${passed} tests`;
     return `${this.c.green("✓")} ${name} ${this.c.dim(`(${ran}${skipped > 0 ? `, ${skipped} skipped` : ""}${stopped})`)}`;
   }

@@ -58,7 +58,9 @@ export class TapReporter implements Reporter {
         }
       });
       const failed = report.tests.some((test) => test.status === "failed");
-      lines.push(`${failed ? "not ok" : "ok"} ${n} - ${name} # time=${Math.round(report.durationMs)}ms`);
+      // A file whose every test was skipped (by -t, .skip or .todo) is itself skipped, as Vitest's TAP marks it.
+      const skipped = report.tests.length > 0 && report.tests.every((test) => test.status === "skipped" || test.status === "todo");
+      lines.push(`${failed ? "not ok" : "ok"} ${n} - ${name} # ${skipped ? "SKIP" : `time=${Math.round(report.durationMs)}ms`}`);
     }
     this.out.stdout.write(`${lines.join("\n")}\n`);
   }
