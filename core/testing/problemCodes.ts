@@ -15,6 +15,8 @@ export type ProblemSeverity = "error" | "neverReached";
 export type ProblemPlacement =
   /** The option's name, else the script's key. */
   | "optionName"
+  /** The script's value under its option and key (the option's whole value for none), else the option's name. */
+  | "scriptValue"
   /** Each entry never reached (by site, or by list position), else the script's key. */
   | "unreachedEntries"
   /** The key of the script never asked. */
@@ -59,6 +61,8 @@ export type ProblemFix =
   | "addEntry"
   /** Add a script for the unscripted agent. */
   | "addScript"
+  /** Add a `decisions` script answering each question the decision asked. */
+  | "addDecisionScript"
   /** Answer with the turn's schema. */
   | "answerWith"
   /** Fill the value with one the schema accepts (the editor only: it reads the written value). */
@@ -101,14 +105,14 @@ export const PROBLEM_CODES = {
   },
   "script-invalid": {
     severity: "error",
-    placement: "optionName",
+    placement: "scriptValue",
     fix: "rename",
     static: "byScript",
     docs: "under `agents`, `decisions`, `compactions`, `messages`: the script (a list's first bad `index` named), an empty list's `[]`; under `participants`: the value that is not a function; an option's whole value that maps no keys",
   },
   "script-empty-list": {
     severity: "error",
-    placement: "optionName",
+    placement: "scriptValue",
     fix: "rename",
     static: "byScript",
     docs: "under `agents`, `decisions`, `compactions`, `messages`: the script (a list's first bad `index` named), an empty list's `[]`; under `participants`: the value that is not a function; an option's whole value that maps no keys",
@@ -160,7 +164,12 @@ export const PROBLEM_CODES = {
   stall: { severity: "error", placement: "inFlightEntries", fix: "none", docs: "the entries of the turns in flight, else the `stall` option, else the call" },
   "max-turns": { severity: "error", placement: "option", fix: "none", docs: "the `maxTurns` option, else the call" },
   "args-required": { severity: "error", placement: "option", fix: "none", docs: "the `args` option, else the call" },
-  "decision-unscripted": { severity: "error", placement: "named", fix: "none", docs: NAMED },
+  "decision-unscripted": {
+    severity: "error",
+    placement: "named",
+    fix: "addDecisionScript",
+    docs: "the `decisions` option, else the call (fix: add a script answering each question the decision asked)",
+  },
   "decision-script-threw": { severity: "error", placement: "throw", fix: "none", docs: "the `throw` (the first frame in the file), else the entry" },
   "decision-unasked-question": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "decision-wrong-kind": { severity: "error", placement: "named", fix: "none", docs: NAMED },
