@@ -101,7 +101,7 @@ export const PROBLEM_CODES = {
     placement: "option",
     fix: "none",
     static: "byMessage",
-    docs: "the option's name, else the call (before a run too: `values` without `fromStage`, `files` with `cwd`); of an `events` element (neither or both of `during`/`after`; a `during`/`after` literal not `\"agent#n\"`), that element, `index` as the run's",
+    docs: "the option's name, else the call (before a run too: `values` without `fromStage`, `files` with `cwd`); of an `events` element (neither or both of `during`/`after`; a `during`/`after` literal not `\"agent#n\"`), that element's `during`/`after` (the second of both; with neither, a key it does not take, such as `durring`), else the element, `index` as the run's",
   },
   "script-invalid": {
     severity: "error",
@@ -194,7 +194,7 @@ export const PROBLEM_CODES = {
     severity: "error",
     placement: "named",
     fix: "none",
-    docs: "the `events` element (its `index`); `event-refused` of the starting event goes on the `event` option",
+    docs: "the `during` or `after` of its `events` element (its `index`): the turn that never came, else the element",
   },
   "event-id-reused": {
     severity: "error",
