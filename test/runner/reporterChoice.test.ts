@@ -183,10 +183,7 @@ describe("every reporter of REPORTERS", () => {
   /** `failed` as the json document has it: each failed test's failures, with the code and place every reporter gives. */
   const withFailures = {
     ...failed,
-    tests: [
-      failed.tests[0]!,
-      { ...failed.tests[1]!, failures: [{ code: "expect-failed", location: failed.tests[1]!.error!.location, message: "expected 1 to be 2" }] },
-    ],
+    tests: [failed.tests[0]!, { ...failed.tests[1]!, failures: [{ code: "expect-failed", location: failed.tests[1]!.error!.location, message: "expected 1 to be 2" }] }],
   };
 
   /** Each line with its newline. */
@@ -214,7 +211,15 @@ describe("every reporter of REPORTERS", () => {
   }
 
   /** What the terminal reporters print after their progress: the failure, the timing line and the count. */
-  const FAILURE_AND_COUNT = ["", "FAIL math › subtracts", "  at test/math.test.ts:5:30 expect-failed", "    expected 1 to be 2", "", "1 file in 0.02s", "1 passed, 1 failed"];
+  const FAILURE_AND_COUNT = [
+    "",
+    "FAIL math › subtracts",
+    "  at test/math.test.ts:5:30 expect-failed",
+    "    expected 1 to be 2",
+    "",
+    "1 file in 0.02s",
+    "1 passed, 1 failed",
+  ];
 
   // A Record: a reporter added to REPORTER_NAMES is a tsc error here until its output is written down.
   const EXPECTED: Record<ReporterName, { stdout: string; stderr: string }> = {
