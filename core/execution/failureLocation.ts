@@ -5,7 +5,7 @@
 import { eventKeyAtFault } from "../testing/eventKeyAtFault.ts";
 import { PROBLEM_CODES } from "../testing/problemCodes.ts";
 import type { ProblemCode, ProblemTrace, ScriptOption } from "../testing/trace.ts";
-import { expressionStartAt, type Literal, offsetOf, positionOf, propertyOf, readLiteral, resolved } from "./literalText.ts";
+import { expressionStartAt, failureStartAt, type Literal, offsetOf, positionOf, propertyOf, readLiteral, resolved } from "./literalText.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 
 /**
@@ -45,6 +45,12 @@ export function plainFailureCode(error: ErrorReport): "expect-failed" | "timeout
   return "test-failed";
 }
 
+/** Where a failure that is no testWorkflow problem starts in its file's text (literalText.ts's `failureStartAt`). */
+export function plainFailureSite(site: Site, text: string): Site {
+  const offset = offsetOf(text, site.line, site.column);
+  return offset === undefined ? site : { file: site.file, ...positionOf(text, failureStartAt(text, offset)) };
+}
+
 /** A file that could not run. */
 export function fileFailure(report: FileReport): Failure | undefined {
   if (!report.error) return undefined;
@@ -57,9 +63,12 @@ export function testFailures(file: string, test: TestReport, textOf: TextOf): Fa
   const error = test.error ?? { message: "failed" };
   const fallback = error.location ?? test.location;
   const problems = error.problems ?? [];
-  if (problems.length === 0) return [{ code: plainFailureCode(error), message: error.message, ...(fallback ? { site: fallback } : {}) }];
-  const call = error.location?.file === file ? error.location : undefined;
   const text = textOf(file);
+  if (problems.length === 0) {
+    const site = fallback && text !== undefined && fallback.file === file ? plainFailureSite(fallback, text) : fallback;
+    return [{ code: plainFailureCode(error), message: error.message, ...(site ? { site } : {}) }];
+  }
+  const call = error.location?.file === file ? error.location : undefined;
   const written = text === undefined ? undefined : new WrittenCall(file, text, call);
   return problems.map((problem) => {
     const site = written?.locate(problem) ?? fallbackSite(problem, fallback);

@@ -215,3 +215,15 @@ export function expressionStartAt(text: string, offset: number): number {
     start -= before[0].length;
   }
 }
+
+/**
+ * Where a failure at a runtime site starts as written: V8 places `process.exit(1)` at `exit` and
+ * `throw new Error(…)` at `new`; the statement starts at `process` and at `throw`. An `expect`'s
+ * matcher (`).toBe(…)`) stays where V8 put it.
+ */
+export function failureStartAt(text: string, offset: number): number {
+  const start = expressionStartAt(text, offset);
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const keyword = /\bthrow\s+$/.exec(text.slice(lineStart, start));
+  return keyword ? lineStart + keyword.index : start;
+}

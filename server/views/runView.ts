@@ -14,7 +14,7 @@ import type { Question } from "../../core/workflow/types.ts";
 import { callAtSite, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "../analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
 import { lineRange, rangeWithin, sameRange, siteRange, throwRange } from "../analysis/ranges.ts";
-import { plainFailureCode } from "../../core/execution/failureLocation.ts";
+import { plainFailureCode, plainFailureSite } from "../../core/execution/failureLocation.ts";
 import { eventKeyAtFault } from "../../core/testing/eventKeyAtFault.ts";
 import { describeProblem, type ProblemFix, type ProblemPlacement, type ProblemSeverity } from "../../core/testing/problemCodes.ts";
 import type { FixNeed, NamedSchema, Unreached } from "./fixes.ts";
@@ -156,11 +156,12 @@ class Converter {
   }
 
   /**
-   * A failing expect, a timeout or a throw in the test: from where it failed (an expect's matcher)
-   * to the line's end, with the code every `turnlens test` reporter gives it (core/execution/failureLocation.ts).
+   * A failing expect, a timeout or a throw in the test: from where it failed (an expect's matcher, a
+   * throw's `throw`, a call's first name) to the line's end, at the place and with the code every
+   * `turnlens test` reporter gives it (core/execution/failureLocation.ts).
    */
   private testError(error: ErrorReport, testRange: Range): TurnlensDiagnostic {
-    const range = this.inFile(error.location) ? siteRange(this.document, error.location) : testRange;
+    const range = this.inFile(error.location) ? siteRange(this.document, plainFailureSite(error.location, this.input.text)) : testRange;
     return diagnostic(range, plainFailureCode(error), error.message);
   }
 

@@ -176,7 +176,7 @@ describe("the junit reporter", () => {
       expect(result.stdout).toMatch(
         /<testcase name="console › logs and passes" classname="[^"]+" time="[\d.]+">\n {6}<system-out>hello from a test\n<\/system-out>\n {6}<system-err>a warning &amp; &lt;more&gt;\n<\/system-err>\n {4}<\/testcase>/,
       );
-      expect(result.stdout).toContain(`<failure message="Cannot read properties of undefined (reading &apos;name&apos;)" type="TypeError">${console}:11:18 test-failed`);
+      expect(result.stdout).toContain(`<failure message="Cannot read properties of undefined (reading &apos;name&apos;)" type="TypeError">${console}:11:12 test-failed`);
       expect(result.stdout).toContain(`type="AssertionError">${console}:15:19 expect-failed`);
       expect(result.stdout).toMatch(/<failure [^>]*>[^<]*<\/failure>\n {6}<system-out>before the expect\n<\/system-out>/);
       expect(result.stdout).toContain("<skipped>todo</skipped>");
@@ -372,7 +372,7 @@ describe("the agent reporter", () => {
         [
           "FAIL test/runner/fixtures/reporters/broken.test.ts:3:7 file-failed",
           "  why: the file gives up before its tests",
-          "FAIL test/runner/fixtures/reporters/console.test.ts:11:18 test-failed",
+          "FAIL test/runner/fixtures/reporters/console.test.ts:11:12 test-failed",
           "  test: console › throws a TypeError",
           "  why: TypeError: Cannot read properties of undefined (reading 'name')",
           "FAIL test/runner/fixtures/reporters/console.test.ts:15:19 expect-failed",
