@@ -1,6 +1,7 @@
 // One entry per problem code a test can make: its severity, where the editor places it, the quick
 // fix it offers, whether the static pass finds it too, and its row in docs/language-server.md's
-// Diagnostics table. The switches over codes (problemFixes.ts, the server's runView.ts) read it;
+// Diagnostics table. The switches over codes (problemFixes.ts, the server's runView.ts, the
+// reporters' core/execution/failureLocation.ts) read it;
 // test/core/problemCodes.test.ts checks the docs against it.
 import type { ProblemCode } from "./trace.ts";
 
@@ -8,9 +9,10 @@ import type { ProblemCode } from "./trace.ts";
 export type ProblemSeverity = "error" | "neverReached";
 
 /**
- * Where the editor places a run's problem (server/views/runView.ts), each falling back to the
+ * Where the editor (server/views/runView.ts) and every `turnlens test` reporter
+ * (core/execution/failureLocation.ts) place a run's problem, each falling back to the
  * `testWorkflow` call in the test, else the test. A problem about one `events` element goes on the
- * element, whatever its code.
+ * element's key at fault (core/testing/eventKeyAtFault.ts), else the element, whatever its code.
  */
 export type ProblemPlacement =
   /** The option's name, else the script's key. */
