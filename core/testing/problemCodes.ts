@@ -1,6 +1,7 @@
 // One entry per problem code a test can make: its severity, where the editor places it, the quick
 // fix it offers, whether the static pass finds it too, and its row in docs/language-server.md's
-// Diagnostics table. The switches over codes (problemFixes.ts, the server's runView.ts) read it;
+// Diagnostics table. The switches over codes (problemFixes.ts, the server's runView.ts, the
+// reporters' core/execution/failureLocation.ts) read it;
 // test/core/problemCodes.test.ts checks the docs against it.
 import type { ProblemCode } from "./trace.ts";
 
@@ -8,13 +9,16 @@ import type { ProblemCode } from "./trace.ts";
 export type ProblemSeverity = "error" | "neverReached";
 
 /**
- * Where the editor places a run's problem (server/views/runView.ts), each falling back to the
+ * Where the editor (server/views/runView.ts) and every `turnlens test` reporter
+ * (core/execution/failureLocation.ts) place a run's problem, each falling back to the
  * `testWorkflow` call in the test, else the test. A problem about one `events` element goes on the
- * element, whatever its code.
+ * element's key at fault (core/testing/eventKeyAtFault.ts), else the element, whatever its code.
  */
 export type ProblemPlacement =
   /** The option's name, else the script's key. */
   | "optionName"
+  /** The script's value under its option and key (the option's whole value for none), else the option's name. */
+  | "scriptValue"
   /** Each entry never reached (by site, or by list position), else the script's key. */
   | "unreachedEntries"
   /** The key of the script never asked. */
@@ -59,6 +63,8 @@ export type ProblemFix =
   | "addEntry"
   /** Add a script for the unscripted agent. */
   | "addScript"
+  /** Add a `decisions` script answering each question the decision asked. */
+  | "addDecisionScript"
   /** Answer with the turn's schema. */
   | "answerWith"
   /** Fill the value with one the schema accepts (the editor only: it reads the written value). */
@@ -97,18 +103,18 @@ export const PROBLEM_CODES = {
     placement: "option",
     fix: "none",
     static: "byMessage",
-    docs: "the option's name, else the call (before a run too: `values` without `fromStage`, `files` with `cwd`); of an `events` element (neither or both of `during`/`after`; a `during`/`after` literal not `\"agent#n\"`), that element, `index` as the run's",
+    docs: "the option's name, else the call (before a run too: `values` without `fromStage`, `files` with `cwd`); of an `events` element (neither or both of `during`/`after`; a `during`/`after` literal not `\"agent#n\"`), that element's `during`/`after` (the second of both; with neither, a key it does not take, such as `durring`), else the element, `index` as the run's",
   },
   "script-invalid": {
     severity: "error",
-    placement: "optionName",
+    placement: "scriptValue",
     fix: "rename",
     static: "byScript",
     docs: "under `agents`, `decisions`, `compactions`, `messages`: the script (a list's first bad `index` named), an empty list's `[]`; under `participants`: the value that is not a function; an option's whole value that maps no keys",
   },
   "script-empty-list": {
     severity: "error",
-    placement: "optionName",
+    placement: "scriptValue",
     fix: "rename",
     static: "byScript",
     docs: "under `agents`, `decisions`, `compactions`, `messages`: the script (a list's first bad `index` named), an empty list's `[]`; under `participants`: the value that is not a function; an option's whole value that maps no keys",
@@ -160,7 +166,12 @@ export const PROBLEM_CODES = {
   stall: { severity: "error", placement: "inFlightEntries", fix: "none", docs: "the entries of the turns in flight, else the `stall` option, else the call" },
   "max-turns": { severity: "error", placement: "option", fix: "none", docs: "the `maxTurns` option, else the call" },
   "args-required": { severity: "error", placement: "option", fix: "none", docs: "the `args` option, else the call" },
-  "decision-unscripted": { severity: "error", placement: "named", fix: "none", docs: NAMED },
+  "decision-unscripted": {
+    severity: "error",
+    placement: "named",
+    fix: "addDecisionScript",
+    docs: "the `decisions` option, else the call (fix: add a script answering each question the decision asked)",
+  },
   "decision-script-threw": { severity: "error", placement: "throw", fix: "none", docs: "the `throw` (the first frame in the file), else the entry" },
   "decision-unasked-question": { severity: "error", placement: "named", fix: "none", docs: NAMED },
   "decision-wrong-kind": { severity: "error", placement: "named", fix: "none", docs: NAMED },
@@ -191,7 +202,7 @@ export const PROBLEM_CODES = {
     severity: "error",
     placement: "named",
     fix: "none",
-    docs: "the `events` element (its `index`); `event-refused` of the starting event goes on the `event` option",
+    docs: "the `during` or `after` of its `events` element (its `index`): the turn that never came, else the element",
   },
   "event-id-reused": {
     severity: "error",

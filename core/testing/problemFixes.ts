@@ -4,6 +4,7 @@
 import { Value } from "typebox/value";
 import { PROBLEM_CODES } from "./problemCodes.ts";
 import type { ProblemTrace } from "./trace.ts";
+import type { Question } from "../workflow/types.ts";
 import { validAnswer } from "./validAnswer.ts";
 
 /** A named schema and the value TypeBox builds for it (core/execution/schemaNames.ts finds them). */
@@ -59,10 +60,34 @@ export function entryChoices(schema: unknown, named: NamedSchema | undefined): A
   return choices;
 }
 
+/**
+ * A `decisions` script for a decision no script met: each question it asked answered as the page's
+ * shorthand allows (a choice's first option, a score's lowest level, a yes-no's `true`), one line.
+ */
+export function decisionScriptText(questions: Readonly<Record<string, Question>>): string {
+  const answers: Record<string, unknown> = {};
+  for (const [id, question] of Object.entries(questions)) answers[id] = shorthandAnswer(question);
+  return jsLiteral(answers);
+}
+
+function shorthandAnswer(question: Question): string | number | boolean {
+  switch (question.kind) {
+    case "choice":
+      return Object.keys(question.options)[0] ?? "";
+    case "score":
+      return 0;
+    case "yes-no":
+      return true;
+    default:
+      return question satisfies never;
+  }
+}
+
 export const fixTitles = {
   rename: (written: string, suggestion: string) => `Rename "${written}" to "${suggestion}"`,
   addEntry: (entry: string, agent: string, turn: number) => `Add ${entry} for ${agent} turn ${turn}`,
   addScript: (agent: string, entry: string) => `Add a script for "${agent}": ${entry}`,
+  addDecisionScript: (key: string, script: string) => `Add a script for decision "${key}": ${script}`,
   answerWith: (name: string) => `Answer with ${name}`,
   removeUnreached: (entries: number) => (entries === 1 ? "Remove this entry never reached" : "Remove the entries never reached"),
   removeNeverAsked: (key: string) => `Remove the script of "${key}", never asked`,
@@ -71,6 +96,8 @@ export const fixTitles = {
 /** What the fix needs beyond the problem: the schema of the turn it is about, and the name an export gives a schema. */
 export interface FixContext {
   turnSchema?: unknown;
+  /** The questions of the decision the problem is about, as the run asked them. */
+  decisionQuestions?: Readonly<Record<string, Question>>;
   nameOf?: (schema: unknown) => NamedSchema | undefined;
 }
 
@@ -100,6 +127,10 @@ export function preferredFixTitle(problem: ProblemTrace, context: FixContext = {
       const entry = entryChoices(context.turnSchema, named(context.turnSchema)).find((choice) => choice.preferred)!;
       return fixTitles.addScript(problem.agent, entry.text);
     }
+    case "addDecisionScript":
+      return problem.decision !== undefined && context.decisionQuestions
+        ? fixTitles.addDecisionScript(problem.decision, decisionScriptText(context.decisionQuestions))
+        : undefined;
     case "answerWith": {
       const expected = named(problem.expectedSchema);
       return expected ? fixTitles.answerWith(expected.name) : undefined;

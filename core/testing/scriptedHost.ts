@@ -81,6 +81,8 @@ export class ScriptedHost implements AgentHost {
   moment: (() => Moment) | undefined;
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
+  /** The entry each turn in flight met, by operation id: a stall is placed on them. */
+  private readonly metEntries = new Map<number, Entry>();
   private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites; moments?: { started: Moment; ended?: Moment } }>();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
@@ -147,7 +149,13 @@ export class ScriptedHost implements AgentHost {
     if (record && end.keptPane) record.keptPane = true;
   }
 
+  /** Where the entries the turns in flight met were written, in the order the turns started. */
+  inFlightSites(): SourceSite[] {
+    return [...this.inFlight.keys()].map((id) => this.metEntries.get(id)?.site).filter((site): site is SourceSite => !!site);
+  }
+
   settle(operation: TurnOperation, outcome: Outcome): void {
+    this.metEntries.delete(operation.id);
     if (operation.kind === "compact") {
       this.inFlight.delete(operation.id);
       this.compactions?.settle(operation, outcome);
@@ -229,6 +237,7 @@ export class ScriptedHost implements AgentHost {
   }
 
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
+    this.metEntries.set(operation.id, entry);
     if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at, entry);
     if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, located(at, entry)));
     // The same schema object (the usual case: the test imports the workflow's) needs no comparing.

@@ -56,6 +56,11 @@ const SCRIPT_OPTIONS = ["agents"] as const;
 /** A keepAlive with no window lasts this long in a test rather than the hour. */
 export const TEST_KEEP_ALIVE_MS = 100;
 
+/** A stall's `sites`: the entries of the turns in flight, where every reporter and the editor place it. */
+function sitesOf(sites: SourceSite[]): { sites?: SourceSite[] } {
+  return sites.length > 0 ? { sites } : {};
+}
+
 function entryTraces(options: ReadOptions, sites: PendingSites): EntryTrace[] {
   const traces: EntryTrace[] = [];
   scriptEntryTraces(traces, SCRIPT_OPTIONS[0], options.agents, sites);
@@ -217,6 +222,7 @@ async function runScripted<Args, Result>(
       code: "stall",
       option: "stall",
       inFlight,
+      ...sitesOf(host.inFlightSites()),
       message: `the run stalled: nothing started or ended for ${read.stallMs} ms; ${inFlight.length ? `in flight: ${listed}` : "no turn in flight"}${keepAliveHint()}`,
     });
   });

@@ -24,7 +24,10 @@ export function readEventElements(context: AnalysisContext, value: ts.Expression
     const read: StaticEventElement = { index: elements.length, range: rangeOfNode(sourceFile, element) };
     const object = unwrapExpression(element);
     if (ts.isObjectLiteralExpression(object)) {
+      read.keys = [];
       for (const property of object.properties) {
+        const named = property.name ? propertyKeyOf(property.name) : undefined;
+        if (named !== undefined && property.name) read.keys.push({ key: named, range: rangeOfNode(sourceFile, property.name) });
         if (!ts.isPropertyAssignment(property)) continue;
         const key = propertyKeyOf(property.name);
         const written = unwrapExpression(property.initializer);

@@ -93,6 +93,8 @@ export interface StaticEventElement {
   turn?: string;
   /** The event's name, when written as a string literal. */
   name?: string;
+  /** The keys the object literal writes, in order, each with its name's range: a problem goes on the one at fault. */
+  keys?: Array<{ key: string; range: Range }>;
 }
 
 export interface StaticEvents {

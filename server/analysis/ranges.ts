@@ -133,11 +133,6 @@ export function siteRange(document: TextDocument, site: { line: number; column: 
   return lineRange(document, line, character);
 }
 
-/** A runtime site's whole line, first non-blank to last (for a column that is not the statement's). */
-export function siteLineRange(document: TextDocument, site: { line: number; column: number }): Range {
-  return lineRange(document, positionOfSite(site.line, site.column).line);
-}
-
 /** V8 places a throw at its `new Error(...)`: the range of a site widened back to the `throw` keyword before it. */
 export function throwRange(document: TextDocument, site: { line: number; column: number }): Range {
   const range = siteRange(document, site);

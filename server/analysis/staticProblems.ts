@@ -2,10 +2,11 @@
 // (core/testing/optionsBeforeRun.ts) on what the text makes certain: this file only hands them
 // the written values and shows each problem where it was written.
 
-import type ts from "./typescript.ts";
+import ts from "./typescript.ts";
+import { eventKeyAtFault } from "../../core/testing/eventKeyAtFault.ts";
 import { problemsBeforeRun } from "../../core/testing/optionsBeforeRun.ts";
 import type { ProblemTrace } from "../../core/testing/trace.ts";
-import { unwrapExpression } from "./literalValues.ts";
+import { propertyKeyOf, unwrapExpression } from "./literalValues.ts";
 import type { StaticProblem, StaticProblemCode } from "./model.ts";
 import { rangeOfNode } from "./ranges.ts";
 import type { AnalysisContext } from "./scriptEntries.ts";
@@ -35,12 +36,26 @@ export function addProblems(into: StaticProblem[], found: readonly StaticProblem
 function nodeOf(written: WrittenOptions, problem: ProblemTrace): ts.Node | undefined {
   const option = problem.option ?? "";
   if (problem.code === "unknown-option") return written.names.get(option);
-  if (option === "events" && typeof problem.index === "number") return written.events.get(problem.index);
+  if (option === "events" && typeof problem.index === "number") return eventNode(written.events.get(problem.index), problem);
   if (problem.code === "script-invalid" || problem.code === "script-empty-list") {
     const script = problem.key !== undefined ? written.scripts.get(option)?.get(problem.key) : written.values.get(option);
     return script && problem.code === "script-empty-list" ? unwrapExpression(script) : script;
   }
   return written.names.get(option);
+}
+
+/** An `events` element's problem: on the key at fault in it (core/testing/eventKeyAtFault.ts), else the element. */
+function eventNode(element: ts.Node | undefined, problem: ProblemTrace): ts.Node | undefined {
+  const unwrapped = element && ts.isExpression(element) ? unwrapExpression(element) : undefined;
+  const object = unwrapped && ts.isObjectLiteralExpression(unwrapped) ? unwrapped : undefined;
+  if (!object) return element;
+  const keys = object.properties.map((property) => (property.name ? propertyKeyOf(property.name) : undefined));
+  const key = eventKeyAtFault(
+    problem,
+    keys.filter((written): written is string => written !== undefined),
+  );
+  const index = key === undefined ? -1 : keys.indexOf(key);
+  return index >= 0 ? object.properties[index]!.name : element;
 }
 
 function staticProblem(context: AnalysisContext, problem: ProblemTrace, node: ts.Node): StaticProblem {

@@ -1,12 +1,13 @@
 // The text edits behind the quick fixes: rename an option, remove entries no turn reached, add the
-// entry a turn past a list needed, add a script for an unscripted agent, fill an answer with a value
+// entry a turn past a list needed, add a script for an unscripted agent or decision, fill an answer with a value
 // its schema accepts, and import what they name. A diagnostic keeps only what its fixes need
 // (`FixNeed`, runView.ts); features/codeActions.ts makes the edits (`fixesOf`) when they are asked.
 import type { Position, Range, TextEdit } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import type { StaticEntry, StaticScript, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
+import type { StaticEntry, StaticScript, StaticScripts, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
 import { positionBefore, sameRange } from "../analysis/ranges.ts";
-import { entryChoices as entryTexts, fixTitles, jsLiteral, propertyName, type NamedSchema } from "../../core/testing/problemFixes.ts";
+import { decisionScriptText, entryChoices as entryTexts, fixTitles, jsLiteral, propertyName, type NamedSchema } from "../../core/testing/problemFixes.ts";
+import type { Question } from "../../core/workflow/types.ts";
 import { partialValueOf, writtenValueAt, type WrittenValue } from "../analysis/writtenAnswer.ts";
 import { entriesOfScript } from "../analysis/siteLookup.ts";
 import { validAnswer } from "../../core/testing/validAnswer.ts";
@@ -27,6 +28,7 @@ export type FixNeed =
   | { kind: "removeUnreached"; item: Unreached }
   | { kind: "addEntry"; script: StaticScript; agent: string; turn: number; schema: unknown; named: NamedSchema | undefined }
   | { kind: "addScript"; call: StaticTestWorkflowCall; agent: string; schema: unknown; named: NamedSchema | undefined }
+  | { kind: "addDecisionScript"; call: StaticTestWorkflowCall; key: string; questions: Readonly<Record<string, Question>> }
   | { kind: "answerWith"; schemaRange: Range; named: NamedSchema }
   | { kind: "fill"; valueRange: Range; schema: unknown };
 
@@ -53,6 +55,8 @@ export function fixesOf(need: FixNeed, source: FixSource): Fix[] {
       return addEntryFixes(document, model, need.script, need.agent, need.turn, need.schema, need.named);
     case "addScript":
       return addScriptFixes(document, model, need.call, need.agent, need.schema, need.named);
+    case "addDecisionScript":
+      return addDecisionScriptFixes(document, need.call, need.key, need.questions);
     case "answerWith":
       return [
         {
@@ -297,23 +301,41 @@ export function addScriptFixes(
   named: NamedSchema | undefined,
 ): Fix[] {
   return entryChoices(document, model, schema, named).flatMap((choice) => {
-    const property = `${propertyName(agent)}: ${choice.text}`;
-    let edit: TextEdit | undefined;
-    if (call.agents) {
-      const last = call.agents.scripts.at(-1)?.propertyRange;
-      edit = last ? appendItem(document, call.agents.objectRange.start, last, last.end, property) : { range: call.agents.objectRange, newText: `{ ${property} }` };
-    } else if (call.optionsRange) {
-      const last = call.options.at(-1)?.propertyRange;
-      edit = last
-        ? appendItem(document, call.optionsRange.start, last, last.end, `agents: { ${property} }`)
-        : { range: call.optionsRange, newText: `{ agents: { ${property} } }` };
-    } else if (call.workflowRange) {
-      const at = call.workflowRange.end;
-      edit = { range: { start: at, end: at }, newText: `, { agents: { ${property} } }` };
-    }
-    if (!edit) return [];
-    return [{ title: fixTitles.addScript(agent, choice.text), edits: [...choice.imports, edit], preferred: choice.preferred }];
+    const edit = addScriptProperty(document, call, "agents", call.agents, `${propertyName(agent)}: ${choice.text}`);
+    return edit ? [{ title: fixTitles.addScript(agent, choice.text), edits: [...choice.imports, edit], preferred: choice.preferred }] : [];
   });
+}
+
+/** The fix for a decision no script met: add `"key": { question: answer, … }` to the call's decisions (creating them if needed). */
+export function addDecisionScriptFixes(document: TextDocument, call: StaticTestWorkflowCall, key: string, questions: Readonly<Record<string, Question>>): Fix[] {
+  const script = decisionScriptText(questions);
+  const edit = addScriptProperty(document, call, "decisions", call.decisions, `${JSON.stringify(key)}: ${script}`);
+  return edit ? [{ title: fixTitles.addDecisionScript(key, script), edits: [edit], preferred: true }] : [];
+}
+
+/** The edit adding `property` to a keyed option's object, or the option itself to the call's options. */
+function addScriptProperty(
+  document: TextDocument,
+  call: StaticTestWorkflowCall,
+  option: string,
+  scripts: StaticScripts | undefined,
+  property: string,
+): TextEdit | undefined {
+  if (scripts) {
+    const last = scripts.scripts.at(-1)?.propertyRange;
+    return last ? appendItem(document, scripts.objectRange.start, last, last.end, property) : { range: scripts.objectRange, newText: `{ ${property} }` };
+  }
+  if (call.optionsRange) {
+    const last = call.options.at(-1)?.propertyRange;
+    return last
+      ? appendItem(document, call.optionsRange.start, last, last.end, `${option}: { ${property} }`)
+      : { range: call.optionsRange, newText: `{ ${option}: { ${property} } }` };
+  }
+  if (call.workflowRange) {
+    const at = call.workflowRange.end;
+    return { range: { start: at, end: at }, newText: `, { ${option}: { ${property} } }` };
+  }
+  return undefined;
 }
 
 function sameEdit(left: TextEdit, right: TextEdit): boolean {

@@ -10,9 +10,12 @@ import type { SchemaName } from "../../core/execution/schemaNames.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "../../core/execution/report.ts";
 import type { ProblemTrace, RunTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { canonicalJson } from "../../core/workflow/json.ts";
+import type { Question } from "../../core/workflow/types.ts";
 import { callAtSite, entryAtSite, entryByKey, looseEntryAtSite, scriptsOfOption, testAt, testAtSite } from "../analysis/analyzeTestFile.ts";
 import type { StaticEntry, StaticProblem, StaticScript, StaticTest, StaticTestFile, StaticTestWorkflowCall } from "../analysis/model.ts";
-import { lineRange, rangeWithin, sameRange, siteLineRange, siteRange, throwRange } from "../analysis/ranges.ts";
+import { lineRange, rangeWithin, sameRange, siteRange, throwRange } from "../analysis/ranges.ts";
+import { plainFailureCode, plainFailureSite } from "../../core/execution/failureLocation.ts";
+import { eventKeyAtFault } from "../../core/testing/eventKeyAtFault.ts";
 import { describeProblem, type ProblemFix, type ProblemPlacement, type ProblemSeverity } from "../../core/testing/problemCodes.ts";
 import type { FixNeed, NamedSchema, Unreached } from "./fixes.ts";
 import { ScriptViews, type ScriptView } from "./scriptViews.ts";
@@ -152,11 +155,14 @@ class Converter {
     for (const added of this.diagnostics.slice(before)) added.data.test = report.id;
   }
 
-  /** A failing expect or a throw in the test: on its whole line (V8's column is the matcher's, not the statement's). */
+  /**
+   * A failing expect, a timeout or a throw in the test: from where it failed (an expect's matcher, a
+   * throw's `throw`, a call's first name) to the line's end, at the place and with the code every
+   * `turnlens test` reporter gives it (core/execution/failureLocation.ts).
+   */
   private testError(error: ErrorReport, testRange: Range): TurnlensDiagnostic {
-    const range = this.inFile(error.location) ? siteLineRange(this.document, error.location) : testRange;
-    const fromExpect = error.expected !== undefined || error.actual !== undefined || /^expect\(/.test(error.message);
-    return diagnostic(range, fromExpect ? "expect-failed" : "test-failed", error.message);
+    const range = this.inFile(error.location) ? siteRange(this.document, plainFailureSite(error.location, this.input.text)) : testRange;
+    return diagnostic(range, plainFailureCode(error), error.message);
   }
 
   private entryAt(site: Site | undefined, testIndex: number | undefined): { entry: StaticEntry; script?: StaticScript; call?: StaticTestWorkflowCall } | undefined {
@@ -231,6 +237,10 @@ class Converter {
         return target.call && problem.agent
           ? [{ kind: "addScript", call: target.call, agent: problem.agent, schema: target.turnSchema, named: this.namedFor(target.turnSchema) }]
           : [];
+      case "addDecisionScript":
+        return target.call && problem.decision !== undefined && target.decisionQuestions
+          ? [{ kind: "addDecisionScript", call: target.call, key: problem.decision, questions: target.decisionQuestions }]
+          : [];
       case "answerWith": {
         const named = this.namedFor(problem.expectedSchema);
         return named && target.schemaRange ? [{ kind: "answerWith", schemaRange: target.schemaRange, named }] : [];
@@ -251,7 +261,11 @@ class Converter {
     const fallback = call && call.testIndex !== undefined && call.testIndex === scope.testIndex ? call.calleeRange : testRange;
     // A problem about one element of `events` (event-never-sent, event-refused...) goes on that element.
     const eventElement = problem.option === "events" && typeof problem.index === "number" ? call?.events?.elements[problem.index] : undefined;
-    if (eventElement) return [{ range: eventElement.range }];
+    if (eventElement) {
+      // On the key at fault (a `during` whose turn never came, a misspelled `durring`), else the element.
+      const key = eventKeyAtFault(problem, eventElement.keys?.map((written) => written.key) ?? []);
+      return [{ range: eventElement.keys?.find((written) => written.key === key)?.range ?? eventElement.range }];
+    }
     const at = this.entryAt(problem.site, scope.testIndex);
     // A messages function has no site of its own: its key and list position name it.
     const keyed =
@@ -260,6 +274,15 @@ class Converter {
       case "optionName": {
         const optionName = this.optionRange(call, problem.option);
         return [{ range: optionName ?? this.scriptByKey(call, problem.option, problem.key)?.keyRange ?? fallback, target: optionName ? { optionName } : {} }];
+      }
+      case "scriptValue": {
+        // Where the static pass shows the same problem (staticProblems.ts), so a run's copy lands on it too.
+        const value =
+          problem.key !== undefined
+            ? this.scriptByKey(call, problem.option, problem.key)?.valueRange
+            : call?.options.find((option) => option.name === problem.option)?.valueRange;
+        const optionName = this.optionRange(call, problem.option);
+        return [{ range: value ?? optionName ?? fallback, target: optionName ? { optionName } : {} }];
       }
       case "unreachedEntries": {
         const places: Place[] = [];
@@ -354,6 +377,7 @@ class Converter {
         return [{ range: fallback }];
       case "named": {
         const decision = problem.decision ? this.scriptByKey(call, "decisions", problem.decision)?.keyRange : undefined;
+        const questions = problem.decision !== undefined ? scope.run?.decisions.find((asked) => asked.key === problem.decision)?.questions : undefined;
         return [
           {
             range:
@@ -363,6 +387,7 @@ class Converter {
               this.scriptByKey(call, problem.option, problem.key)?.keyRange ??
               this.optionRange(call, problem.option) ??
               fallback,
+            target: { call, ...(questions ? { decisionQuestions: questions } : {}) },
           },
         ];
       }
@@ -407,6 +432,8 @@ interface FixTarget {
   script?: StaticScript | undefined;
   /** The call to add a script to. */
   call?: StaticTestWorkflowCall | undefined;
+  /** The questions of the decision no script met, as the run asked them. */
+  decisionQuestions?: Readonly<Record<string, Question>>;
   /** The entry's schema argument, to answer with the turn's schema. */
   schemaRange?: Range | undefined;
   /** The entry's value argument, to fill. */

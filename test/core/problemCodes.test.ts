@@ -4,13 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { FAILURE_CODES } from "../../core/execution/failureLocation.ts";
 import { preferredFixTitle } from "../../core/testing/problemFixes.ts";
 import { PROBLEM_CODES, type ProblemCodeDescriptor } from "../../core/testing/problemCodes.ts";
 import type { ProblemCode } from "../../core/testing/trace.ts";
 
 const DOCS = fileURLToPath(new URL("../../docs/language-server.md", import.meta.url));
 /** The codes the server makes itself, not from a test's problem. */
-const SERVER_CODES = ["too-deep", "expect-failed", "test-failed", "file-failed", "answer-unchecked"];
+const SERVER_CODES = ["too-deep", ...Object.keys(FAILURE_CODES), "answer-unchecked"];
 const CODES = Object.keys(PROBLEM_CODES) as ProblemCode[];
 
 /** The Diagnostics table's rows: the codes its first cell names, its "where" and "from" cells. */
@@ -62,9 +63,11 @@ describe("the problem codes' descriptors", () => {
       turn: 2,
       sites: [{ file: "/t.test.ts", line: 1, column: 1 }],
       expectedSchema: { type: "string" },
+      decision: "release-1",
     };
     const nameOf = () => ({ name: "NOTE", module: "./workflows" });
-    const offered = CODES.filter((code) => preferredFixTitle({ code, ...everything }, { nameOf }) !== undefined);
+    const decisionQuestions = { ship: { kind: "yes-no", instructions: "Ship it?" } } as const;
+    const offered = CODES.filter((code) => preferredFixTitle({ code, ...everything }, { nameOf, decisionQuestions }) !== undefined);
     expect(offered).toEqual(CODES.filter((code) => PROBLEM_CODES[code].fix !== "none" && PROBLEM_CODES[code].fix !== "fill"));
   });
 });

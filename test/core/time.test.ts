@@ -8,10 +8,12 @@ import { StallGuard } from "../../core/testing/stallGuard.ts";
 import { askOnce, askTurns, flow, forever, mistake } from "./workflows";
 
 describe("stall", () => {
-  test("a script still deciding fails the test, naming the turn in flight", async () => {
+  test("a script still deciding fails the test, naming the turn in flight and where its entry was written", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "think" }), { stall: "30ms", agents: { a: answer(() => forever<string>()) } }));
     expect(error.message).toBe('the run stalled: nothing started or ended for 30 ms; in flight: "a" turn 1');
-    expect(problemsOf(error)).toEqual([{ code: "stall", option: "stall", inFlight: [{ agent: "a", n: 1, nudge: false }], message: error.message }]);
+    // The entry's site is where every reporter and the editor place the stall.
+    const sites = [{ file: import.meta.filename, line: 12, column: 106 }];
+    expect(problemsOf(error)).toEqual([{ code: "stall", option: "stall", inFlight: [{ agent: "a", n: 1, nudge: false }], sites, message: error.message }]);
   });
 
   test("names a nudge in flight as one", async () => {

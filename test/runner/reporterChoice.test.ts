@@ -180,6 +180,12 @@ describe("every reporter of REPORTERS", () => {
     ],
   };
 
+  /** `failed` as the json document has it: each failed test's failures, with the code and place every reporter gives. */
+  const withFailures = {
+    ...failed,
+    tests: [failed.tests[0]!, { ...failed.tests[1]!, failures: [{ code: "expect-failed", location: failed.tests[1]!.error!.location, message: "expected 1 to be 2" }] }],
+  };
+
   /** Each line with its newline. */
   const lines = (...texts: string[]) => texts.map((text) => `${text}\n`).join("");
 
@@ -205,7 +211,15 @@ describe("every reporter of REPORTERS", () => {
   }
 
   /** What the terminal reporters print after their progress: the failure, the timing line and the count. */
-  const FAILURE_AND_COUNT = ["", "FAIL math › subtracts", "  at test/math.test.ts:5:30", "    expected 1 to be 2", "", "1 file in 0.02s", "1 passed, 1 failed"];
+  const FAILURE_AND_COUNT = [
+    "",
+    "FAIL math › subtracts",
+    "  at test/math.test.ts:5:30 expect-failed",
+    "    expected 1 to be 2",
+    "",
+    "1 file in 0.02s",
+    "1 passed, 1 failed",
+  ];
 
   // A Record: a reporter added to REPORTER_NAMES is a tsc error here until its output is written down.
   const EXPECTED: Record<ReporterName, { stdout: string; stderr: string }> = {
@@ -226,7 +240,7 @@ describe("every reporter of REPORTERS", () => {
       stderr: "",
     },
     json: {
-      stdout: `${JSON.stringify({ numTotalTestSuites: 1, numPassedTestSuites: 0, numFailedTestSuites: 1, numPendingTestSuites: 0, numTotalTests: 2, numPassedTests: 1, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, startTime: 0, success: false, files: [failed], passed: 1, failed: 1, skipped: 0 }, null, 2)}\n`,
+      stdout: `${JSON.stringify({ numTotalTestSuites: 1, numPassedTestSuites: 0, numFailedTestSuites: 1, numPendingTestSuites: 0, numTotalTests: 2, numPassedTests: 1, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, startTime: 0, success: false, files: [withFailures], passed: 1, failed: 1, skipped: 0 }, null, 2)}\n`,
       stderr: lines("logged", "1 passed, 1 failed"),
     },
     junit: {
@@ -239,7 +253,7 @@ describe("every reporter of REPORTERS", () => {
         "</system-out>",
         "    </testcase>",
         '    <testcase name="math › subtracts" classname="test/math.test.ts" time="0.004">',
-        '      <failure message="expected 1 to be 2" type="AssertionError">test/math.test.ts:5:30',
+        '      <failure message="expected 1 to be 2" type="AssertionError">test/math.test.ts:5:30 expect-failed',
         "expected 1 to be 2</failure>",
         "    </testcase>",
         "  </testsuite>",
@@ -259,6 +273,7 @@ describe("every reporter of REPORTERS", () => {
         '      severity: "fail"',
         '      type: "AssertionError"',
         '      at: "test/math.test.ts:5:30"',
+        '      code: "expect-failed"',
         "      ...",
         "not ok 1 - test/math.test.ts # time=12ms",
         "1..1",
@@ -266,10 +281,10 @@ describe("every reporter of REPORTERS", () => {
       stderr: lines("logged", "1 passed, 1 failed"),
     },
     "github-actions": {
-      stdout: lines("logged", "::error file=test/math.test.ts,line=5,col=30,title=math › subtracts::expected 1 to be 2"),
+      stdout: lines("logged", "::error file=test/math.test.ts,line=5,col=30,title=math › subtracts (expect-failed)::expected 1 to be 2"),
       stderr: lines("1 passed, 1 failed"),
     },
-    agent: { stdout: lines("FAIL test/math.test.ts:5:30 assertion-failed", "  test: math › subtracts", "  why: expected 1 to be 2", "1 passed, 1 failed"), stderr: "" },
+    agent: { stdout: lines("FAIL test/math.test.ts:5:30 expect-failed", "  test: math › subtracts", "  why: expected 1 to be 2", "1 passed, 1 failed"), stderr: "" },
   };
 
   for (const name of REPORTER_NAMES) {

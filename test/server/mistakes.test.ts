@@ -285,7 +285,7 @@ test("an agent with no script", async () => {
 /** A run's failures no mistakes file shows. */
 const OTHER_FAILURES: FixtureRow[] = [
   {
-    name: "a workflow that threw is an error on its testWorkflow call, and a failing expect is an error on its line with expected and actual",
+    name: "a workflow that threw is an error on its testWorkflow call, and a failing expect is an error from its matcher to the line's end, with expected and actual",
     path: join(MISTAKES, "virtual-throwing.test.ts"),
     checks: ["diagnostics"],
     fixture: `import { expect, test } from "bun:test";
@@ -312,10 +312,10 @@ test("the workflow throws", async () => {
 test("an expect fails", async () => {
   const run = await testWorkflow(broken, { agents: { writer: answer(NOTE, { title: "Release 1.2" }) } });
   expect(run.ending.kind).toBe("completed");
-//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[expect-failed]: expect(received).toBe(expected) // Object.is equality
-//|
-//| Expected: "completed"
-//| Received: "failed"
+//                        ^^^^^^^^^^^^^^^^^^ error[expect-failed]: expect(received).toBe(expected) // Object.is equality
+//                        |
+//                        | Expected: "completed"
+//                        | Received: "failed"
 });
 `,
   },

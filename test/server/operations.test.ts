@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { analyzeTestFile, entryByKey } from "../../server/analysis/analyzeTestFile.ts";
+import type { StaticEventElement } from "../../server/analysis/model.ts";
 import { checkActionResult, checkActions } from "./check/checkActions.ts";
 import { checkDiagnostics } from "./check/checkDiagnostics.ts";
 import { checkHints } from "./check/checkHints.ts";
@@ -193,7 +194,7 @@ test("a note for a turn that never comes is never sent", async () => {
       { during: "investigator#1", name: "note", data: { text: "check the index" } },
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator's turn 1
       { during: "investigator#5", name: "note", data: { text: "too late" } },
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-never-sent]: event "note" (during investigator#5): agent "investigator" never had turn 5
+//      ^^^^^^ error[event-never-sent]: event "note" (during investigator#5): agent "investigator" never had turn 5
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ never sent (due during investigator's turn 5)
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **✗ never sent (due during investigator's turn 5)**
 //    |
@@ -282,12 +283,26 @@ test("reads them", async () => {
     ]);
   });
 
-  test("each events element is read in order with its range, turn and name, through a const as well", () => {
-    expect(call!.events!.elements).toEqual([
+  test("each events element is read in order with its range, turn, name and keys, through a const as well", () => {
+    // The keys, each with its name's range, are where a problem about the element goes (its `during`, a misspelled key).
+    expect(call!.events!.elements.map((element) => element.keys?.map((written) => [written.key, written.range.start.character]))).toEqual([
+      [
+        ["during", 15],
+        ["name", 41],
+        ["data", 55],
+      ],
+      [
+        ["after", 80],
+        ["name", 105],
+        ["data", 120],
+      ],
+    ]);
+    const withoutKeys = (elements: StaticEventElement[]) => elements.map(({ keys: _keys, ...element }) => element);
+    expect(withoutKeys(call!.events!.elements)).toEqual([
       { index: 0, range: rangeOf(source, '{ during: "investigator#1", name: "note", data: { text: "x" } }'), when: "during", turn: "investigator#1", name: "note" },
       { index: 1, range: rangeOf(source, '{ after: "investigator#2", name: "close", data: {} }'), when: "after", turn: "investigator#2", name: "close" },
     ]);
-    expect(second!.events!.elements).toEqual([
+    expect(withoutKeys(second!.events!.elements)).toEqual([
       { index: 0, range: rangeOf(source, '{ after: "planner#1", name: "note", data: {} }'), when: "after", turn: "planner#1", name: "note" },
     ]);
   });
@@ -333,7 +348,7 @@ describe("what the scripts met, over the protocol", () => {
 });
 
 describe("the problems of the new kinds, over the protocol", () => {
-  test("an event never sent is an error on its events element, whose hint says so beside the one that was sent", async () => {
+  test("an event never sent is an error on its events element's during, whose hint says so beside the one that was sent", async () => {
     const scope = { test: "a note for a turn that never comes is never sent" };
     checkDiagnostics(failing, scope);
     await checkHints(failing, scope);

@@ -96,20 +96,20 @@ testWorkflow(flow, {
 });
 
 describe("events", () => {
-  test("an element with neither or both of during and after is option-invalid on the element, naming its index", () => {
+  test("an element with neither or both of during and after is option-invalid, naming its index: on the element, or on the second of both", () => {
     checkStaticProblems(`${HEADER}
 testWorkflow(flow, { events: [{ name: "note", data: { text: "x" } }, { during: "writer#1", after: "writer#1", name: "note", data: { text: "y" } }] });
 //                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, such as during: "investigator#1"
-//                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 1]: events[1] ("note") needs one of during or after, such as during: "investigator#1"
+//                                                                                         ^^^^^ problem[option-invalid, option "events", index 1]: events[1] ("note") needs one of during or after, such as during: "investigator#1"
 `);
   });
 
-  test('a during or after that is not "agent#n" is option-invalid on the element', () => {
+  test('a during or after that is not "agent#n" is option-invalid on that during or after', () => {
     checkStaticProblems(`${HEADER}
 testWorkflow(flow, { events: [{ during: "writer", name: "note", data: {} }, { after: "writer#0", name: "note", data: {} }, { after: 2, name: "note", data: {} }, { during: "writer-2#12", name: "note", data: {} }] });
-//                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
-//                                                                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 1]: events[1]'s after must name an agent's turn as "agent#n", not "writer#0"
-//                                                                                                                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 2]: events[2]'s after must name an agent's turn as "agent#n", not 2
+//                              ^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
+//                                                                            ^^^^^ problem[option-invalid, option "events", index 1]: events[1]'s after must name an agent's turn as "agent#n", not "writer#0"
+//                                                                                                                           ^^^^^ problem[option-invalid, option "events", index 2]: events[2]'s after must name an agent's turn as "agent#n", not 2
 `);
   });
 
@@ -136,7 +136,7 @@ testWorkflow(flow, { events: [{ during: "writer#1", name: "note", data: {}, even
 testWorkflow(flow, {
   events: [
     { during: "writer", name: "note", data: {}, eventId: "n-1" },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
+//    ^^^^^^ problem[option-invalid, option "events", index 0]: events[0]'s during must name an agent's turn as "agent#n", not "writer"
     { during: "writer#1", name: 3, data: {}, eventId: "n-1" },
     { during: "writer#1", name: "note", data: {}, eventId: "n-1" },
   ],
@@ -287,7 +287,7 @@ test("a participant given text", async () => {
 
 test("an event naming no turn", async () => {
   await testWorkflow(listening, { agents: { investigator: answer("read") }, events: [{ during: "investigator", name: "note", data: { text: "x" } }] });
-//                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[option-invalid]: events[0]'s during must name an agent's turn as "agent#n", not "investigator"
+//                                                                                     ^^^^^^ error[option-invalid]: events[0]'s during must name an agent's turn as "agent#n", not "investigator"
 });
 
 test("an event id given twice", async () => {

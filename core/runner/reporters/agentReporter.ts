@@ -1,12 +1,12 @@
 // The `agent` reporter, for a coding agent running the tests: failures only, each as
 // `file:line:col code`, one line of why and the quick fix Turnlens offers (core/testing/problemFixes.ts),
 // then the count line. Chosen by itself when std-env detects an agent (reporterGroup.ts).
-import { readFileSync } from "node:fs";
 import type { ErrorReport, FileReport, RunSummary, Site, TestReport } from "../../execution/report.ts";
 import type { ProblemTrace, RunTrace } from "../../testing/trace.ts";
 import { preferredFixTitle, type NamedSchema } from "../../testing/problemFixes.ts";
 import { canonicalJson } from "../../workflow/json.ts";
-import { countLine, rel, site, testName, type FileExtras, type Out, type Reporter } from "./reporter.ts";
+import type { Question } from "../../workflow/types.ts";
+import { countLine, failuresOf, rel, site, testFileTexts, testName, type FileExtras, type Out, type Reporter } from "./reporter.ts";
 import { oneLineText } from "./terminalText.ts";
 
 /** One thing to act on: where, its code, why, and the fix when Turnlens has one. */
@@ -28,50 +28,13 @@ function oneLine(text: string): string {
   return trimmed.length > WHY_WIDTH ? `${trimmed.slice(0, WHY_WIDTH - 1)}…` : trimmed;
 }
 
-/** A failure that is no testWorkflow problem: an `expect`, a timeout, an error thrown (its class: `TypeError`). */
-function plainCode(error: ErrorReport): string {
-  if (error.type === "AssertionError") return "assertion-failed";
-  if (/ timed out after \d/.test(error.message)) return "timeout";
-  return error.type && error.type !== "Error" ? oneLineText(error.type) : "error";
-}
-
+/** A failure's why: a problem's message, or the error's (an `expect`'s with both values when they are short, a throw's with its class). */
 function plainWhy(error: ErrorReport): string {
   const first = oneLine(error.message);
   const short = (value: string | undefined) => value !== undefined && !value.includes("\n") && value.length <= 80;
-  return error.type === "AssertionError" && short(error.expected) && short(error.actual)
-    ? oneLine(`${first}: expected ${error.expected}, received ${error.actual}`)
-    : first;
-}
-
-/** Where the fix goes: the line a script threw on, the entry the problem is about, else the failure's own place. */
-function problemSite(problem: ProblemTrace, fallback: Site | undefined): Site | undefined {
-  if (problem.code === "unknown-option" && problem.option && fallback) return optionSite(fallback, problem.option) ?? fallback;
-  return problem.thrownAt ?? problem.site ?? problem.sites?.[0] ?? fallback;
-}
-
-/** How far below the `testWorkflow(` call an unknown option's name is looked for. */
-const OPTION_SEARCH_LINES = 60;
-
-/**
- * Where an unknown option's name is written (`agnets:` below the `testWorkflow(` call), found in
- * the text as the rename would edit it; the call's own place when the text does not show it.
- */
-function optionSite(call: Site, option: string): Site | undefined {
-  let text: string;
-  try {
-    text = readFileSync(call.file, "utf8");
-  } catch {
-    return undefined;
-  }
-  const name = option.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const key = new RegExp(`(^|[^\\w$])(["']?)${name}\\2\\s*:`);
-  const lines = text.split("\n");
-  for (let index = call.line - 1; index < Math.min(lines.length, call.line - 1 + OPTION_SEARCH_LINES); index++) {
-    const from = index === call.line - 1 ? call.column - 1 : 0;
-    const match = key.exec(lines[index]!.slice(from));
-    if (match) return { file: call.file, line: index + 1, column: from + match.index + match[1]!.length + 1 };
-  }
-  return undefined;
+  if (error.type === "AssertionError" && short(error.expected) && short(error.actual)) return oneLine(`${first}: expected ${error.expected}, received ${error.actual}`);
+  const named = error.type && !["Error", "AssertionError", "TestWorkflowError"].includes(error.type) && !first.startsWith(error.type);
+  return named ? oneLine(`${error.type}: ${first}`) : first;
 }
 
 /** The schema of the turn a problem is about, from the run that had it (traces come with this reporter). */
@@ -83,8 +46,19 @@ function turnSchema(runs: readonly RunTrace[], problem: ProblemTrace): unknown {
   return undefined;
 }
 
+/** The questions of the decision a problem is about, as the run that had it asked them. */
+function decisionQuestions(runs: readonly RunTrace[], problem: ProblemTrace): { decisionQuestions?: Readonly<Record<string, Question>> } {
+  if (problem.decision === undefined) return {};
+  for (const run of runs) {
+    const questions = run.decisions.find((decision) => decision.key === problem.decision)?.questions;
+    if (questions) return { decisionQuestions: questions };
+  }
+  return {};
+}
+
 export class AgentReporter implements Reporter {
   private readonly items: Array<{ file: string; item: AgentItem }> = [];
+  private readonly texts = testFileTexts();
 
   constructor(private readonly out: Out) {}
 
@@ -96,29 +70,26 @@ export class AgentReporter implements Reporter {
     const names = new Map((extras.schemas ?? []).map((named) => [named.schema, named]));
     const nameOf = (schema: unknown): NamedSchema | undefined => names.get(canonicalJson(schema));
     const where = (s: Site | undefined) => site(this.out, s) ?? rel(this.out, report.file);
-    if (report.error) {
-      this.items.push({
-        file: report.file,
-        item: { at: where(report.error.location), code: "load-error", why: oneLine(report.error.message) },
-      });
+    for (const failure of failuresOf(report, undefined, this.texts)) {
+      this.items.push({ file: report.file, item: { at: where(failure.site), code: failure.code, why: oneLine(failure.message) } });
     }
-    for (const test of report.tests.filter((t) => t.status === "failed")) this.addTest(report.file, test, where, nameOf);
+    for (const test of report.tests.filter((t) => t.status === "failed")) this.addTest(report, test, where, nameOf);
   }
 
-  private addTest(file: string, test: TestReport, where: (s: Site | undefined) => string, nameOf: (schema: unknown) => NamedSchema | undefined): void {
-    const error = test.error ?? { message: "failed" };
+  /** Each failure of the test where every reporter and the editor place it (core/execution/failureLocation.ts), with its fix. */
+  private addTest(report: FileReport, test: TestReport, where: (s: Site | undefined) => string, nameOf: (schema: unknown) => NamedSchema | undefined): void {
     const name = testName(test);
-    const fallback = error.location ?? test.location;
-    const problems = error.problems ?? [];
-    if (problems.length === 0) {
-      this.items.push({ file, item: { at: where(fallback), code: plainCode(error), test: name, why: plainWhy(error) } });
-      return;
-    }
-    for (const problem of problems) {
-      const fix = preferredFixTitle(problem, { turnSchema: turnSchema(test.runs, problem), nameOf });
-      const item: AgentItem = { at: where(problemSite(problem, fallback)), code: problem.code, test: name, why: oneLine(problem.message) };
+    for (const failure of failuresOf(report, test, this.texts)) {
+      const { problem } = failure;
+      const item: AgentItem = {
+        at: where(failure.site),
+        code: failure.code,
+        test: name,
+        why: problem ? oneLine(problem.message) : plainWhy(test.error ?? { message: "failed" }),
+      };
+      const fix = problem ? preferredFixTitle(problem, { turnSchema: turnSchema(test.runs, problem), nameOf, ...decisionQuestions(test.runs, problem) }) : undefined;
       if (fix) item.fix = oneLineText(fix.charAt(0).toLowerCase() + fix.slice(1));
-      this.items.push({ file, item });
+      this.items.push({ file: report.file, item });
     }
   }
 

@@ -3,7 +3,7 @@
 import type { ErrorReport, FileReport, RunSummary, TestReport } from "../../execution/report.ts";
 import { userStack } from "../../execution/stack.ts";
 import { canonicalJson } from "../../workflow/json.ts";
-import { countLine, paint, rel, site, testName, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
+import { countLine, failuresOf, paint, rel, site, testFileTexts, testName, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
 import { blockLines, oneLineText } from "./terminalText.ts";
 
 export class DefaultReporter implements ConsoleReporter {
@@ -15,7 +15,8 @@ export class DefaultReporter implements ConsoleReporter {
   private failed = 0;
   private running = new Set<string>();
   private progressShown = false;
-  private readonly failures: Array<{ file: string; test?: TestReport; error: ErrorReport }> = [];
+  private readonly failures: Array<{ report: FileReport; test?: TestReport; error: ErrorReport }> = [];
+  private readonly texts = testFileTexts();
 
   constructor(protected readonly out: Out) {
     this.c = paint(out.color);
@@ -94,9 +95,9 @@ export class DefaultReporter implements ConsoleReporter {
     this.doneFiles++;
     if (report.error) {
       this.failed++;
-      this.failures.push({ file: report.file, error: report.error });
+      this.failures.push({ report, error: report.error });
     }
-    for (const test of report.tests.filter((t) => t.status === "failed")) this.failures.push({ file: report.file, test, error: test.error ?? { message: "failed" } });
+    for (const test of report.tests.filter((t) => t.status === "failed")) this.failures.push({ report, test, error: test.error ?? { message: "failed" } });
     this.writeLines(this.fileText(report));
   }
 
@@ -127,13 +128,15 @@ export class DefaultReporter implements ConsoleReporter {
       const order = new Map(summary.files.map((f, i) => [f.file, i]));
       const failures = this.failures
         .map((f, i) => ({ f, i }))
-        .sort((a, b) => (order.get(a.f.file) ?? 0) - (order.get(b.f.file) ?? 0) || a.i - b.i)
+        .sort((a, b) => (order.get(a.f.report.file) ?? 0) - (order.get(b.f.report.file) ?? 0) || a.i - b.i)
         .map(({ f }) => f);
       for (const f of failures) {
-        const title = f.test ? testName(f.test) : `${rel(this.out, f.file)} could not run`;
+        const file = f.report.file;
+        const title = f.test ? testName(f.test) : `${rel(this.out, file)} could not run`;
         w(`${this.c.red(this.c.bold("FAIL"))} ${this.c.bold(title)}`);
-        const at = site(this.out, f.error.location) ?? site(this.out, f.test?.location) ?? rel(this.out, f.file);
-        w(`  ${this.c.dim("at")} ${at}`);
+        // One line per failure: where it is and its code, as every reporter and the editor give them.
+        for (const failure of failuresOf(f.report, f.test, this.texts))
+          w(`  ${this.c.dim("at")} ${site(this.out, failure.site) ?? rel(this.out, file)} ${this.c.dim(failure.code)}`);
         w(this.formatMessage(f.error));
         for (const line of schemaDetail(f.error)) w(`    ${this.c.dim(oneLineText(line))}`);
         if (f.error.codeFrame)

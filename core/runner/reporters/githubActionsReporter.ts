@@ -2,8 +2,9 @@
 // per failure, escaped as GitHub's runner reads them, so each shows on the line in the pull request.
 // Added by itself when GITHUB_ACTIONS=true and no reporter is configured (reporterGroup.ts).
 import { isAbsolute, relative } from "node:path";
-import type { ErrorReport, FileReport, Site } from "../../execution/report.ts";
-import type { Out, Reporter } from "./reporter.ts";
+import type { Failure } from "../../execution/failureLocation.ts";
+import type { FileReport } from "../../execution/report.ts";
+import { failuresOf, testFileTexts, type Out, type Reporter } from "./reporter.ts";
 import { blockLines, oneLineText } from "./terminalText.ts";
 
 /** A command's message: `%`, CR and LF escaped. */
@@ -17,6 +18,7 @@ export function escapeProperty(text: string): string {
 }
 
 export class GithubActionsReporter implements Reporter {
+  private readonly texts = testFileTexts();
   constructor(private readonly out: Out) {}
   start(): void {}
   fileStart(): void {}
@@ -29,20 +31,22 @@ export class GithubActionsReporter implements Reporter {
     return r === "" || r.startsWith("..") || isAbsolute(r) ? file : r;
   }
 
-  private annotation(title: string, error: ErrorReport, where: Site | undefined, file: string): string {
+  /** One annotation per failure, on the option, entry or line at fault, titled with the test and the failure's code. */
+  private annotation(title: string, failure: Failure, file: string): string {
+    const where = failure.site;
     // The log shows what GitHub does not read as the command: controls escaped as the terminal reporters do.
     const properties = [`file=${escapeProperty(oneLineText(this.path(where?.file ?? file)))}`];
     if (where) properties.push(`line=${where.line}`, `col=${where.column}`);
-    properties.push(`title=${escapeProperty(oneLineText(title))}`);
-    return `::error ${properties.join(",")}::${escapeData(blockLines(error.message).join("\n"))}\n`;
+    properties.push(`title=${escapeProperty(oneLineText(`${title} (${failure.code})`))}`);
+    return `::error ${properties.join(",")}::${escapeData(blockLines(failure.message).join("\n"))}\n`;
   }
 
   fileEnd(report: FileReport): void {
-    if (report.error) this.out.stdout.write(this.annotation(`${this.path(report.file)} could not run`, report.error, report.error.location, report.file));
+    for (const failure of failuresOf(report, undefined, this.texts))
+      this.out.stdout.write(this.annotation(`${this.path(report.file)} could not run`, failure, report.file));
     for (const test of report.tests) {
       if (test.status !== "failed") continue;
-      const error = test.error ?? { message: "failed" };
-      this.out.stdout.write(this.annotation(test.path.join(" › "), error, error.location ?? test.location, report.file));
+      for (const failure of failuresOf(report, test, this.texts)) this.out.stdout.write(this.annotation(test.path.join(" › "), failure, report.file));
     }
   }
 

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { basename } from "node:path";
 import type { FileReport, RunSummary, TestReport } from "../../execution/report.ts";
 import { userStack } from "../../execution/stack.ts";
-import { rel, site, type Out, type Reporter } from "./reporter.ts";
+import { failuresOf, rel, site, testFileTexts, type Out, type Reporter } from "./reporter.ts";
 
 export interface JunitOptions {
   /** The `<testsuites name>`; "turnlens" by default. */
@@ -46,6 +46,7 @@ export class JunitReporter implements Reporter {
   private readonly byTest = new Map<string, Map<string, Captured>>();
   /** Output after a file's last test (afterAll hooks): the testsuite's own. */
   private readonly leftover = new Map<string, Captured>();
+  private readonly texts = testFileTexts();
 
   constructor(
     private readonly out: Out,
@@ -110,8 +111,11 @@ export class JunitReporter implements Reporter {
         `  <testsuite name="${name}" timestamp="${timestamp}" hostname="${host}" tests="${file.tests.length + (file.error ? 1 : 0)}" failures="${failures}" errors="${file.error ? 1 : 0}" skipped="${skipped}" time="${seconds(file.durationMs)}">`,
       );
       const fileAttributes = (line: number | undefined) => (this.options.addFileAttribute ? ` file="${name}"${line ? ` line="${line}"` : ""}` : "");
+      // Each failure's first line: where it is and its code, as every reporter and the editor give them.
+      const atLines = (test: TestReport | undefined) =>
+        failuresOf(file, test, this.texts).map((failure) => `${site(this.out, failure.site) ?? rel(this.out, file.file)} ${failure.code}`);
       if (file.error) {
-        const at = site(this.out, file.error.location) ?? rel(this.out, file.file);
+        const at = atLines(undefined).join("\n");
         lines.push(`    <testcase name="(load)" classname="${classname}"${fileAttributes(file.error.location?.line)} time="0">`);
         lines.push(
           `      <error message="${xml(file.error.message.split("\n")[0] ?? "")}" type="${xml(file.error.type ?? "LoadError")}">${xml(`${at}\n${file.error.message}${file.error.codeFrame ? `\n${file.error.codeFrame}` : ""}`)}</error>`,
@@ -120,7 +124,7 @@ export class JunitReporter implements Reporter {
       }
       const captured = this.byTest.get(file.file);
       for (const test of file.tests) {
-        const line = test.error?.location?.line ?? test.location?.line;
+        const line = test.status === "failed" ? (failuresOf(file, test, this.texts)[0]?.site?.line ?? test.location?.line) : test.location?.line;
         const attrs = `name="${xml(test.path.join(" › "))}" classname="${classname}"${fileAttributes(line)} time="${seconds(test.durationMs)}"`;
         const output = this.consoleLines(captured?.get(test.id), "      ");
         if (test.status === "passed" && output.length === 0) {
@@ -130,7 +134,7 @@ export class JunitReporter implements Reporter {
         lines.push(`    <testcase ${attrs}>`);
         if (test.status === "failed") {
           const error = test.error ?? { message: "failed" };
-          const at = site(this.out, error.location) ?? site(this.out, test.location) ?? rel(this.out, file.file);
+          const at = atLines(test).join("\n");
           const body = `${at}\n${error.message}${error.stack ? `\n${userStack(error.stack).join("\n")}` : ""}`;
           lines.push(`      <failure message="${xml(error.message.split("\n")[0] ?? "")}" type="${xml(error.type ?? "Error")}">${xml(body)}</failure>`);
         } else if (test.status !== "passed") {

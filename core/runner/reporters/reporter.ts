@@ -1,6 +1,8 @@
 // What every `turnlens test` reporter implements, where it writes, and the paths, sites and count
 // line they all print the same way.
+import { readFileSync } from "node:fs";
 import { relative } from "node:path";
+import { type Failure, fileFailure, testFailures, textReader, type TextOf } from "../../execution/failureLocation.ts";
 import type { FileReport, RunSummary, Site, TestReport } from "../../execution/report.ts";
 import type { SchemaName } from "../../execution/schemaNames.ts";
 import { oneLineText } from "./terminalText.ts";
@@ -63,6 +65,23 @@ export function testName(test: TestReport): string {
 /** `file:line:column`, the file relative to the current folder. */
 export function site(out: Out, s: Site | undefined): string | undefined {
   return s ? `${rel(out, s.file)}:${s.line}:${s.column}` : undefined;
+}
+
+/** Reads the test files a run's failures are located in, each once (core/execution/failureLocation.ts). */
+export function testFileTexts(): TextOf {
+  return textReader((file) => readFileSync(file, "utf8"));
+}
+
+/**
+ * A failed test's failures, or a file's that could not run: each with its code and the one place
+ * every reporter and the editor give it (core/execution/failureLocation.ts).
+ */
+export function failuresOf(report: FileReport, test: TestReport | undefined, texts: TextOf): Failure[] {
+  if (!test) {
+    const failure = fileFailure(report);
+    return failure ? [failure] : [];
+  }
+  return testFailures(report.file, test, texts);
 }
 
 export function countLine(summary: RunSummary): string {

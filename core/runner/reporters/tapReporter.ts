@@ -1,7 +1,7 @@
 // The `tap` reporter: TAP version 14, one subtest per file (`# Subtest: file`, its tests indented
 // four spaces), a YAML block under each failure, the plan last; written as each file ends.
-import type { ErrorReport, FileReport } from "../../execution/report.ts";
-import { rel, site, type Out, type Reporter } from "./reporter.ts";
+import type { ErrorReport, FileReport, TestReport } from "../../execution/report.ts";
+import { failuresOf, rel, site, testFileTexts, type Out, type Reporter } from "./reporter.ts";
 import { oneLineText } from "./terminalText.ts";
 
 /**
@@ -25,6 +25,7 @@ function yamlBlock(indent: string, fields: Record<string, string | undefined>): 
 
 export class TapReporter implements Reporter {
   private count = 0;
+  private readonly texts = testFileTexts();
   constructor(private readonly out: Out) {}
 
   start(): void {
@@ -33,8 +34,24 @@ export class TapReporter implements Reporter {
   fileStart(): void {}
   testEnd(): void {}
 
-  private failure(indent: string, error: ErrorReport, at: string | undefined): string[] {
-    return yamlBlock(indent, { message: error.message, severity: "fail", type: error.type, at, expected: error.expected, actual: error.actual });
+  /**
+   * A failure's YAML block: `at` and `code` are its first failure's, as every reporter and the
+   * editor give them; `also`, the others' of a test with more than one problem.
+   */
+  private failure(indent: string, error: ErrorReport, report: FileReport, test: TestReport | undefined): string[] {
+    const failures = failuresOf(report, test, this.texts).map((failure) => ({ at: site(this.out, failure.site) ?? rel(this.out, report.file), code: failure.code }));
+    const [first, ...others] = failures;
+    const also = others.length > 0 ? others.map((other) => `${other.at} ${other.code}`).join("; ") : undefined;
+    return yamlBlock(indent, {
+      message: error.message,
+      severity: "fail",
+      type: error.type,
+      at: first?.at,
+      code: first?.code,
+      also,
+      expected: error.expected,
+      actual: error.actual,
+    });
   }
 
   fileEnd(report: FileReport): void {
@@ -43,7 +60,7 @@ export class TapReporter implements Reporter {
     const lines: string[] = [];
     if (report.error) {
       lines.push(`not ok ${n} - ${name}`);
-      lines.push(...this.failure("", report.error, site(this.out, report.error.location) ?? rel(this.out, report.file)));
+      lines.push(...this.failure("", report.error, report, undefined));
     } else {
       lines.push(`# Subtest: ${name}`, `    1..${report.tests.length}`);
       report.tests.forEach((test, index) => {
@@ -54,7 +71,7 @@ export class TapReporter implements Reporter {
         else {
           lines.push(`    not ok ${point} # time=${Math.round(test.durationMs)}ms`);
           const error = test.error ?? { message: "failed" };
-          lines.push(...this.failure("    ", error, site(this.out, error.location) ?? site(this.out, test.location)));
+          lines.push(...this.failure("    ", error, report, test));
         }
       });
       const failed = report.tests.some((test) => test.status === "failed");
