@@ -1,7 +1,7 @@
 // wf.decide and its question builders: a decision asks a model for a probability per option,
 // level or yes, and the engine checks the distribution before turning it into answers.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
@@ -86,9 +86,8 @@ export async function decide<Questions extends Record<string, Question>>(
   /** Where the workflow called it, when the host captures calls. */
   askedAt?: CallCapture,
 ): Promise<Decision<Questions>> {
+  checkOptions("wf.decide", "wf.decide", spec);
   await attempt.unlessAbandoned();
-  refuseUnknownOptions("wf.decide", spec, ["key", "questions", "state", "model", "deadline"]);
-  if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.decide needs a key");
   const questions = spec.questions ?? ({} as Questions);
   if (Object.keys(questions).length === 0) throw new DecisionError(`decision "${spec.key}" asks no questions`);
   for (const [id, question] of Object.entries(questions)) {

@@ -11,6 +11,7 @@ import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
+import { shown } from "./callOptions.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
@@ -74,6 +75,9 @@ function createContext(
     agents: registry,
     now: () => new Date(settings.clocks.run.now()),
     log(message, fields) {
+      if (fields !== undefined && (typeof fields !== "object" || fields === null || Array.isArray(fields))) {
+        throw new TypeError(`wf.log's fields must be a JSON object such as { ticket: "T-1" }, not ${shown(fields)}`);
+      }
       // A line from work still running after the attempt ended (a stage cut short) is no line of the attempt's.
       if (attempt.isAbandoned) return;
       settings.onLog?.({ message: String(message), ...(fields !== undefined ? { fields } : {}) });

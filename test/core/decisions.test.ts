@@ -219,7 +219,7 @@ describe("decide asked wrongly", () => {
 
   test("without a key rejects", async () => {
     const run = await testWorkflow(decides({ questions: QUESTIONS }));
-    expect(() => run.value).toThrow("the workflow threw: wf.decide needs a key");
+    expect(() => run.value).toThrow(`the workflow threw: wf.decide needs "key": the decision's key, such as "release-risk"`);
   });
 
   test("choice and score need two options or levels", () => {
