@@ -382,7 +382,7 @@ describe("a workflow with events", () => {
   test("an events entry whose data does not fit its schema fails the test as it is sent", async () => {
     // @ts-expect-error the data the schema refuses is a type error too; the run's check is for a JS caller
     const error = await mistake(testWorkflow(noted(), { agents: writer, events: [{ during: "writer#1", name: "note", data: { text: 5 } }] }));
-    expect(error.message.split("\n")[0]).toBe(`event "note" (during writer#1): event "note"'s data does not fit its schema: /text must be string`);
+    expect(error.message.split("\n")[0]).toBe(`event "note" (during writer#1): event "note"'s data does not fit its schema: /text is 5; allowed: a string`);
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "event-refused", option: "events", index: 0 });
   });
 
