@@ -45,7 +45,7 @@ const KEY = (what: string): OptionRule => ({ required: true, takes: what, fits: 
 /** The table: each call by the name its refusals use. */
 export const CALL_OPTIONS = {
   "wf.agents.open": {
-    key: KEY('an agent\'s key, such as "reviewer"'),
+    key: KEY("an agent's key, as text"),
     runtime: {
       required: true,
       takes: `a runtime alias such as "claude", or { harness, model }`,
@@ -147,11 +147,11 @@ export const CALL_OPTIONS = {
     purpose: PURPOSE,
   },
   "wf.participants.connect": {
-    key: KEY('a participant\'s key, such as "lead"'),
+    key: KEY("a participant's key, as text"),
     labels: LABELS,
   },
   "wf.decide": {
-    key: KEY('the decision\'s key, such as "release-risk"'),
+    key: KEY("the decision's key, as text"),
     questions: { required: true, takes: "the questions by id, each built by choice, score or yesNo", fits: isPlainObject },
     state: { takes: "JSON", fits: () => true },
     model: { takes: "a model's name", fits: isName },

@@ -2,6 +2,7 @@
 // level or yes, and the engine checks the distribution before turning it into answers.
 
 import { checkOptions } from "./callOptions.ts";
+import { suggestName } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
@@ -46,7 +47,10 @@ export function whyDistributionRefused(question: Question, given: QuestionDistri
   if (question.kind === "choice") {
     if (typeof given !== "object" || given === null || Array.isArray(given)) return `a probability per option, not ${JSON.stringify(given)}`;
     const unknown = Object.keys(given).filter((option) => !expected.includes(option));
-    if (unknown.length) return `"${unknown[0]}" is not one of its options (${expected.join(", ")})`;
+    if (unknown.length) {
+      const nearest = suggestName(unknown[0]!, expected);
+      return `"${unknown[0]}" is not one of its options${nearest ? `; did you mean "${nearest}"?` : ` (${expected.join(", ")})`}`;
+    }
     values = expected.map((option) => (given as Record<string, number>)[option] ?? 0);
   } else {
     if (!Array.isArray(given)) return `a probability per level, not ${JSON.stringify(given)}`;

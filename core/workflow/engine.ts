@@ -12,6 +12,7 @@ import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
 import { shown } from "./callOptions.ts";
+import { nearestOr } from "./unknownOptions.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
@@ -125,7 +126,8 @@ type Settled =
 export function startEventRefusal(workflow: Workflow<unknown, unknown>, event: EventToSend): string | undefined {
   const starts = workflow.starts ?? [];
   if (!starts.includes(event.name)) {
-    return `event "${event.name}" does not start ${workflow.name}; ${starts.length ? `its starts are ${starts.map((name) => `"${name}"`).join(", ")}` : "no event starts it"}`;
+    const otherwise = starts.length ? `its starts are ${starts.map((name) => `"${name}"`).join(", ")}` : "no event starts it";
+    return `event "${event.name}" does not start ${workflow.name}; ${nearestOr(event.name, starts, otherwise)}`;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // runs, and the keep-alive window a run stays live in for events before it parks.
 
 import { checkOptions } from "./callOptions.ts";
+import { nearestOr } from "./unknownOptions.ts";
 import type { TSchema } from "typebox";
 import { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
 import { checkAnswer } from "./answerCheck.ts";
@@ -66,7 +67,7 @@ export class EventInbox {
     const known = [...Object.keys(this.declared), ...[...this.participants].map((participant) => `${participant}:reply`)];
     return {
       code: "undeclared",
-      message: `the workflow declares no event "${name}"; it takes ${known.length ? known.map((known) => `"${known}"`).join(", ") : "none"}`,
+      message: `the workflow declares no event "${name}"; ${nearestOr(name, known, `it takes ${known.length ? known.map((known) => `"${known}"`).join(", ") : "none"}`)}`,
     };
   }
 

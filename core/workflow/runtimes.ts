@@ -3,6 +3,7 @@
 
 import { effortRefusal, harnessFacts, quoteList, unknownHarness } from "./harnesses.ts";
 import type { Execution, RuntimeAlias, RuntimeSelection } from "./types.ts";
+import { nearestOr } from "./unknownOptions.ts";
 
 /** The aliases `awf run` installs, and so every test starts from. */
 export const DEFAULT_RUNTIMES: Readonly<Record<string, RuntimeAlias>> = {
@@ -16,7 +17,7 @@ export function resolveRuntime(key: string, selection: RuntimeSelection, aliases
   if (typeof selection === "string" || "alias" in selection) {
     const name = typeof selection === "string" ? selection : selection.alias;
     const alias = aliases[name];
-    if (!alias) throw new Error(`agent "${key}": no runtime "${name}"; known: ${quoteList(Object.keys(aliases))}`);
+    if (!alias) throw new Error(`agent "${key}": no runtime "${name}"; ${nearestOr(name, Object.keys(aliases), `known: ${quoteList(Object.keys(aliases))}`)}`);
     execution = { placement: "pane", ...alias, alias: name };
     if (typeof selection !== "string") {
       for (const field of ["harness", "model"] as const) {

@@ -1,7 +1,7 @@
 // Tools: handlers a workflow declares (`defineWorkflow({ tools })`) and grants to agents
 // (`wf.agents.open({ tools })`), called by an agent (`wfa tool`) with input its schema checks.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { nearestOr, refuseUnknownOptions } from "./unknownOptions.ts";
 import { checkAnswer } from "./answerCheck.ts";
 import type { Attempt } from "./attempt.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -49,7 +49,7 @@ export class Tools {
     for (const name of granted as string[]) {
       if (!Object.hasOwn(this.declared, name)) {
         throw new WorkflowRuleError(
-          `agent "${agent}" is given tool "${name}", which the workflow does not declare; it declares ${quotedList(Object.keys(this.declared))}`,
+          `agent "${agent}" is given tool "${name}", which the workflow does not declare; ${nearestOr(name, Object.keys(this.declared), `it declares ${quotedList(Object.keys(this.declared))}`)}`,
         );
       }
     }
@@ -59,7 +59,12 @@ export class Tools {
   async call(agent: { key: string; cwd: string }, granted: readonly string[] | undefined, name: unknown, input: unknown, scope: Scope): Promise<ToolResult> {
     const declared = Object.keys(this.declared);
     if (typeof name !== "string" || !Object.hasOwn(this.declared, name)) {
-      return { kind: "refused", code: "unknown-tool", error: `no tool ${JSON.stringify(name)}; the workflow declares ${quotedList(declared)}` };
+      const otherwise = `the workflow declares ${quotedList(declared)}`;
+      return {
+        kind: "refused",
+        code: "unknown-tool",
+        error: `no tool ${JSON.stringify(name)}; ${typeof name === "string" ? nearestOr(name, declared, otherwise) : otherwise}`,
+      };
     }
     if (!(granted ?? []).includes(name)) {
       return { kind: "refused", code: "not-granted", error: `agent "${agent.key}" was not given tool "${name}"; it was given ${quotedList(granted ?? [])}` };

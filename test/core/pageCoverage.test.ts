@@ -448,7 +448,7 @@ describe("a workflow with events", () => {
     [
       "event the workflow does not declare, waking a continue",
       { earlier: {}, event: { name: "nope", data: {} } },
-      `event "nope" is no event noted declares; it declares "note"`,
+      `event "nope" is no event noted declares; did you mean "note"?`,
     ],
     ["events that aren't a list", { events: {} }, `testWorkflow's "events" must be a list of { during | after, name, data }, not {}`],
     ["an events entry that is no object", { events: [5] }, `events[0] must be { during | after: "agent#n", name, data, eventId? }, not 5`],

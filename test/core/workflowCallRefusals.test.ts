@@ -32,7 +32,7 @@ describe("a workflow call given what it can't take throws into the workflow", ()
       (wf) => wf.emit("release/v1", "ready", { at: new Date(0) } as never),
       `wf.emit: event "ready"'s data is not JSON: $.at is a Date, not a plain object`,
     ],
-    ["wf.participants.connect, no key", (wf) => wf.participants.connect({} as never), `wf.participants.connect needs "key": a participant's key, such as "lead"`],
+    ["wf.participants.connect, no key", (wf) => wf.participants.connect({} as never), `wf.participants.connect needs "key": a participant's key, as text`],
     [
       "wf.participants.connect, labels that are no JSON",
       (wf) => wf.participants.connect({ key: "lead", labels: { since: new Date(0) } } as never),
