@@ -42,8 +42,32 @@ const EFFORT: OptionRule = { takes: "an effort level's name", fits: isName };
 const METERED: OptionRule = { takes: "true or false", fits: oneOf(true, false) };
 const KEY = (what: string): OptionRule => ({ required: true, takes: what, fits: isName });
 
+const isFunction = (value: unknown) => typeof value === "function";
+const HOOK = (what: string): OptionRule => ({ takes: what, fits: isFunction });
+
 /** The table: each call by the name its refusals use. */
 export const CALL_OPTIONS = {
+  // `name` is checked before the rest, since every other refusal names the workflow by it.
+  defineWorkflow: {
+    name: { required: true, takes: "letters, digits, '.', '_' and '-'", fits: isName },
+    description: { required: true, takes: "what the workflow does, as text", fits: isName },
+    whenToUse: TEXT,
+    version: TEXT,
+    prepare: HOOK("a function from { argv, cwd } to the workflow's args"),
+    run: { required: true, takes: "a run(wf, args) function", fits: isFunction },
+    id: HOOK("a function from the args to the run's id"),
+    events: { takes: "a map of each event's name to its schema", fits: isPlainObject },
+    starts: { takes: "a list of the events that start a run", fits: Array.isArray },
+    tools: { takes: "a map of each tool's name to { description, input, run }", fits: isPlainObject },
+    stages: { takes: "a map of each stage's name to its result schema, or null", fits: isPlainObject },
+    present: HOOK("a function from the value and the ending to text"),
+    report: HOOK("a function from the value and the ending to text"),
+  },
+  tool: {
+    description: { required: true, takes: "what the tool does, as text", fits: isName },
+    input: { required: true, takes: "the tool's input schema", fits: isPlainObject },
+    run: { required: true, takes: "a run(input, context) function", fits: isFunction },
+  },
   "wf.agents.open": {
     key: KEY("an agent's key, as text"),
     runtime: {

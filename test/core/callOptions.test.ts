@@ -129,6 +129,19 @@ const rows: Array<[CallName, string, Call, string]> = [
     `wf.messages.allow needs "purpose": what the ends message each other about, as text`,
   ],
   ["wf.participants.connect", "no options", (wf) => wf.participants.connect(undefined as never), "wf.participants.connect takes { key, labels? }, not undefined"],
+  ["defineWorkflow", "no run", () => defineWorkflow({ name: "w", description: "d" } as never), `workflow w needs "run": a run(wf, args) function`],
+  [
+    "defineWorkflow",
+    "starts that are no list",
+    () => defineWorkflow({ name: "w", description: "d", starts: "go", run: async () => null } as never),
+    `workflow w's "starts" must be a list of the events that start a run, not "go"`,
+  ],
+  [
+    "tool",
+    "a tool without its input schema",
+    () => defineWorkflow({ name: "w", description: "d", tools: { lookup: { description: "Looks up.", run: async () => null } } as never, run: async () => null }),
+    `workflow w: tool "lookup" needs "input": the tool's input schema`,
+  ],
   ["wf.decide", "no questions", (wf) => wf.decide({ key: "d" } as never), `wf.decide needs "questions": the questions by id, each built by choice, score or yesNo`],
   [
     "wf.decide",

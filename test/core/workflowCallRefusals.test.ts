@@ -94,11 +94,11 @@ describe("a workflow call given what it can't take throws into the workflow", ()
 
 describe("defineWorkflow refuses tools it can't run", () => {
   const refusals: Array<[string, unknown, string]> = [
-    ["tools that aren't a map", 5, "workflow w's tools must map a tool's name to { description, input, run }"],
+    ["tools that aren't a map", 5, `workflow w's "tools" must be a map of each tool's name to { description, input, run }, not 5`],
     ["a tool's name with a space", { "look up": {} }, `workflow w: a tool's name is letters, digits, '.', '_' and '-', not "look up"`],
-    ["a tool that is no object", { lookup: 5 }, `workflow w: tool "lookup" must be { description, input, run }`],
-    ["a tool without a description", { lookup: { description: " " } }, `workflow w: tool "lookup" needs a description`],
-    ["a tool without an input schema", { lookup: { description: "Looks up." } }, `workflow w: tool "lookup" needs an input schema`],
+    ["a tool that is no object", { lookup: 5 }, `workflow w: tool "lookup" takes { description, input, run }, not 5`],
+    ["a tool without a description", { lookup: { description: " " } }, `workflow w: tool "lookup"'s "description" must be what the tool does, as text, not " "`],
+    ["a tool without an input schema", { lookup: { description: "Looks up." } }, `workflow w: tool "lookup" needs "input": the tool's input schema`],
   ];
   for (const [what, tools, message] of refusals) {
     test(what, () => {
