@@ -11,7 +11,7 @@ import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
-import { shown } from "./callOptions.ts";
+import { checkOptions, shown } from "./callOptions.ts";
 import { nearestOr } from "./unknownOptions.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
@@ -94,6 +94,8 @@ function createContext(
     event: startEvent,
     events: { wait: (names, waitOptions) => attempt.inbox.wait(names, waitOptions) },
     async emit(ref, name, data, emitOptions) {
+      // Its options are checked before the first await, so a refusal's stack starts at the workflow's call.
+      checkOptions("wf.emit", "wf.emit", emitOptions, true);
       await attempt.unlessAbandoned();
       attempt.inbox.emit(ref, name, data, emitOptions);
     },

@@ -159,7 +159,7 @@ export class EventInbox {
       throw new TypeError(`wf.emit needs a run, "workflow/id" or { workflow, id }, not ${JSON.stringify(ref)}`);
     }
     if (typeof name !== "string" || name === "") throw new TypeError("wf.emit needs an event name");
-    checkOptions("wf.emit", "wf.emit", options);
+    checkOptions("wf.emit", "wf.emit", options, true);
     const why = whyNotJson(data === undefined ? null : data);
     if (why) throw new TypeError(`wf.emit: event "${name}"'s data is not JSON: ${why}`);
     this.emits.push({

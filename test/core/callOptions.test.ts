@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { answer, testWorkflow } from "agentswf/testing";
 import { defineWorkflow, type AgentRef, type WorkflowContext } from "agentswf/workflow";
 import { CALL_OPTIONS, type CallName } from "../../core/workflow/callOptions.ts";
-import { refusal } from "./workflows";
+import { refusal, refusalFrame } from "./workflows";
 
 type Call = (wf: WorkflowContext, a: AgentRef) => unknown;
 
@@ -157,6 +157,13 @@ describe("a workflow call given a missing or wrong option refuses it by name, wi
       expect(await refusal(run)).toBe(`TypeError: ${message}`);
     });
   }
+
+  // refusalFrame awaits each call in workflows.ts: a refusal thrown after the call's first await
+  // would have that file's line as its first frame outside the engine, not this one's.
+  test("each refusal is thrown at the call: the first frame of its stack outside the engine is the workflow's line", async () => {
+    const frames = await Promise.all(rows.map(([, , run]) => refusalFrame(run)));
+    expect(frames.map((frame) => (frame.includes(import.meta.filename) ? "the call" : frame))).toEqual(rows.map(() => "the call"));
+  });
 
   test("every call of the table has a refusal here", () => {
     const tested = new Set(rows.map(([call]) => call));
