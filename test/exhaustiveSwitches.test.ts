@@ -17,6 +17,7 @@ const OPEN_SWITCHES: Record<string, string> = {
   "core/workflow/agents.ts › end.kind": "the ends with no answer to look at pass through as they are",
   "core/testing/validAnswer.ts › type": "a JSON schema's `type` is any string a schema wrote",
   "core/mutate/mutantValues.ts › schema.type": "a JSON schema's `type` is any string a schema wrote",
+  "core/workflow/answerCheck.ts › error.keyword": "a validator error's keyword is any JSON Schema keyword; the default keeps the validator's own words",
   "core/testApi/eachTable.ts › code": "a `.each` name's `%` code is any character a test wrote",
   "core/execution/transform.ts › key": "`import.meta`'s property is any name the file reads",
 };

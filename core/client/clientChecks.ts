@@ -5,6 +5,7 @@
 import { checkAnswer } from "../workflow/answerCheck.ts";
 import { isWorkflow } from "../workflow/define.ts";
 import { whyNotJson, type JsonValue } from "../workflow/json.ts";
+import { nearestOr } from "../workflow/unknownOptions.ts";
 import { ClientError } from "./clientError.ts";
 import type { AnyWorkflow } from "./types.ts";
 
@@ -144,7 +145,7 @@ export function checkEmit(call: unknown): CheckedEvent {
     if (declared.length === 0) throw new ClientError("no-events", `${what}: workflow "${workflow.name}" declares no events`);
     throw new ClientError(
       "undeclared-event",
-      `${what}: workflow "${workflow.name}" declares no event "${name}"; it takes ${declared.map((known) => `"${known}"`).join(", ")}`,
+      `${what}: workflow "${workflow.name}" declares no event "${name}"; ${nearestOr(name, declared, `it takes ${declared.map((known) => `"${known}"`).join(", ")}`)}`,
     );
   }
   const data = jsonData(what, name, fields.data);

@@ -4,6 +4,7 @@
 import { whyNotAllowance } from "../workflow/allowance.ts";
 import type { CallerSetting } from "../workflow/attempt.ts";
 import { harnessFacts, quoteList, HARNESSES } from "../workflow/harnesses.ts";
+import { nearestOr } from "../workflow/unknownOptions.ts";
 import { checkPanesSetting } from "../workflow/panes.ts";
 import type { HarnessAllowance, PanesSetting } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
@@ -67,7 +68,8 @@ function readAllowance(value: unknown, problems: ProblemTrace[]): Record<string,
   }
   for (const [harness, allowance] of Object.entries(value)) {
     if (!harnessFacts(harness)) {
-      problems.push(invalid("allowance", `allowance names no harness "${harness}"; known: ${quoteList(Object.keys(HARNESSES))}`));
+      const known = Object.keys(HARNESSES);
+      problems.push(invalid("allowance", `allowance names no harness "${harness}"; ${nearestOr(harness, known, `known: ${quoteList(known)}`)}`));
       continue;
     }
     const why = whyNotAllowance(allowance);

@@ -4,6 +4,7 @@
 import { checkAnswer } from "../workflow/answerCheck.ts";
 import { startEventRefusal } from "../workflow/engine.ts";
 import type { Workflow } from "../workflow/types.ts";
+import { nearestOr, noSuchOption } from "../workflow/unknownOptions.ts";
 import { describe } from "./entries.ts";
 import { START_EVENT_ID, testEventId, type ScriptedEvent } from "./scriptedEvents.ts";
 import { isCertainlyAbsent, isCertainlyGiven, isNotKnown, isOpaque } from "./notKnown.ts";
@@ -16,8 +17,28 @@ export interface EventOptions {
 
 const TURN_REFERENCE = /^(.+)#([1-9]\d*)$/;
 
-/** `where`: `events[0]`; `name`: the event's name. */
-const eventNeedsOneTurn = (where: string, name: string): string => `${where} ("${name}") needs one of during or after, such as during: "investigator#1"`;
+/**
+ * `where`: `events[0]`; `name`: the event's name; `agent`: an agent of the test at hand, for the
+ * example (none is made up: without one, the form alone).
+ */
+const eventNeedsOneTurn = (where: string, name: string, agent: string | undefined): string =>
+  `${where} ("${name}") needs one of during or after, ${agent === undefined ? `naming an agent's turn as "agent#n"` : `such as during: "${agent}#1"`}`;
+
+/** What an `events` entry and the `event` take; any other name is refused, with the nearest. */
+const EVENTS_ENTRY_KEYS = ["during", "after", "name", "data", "eventId"] as const;
+const EVENT_KEYS = ["name", "data", "eventId"] as const;
+
+/** The first name `given` holds that `known` lacks: its refusal, with the nearest name it takes. */
+function unknownKey(where: string, given: Record<string, unknown>, known: readonly string[]): string | undefined {
+  const name = Object.keys(given).find((key) => !known.includes(key));
+  return name === undefined ? undefined : noSuchOption(where, name, known).message;
+}
+
+/** An agent the test scripts by key (not by glob), for a refusal's example: the first one written. */
+export function scriptedAgentKey(agents: unknown): string | undefined {
+  if (typeof agents !== "object" || agents === null || Array.isArray(agents) || isNotKnown(agents)) return undefined;
+  return Object.keys(agents).find((key) => !key.includes("*"));
+}
 /** `written`: the value `describe` words. */
 const notATurnReference = (where: string, when: "during" | "after", written: string): string =>
   `${where}'s ${when} must name an agent's turn as "agent#n", not ${written}`;
@@ -36,6 +57,8 @@ export interface ContinueEventContext {
   /** Undefined before the run when `earlier` may be given: which ids it took is not known. */
   earlierIds: readonly string[] | undefined;
   continuing: boolean;
+  /** An agent the test scripts (`scriptedAgentKey`), which a refusal's example names. */
+  agent?: string;
   /**
    * Whether an event's shape is refused (not an object, no name, an eventId not a string): the
    * run says so; the editor leaves it to the run, which words the whole value.
@@ -117,6 +140,8 @@ export function readEventOptions(
     if (shape === UNTOLD || (typeof shape === "object" && eventId === UNTOLD)) claim(UNTOLD, "event");
     else if (shape === "refused") {
       if (shapes) problems.push(invalid("event", `testWorkflow's "event" must be { name, data, eventId? }, not ${describe(event)}`));
+    } else if (typeof shape === "object" && unknownKey("event", shape.given, EVENT_KEYS)) {
+      problems.push(invalid("event", unknownKey("event", shape.given, EVENT_KEYS)!));
     } else if (typeof eventId === "object") {
       if (shapes) problems.push(invalid("event", `event's eventId must be a string, not ${describe(eventId.refused)}`));
     } else if (eventId !== UNTOLD) {
@@ -127,11 +152,15 @@ export function readEventOptions(
         : context.continuing
           ? name in (workflow.events ?? {})
             ? undefined
-            : `event "${name}" is no event ${workflow.name} declares; it declares ${
-                Object.keys(workflow.events ?? {})
-                  .map((declared) => `"${declared}"`)
-                  .join(", ") || "none"
-              }`
+            : `event "${name}" is no event ${workflow.name} declares; ${nearestOr(
+                name,
+                Object.keys(workflow.events ?? {}),
+                `it declares ${
+                  Object.keys(workflow.events ?? {})
+                    .map((declared) => `"${declared}"`)
+                    .join(", ") || "none"
+                }`,
+              )}`
           : startEventRefusal(workflow, { name, data: given.data });
       const schema = workflow?.events?.[name];
       const verdict = schema ? checkAnswer(schema, JSON.stringify(given.data ?? null)) : undefined;
@@ -166,6 +195,12 @@ export function readEventOptions(
       continue;
     }
     const { given, name } = shape;
+    // A misspelt `durring` would read as neither during nor after: refused by its own name first.
+    const unknown = unknownKey(where, given, EVENTS_ENTRY_KEYS);
+    if (unknown) {
+      problems.push(invalid("events", unknown, position));
+      continue;
+    }
     const during = timeOf(given, "during");
     const after = timeOf(given, "after");
     if (during === UNTOLD || after === UNTOLD) {
@@ -173,7 +208,7 @@ export function readEventOptions(
       continue;
     }
     if (during === after) {
-      problems.push(invalid("events", eventNeedsOneTurn(where, name), position));
+      problems.push(invalid("events", eventNeedsOneTurn(where, name, context.agent), position));
       continue;
     }
     const when = during === "given" ? "during" : "after";

@@ -6,7 +6,7 @@ import type { RuntimeAlias, Workflow } from "../workflow/types.ts";
 import { describe } from "./entries.ts";
 import { noSuchOption, suggestName } from "../workflow/unknownOptions.ts";
 import { readDecisionScripts } from "./scriptedDecisions.ts";
-import { readEventOptions, type EventOptions } from "./eventOptions.ts";
+import { readEventOptions, scriptedAgentKey, type EventOptions } from "./eventOptions.ts";
 import { readScripts, ScriptError, type ScriptSlot } from "./scripts.ts";
 import { readAgentOptions, type AgentOptions } from "./agentOptions.ts";
 import { readContinueOptions, type ContinueOptions } from "./continueOptions.ts";
@@ -139,7 +139,9 @@ export function readOptions(workflow: Workflow<unknown, unknown>, options: unkno
     problems.push(invalid("maxTimers", `testWorkflow's "maxTimers" must be a whole number of timers, not ${describe(maxTimers)}`));
   }
   const continues = readContinueOptions(workflow, given, problems);
+  const agent = scriptedAgentKey(given.agents);
   const eventOptions = readEventOptions(workflow, given.event, given.events, problems, {
+    ...(agent !== undefined ? { agent } : {}),
     earlierIds: continues.earlier?.events.map((event) => event.eventId) ?? [],
     continuing: given.earlier !== undefined,
   });

@@ -3,7 +3,7 @@
 // answer(…) or noAnswer.…()) and gets back the refusals the run would make, from the same rules.
 
 import { decisionScriptRefusals } from "./scriptedDecisions.ts";
-import { readEventOptions } from "./eventOptions.ts";
+import { readEventOptions, scriptedAgentKey } from "./eventOptions.ts";
 import { valuesWithoutFromStage } from "./continueOptions.ts";
 import { isCertainlyAbsent } from "./notKnown.ts";
 import { COMMON_OPTIONS, EVENT_OPTIONS, filesWithCwd, unknownOptionProblem } from "./options.ts";
@@ -40,7 +40,9 @@ export function problemsBeforeRun(given: Record<string, unknown>): ProblemTrace[
   problems.push(...refusals("messages", messageScriptRefusals(given.messages)));
   problems.push(...refusals("participants", participantScriptRefusals(given.participants)));
   // On a continue the earlier events' ids are given first; the text does not tell them.
+  const agent = scriptedAgentKey(given.agents);
   readEventOptions(undefined, given.event, given.events, problems, {
+    ...(agent !== undefined ? { agent } : {}),
     earlierIds: isCertainlyAbsent(given, "earlier") ? [] : undefined,
     continuing: false,
     shapes: false,

@@ -13,6 +13,7 @@ import { isObjectValue } from "./notKnown.ts";
 import { findSlot, globToRegExp, isEntryValue } from "./scripts.ts";
 import { decisionReadings } from "./decisionReadings.ts";
 import type { DecisionTrace, ProblemTrace } from "./trace.ts";
+import { nearestOr, quoted } from "../workflow/unknownOptions.ts";
 
 /** The questions of a decision, by id, as `wf.decide` is given them. */
 type Questions = Record<string, Question>;
@@ -186,7 +187,12 @@ export class ScriptedDecisions implements DecisionProvider {
     const distributions: Record<string, QuestionDistribution> = {};
     for (const [id, given] of Object.entries(answers as Record<string, unknown>)) {
       const question = request.questions[id];
-      if (!question) return fail("decision-unasked-question", `its script answers "${id}", which it did not ask`, { key: found.slot.key });
+      if (!question) {
+        const asked = Object.keys(request.questions);
+        return fail("decision-unasked-question", `its script answers "${id}", which it did not ask; ${nearestOr(id, asked, `it asks ${quoted(asked)}`)}`, {
+          key: found.slot.key,
+        });
+      }
       const distribution = toDistribution(question, given);
       if (typeof distribution === "string") return fail("decision-wrong-kind", `"${id}" ${distribution}`, { key: found.slot.key });
       distributions[id] = distribution;

@@ -7,6 +7,7 @@ import type { DecisionCall } from "./scriptedDecisions.ts";
 import type { AgentRecord, SetRecord } from "./scriptedHost.ts";
 import type { CompactionRecord } from "./scriptedCompactions.ts";
 import { quoted } from "./problems.ts";
+import { firstUserFrame } from "./callSite.ts";
 import type { TestTurn } from "./turn.ts";
 import type { MessageEndState, MessageRecord } from "../workflow/messageTypes.ts";
 import type { SandboxRecord } from "../workflow/sandboxTypes.ts";
@@ -95,7 +96,7 @@ export class TestRun<Result = unknown> {
       case "completed":
         return ending.value;
       case "failed":
-        throw new Error(`the workflow threw: ${this.#error === undefined ? ending.reason : messageOf(this.#error)}`, { cause: this.#error });
+        throw withThrowSite(new Error(`the workflow threw: ${this.#error === undefined ? ending.reason : messageOf(this.#error)}`, { cause: this.#error }), this.#error);
       case "stopped":
         throw new Error(`the workflow stopped${ending.stage ? ` in stage ${ending.stage}` : ""}: ${ending.reason}`, { cause: this.#error });
       case "timed-out":
@@ -145,4 +146,15 @@ export class TestRun<Result = unknown> {
     const opened = this.agents.length ? quoted(this.agents.map((candidate) => candidate.key)) : "none";
     throw new Error(`no agent "${key}" was opened; opened: ${opened}`);
   }
+}
+
+/**
+ * The error `run.value` throws, with the line the workflow threw on (a call that refused its
+ * options, or the workflow's own throw) as a frame of its stack, after the test's own: where the
+ * test read the value stays its place, and the workflow's line is shown beneath it.
+ */
+function withThrowSite(error: Error, thrown: unknown): Error {
+  const site = thrown instanceof Error ? firstUserFrame(thrown) : undefined;
+  if (site && typeof error.stack === "string") error.stack = `${error.stack}\n    at the workflow (${site.file}:${site.line}:${site.column})`;
+  return error;
 }

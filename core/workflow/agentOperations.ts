@@ -1,7 +1,7 @@
 // agent.compact, agent.set and agent.fork: operations on an agent beyond its turns, queued in the
 // agent's one call order with them, and refused as a real host would refuse them, from harnesses.ts.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import type { AgentRegistry, AgentState } from "./agents.ts";
 import { outcomeOfCancel, stoppedOutcome } from "./agents.ts";
 import { durationToMilliseconds } from "./durations.ts";
@@ -34,8 +34,7 @@ function named<T>(state: AgentState, noun: string, id: string | undefined, speci
 
 export async function compactAgent(registry: AgentRegistry, state: AgentState, spec: CompactSpec): Promise<Outcome<string>> {
   const key = state.opened.key;
-  refuseUnknownOptions(`agent "${key}": compact`, spec, ["prompt", "id", "timeout"]);
-  if (typeof spec?.prompt !== "string") throw new TypeError(`agent "${key}": compact needs a prompt, its focus`);
+  checkOptions(`agent "${key}": compact`, "agent.compact", spec);
   const timeoutMs = spec.timeout === undefined ? undefined : durationToMilliseconds(spec.timeout, "a compaction's timeout");
   const attempt = registry.attempt;
   return named(state, "compaction", spec.id, { prompt: spec.prompt, timeout: spec.timeout }, () =>
@@ -67,13 +66,8 @@ export async function compactAgent(registry: AgentRegistry, state: AgentState, s
 
 export async function setAgent(registry: AgentRegistry, state: AgentState, spec: SetSpec): Promise<Outcome<Execution>> {
   const key = state.opened.key;
-  if (typeof spec !== "object" || spec === null) throw new TypeError(`agent "${key}": set takes { model?, effort? }`);
-  refuseUnknownOptions(`agent "${key}": set`, spec, ["model", "effort", "id"]);
+  checkOptions(`agent "${key}": set`, "agent.set", spec);
   const { model, effort } = spec;
-  if (model !== undefined && (typeof model !== "string" || model === "")) {
-    throw new TypeError(`agent "${key}": set's model is a model's name, not ${JSON.stringify(model)}`);
-  }
-  if (effort !== undefined && typeof effort !== "string") throw new TypeError(`agent "${key}": set's effort is a level's name, not ${JSON.stringify(effort)}`);
   if (model === undefined && effort === undefined) throw new TypeError(`agent "${key}": set needs a model or an effort`);
   const attempt = registry.attempt;
   return named(state, "set", spec.id, { model, effort }, () =>
@@ -107,11 +101,8 @@ export function forkExecution(base: Execution, spec: ForkSpec): Execution {
   return execution;
 }
 
-const FORK_SPEC_FIELDS = ["key", "placement", "metered", "effort", "instructions", "labels", "layout", "keepPane"] as const;
-
 export function checkForkSpec(spec: ForkSpec, call: string): void {
-  refuseUnknownOptions(call, spec, FORK_SPEC_FIELDS);
-  if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError(`${call} needs the fork's key`);
+  checkOptions(call, "agent.fork", spec);
 }
 
 /** Opens the fork as a new agent; its key must be new to the run. */

@@ -9,7 +9,7 @@ import { resolveRuntime, UnknownRuntimeError } from "./runtimes.ts";
 import { CancelReason, scopeOr, type Scope } from "./scope.ts";
 import type { AgentRef, AgentSpec, Agents, CompactSpec, Execution, ForkSpec, Outcome, SetSpec, TurnResult, TurnSpec } from "./types.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import { skillNames } from "./skills.ts";
 import { harnessFacts } from "./harnesses.ts";
 import { checkLayout, keepsPane, placePane } from "./panes.ts";
@@ -57,11 +57,6 @@ export function outcomeOfCancel(reason: unknown): Outcome {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What `wf.agents.open` and `agent.run` take (AgentSpec, TurnSpec); anything else is refused by name. */
-export const AGENT_SPEC_FIELDS = ["key", "runtime", "instructions", "skills", "labels", "cwd", "layout", "keepPane", "tools", "sandbox"] as const;
-export const TURN_SPEC_FIELDS = ["prompt", "schema", "label", "nudge", "timeout"] as const;
-const RUNTIME_FIELDS = ["alias", "harness", "model", "effort", "placement", "metered"] as const;
-
 /**
  * What an agent does beyond its turns (agentOperations.ts, callingSession.ts). They sit a layer
  * above the registry and use it, so the engine hands them in rather than the registry importing them.
@@ -101,10 +96,10 @@ export class AgentRegistry implements Agents {
     const attempt = this.attempt;
     // Before the first await, while the workflow's call is still on the stack.
     const openedAt = attempt.host.captureCall?.(AgentRegistry.prototype.open);
+    // Checked before the first await, so the refusal's stack starts at the workflow's call.
+    checkOptions("wf.agents.open", "wf.agents.open", spec);
+    if (typeof spec.runtime === "object") checkOptions(`agent "${spec.key}": runtime`, "alias" in spec.runtime ? "runtime alias" : "runtime", spec.runtime);
     await attempt.unlessAbandoned();
-    refuseUnknownOptions("wf.agents.open", spec, AGENT_SPEC_FIELDS);
-    if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.open needs a key");
-    refuseUnknownOptions(`agent "${spec.key}": runtime`, spec.runtime, RUNTIME_FIELDS);
     if (this.callerState?.opened.key === spec.key) {
       throw new WorkflowRuleError(`agent ${spec.key} is the calling session; it is not opened`);
     }
@@ -282,9 +277,8 @@ export class AgentRegistry implements Agents {
 
   private async runTurn(state: AgentState, spec: TurnSpec, askedAt: CallCapture | undefined): Promise<TurnResult<never>> {
     const attempt = this.attempt;
-    refuseUnknownOptions(`agent "${state.opened.key}": run`, spec, TURN_SPEC_FIELDS);
-    if (typeof spec?.prompt !== "string") throw new TypeError(`agent "${state.opened.key}": run needs a prompt`);
-    if (typeof spec.nudge === "object" && spec.nudge !== null) refuseUnknownOptions(`agent "${state.opened.key}": run's nudge`, spec.nudge, ["prompt"]);
+    checkOptions(`agent "${state.opened.key}": run`, "agent.run", spec);
+    if (typeof spec.nudge === "object") checkOptions(`agent "${state.opened.key}": run's nudge`, "nudge", spec.nudge);
     const timeoutMs = spec.timeout === undefined ? undefined : durationToMilliseconds(spec.timeout, "a turn's timeout");
     const scope = scopeOr(attempt.root);
     const previous = state.queue;

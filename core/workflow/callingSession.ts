@@ -4,15 +4,14 @@
 import type { AgentRegistry } from "./agents.ts";
 import { checkForkSpec, forkExecution, openFork } from "./agentOperations.ts";
 import { WorkflowRuleError } from "./errors.ts";
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import type { CallCapture } from "./host.ts";
 import type { AgentRef, Execution, ForkSpec } from "./types.ts";
 
 export async function callerAgent(registry: AgentRegistry, spec: { key: string }, openedAt?: CallCapture): Promise<AgentRef | null> {
   const attempt = registry.attempt;
+  checkOptions("wf.agents.caller", "wf.agents.caller", spec);
   await attempt.unlessAbandoned();
-  refuseUnknownOptions("wf.agents.caller", spec, ["key"]);
-  if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.agents.caller needs the key to drive it under");
   const setting = attempt.settings.caller;
   if (!setting || setting.here === false) return null;
   const current = registry.callerState;
@@ -28,8 +27,8 @@ export async function callerAgent(registry: AgentRegistry, spec: { key: string }
 
 export async function forkCallerAgent(registry: AgentRegistry, spec: ForkSpec, openedAt?: CallCapture): Promise<AgentRef | null> {
   const attempt = registry.attempt;
-  await attempt.unlessAbandoned();
   checkForkSpec(spec, "wf.agents.forkCaller");
+  await attempt.unlessAbandoned();
   const setting = attempt.settings.caller;
   // A fork runs on the model the session's files show; without one there is nothing to fork onto.
   if (!setting || setting.model === undefined) return null;

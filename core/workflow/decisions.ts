@@ -1,7 +1,8 @@
 // wf.decide and its question builders: a decision asks a model for a probability per option,
 // level or yes, and the engine checks the distribution before turning it into answers.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
+import { suggestName } from "./unknownOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, DecisionError, messageOf } from "./errors.ts";
@@ -46,7 +47,10 @@ export function whyDistributionRefused(question: Question, given: QuestionDistri
   if (question.kind === "choice") {
     if (typeof given !== "object" || given === null || Array.isArray(given)) return `a probability per option, not ${JSON.stringify(given)}`;
     const unknown = Object.keys(given).filter((option) => !expected.includes(option));
-    if (unknown.length) return `"${unknown[0]}" is not one of its options (${expected.join(", ")})`;
+    if (unknown.length) {
+      const nearest = suggestName(unknown[0]!, expected);
+      return `"${unknown[0]}" is not one of its options${nearest ? `; did you mean "${nearest}"?` : ` (${expected.join(", ")})`}`;
+    }
     values = expected.map((option) => (given as Record<string, number>)[option] ?? 0);
   } else {
     if (!Array.isArray(given)) return `a probability per level, not ${JSON.stringify(given)}`;
@@ -86,9 +90,8 @@ export async function decide<Questions extends Record<string, Question>>(
   /** Where the workflow called it, when the host captures calls. */
   askedAt?: CallCapture,
 ): Promise<Decision<Questions>> {
+  checkOptions("wf.decide", "wf.decide", spec);
   await attempt.unlessAbandoned();
-  refuseUnknownOptions("wf.decide", spec, ["key", "questions", "state", "model", "deadline"]);
-  if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.decide needs a key");
   const questions = spec.questions ?? ({} as Questions);
   if (Object.keys(questions).length === 0) throw new DecisionError(`decision "${spec.key}" asks no questions`);
   for (const [id, question] of Object.entries(questions)) {

@@ -3,10 +3,7 @@
 import { WORKFLOW_KIND, type PreparedSpec, type PreparedWorkflow, type PrepareInput, type Workflow, type WorkflowSpec } from "./types.ts";
 import type { EventSchemas } from "./eventTypes.ts";
 import { checkToolDeclarations } from "./tools.ts";
-import { refuseUnknownOptions } from "./unknownOptions.ts";
-
-/** What a workflow file's definition takes (WorkflowSpec); anything else is refused by name as the file loads. */
-const SPEC_FIELDS = ["name", "description", "whenToUse", "version", "prepare", "run", "id", "events", "starts", "tools", "stages", "present", "report"] as const;
+import { checkOptions } from "./callOptions.ts";
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -20,20 +17,8 @@ export function defineWorkflow<Args, Result, Events extends EventSchemas>(spec: 
   if (typeof spec.name !== "string" || !WORKFLOW_NAME.test(spec.name)) {
     throw new TypeError(`a workflow's name is letters, digits, '.', '_' and '-', not ${JSON.stringify(spec.name)}`);
   }
-  refuseUnknownOptions(`workflow ${spec.name}`, spec, SPEC_FIELDS);
-  if (typeof spec.description !== "string" || spec.description.trim() === "") {
-    throw new TypeError(`workflow ${spec.name} needs a description`);
-  }
-  if (typeof spec.run !== "function") throw new TypeError(`workflow ${spec.name} needs a run(wf, args) function`);
-  for (const hook of ["prepare", "id", "present", "report"] as const) {
-    if (spec[hook] !== undefined && typeof spec[hook] !== "function") {
-      throw new TypeError(`workflow ${spec.name}'s ${hook} must be a function`);
-    }
-  }
+  checkOptions(`workflow ${spec.name}`, "defineWorkflow", spec);
   if (spec.stages !== undefined) {
-    if (typeof spec.stages !== "object" || spec.stages === null || Array.isArray(spec.stages)) {
-      throw new TypeError(`workflow ${spec.name}'s stages map each stage's name to its result schema, or null`);
-    }
     for (const [stage, result] of Object.entries(spec.stages)) {
       if (!/^[a-z][a-z0-9-]*$/.test(stage)) throw new TypeError(`workflow ${spec.name}'s stages: "${stage}" is not a stage's name: lowercase letters, digits and '-'`);
       if (result !== null && (typeof result !== "object" || Array.isArray(result))) {

@@ -11,6 +11,8 @@ import { decide } from "./decisions.ts";
 import { DeadlineExceededError, messageOf, StopSignal } from "./errors.ts";
 import type { DecisionRequest } from "./host.ts";
 import { whyNotJson } from "./json.ts";
+import { checkOptions, shown } from "./callOptions.ts";
+import { nearestOr } from "./unknownOptions.ts";
 import { parallel } from "./parallel.ts";
 import { inScope } from "./scope.ts";
 import { attemptAfter } from "./runLog.ts";
@@ -74,6 +76,9 @@ function createContext(
     agents: registry,
     now: () => new Date(settings.clocks.run.now()),
     log(message, fields) {
+      if (fields !== undefined && (typeof fields !== "object" || fields === null || Array.isArray(fields))) {
+        throw new TypeError(`wf.log's fields must be a JSON object such as { ticket: "T-1" }, not ${shown(fields)}`);
+      }
       // A line from work still running after the attempt ended (a stage cut short) is no line of the attempt's.
       if (attempt.isAbandoned) return;
       settings.onLog?.({ message: String(message), ...(fields !== undefined ? { fields } : {}) });
@@ -89,6 +94,8 @@ function createContext(
     event: startEvent,
     events: { wait: (names, waitOptions) => attempt.inbox.wait(names, waitOptions) },
     async emit(ref, name, data, emitOptions) {
+      // Its options are checked before the first await, so a refusal's stack starts at the workflow's call.
+      checkOptions("wf.emit", "wf.emit", emitOptions, true);
       await attempt.unlessAbandoned();
       attempt.inbox.emit(ref, name, data, emitOptions);
     },
@@ -121,7 +128,8 @@ type Settled =
 export function startEventRefusal(workflow: Workflow<unknown, unknown>, event: EventToSend): string | undefined {
   const starts = workflow.starts ?? [];
   if (!starts.includes(event.name)) {
-    return `event "${event.name}" does not start ${workflow.name}; ${starts.length ? `its starts are ${starts.map((name) => `"${name}"`).join(", ")}` : "no event starts it"}`;
+    const otherwise = starts.length ? `its starts are ${starts.map((name) => `"${name}"`).join(", ")}` : "no event starts it";
+    return `event "${event.name}" does not start ${workflow.name}; ${nearestOr(event.name, starts, otherwise)}`;
   }
   return undefined;
 }

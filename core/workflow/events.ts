@@ -1,7 +1,8 @@
 // Events: what a run is sent (its in.jsonl), the waits that take them by name, wf.emit to other
 // runs, and the keep-alive window a run stays live in for events before it parks.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
+import { nearestOr } from "./unknownOptions.ts";
 import type { TSchema } from "typebox";
 import { AGENT_ENDED, PARTICIPANT_REPLY } from "./builtInEvents.ts";
 import { checkAnswer } from "./answerCheck.ts";
@@ -66,7 +67,7 @@ export class EventInbox {
     const known = [...Object.keys(this.declared), ...[...this.participants].map((participant) => `${participant}:reply`)];
     return {
       code: "undeclared",
-      message: `the workflow declares no event "${name}"; it takes ${known.length ? known.map((known) => `"${known}"`).join(", ") : "none"}`,
+      message: `the workflow declares no event "${name}"; ${nearestOr(name, known, `it takes ${known.length ? known.map((known) => `"${known}"`).join(", ") : "none"}`)}`,
     };
   }
 
@@ -116,7 +117,7 @@ export class EventInbox {
     const attempt = this.attempt;
     const wanted = new Set(typeof names === "string" ? [names] : names);
     if (wanted.size === 0) throw new TypeError("wf.events.wait needs an event name");
-    refuseUnknownOptions("wf.events.wait", options, ["label", "until"]);
+    checkOptions("wf.events.wait", "wf.events.wait", options);
     for (const name of wanted) {
       const schema = this.schemaOf(name, "engine");
       if ("code" in schema) throw attempt.violate(`wf.events.wait: ${schema.message}`);
@@ -158,7 +159,7 @@ export class EventInbox {
       throw new TypeError(`wf.emit needs a run, "workflow/id" or { workflow, id }, not ${JSON.stringify(ref)}`);
     }
     if (typeof name !== "string" || name === "") throw new TypeError("wf.emit needs an event name");
-    refuseUnknownOptions("wf.emit", options, ["eventId"]);
+    checkOptions("wf.emit", "wf.emit", options, true);
     const why = whyNotJson(data === undefined ? null : data);
     if (why) throw new TypeError(`wf.emit: event "${name}"'s data is not JSON: ${why}`);
     this.emits.push({
@@ -170,8 +171,8 @@ export class EventInbox {
   }
 
   setKeepAlive(options: KeepAliveOptions = {}, defaultWindowMs = DEFAULT_KEEP_ALIVE_MS): void {
-    refuseUnknownOptions("wf.keepAlive", options, ["window", "onTimeout"]);
-    if (typeof options.onTimeout === "object" && options.onTimeout !== null) refuseUnknownOptions("wf.keepAlive's onTimeout", options.onTimeout, ["compact", "prompt"]);
+    checkOptions("wf.keepAlive", "wf.keepAlive", options);
+    if (options.onTimeout !== undefined) checkOptions("wf.keepAlive's onTimeout", "onTimeout", options.onTimeout);
     const windowMs = options.window === undefined ? defaultWindowMs : durationToMilliseconds(options.window, "keepAlive's window");
     this.keepAlive = { windowMs, ...(options.onTimeout ? { onTimeout: options.onTimeout } : {}) };
   }

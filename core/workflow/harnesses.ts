@@ -3,6 +3,7 @@
 // real host makes before an operation is read from it.
 
 import type { Execution, Placement } from "./types.ts";
+import { nearestOr } from "./unknownOptions.ts";
 
 /** Per placement: `true` where the harness can, else why it cannot (finishing a sentence). */
 type ByPlacement = Readonly<Record<Placement, true | string>>;
@@ -94,9 +95,10 @@ export function harnessFacts(harness: string): HarnessFacts | undefined {
   return Object.hasOwn(HARNESSES, harness) ? HARNESSES[harness] : undefined;
 }
 
-/** `no harness "x"; known: …`, for a harness the table does not have. */
+/** `no harness "x"; known: …` (or the nearest), for a harness the table does not have. */
 export function unknownHarness(harness: string): string {
-  return `no harness "${harness}"; known: ${quoteList(Object.keys(HARNESSES))}`;
+  const known = Object.keys(HARNESSES);
+  return `no harness "${harness}"; ${nearestOr(harness, known, `known: ${quoteList(known)}`)}`;
 }
 
 /** Why `effort` is refused on `harness`, or undefined when it lists it. */

@@ -2,7 +2,7 @@
 // participants, the questions they ask (a reply owed, awaited, expired), waking an idle agent
 // for a message, and how every message ended (`run.messagesOf` in a test).
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { CALL_OPTIONS, checkOptions, shapeOf, shown } from "./callOptions.ts";
 import type { AgentRegistry, AgentState, OperationResult } from "./agents.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -102,14 +102,13 @@ export class MessageBus {
   // The workflow's calls ------------------------------------------------------------------------
 
   async allow(route: RouteSpec): Promise<void> {
+    if (typeof route !== "object" || route === null || Array.isArray(route)) {
+      throw new TypeError(
+        `wf.messages.allow takes ${shapeOf(CALL_OPTIONS["wf.messages.allow"])} or ${shapeOf(CALL_OPTIONS["wf.messages.allow between"])}, not ${shown(route)}`,
+      );
+    }
+    checkOptions("wf.messages.allow", "between" in route ? "wf.messages.allow between" : "wf.messages.allow", route);
     await this.attempt.unlessAbandoned();
-    if (typeof route !== "object" || route === null) {
-      throw new TypeError("wf.messages.allow takes { from, to, purpose } or { between: [a, b], purpose }");
-    }
-    refuseUnknownOptions("wf.messages.allow", route, "between" in route ? ["between", "purpose"] : ["from", "to", "purpose"]);
-    if (typeof route.purpose !== "string" || route.purpose.trim() === "") {
-      throw new TypeError("wf.messages.allow needs a purpose: what the ends message each other about");
-    }
     let pairs: DirectedPair[];
     let ends: [string, string];
     if ("between" in route) {

@@ -6,7 +6,7 @@ import { durationToMilliseconds } from "./durations.ts";
 import { DeadlineExceededError, messageOf } from "./errors.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
 import type { ParallelOptions } from "./types.ts";
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 
 export async function parallel<Item, Result>(
   attempt: Attempt,
@@ -16,7 +16,7 @@ export async function parallel<Item, Result>(
 ): Promise<Result[]> {
   if (!Array.isArray(items)) throw new TypeError("wf.parallel takes an array of items");
   if (typeof work !== "function") throw new TypeError("wf.parallel takes a function to run for each item");
-  refuseUnknownOptions("wf.parallel", options, ["concurrency", "deadline", "label"]);
+  checkOptions("wf.parallel", "wf.parallel", options);
   await attempt.unlessAbandoned();
   const deadlineMs = options.deadline === undefined ? undefined : durationToMilliseconds(options.deadline, "parallel's deadline");
   const group = scopeOr(attempt.root).child(deadlineMs === undefined ? {} : { deadlineAt: attempt.clocks.deadline.now() + deadlineMs });

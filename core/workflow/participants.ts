@@ -1,7 +1,7 @@
 // wf.participants.connect: sessions the engine did not start (a coordinator, a person) that
 // agents message and that answer through `awf reply` — the `{key}:reply` event — and `awf send`.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import type { EventInbox } from "./events.ts";
 import { WorkflowRuleError } from "./errors.ts";
@@ -27,9 +27,8 @@ export class Participants {
   }
 
   async connect(spec: ParticipantSpec): Promise<ParticipantRef> {
+    checkOptions("wf.participants.connect", "wf.participants.connect", spec);
     await this.attempt.unlessAbandoned();
-    refuseUnknownOptions("wf.participants.connect", spec, ["key", "labels"]);
-    if (typeof spec?.key !== "string" || spec.key === "") throw new TypeError("wf.participants.connect needs a key");
     const { key, labels } = spec;
     if (labels !== undefined) {
       const why = typeof labels !== "object" || labels === null || Array.isArray(labels) ? "it is not an object" : whyNotJson(labels);

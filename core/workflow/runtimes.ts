@@ -3,6 +3,7 @@
 
 import { effortRefusal, harnessFacts, quoteList, unknownHarness } from "./harnesses.ts";
 import type { Execution, RuntimeAlias, RuntimeSelection } from "./types.ts";
+import { nearestOr } from "./unknownOptions.ts";
 
 /** The aliases `awf run` installs, and so every test starts from. */
 export const DEFAULT_RUNTIMES: Readonly<Record<string, RuntimeAlias>> = {
@@ -17,7 +18,7 @@ export class UnknownRuntimeError extends Error {
     readonly alias: string,
     readonly known: readonly string[],
   ) {
-    super(`agent "${agent}": no runtime "${alias}"; known: ${quoteList(known)}`);
+    super(`agent "${agent}": no runtime "${alias}"; ${nearestOr(alias, known, `known: ${quoteList(known)}`)}`);
     this.name = "UnknownRuntimeError";
   }
 }

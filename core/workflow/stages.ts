@@ -11,7 +11,7 @@ import { whyNotJson, type JsonValue } from "./json.ts";
 import { CancelReason, inScope, scopeOr } from "./scope.ts";
 import { stageLine } from "./runLog.ts";
 import type { StageOptions } from "./types.ts";
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 
 const STAGE_NAME = /^[a-z][a-z0-9-]*$/;
 const never = new Promise<never>(() => {});
@@ -24,11 +24,12 @@ export async function stage(
   optionsOrWork: StageOptions<TSchema> | (() => Promise<unknown>),
   maybeWork?: () => Promise<unknown>,
 ): Promise<unknown> {
-  await attempt.unlessAbandoned();
   const options = typeof optionsOrWork === "function" ? undefined : optionsOrWork;
   const work = typeof optionsOrWork === "function" ? optionsOrWork : maybeWork;
+  // Checked before the first await, so the refusal's stack starts at the workflow's call.
   if (typeof work !== "function") throw new TypeError(`stage ${name} needs a function to run`);
-  refuseUnknownOptions(`stage ${name}`, options, ["result", "summary"]);
+  if (options !== undefined) checkOptions(`stage ${name}`, "wf.stage", options);
+  await attempt.unlessAbandoned();
   if (typeof name !== "string" || !STAGE_NAME.test(name)) {
     throw attempt.violate(`stage ${JSON.stringify(name)} is not a stage's name: lowercase letters, digits and '-'`);
   }

@@ -1,7 +1,8 @@
 // Tools: handlers a workflow declares (`defineWorkflow({ tools })`) and grants to agents
 // (`wf.agents.open({ tools })`), called by an agent (`wfa tool`) with input its schema checks.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { nearestOr } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import { checkAnswer } from "./answerCheck.ts";
 import type { Attempt } from "./attempt.ts";
 import { messageOf, WorkflowRuleError } from "./errors.ts";
@@ -26,11 +27,7 @@ export function checkToolDeclarations(workflow: string, tools: unknown): void {
   }
   for (const [name, tool] of Object.entries(tools as Record<string, Partial<ToolSpec>>)) {
     if (!TOOL_NAME.test(name)) throw new TypeError(`workflow ${workflow}: a tool's name is letters, digits, '.', '_' and '-', not ${JSON.stringify(name)}`);
-    if (typeof tool !== "object" || tool === null) throw new TypeError(`workflow ${workflow}: tool "${name}" must be { description, input, run }`);
-    refuseUnknownOptions(`workflow ${workflow}: tool "${name}"`, tool, ["description", "input", "run"]);
-    if (typeof tool.description !== "string" || tool.description.trim() === "") throw new TypeError(`workflow ${workflow}: tool "${name}" needs a description`);
-    if (typeof tool.input !== "object" || tool.input === null) throw new TypeError(`workflow ${workflow}: tool "${name}" needs an input schema`);
-    if (typeof tool.run !== "function") throw new TypeError(`workflow ${workflow}: tool "${name}" needs a run(input, context) function`);
+    checkOptions(`workflow ${workflow}: tool "${name}"`, "tool", tool);
   }
 }
 
@@ -49,7 +46,7 @@ export class Tools {
     for (const name of granted as string[]) {
       if (!Object.hasOwn(this.declared, name)) {
         throw new WorkflowRuleError(
-          `agent "${agent}" is given tool "${name}", which the workflow does not declare; it declares ${quotedList(Object.keys(this.declared))}`,
+          `agent "${agent}" is given tool "${name}", which the workflow does not declare; ${nearestOr(name, Object.keys(this.declared), `it declares ${quotedList(Object.keys(this.declared))}`)}`,
         );
       }
     }
@@ -59,7 +56,12 @@ export class Tools {
   async call(agent: { key: string; cwd: string }, granted: readonly string[] | undefined, name: unknown, input: unknown, scope: Scope): Promise<ToolResult> {
     const declared = Object.keys(this.declared);
     if (typeof name !== "string" || !Object.hasOwn(this.declared, name)) {
-      return { kind: "refused", code: "unknown-tool", error: `no tool ${JSON.stringify(name)}; the workflow declares ${quotedList(declared)}` };
+      const otherwise = `the workflow declares ${quotedList(declared)}`;
+      return {
+        kind: "refused",
+        code: "unknown-tool",
+        error: `no tool ${JSON.stringify(name)}; ${typeof name === "string" ? nearestOr(name, declared, otherwise) : otherwise}`,
+      };
     }
     if (!(granted ?? []).includes(name)) {
       return { kind: "refused", code: "not-granted", error: `agent "${agent.key}" was not given tool "${name}"; it was given ${quotedList(granted ?? [])}` };

@@ -23,6 +23,15 @@ export function noSuchOption(subject: string, name: string, known: readonly stri
 }
 
 /**
+ * `did you mean "<nearest>"?` where a known name is near enough to be what was meant, else
+ * `otherwise` (the names there are): the ending of every refusal of a name the run does not know.
+ */
+export function nearestOr(name: string, known: readonly string[], otherwise: string): string {
+  const suggestion = suggestName(name, known);
+  return suggestion ? `did you mean "${suggestion}"?` : otherwise;
+}
+
+/**
  * Throws a TypeError into the workflow for the first property of `given` that `known` lacks, so
  * a misspelt or ported name (`timeoutMs` for `timeout`) is never silently ignored. Anything not
  * a plain object is left to the call's own checks.

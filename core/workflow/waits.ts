@@ -1,7 +1,7 @@
 // Waiting on time: wf.sleep and wf.waitUntil, and the timer every wait with an `until` runs on
 // the run's clock. Each timer is recorded (`run.timers`) with its due time and how it ended.
 
-import { refuseUnknownOptions } from "./unknownOptions.ts";
+import { checkOptions } from "./callOptions.ts";
 import type { Attempt } from "./attempt.ts";
 import type { WaitKind } from "./activity.ts";
 import type { Moment } from "./clock.ts";
@@ -121,8 +121,8 @@ function cancelledWait(attempt: Attempt, label: string, reason: unknown): Error 
 }
 
 export async function sleep(attempt: WaitingAttempt, duration: Duration | number, options: WaitOptions = {}): Promise<void> {
+  checkOptions("wf.sleep", "wait", options);
   await attempt.unlessAbandoned();
-  refuseUnknownOptions("wf.sleep", options, ["label"]);
   const milliseconds = durationToMilliseconds(duration, "wf.sleep's duration");
   const until = attempt.clocks.run.now() + milliseconds;
   const label = options.label ?? `sleeping until ${new Date(until).toISOString()}`;
@@ -131,8 +131,8 @@ export async function sleep(attempt: WaitingAttempt, duration: Duration | number
 }
 
 export async function waitUntil(attempt: WaitingAttempt, time: Date | string | number, options: WaitOptions = {}): Promise<void> {
+  checkOptions("wf.waitUntil", "wait", options);
   await attempt.unlessAbandoned();
-  refuseUnknownOptions("wf.waitUntil", options, ["label"]);
   const until = untilToTime(attempt, time, "wf.waitUntil's time");
   const label = options.label ?? `waiting until ${new Date(until).toISOString()}`;
   await waitOn(attempt, { kind: "timer", label, until, onUntil: () => undefined });

@@ -136,7 +136,7 @@ describe("opening an agent", () => {
 
   test("without a key rejects", async () => {
     const run = await testWorkflow(opens({ runtime: "claude" } as AgentSpec));
-    expect(() => run.value).toThrow("the workflow threw: wf.agents.open needs a key");
+    expect(() => run.value).toThrow(`the workflow threw: wf.agents.open needs "key": an agent's key, as text`);
   });
 });
 

@@ -44,18 +44,18 @@ describe("an answer the turn's schema refuses", () => {
   test("fails the test with the validator's words and path", async () => {
     const bad = { summary: 5 } as unknown as { summary: string };
     const error = await mistake(testWorkflow(askOnce({ prompt: "sum up", schema: SUMMARY }), { agents: { a: answer(SUMMARY, bad) } }));
-    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: /summary must be string');
+    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: /summary is 5; allowed: a string');
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "answer-refused", path: "/summary", expectedSchema: SUMMARY });
   });
 
   test("catches what types can't, such as minItems", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(LONG, { title: "ok!", tags: [] }) } }));
-    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: /tags must not have fewer than 1 items');
+    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: /tags has 0 items; allowed: at least 1 item');
   });
 
   test("a missing property is refused at the root", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "sum up", schema: SUMMARY }), { agents: { a: answer(SUMMARY, () => ({}) as never) } }));
-    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: / must have required properties summary');
+    expect(error.message).toBe('agent "a" turn 1: the schema refused its script\'s answer: / has no "summary"; required: "summary"');
     expect(problemsOf(error)?.[0]?.path).toBe("/");
   });
 

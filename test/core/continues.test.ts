@@ -172,13 +172,17 @@ describe("fromStage and values", () => {
   test("a value that does not fit the stage's result fails the attempt", async () => {
     const { workflow } = counted();
     const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } } });
-    expect(run.ending).toMatchObject({ kind: "failed", stage: "plan", reason: "stage plan's value in values does not fit its result: /steps must be array" });
+    expect(run.ending).toMatchObject({
+      kind: "failed",
+      stage: "plan",
+      reason: 'stage plan\'s value in values does not fit its result: /steps is "one"; allowed: a list',
+    });
   });
 
   test("a value that does not fit a declared stage's result fails the attempt too, in the same words, as the stage is entered", async () => {
     const { workflow, calls } = counted(true);
     const run = await testWorkflow(workflow, { fromStage: "build", values: { plan: { steps: "one" } as never } });
-    const reason = "stage plan's value in values does not fit its result: /steps must be array";
+    const reason = 'stage plan\'s value in values does not fit its result: /steps is "one"; allowed: a list';
     expect(run.ending).toEqual({ kind: "failed", stage: "plan", reason, stages: [], continue: "awf run counted --continue test" });
     expect(() => run.value).toThrow(`the workflow threw: ${reason}`);
     expect(calls).toEqual([]);

@@ -124,7 +124,7 @@ describe("a decision script that can't answer fails the test", () => {
     [
       "a question it wasn't asked",
       { team: "payments", bug: true, urgency: 0, impact: 2 },
-      'its script answers "impact", which it did not ask',
+      'its script answers "impact", which it did not ask; it asks "team", "bug", "urgency"',
       "decision-unasked-question",
     ],
     ["a number for a choice", { team: 1, bug: true, urgency: 0 }, '"team" is a choice question; its script answers 1', "decision-wrong-kind"],
@@ -219,7 +219,7 @@ describe("decide asked wrongly", () => {
 
   test("without a key rejects", async () => {
     const run = await testWorkflow(decides({ questions: QUESTIONS }));
-    expect(() => run.value).toThrow("the workflow threw: wf.decide needs a key");
+    expect(() => run.value).toThrow(`the workflow threw: wf.decide needs "key": the decision's key, as text`);
   });
 
   test("choice and score need two options or levels", () => {

@@ -19,14 +19,22 @@ describe("defineWorkflow", () => {
   });
 
   test("refuses an empty description", () => {
-    expect(thrown(() => defineWorkflow({ name: "w", description: "  ", run })).message).toBe("workflow w needs a description");
+    expect(thrown(() => defineWorkflow({ name: "w", description: "  ", run })).message).toBe(
+      `workflow w's "description" must be what the workflow does, as text, not "  "`,
+    );
   });
 
   test("refuses a workflow without run, or with a hook that isn't a function", () => {
-    expect(thrown(() => defineWorkflow({ name: "w", description: "d" } as never)).message).toBe("workflow w needs a run(wf, args) function");
-    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, prepare: "argv" as never })).message).toBe("workflow w's prepare must be a function");
-    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, report: {} as never })).message).toBe("workflow w's report must be a function");
-    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, id: "v1" as never })).message).toBe("workflow w's id must be a function");
+    expect(thrown(() => defineWorkflow({ name: "w", description: "d" } as never)).message).toBe(`workflow w needs "run": a run(wf, args) function`);
+    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, prepare: "argv" as never })).message).toBe(
+      `workflow w's "prepare" must be a function from { argv, cwd } to the workflow's args, not "argv"`,
+    );
+    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, report: {} as never })).message).toBe(
+      `workflow w's "report" must be a function from the value and the ending to text, not {}`,
+    );
+    expect(thrown(() => defineWorkflow({ name: "w", description: "d", run, id: "v1" as never })).message).toBe(
+      `workflow w's "id" must be a function from the args to the run's id, not "v1"`,
+    );
   });
 
   test("refuses what isn't a definition", () => {

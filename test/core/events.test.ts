@@ -115,7 +115,7 @@ describe("a workflow with events", () => {
       // @ts-expect-error a name the workflow doesn't declare is a type error too
       testWorkflow(notes({ stopAfter: 1 }), { agents: writer, events: [{ during: "writer#1", name: "nite", data: {} }] }),
     );
-    expect(error.message.split("\n")[0]).toBe(`event "nite" (during writer#1): the workflow declares no event "nite"; it takes "case.changed", "note"`);
+    expect(error.message.split("\n")[0]).toBe(`event "nite" (during writer#1): the workflow declares no event "nite"; did you mean "note"?`);
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "event-refused" });
   });
 
@@ -143,7 +143,7 @@ describe("a workflow with events", () => {
 
   test("an events entry needs one of during or after, naming a turn as agent#n", async () => {
     const neither = await mistake(testWorkflow(notes(), { agents: writer, events: [{ name: "note", data: {} } as never] }));
-    expect(neither.message).toBe(`events[0] ("note") needs one of during or after, such as during: "investigator#1"`);
+    expect(neither.message).toBe(`events[0] ("note") needs one of during or after, such as during: "writer#1"`);
     const badTurn = await mistake(testWorkflow(notes(), { agents: writer, events: [{ during: "writer", name: "note", data: { text: "x" } }] }));
     expect(badTurn.message).toBe(`events[0]'s during must name an agent's turn as "agent#n", not "writer"`);
   });

@@ -345,7 +345,7 @@ describe("fakeClient runs the real client's file-free checks", () => {
       what: "data its schema refuses",
       call: () => runs.emit({ workflow: release, id: "v1", name: "deploy", data: { env: 3 } }),
       code: "bad-data",
-      message: `emit to release/v1: event "deploy"'s data does not fit its schema: /env must be string`,
+      message: `emit to release/v1: event "deploy"'s data does not fit its schema: /env is 3; allowed: a string`,
     },
     {
       what: "an agent's ended event",

@@ -371,7 +371,7 @@ describe("tools", () => {
   test("defineWorkflow refuses a tool without a handler", () => {
     expect(() =>
       defineWorkflow({ name: "broken", description: "x", tools: { lookup: { description: "Looks up.", input: LOOKUP } as never }, run: async () => null }),
-    ).toThrow('workflow broken: tool "lookup" needs a run(input, context) function');
+    ).toThrow(`workflow broken: tool "lookup" needs "run": a run(input, context) function`);
   });
 });
 

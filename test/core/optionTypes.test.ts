@@ -90,7 +90,7 @@ describe("event, events and values, as tsc checks them", () => {
     expect(run.value).toMatchObject({ ticket: "T-1", text: "hi" });
     // @ts-expect-error ticket-run declares no "gone"
     const undeclared = await mistake(testWorkflow(ticketRun, { event: { name: "gone", data: {} } }));
-    expect(undeclared.message).toBe('event "gone" does not start ticket-run; its starts are "go"');
+    expect(undeclared.message).toBe('event "gone" does not start ticket-run; did you mean "go"?');
     // @ts-expect-error GO's ticket is a string
     const misfit = await mistake(testWorkflow(ticketRun, { event: { name: "go", data: { ticket: 1 } } }));
     expect(misfit.message).toStartWith(`event "go"'s data does not fit its schema: `);
@@ -104,7 +104,7 @@ describe("event, events and values, as tsc checks them", () => {
       // @ts-expect-error ticket-run declares no "nite"
       testWorkflow(ticketRun, { agents: writer, events: [{ during: "writer#1", name: "nite", data: { text: "hi" } }] }),
     );
-    expect(misnamed.message.split("\n")[0]).toBe(`event "nite" (during writer#1): the workflow declares no event "nite"; it takes "go", "note"`);
+    expect(misnamed.message.split("\n")[0]).toBe(`event "nite" (during writer#1): the workflow declares no event "nite"; did you mean "note"?`);
     const misfit = await mistake(
       // @ts-expect-error NOTE's text is a string
       testWorkflow(ticketRun, { agents: writer, events: [{ during: "writer#1", name: "note", data: { text: 1 } }] }),
@@ -145,7 +145,7 @@ describe("the workflow's side of its events, as tsc checks them", () => {
       await wf.events.wait("nite");
     });
     const run = await testWorkflow(waiting);
-    expect(() => run.value).toThrow('the workflow threw: wf.events.wait: the workflow declares no event "nite"; it takes "note"');
+    expect(() => run.value).toThrow('the workflow threw: wf.events.wait: the workflow declares no event "nite"; did you mean "note"?');
   });
 
   test("starts names declared events only: an undeclared one starts no run", async () => {

@@ -156,11 +156,11 @@ describe("each noAnswer", () => {
 describe("a turn the workflow asks wrongly", () => {
   test("with a timeout that is no duration, rejects in the workflow", async () => {
     const run = await testWorkflow(askOnce({ prompt: "go", timeout: "soon" }), { agents: { a: answer("x") } });
-    expect(() => run.value).toThrow('the workflow threw: a turn\'s timeout must be a duration such as "5s", not "soon"');
+    expect(() => run.value).toThrow(`the workflow threw: agent "a": run's "timeout" must be a duration such as "5s", or milliseconds, not "soon"`);
   });
 
   test("without a prompt, rejects in the workflow", async () => {
     const run = await testWorkflow(askOnce({} as never), { agents: { a: answer("x") } });
-    expect(() => run.value).toThrow('the workflow threw: agent "a": run needs a prompt');
+    expect(() => run.value).toThrow(`the workflow threw: agent "a": run needs "prompt": the turn's prompt, as text`);
   });
 });

@@ -382,7 +382,7 @@ describe("a workflow with events", () => {
   test("an events entry whose data does not fit its schema fails the test as it is sent", async () => {
     // @ts-expect-error the data the schema refuses is a type error too; the run's check is for a JS caller
     const error = await mistake(testWorkflow(noted(), { agents: writer, events: [{ during: "writer#1", name: "note", data: { text: 5 } }] }));
-    expect(error.message.split("\n")[0]).toBe(`event "note" (during writer#1): event "note"'s data does not fit its schema: /text must be string`);
+    expect(error.message.split("\n")[0]).toBe(`event "note" (during writer#1): event "note"'s data does not fit its schema: /text is 5; allowed: a string`);
     expect(problemsOf(error)?.[0]).toMatchObject({ code: "event-refused", option: "events", index: 0 });
   });
 
@@ -448,7 +448,7 @@ describe("a workflow with events", () => {
     [
       "event the workflow does not declare, waking a continue",
       { earlier: {}, event: { name: "nope", data: {} } },
-      `event "nope" is no event noted declares; it declares "note"`,
+      `event "nope" is no event noted declares; did you mean "note"?`,
     ],
     ["events that aren't a list", { events: {} }, `testWorkflow's "events" must be a list of { during | after, name, data }, not {}`],
     ["an events entry that is no object", { events: [5] }, `events[0] must be { during | after: "agent#n", name, data, eventId? }, not 5`],

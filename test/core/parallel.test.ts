@@ -144,7 +144,7 @@ describe("wf.parallel", () => {
 
   test("with a deadline that is no duration rejects", async () => {
     const run = await testWorkflow(flow((wf) => wf.parallel([1], async () => 1, { deadline: "later" })));
-    expect(() => run.value).toThrow('the workflow threw: parallel\'s deadline must be a duration such as "5s", not "later"');
+    expect(() => run.value).toThrow(`the workflow threw: wf.parallel's "deadline" must be a duration such as "5s", or milliseconds, not "later"`);
   });
 
   test("without an array of items or a function rejects", async () => {

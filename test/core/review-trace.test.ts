@@ -106,6 +106,6 @@ describe("the review example, traced", () => {
     );
     const [problem] = problemsOf(error)!;
     expect(problem).toMatchObject({ code: "answer-refused", key: "verifier-*", pattern: "verifier-*", path: "/findings", site: siteOf("refused") });
-    expect(error.message).toMatch(/^agent "verifier-\d" turn 1: the schema refused its script's answer: \/findings must be array$/);
+    expect(error.message).toMatch(/^agent "verifier-\d" turn 1: the schema refused its script's answer: \/findings is "none"; allowed: a list$/);
   });
 });

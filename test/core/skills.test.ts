@@ -70,7 +70,7 @@ describe("a skill that can't be read as a name is refused at open", () => {
       `agent "a": skills[0] is { path } or { repo, skill, ref? } with text for each, not {"repo":"acme/skills"}`,
     ],
     ["a misspelt field", [{ repo: "acme/skills", skil: "triage" }], `agent "a": skills[0] takes no option "skil"; did you mean "skill"?`],
-    ["skills that are no list", { path: nameless }, `agent "a": skills is a list of { path } or { repo, skill, ref? }, not {"path":"${nameless}"}`],
+    ["skills that are no list", { path: nameless }, `wf.agents.open's "skills" must be a list of { path } or { repo, skill, ref? }, not {"path":"${nameless}"}`],
   ];
   for (const [what, skills, message] of cases) {
     test(what, async () => {

@@ -135,7 +135,7 @@ describe("a stage rule broken", () => {
     [
       "a value that doesn't fit its result",
       (wf) => wf.stage("doc-review", { result: PLAN }, async () => ({ steps: "all" }) as never),
-      "stage doc-review's value does not fit its result: /steps must be array",
+      `stage doc-review's value does not fit its result: /steps is "all"; allowed: a list`,
       "doc-review",
     ],
     [

@@ -32,22 +32,22 @@ describe("a workflow call given what it can't take throws into the workflow", ()
       (wf) => wf.emit("release/v1", "ready", { at: new Date(0) } as never),
       `wf.emit: event "ready"'s data is not JSON: $.at is a Date, not a plain object`,
     ],
-    ["wf.participants.connect, no key", (wf) => wf.participants.connect({} as never), "wf.participants.connect needs a key"],
+    ["wf.participants.connect, no key", (wf) => wf.participants.connect({} as never), `wf.participants.connect needs "key": a participant's key, as text`],
     [
       "wf.participants.connect, labels that are no JSON",
       (wf) => wf.participants.connect({ key: "lead", labels: { since: new Date(0) } } as never),
       `participant "lead": labels must be a JSON object; $.since is a Date, not a plain object`,
     ],
-    ["wf.messages.allow, no route", (wf) => wf.messages.allow(5 as never), "wf.messages.allow takes { from, to, purpose } or { between: [a, b], purpose }"],
+    ["wf.messages.allow, no route", (wf) => wf.messages.allow(5 as never), "wf.messages.allow takes { from, to, purpose } or { between, purpose }, not 5"],
     [
       "wf.messages.allow, no purpose",
       (wf) => wf.messages.allow({ from: "a", to: "lead", purpose: " " }),
-      "wf.messages.allow needs a purpose: what the ends message each other about",
+      `wf.messages.allow's "purpose" must be what the ends message each other about, as text, not " "`,
     ],
     [
       "wf.messages.allow, between one end",
       (wf) => wf.messages.allow({ between: ["a"], purpose: "p" } as never),
-      `wf.messages.allow: between is two ends, [a, b], not ["a"]`,
+      `wf.messages.allow's "between" must be two ends, [a, b], each an agent or a participant, not ["a"]`,
     ],
     [
       "wf.messages.allow, an end that is none",
@@ -58,12 +58,12 @@ describe("a workflow call given what it can't take throws into the workflow", ()
     [
       "wf.agents.open, tools that aren't a list",
       (wf) => wf.agents.open({ key: "t", runtime: "claude", tools: "lookup" as never }),
-      `agent "t": tools is a list of the workflow's tool names, not "lookup"`,
+      `wf.agents.open's "tools" must be a list of the workflow's tool names, not "lookup"`,
     ],
     [
       "wf.agents.open, a keepPane that is none",
       (wf) => wf.agents.open({ key: "k", runtime: "claude", keepPane: "sometimes" as never }),
-      `agent "k": keepPane is "never", "on-failure" or "always", not "sometimes"`,
+      `wf.agents.open's "keepPane" must be "never", "on-failure" or "always", not "sometimes"`,
     ],
     [
       "wf.agents.open, a layout that is none",
@@ -75,15 +75,15 @@ describe("a workflow call given what it can't take throws into the workflow", ()
       (wf) => wf.agents.open({ key: "m", runtime: "claude", layout: { beside: "a", side: "right", share: 2 } }),
       `agent "m": a split's share is a fraction between 0 and 1, not 2`,
     ],
-    ["agent.compact, no prompt", (_wf, a) => a.compact({} as never), `agent "a": compact needs a prompt, its focus`],
-    ["agent.compact, an id that is no text", (_wf, a) => a.compact({ prompt: "focus", id: 5 as never }), `agent "a": a compaction's id is text, not 5`],
-    ["agent.set, no settings", (_wf, a) => a.set(5 as never), 'agent "a": set takes { model?, effort? }'],
-    ["agent.set, a model that is no name", (_wf, a) => a.set({ model: 5 as never }), `agent "a": set's model is a model's name, not 5`],
-    ["agent.set, an effort that is no name", (_wf, a) => a.set({ effort: 5 as never }), `agent "a": set's effort is a level's name, not 5`],
+    ["agent.compact, no prompt", (_wf, a) => a.compact({} as never), `agent "a": compact needs "prompt": the compaction's focus, as text`],
+    ["agent.compact, an id that is no text", (_wf, a) => a.compact({ prompt: "focus", id: 5 as never }), `agent "a": compact's "id" must be text, not 5`],
+    ["agent.set, no settings", (_wf, a) => a.set(5 as never), 'agent "a": set takes { model?, effort?, id? }, not 5'],
+    ["agent.set, a model that is no name", (_wf, a) => a.set({ model: 5 as never }), `agent "a": set's "model" must be a model's name, not 5`],
+    ["agent.set, an effort that is no name", (_wf, a) => a.set({ effort: 5 as never }), `agent "a": set's "effort" must be an effort level's name, not 5`],
     ["agent.set, neither model nor effort", (_wf, a) => a.set({}), `agent "a": set needs a model or an effort`],
-    ["agent.fork, no key", (_wf, a) => a.fork({} as never), `agent "a": fork needs the fork's key`],
-    ["wf.agents.caller, no key", (wf) => wf.agents.caller({} as never), "wf.agents.caller needs the key to drive it under"],
-    ["wf.agents.forkCaller, no key", (wf) => wf.agents.forkCaller({} as never), "wf.agents.forkCaller needs the fork's key"],
+    ["agent.fork, no key", (_wf, a) => a.fork({} as never), `agent "a": fork needs "key": the fork's key, new to the run`],
+    ["wf.agents.caller, no key", (wf) => wf.agents.caller({} as never), `wf.agents.caller needs "key": the key to drive the calling session under`],
+    ["wf.agents.forkCaller, no key", (wf) => wf.agents.forkCaller({} as never), `wf.agents.forkCaller needs "key": the fork's key, new to the run`],
   ];
   for (const [what, call, message] of refusals) {
     test(what, async () => {
@@ -94,11 +94,11 @@ describe("a workflow call given what it can't take throws into the workflow", ()
 
 describe("defineWorkflow refuses tools it can't run", () => {
   const refusals: Array<[string, unknown, string]> = [
-    ["tools that aren't a map", 5, "workflow w's tools must map a tool's name to { description, input, run }"],
+    ["tools that aren't a map", 5, `workflow w's "tools" must be a map of each tool's name to { description, input, run }, not 5`],
     ["a tool's name with a space", { "look up": {} }, `workflow w: a tool's name is letters, digits, '.', '_' and '-', not "look up"`],
-    ["a tool that is no object", { lookup: 5 }, `workflow w: tool "lookup" must be { description, input, run }`],
-    ["a tool without a description", { lookup: { description: " " } }, `workflow w: tool "lookup" needs a description`],
-    ["a tool without an input schema", { lookup: { description: "Looks up." } }, `workflow w: tool "lookup" needs an input schema`],
+    ["a tool that is no object", { lookup: 5 }, `workflow w: tool "lookup" takes { description, input, run }, not 5`],
+    ["a tool without a description", { lookup: { description: " " } }, `workflow w: tool "lookup"'s "description" must be what the tool does, as text, not " "`],
+    ["a tool without an input schema", { lookup: { description: "Looks up." } }, `workflow w: tool "lookup" needs "input": the tool's input schema`],
   ];
   for (const [what, tools, message] of refusals) {
     test(what, () => {

@@ -108,6 +108,21 @@ export async function mistake(running: Promise<unknown>): Promise<Error> {
   throw new Error("testWorkflow resolved, but the test expected it to reject");
 }
 
+/** The first line of the stack `call` threw, in a run like `refusal`'s, that is in a test's own folder: where the refusal was thrown from. */
+export async function refusalFrame(call: (wf: WorkflowContext, a: AgentRef) => unknown): Promise<string> {
+  const workflow = flow(async (wf) => {
+    const [a] = await openAgents(wf, "a");
+    await a.run({ prompt: "Plan." });
+    try {
+      await call(wf, a);
+      return "accepted";
+    } catch (error) {
+      return ((error as Error).stack ?? "").split("\n").find((line) => line.includes("/test/")) ?? "no frame";
+    }
+  }, "refusing");
+  return (await testWorkflow(workflow, { agents: { a: answer("planned") } })).value;
+}
+
 /** What `read` threw; fails when it returned. */
 export function thrown(read: () => unknown): Error {
   try {

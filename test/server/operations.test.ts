@@ -210,7 +210,7 @@ test("a note whose data does not fit is refused", async () => {
     agents: { investigator: [answer("read"), answer("noted")] },
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: investigator · turn 1 ✗ cancelled
     events: [{ during: "investigator#1", name: "note", data: { text: 3 } }],
-//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-refused]: event "note" (during investigator#1): event "note"'s data does not fit its schema: /text must be string
+//           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[event-refused]: event "note" (during investigator#1): event "note"'s data does not fit its schema: /text is 3; allowed: a string
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ refused
   });
 });

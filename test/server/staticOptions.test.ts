@@ -99,8 +99,8 @@ describe("events", () => {
   test("an element with neither or both of during and after is option-invalid, naming its index: on the element, or on the second of both", () => {
     checkStaticProblems(`${HEADER}
 testWorkflow(flow, { events: [{ name: "note", data: { text: "x" } }, { during: "writer#1", after: "writer#1", name: "note", data: { text: "y" } }] });
-//                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, such as during: "investigator#1"
-//                                                                                         ^^^^^ problem[option-invalid, option "events", index 1]: events[1] ("note") needs one of during or after, such as during: "investigator#1"
+//                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, naming an agent's turn as "agent#n"
+//                                                                                         ^^^^^ problem[option-invalid, option "events", index 1]: events[1] ("note") needs one of during or after, naming an agent's turn as "agent#n"
 `);
   });
 
@@ -161,7 +161,7 @@ testWorkflow(flow, { ...shared, events: [{ during: "writer#1", name: "note", dat
 test("one", () => testWorkflow(flow, { events: sent }));
 test("two", () => testWorkflow(flow, { events: sent }));
 const sent = [{ name: "note", data: {} }];
-//            ^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, such as during: "investigator#1"
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^ problem[option-invalid, option "events", index 0]: events[0] ("note") needs one of during or after, naming an agent's turn as "agent#n"
 `);
   });
 });
