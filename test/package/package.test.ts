@@ -111,6 +111,35 @@ test(
 );
 
 test(
+  "after init, `turnlens test --changed` runs nothing when only an unrelated file changed, though the hello test imports typebox, and runs it once its workflow changed",
+  async () => {
+    const { dir, run } = await project();
+    const git = (...args: string[]) => run("git", ["-c", "user.email=test@example.com", "-c", "user.name=test", ...args]);
+    const workflow = join(dir, "workflows", "hello", "workflow.ts");
+    const original = readFileSync(workflow, "utf8");
+    writeFileSync(join(dir, ".gitignore"), "node_modules\n");
+    try {
+      for (const args of [
+        ["init", "-q"],
+        ["add", "-A"],
+        ["commit", "-qm", "init"],
+      ])
+        expect((await git(...args)).code).toBe(0);
+      writeFileSync(join(dir, "notes.md"), "an unrelated change\n");
+      const unrelated = await run("npx", ["turnlens", "test", "--changed"]);
+      expect(unrelated.stdout).toMatch(/^0 files in [\d.]+s\nno test ran: no test files found changed; --passWithNoTests exits 0 then\n0 passed, 0 failed\n$/);
+      writeFileSync(workflow, `${original}// changed\n`);
+      const related = await run("npx", ["turnlens", "test", "--changed"]);
+      expect(related.lastLine).toBe("2 passed, 0 failed");
+    } finally {
+      writeFileSync(workflow, original);
+      for (const made of [".git", ".gitignore", "notes.md"]) rmSync(join(dir, made), { recursive: true, force: true });
+    }
+  },
+  INSTALL_TIMEOUT,
+);
+
+test(
   "tsc fails at the property once a scripted answer has the wrong type",
   async () => {
     const { dir, run } = await project();

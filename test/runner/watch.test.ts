@@ -74,7 +74,10 @@ class Watching {
       this.stdout += chunk.toString();
       for (const waiter of this.waiters) waiter();
     });
-    this.child.stderr?.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stderr?.on("data", (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      for (const waiter of this.waiters) waiter();
+    });
     this.child.on("close", () => {
       this.exited = true;
       for (const waiter of this.waiters) waiter();
@@ -116,6 +119,24 @@ class Watching {
       check();
     });
     return lines();
+  }
+
+  /** Once the watch has said on stderr, `times` times in all, that it is waiting for changes: idle again after a run. */
+  async idle(times: number): Promise<void> {
+    const said = () => this.stderr.split("watching for changes").length - 1;
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (said() >= times) {
+          this.waiters.delete(check);
+          resolve();
+        } else if (this.exited) {
+          this.waiters.delete(check);
+          reject(new Error(`turnlens --watch exited early\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
   }
 
   /** Ctrl-C, and its exit. */
@@ -223,11 +244,19 @@ describe("many reruns", () => {
     "12 reruns in one watch print no MaxListenersExceededWarning: each run's abort listener goes with it",
     () =>
       watchIn(TWO_WORKFLOWS, async (watching, dir) => {
-        await watching.linesAfter(0, { runEnded: true });
+        // Each save waits for the watch to be idle again, and then a little: a file's mtime comes from
+        // the kernel's coarse clock, which lags Date.now() by up to a tick, so a save the moment the run
+        // ends reads as written during it, and four of those in a row are a rerun loop, stopped.
+        const idleAgain = async (times: number) => {
+          await watching.idle(times);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        };
+        await idleAgain(1);
         for (let n = 1; n <= 12; n++) {
           const from = watching.mark();
           writeFileSync(join(dir, "flows/one.ts"), workflowSource("one", `say one, take ${n}`));
           expect(await watching.linesAfter(from, { runEnded: true })).toEqual(rerunPassed("flows/one.ts", "tests/one.test.ts"));
+          await idleAgain(n + 1);
         }
         expect(watching.stderr).not.toContain("MaxListenersExceededWarning");
         expect(watching.stderr).not.toContain("abort listeners");
