@@ -89,7 +89,7 @@ describe("timeouts a timer cannot hold", () => {
       name: "--timeout past what a timer holds is a usage error",
       args: [fixture("limits"), "--timeout", "40000m"],
       code: 2,
-      stderr: `--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold\n`,
+      stderr: `--timeout takes at most ${MAX_TIMER_MS}ms (about 24 days), what a timer can hold: "40000m" is 2400000000ms\n`,
     },
   ]);
 });
