@@ -12,7 +12,7 @@ import { HANG_GUARD_MS } from "../hangGuard.ts";
 const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error === undefined;
 const inCi = Boolean(process.env.CI);
 const NAME = "Neovim opens examples/mistakes: diagnostics, the misspelled-option fix applied, a hover on answer(";
-const OPERATIONS_NAME = "Neovim shows what the other scripts met: an event never sent on its events element, a wake on its messages entry";
+const OPERATIONS_NAME = "Neovim shows what the other scripts met: an event never sent on its during, a wake on its messages entry";
 const WORKFLOW_EDIT_NAME = "Neovim: an unsaved edit to a workflow buffer changes the open test file's diagnostics";
 const COMPLETION_NAME = "Neovim gets completion items from the server inside answer(WORK, …): a property name after a partial one, and a whole value";
 const LENS_AFTER_FIX_NAME = "Neovim 0.7 with the documented configuration: after the quick fix makes the failing test pass, its code lens shows the fresh ✓ result";
@@ -89,11 +89,11 @@ if (!hasNvim && !inCi) {
     OPERATIONS_NAME,
     async () => {
       const { code, context, line } = await checkedLines();
-      // The event's diagnostic is on its element of `events` (line 11, column 14), not on the call.
+      // The event's diagnostic is on its element's `during` (line 11, column 16), where every reporter places it, not on the call.
       expect(line(/^DIAG event-never-sent\.test\.ts:/)).toBe(
-        'DIAG event-never-sent.test.ts:11:14 [turnlens event-never-sent] event "approved" (during writer#2): agent "writer" never had turn 2',
+        'DIAG event-never-sent.test.ts:11:16 [turnlens event-never-sent] event "approved" (during writer#2): agent "writer" never had turn 2',
       );
-      expect(line(/^AT event-never-sent /)).toBe('AT event-never-sent { during: "writer#2", name: "approved", data: { by: "ann" } }],');
+      expect(line(/^AT event-never-sent /)).toBe('AT event-never-sent during: "writer#2", name: "approved", data: { by: "ann" } }],');
       // A passing example: the planner's messages function met the reviewer's message, and replied.
       // Its line is found as check.lua finds it, so the example may move.
       const example = readFileSync(fileURLToPath(new URL("../../examples/feature-delivery/workflow.test.ts", import.meta.url)), "utf8").split("\n");

@@ -1,6 +1,6 @@
 -- Headless Neovim 0.7+ as a real LSP client of `node dist/server.js --stdio`: diagnostics, the
 -- misspelled-option quick fix applied, a hover on an answer(...) entry, an event's diagnostic on its
--- events element, a hover and an inlay hint on a messages entry. Run by check.mjs, which copies
+-- events element's during, a hover and an inlay hint on a messages entry. Run by check.mjs, which copies
 -- examples/mistakes (TURNLENS_WS) and examples/feature-delivery (TURNLENS_PASSING) to a temp
 -- folder and keeps nvim's XDG_* dirs there too.
 local out = function(s) io.stdout:write(s .. '\n') end
@@ -97,7 +97,7 @@ local ok, err = pcall(function()
   assert(text:find('writer', 1, true) and (text:find('turn 1', 1, true) or text:find('#1', 1, true)),
     "the hover does not name the writer's turn 1")
 
-  -- 3. an event whose turn never comes: its diagnostic sits on its element of the events array
+  -- 3. an event whose turn never comes: its diagnostic sits on its element's `during`, where every reporter places it
   local file3 = ws .. '/event-never-sent.test.ts'
   local buf3 = open_file(file3, client_id)
   local never_sent
@@ -110,7 +110,7 @@ local ok, err = pcall(function()
   print_diagnostics(file3, buf3)
   local at = vim.api.nvim_buf_get_lines(buf3, never_sent.lnum, never_sent.lnum + 1, true)[1]:sub(never_sent.col + 1)
   out(('AT event-never-sent %s'):format(at))
-  assert(at:find('^{ during: "writer#2"'), 'event-never-sent does not start at the events element')
+  assert(at:find('^during: "writer#2"'), 'event-never-sent does not start at its during')
 
   -- 4. a passing example: a hover and an inlay hint on the messages entry that met the reviewer's
   -- message (0.7 has no inlay hints of its own, so the request goes out by hand)
