@@ -238,7 +238,7 @@ describe("a continue keeps a first attempt's rules", () => {
     expect(run.ending).toMatchObject({
       kind: "failed",
       stage: "plan",
-      reason: "stage plan's value in the earlier attempt does not fit its result: / has no \"steps\"; required: \"steps\"",
+      reason: 'stage plan\'s value in the earlier attempt does not fit its result: / has no "steps"; required: "steps"',
       stages: [],
     });
     expect(calls).toEqual([]);
@@ -266,7 +266,7 @@ describe("a continue keeps a first attempt's rules", () => {
     expect(run.ending).toMatchObject({
       kind: "failed",
       stage: "plan",
-      reason: "stage plan's value in the earlier attempt does not fit its result: /steps is \"one\"; allowed: a list",
+      reason: 'stage plan\'s value in the earlier attempt does not fit its result: /steps is "one"; allowed: a list',
     });
   });
 

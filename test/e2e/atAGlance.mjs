@@ -212,7 +212,9 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
     const seen = [...new Set(samples.map((sample) => `${sample.lens}${sample.gutterFails ? " (gutter ✗)" : ""}`))];
     say(`  the lens after the edit: ${seen.join(" → ")}`);
     if (!samples.some((sample) => sample.lies))
-      checks.push(`after the breaking workflow edit the lens went ${seen.join(" → ")}: no unmarked ✓ beside a ✗ gutter past ${LENS_REDRAW_MS / 1000} s (VS Code's lens redraw)`);
+      checks.push(
+        `after the breaking workflow edit the lens went ${seen.join(" → ")}: no unmarked ✓ beside a ✗ gutter past ${LENS_REDRAW_MS / 1000} s (VS Code's lens redraw)`,
+      );
     // Both tests of the file script "reader": both fail now.
     await expectGlance("after the breaking workflow edit", { passed: expected.passed - 2, failed: expected.failed + 2 });
     // The changed result made one entry (every test's latest): logged, so the entry count is seen to move.
