@@ -105,7 +105,13 @@ class Watching {
         : "lineStarting" in until
           ? lines().some((line) => line.startsWith(until.lineStarting))
           : lines().some((line) => /^\d+ passed, \d+ failed/.test(line));
-    await new Promise<void>((resolve, reject) => {
+    await this.until(done);
+    return lines();
+  }
+
+  /** Once `done()` holds, checked as output arrives; rejects with the output if the watch exits first. */
+  private until(done: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
       const check = () => {
         if (done()) {
           this.waiters.delete(check);
@@ -118,25 +124,11 @@ class Watching {
       this.waiters.add(check);
       check();
     });
-    return lines();
   }
 
   /** Once the watch has said on stderr, `times` times in all, that it is waiting for changes: idle again after a run. */
   async idle(times: number): Promise<void> {
-    const said = () => this.stderr.split("watching for changes").length - 1;
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (said() >= times) {
-          this.waiters.delete(check);
-          resolve();
-        } else if (this.exited) {
-          this.waiters.delete(check);
-          reject(new Error(`turnlens --watch exited early\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
-        }
-      };
-      this.waiters.add(check);
-      check();
-    });
+    await this.until(() => this.stderr.split("watching for changes").length - 1 >= times);
   }
 
   /** Ctrl-C, and its exit. */
