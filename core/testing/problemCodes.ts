@@ -149,7 +149,7 @@ export const PROBLEM_CODES = {
     severity: "error",
     placement: "schemaArgument",
     fix: "answerWith",
-    docs: "the entry's schema argument; the message names both schemas and where they first differ, and its related information (the hover's detail) has both canonical schemas whole (fix: answer with the turn's schema)",
+    docs: "the entry's schema argument; the message names both schemas, the first path in the answer where they differ and what each wants there, in words, and its related information (the hover's detail) says each schema in words (fix: answer with the turn's schema)",
   },
   "answer-refused": {
     severity: "error",

@@ -3,7 +3,7 @@
 // (scriptViews.ts), each test's result. Runtime sites become ranges through the model; the rest
 // goes on the test. Each problem code's placement, severity and fix are its entry in
 // core/testing/problemCodes.ts.
-import { schemaMismatchWhy } from "../../core/testing/schemaDifference.ts";
+import { schemaInWords, schemaMismatchWhy } from "../../core/testing/schemaDifference.ts";
 import { DiagnosticSeverity, DiagnosticTag, type DiagnosticRelatedInformation, type Range } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { SchemaName } from "../../core/execution/schemaNames.ts";
@@ -71,10 +71,6 @@ function occurrenceOf(report: TestReport): number {
   const base = report.path.join(" › ");
   const match = report.id.startsWith(base) ? /^ \((\d+)\)$/.exec(report.id.slice(base.length)) : null;
   return match ? Number(match[1]) : 1;
-}
-
-function describeSchema(schema: unknown): string {
-  return schema === undefined || schema === "text" ? "text" : canonicalJson(schema);
 }
 
 function turnName(problem: ProblemTrace): string {
@@ -330,15 +326,16 @@ class Converter {
       }
       case "schemaArgument": {
         const range = at?.entry.schemaRange ?? at?.entry.range ?? fallback;
-        // The message names the schemas and where they first differ; the hover's detail has them whole.
+        // The message names the schemas and where they first differ; the related lines say each in
+        // words (Problems and the hover show them on one line each); the JSON is the peek's diff's.
         const relatedInformation = [
           {
             location: { uri: this.document.uri, range },
-            message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${describeSchema(problem.expectedSchema)}`,
+            message: `the turn's schema${problem.expectedName ? ` (${problem.expectedName})` : ""}: ${schemaInWords(problem.expectedSchema)}`,
           },
           {
             location: { uri: this.document.uri, range },
-            message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${describeSchema(problem.actualSchema)}`,
+            message: `the script's schema${problem.actualName ? ` (${problem.actualName})` : ""}: ${schemaInWords(problem.actualSchema)}`,
           },
         ];
         return [{ range, message: `${turnName(problem)}: ${schemaMismatchWhy(problem)}`, relatedInformation, target: { schemaRange: at?.entry.schemaRange } }];

@@ -15,13 +15,13 @@ describe("an answer's schema", () => {
 
   test("must be the turn's: a schema asked, text answered", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "sum up", schema: Type.String() }), { agents: { a: answer("x") } }));
-    expect(error.message).toBe('agent "a" turn 1: it asks for the schema {"type":"string"}; its script answers text. It was asked: sum up');
+    expect(error.message).toBe('agent "a" turn 1: it asks for a schema of a string; its script answers text. It was asked: sum up');
   });
 
   test("must be the turn's: another schema answered, named where an imported module exports it, with where they first differ", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "tag it", schema: LONG }), { agents: { a: answer(SUMMARY, { summary: "x" }) } }));
     expect(error.message).toBe(
-      `agent "a" turn 1: it asks for a schema; its script answers SUMMARY; they differ at /properties: the turn's has {"tags":…,"title":…}, SUMMARY has {"summary":…}. It was asked: tag it`,
+      `agent "a" turn 1: it asks for a schema; its script answers SUMMARY: at /tags the turn's schema wants a list of strings, SUMMARY has no tags. It was asked: tag it`,
     );
     expect(problemsOf(error)?.[0]).toMatchObject({ expectedSchema: LONG, actualSchema: SUMMARY, actualName: "SUMMARY" });
     expect(problemsOf(error)?.[0]).not.toHaveProperty("expectedName");

@@ -221,7 +221,7 @@ describe("run states", () => {
 describe("failure messages", () => {
   const schemaProblem = {
     code: "schema-mismatch",
-    message: 'agent "writer" turn 1: it asks for {"properties":{"title":…; its script answers {"properties":{"done":…',
+    message: 'agent "writer" turn 1: it asks for NOTE; its script answers STEP: at /title NOTE wants a string, STEP has no title. It was asked: Title it.',
     expected: '{\n  "type": "object"\n}',
     actual: '{\n  "type": "boolean"\n}',
   };
@@ -233,10 +233,9 @@ describe("failure messages", () => {
   };
 
   test("a schema mismatch's message gets both schemas as expected and actual", () => {
-    // The server's diagnostic writes both schemas whole, where the problem's message cuts them.
+    // The server's diagnostic leaves out the problem's "It was asked": the turn before `: ` matches.
     const message = {
-      message:
-        'agent "writer" turn 1: it asks for {"properties":{"title":{"minLength":3,"type":"string"}}}; its script answers {"properties":{"done":{"type":"boolean"}}}',
+      message: 'agent "writer" turn 1: it asks for NOTE; its script answers STEP: at /title NOTE wants a string, STEP has no title',
       location: { uri: A, range: range(9, 9) },
     };
     expect(withDiffs([message, { message: "the run stalled" }], transcript)).toEqual([

@@ -75,7 +75,7 @@ test("an answer the schema refuses", async () => {
 `,
   },
   {
-    name: "a schema mismatch is an error on the schema argument naming both schemas and where they differ, with both whole in its detail, and the quick fix names the turn's schema",
+    name: "a schema mismatch is an error on the schema argument naming both schemas, where they differ and what each wants there, with each schema in words in its detail, and the quick fix names the turn's schema",
     path: mistake("schema-mismatch").path,
     onDisk: true,
     checks: ["diagnostics", "actions"],
@@ -87,8 +87,8 @@ test("an answer the schema refuses", async () => {
       ],
     ],
     fixture: `// An answer's schema must be the turn's. The writer is asked for NOTE; its script answers STEP.
-// Fails with: agent "writer" turn 1: it asks for NOTE; its script answers STEP; they differ at
-// /properties: NOTE has {"title":…}, STEP has {"done":…}. It was asked: Title the release note.
+// Fails with: agent "writer" turn 1: it asks for NOTE; its script answers STEP: at /title NOTE
+// wants a string, STEP has no title. It was asked: Title the release note.
 // (Each schema named as ./workflows exports it; the report's detail shows both whole.)
 import { test } from "bun:test";
 import { answer, testWorkflow } from "agentswf/testing";
@@ -97,9 +97,9 @@ import { note, STEP } from "./workflows";
 test("an answer for another schema", async () => {
   await testWorkflow(note, {
     agents: { writer: answer(STEP, { done: true }) },
-//                           ^^^^ error[schema-mismatch]: agent "writer" turn 1: it asks for NOTE; its script answers STEP; they differ at /properties: NOTE has {"title":…}, STEP has {"done":…}
-//                           ^^^^ related[schema-mismatch]: the turn's schema (NOTE): {"properties":{"title":{"minLength":3,"type":"string"}},"required":["title"],"type":"object"}
-//                           ^^^^ related[schema-mismatch]: the script's schema (STEP): {"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}
+//                           ^^^^ error[schema-mismatch]: agent "writer" turn 1: it asks for NOTE; its script answers STEP: at /title NOTE wants a string, STEP has no title
+//                           ^^^^ related[schema-mismatch]: the turn's schema (NOTE): an object with title (a string)
+//                           ^^^^ related[schema-mismatch]: the script's schema (STEP): an object with done (a boolean)
 //                           ^^^^ action[preferred]: Answer with NOTE
   });
 });
