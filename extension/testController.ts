@@ -34,6 +34,8 @@ import {
   TestTree,
   walk,
   withDiffs,
+  messageLocation,
+  turnsOnFirstMessage,
   type MessageModel,
   type StateChange,
   type TreeNode,
@@ -464,7 +466,7 @@ export class TestExplorer implements vscode.Disposable {
     const item = this.item(change.test);
     if (active.finished || !item) return;
     const models = transcript ? withDiffs(change.messages ?? [], transcript) : (change.messages ?? []);
-    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models), transcript, uri) : toMessages(models);
+    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models), transcript, uri, turnsOnFirstMessage(models)) : toMessages(models);
     if (change.state === "failed") this.produced.failed(change.test, messages);
     if (isFinal(change.state)) {
       active.recorded.add(change.test);
@@ -807,9 +809,10 @@ function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
       model.expected !== undefined && model.actual !== undefined
         ? vscode.TestMessage.diff(model.message, model.expected, model.actual)
         : new vscode.TestMessage(model.message);
-    if (model.location) {
-      const { start, end } = model.location.range;
-      message.location = new vscode.Location(vscode.Uri.parse(model.location.uri), new vscode.Range(start.line, start.character, end.line, end.character));
+    const location = messageLocation(model);
+    if (location) {
+      const { start, end } = location.range;
+      message.location = new vscode.Location(vscode.Uri.parse(location.uri), new vscode.Range(start.line, start.character, end.line, end.character));
     }
     return message;
   });
@@ -821,13 +824,13 @@ function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
  * own gets the transcript as a message: VS Code shows a message without a location inline on the
  * test's line, which would be a second report of the same failure.
  */
-function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, testUri: string): vscode.TestMessage[] {
+function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, testUri: string, turnsOnFirst: boolean): vscode.TestMessage[] {
   const [first] = messages;
   const frames = turnFrames(transcript, testUri);
   if (!first) return [new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
   // The peek's "Show the Run's Timeline" button (package.json's testing/message/content) shows on it.
   if (transcript.runs.length > 0) first.contextValue = "turnlens.hasTimeline";
-  if (frames.length > 0) {
+  if (frames.length > 0 && turnsOnFirst) {
     first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));
   }
   return messages;

@@ -151,6 +151,12 @@ export interface TestMessage {
   expected?: string;
   actual?: string;
   location?: { uri: string; range: Range };
+  /**
+   * A diagnostic the server publishes marks this problem at `location` (its squiggle, quick fixes
+   * and Problems row): a client that shows both need not draw the message there again. Absent for
+   * a plain failure (a failing expect, a throw), whose message is the one that places it.
+   */
+  diagnostic?: true;
 }
 
 /** One step of a run, tagged by `type`. */

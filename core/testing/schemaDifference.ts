@@ -76,7 +76,9 @@ export function schemaInWords(schema: unknown): string {
   const required = new Set(Array.isArray(parsed.required) ? parsed.required.map(String) : []);
   const names = Object.keys(parsed.properties);
   if (names.length === 0) return "an object with no properties";
-  const listed = names.slice(0, 4).map((name) => `${name}${required.has(name) ? "" : "?"} (${wantedInWords(isObject(parsed.properties) ? parsed.properties[name] : undefined)})`);
+  const listed = names
+    .slice(0, 4)
+    .map((name) => `${name}${required.has(name) ? "" : "?"} (${wantedInWords(isObject(parsed.properties) ? parsed.properties[name] : undefined)})`);
   const more = names.length > 4 ? `, and ${names.length - 4} more` : "";
   return `an object with ${listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`}${more}`;
 }

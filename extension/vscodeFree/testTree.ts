@@ -190,6 +190,30 @@ export interface MessageModel {
   expected?: string;
   actual?: string;
   location?: { uri: string; range: Range };
+  /** A published diagnostic marks its problem at `location` (server/protocol.ts's `TestMessage`). */
+  diagnostic?: true;
+}
+
+/**
+ * One mark per problem (docs/vscode-extension.md, "One mark per problem"): where VS Code is to put
+ * a message. VS Code draws every failure message that has a location in an open file as a red
+ * inline message on that line, cut to its width, with no severity; where the server's diagnostic
+ * already marks the problem there (its squiggle in the severity's colour, its quick fixes, its
+ * Problems row), the message goes without a location, so it is read in the peek and Test Results
+ * only, and the peek opens on the test's line. A plain failure (a failing expect) keeps its place,
+ * as Vitest's extension shows one.
+ */
+export function messageLocation(model: MessageModel): MessageModel["location"] {
+  return model.diagnostic ? undefined : model.location;
+}
+
+/**
+ * Whether the first message may carry the test's turns as its call stack. VS Code draws a failure
+ * message without a location inline at its first stack frame in the open file, so a message a
+ * diagnostic marks (sent with no location) gets no frames: they would draw it again, on an entry.
+ */
+export function turnsOnFirstMessage(models: readonly MessageModel[]): boolean {
+  return models.length > 0 && models[0]!.diagnostic !== true;
 }
 
 export interface StateChange {

@@ -40,7 +40,7 @@ export interface RunView {
    * The run's problems the static pass already shows (a misspelled option): not published again,
    * but a failed test's message in the Test Explorer still goes where the problem is.
    */
-  shownStatically: Array<{ range: Range; message: string }>;
+  shownStatically: Array<{ range: Range; message: string; severity: DiagnosticSeverity }>;
   /** Each entry a run never reached, for its hover: why no turn reached it. */
   neverReached: NeverReachedView[];
 }
@@ -90,7 +90,7 @@ class Converter {
   private readonly unreached: Array<{ diagnostic: TurnlensDiagnostic; item: Unreached }> = [];
   private readonly named = new Map<string, NamedSchema>();
   private readonly neverReached: NeverReachedView[] = [];
-  private readonly shownStatically: Array<{ range: Range; message: string }> = [];
+  private readonly shownStatically: Array<{ range: Range; message: string; severity: DiagnosticSeverity }> = [];
   private readonly scripts = new ScriptViews((site, testIndex) => this.entryAt(site, testIndex));
 
   constructor(private readonly input: ConvertInput) {
@@ -187,7 +187,7 @@ class Converter {
   private convertProblem(problem: ProblemTrace, scope: Scope): void {
     const shown = this.staticHas(problem, scope.call);
     if (shown) {
-      this.shownStatically.push({ range: shown.range, message: problem.message });
+      this.shownStatically.push({ range: shown.range, message: problem.message, severity: this.severity(describeProblem(problem.code).severity) });
       return;
     }
     const descriptor = describeProblem(problem.code);

@@ -1,6 +1,7 @@
 // The Test Explorer's views of a document: its tree of tests (what the text declares, plus tests only
 // a run reported) and a failed test's messages, placed as its diagnostics are.
-import type { Range } from "vscode-languageserver";
+import { DiagnosticSeverity, type Range } from "vscode-languageserver";
+import { PROBLEM_CODES } from "../../core/testing/problemCodes.ts";
 import type { TestReport } from "../../core/execution/report.ts";
 import type { StaticTestFile } from "../analysis/model.ts";
 import { TestId, type TestItem, type TestMessage } from "../protocol.ts";
@@ -23,7 +24,14 @@ export function testTree(uri: string, model: StaticTestFile, ran: TestView[] = [
   return roots;
 }
 
-/** A failed test's messages for the Test Explorer: each problem at its range in the document `uri` (whose text the run ran), else the error. */
+/**
+ * A failed test's messages for the Test Explorer, one per error that failed it: each of its run
+ * problems at its range in the document `uri` (whose text the run ran), marked as one a published
+ * diagnostic shows there, else the failure placed as its diagnostic is. A problem whose diagnostic
+ * is not an error (an entry never reached, at the default severity) makes no message: a test
+ * message has no severity and is drawn as a failure. A test failed by such problems alone gets its
+ * error's message, with no location.
+ */
 export function failureMessages(uri: string, file: string, ran: { text: string; model: StaticTestFile }, report: TestReport, settings: Settings): TestMessage[] {
   const view = toRunView({
     file,
@@ -34,14 +42,28 @@ export function failureMessages(uri: string, file: string, ran: { text: string; 
     settings,
   });
   // A problem the static pass shows (not published twice) is still where the failure message goes.
-  const messages = [...view.diagnostics, ...view.shownStatically].map(
-    (diagnostic): TestMessage => ({
+  const shown = [
+    ...view.diagnostics.map((diagnostic) => ({
+      range: diagnostic.range,
       message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
-      location: { uri, range: diagnostic.range as Range },
-    }),
-  );
+      severity: diagnostic.severity,
+      problem: isProblemCode(diagnostic.code),
+    })),
+    ...view.shownStatically.map((problem) => ({ ...problem, problem: true })),
+  ];
+  const messages = shown
+    .filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error)
+    .map(
+      (diagnostic): TestMessage => ({
+        message: diagnostic.message,
+        location: { uri, range: diagnostic.range as Range },
+        ...(diagnostic.problem ? { diagnostic: true } : {}),
+      }),
+    );
   if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
   if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
   if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;
   return messages;
 }
+
+const isProblemCode = (code: unknown): boolean => typeof code === "string" && Object.hasOwn(PROBLEM_CODES, code);

@@ -20,19 +20,25 @@ async function mismatch(asked: TSchema, answered: TSchema, value: unknown) {
 describe("a schema mismatch", () => {
   test("names both schemas as the imported module exports them, and says where in the answer they first differ and what each wants there", async () => {
     const { message, problem } = await mismatch(VERDICT, SUMMARY, { summary: "x" });
-    expect(message).toBe(`agent "a" turn 1: it asks for VERDICT; its script answers SUMMARY: at /note VERDICT wants a string, SUMMARY has no note. It was asked: Check it.`);
+    expect(message).toBe(
+      `agent "a" turn 1: it asks for VERDICT; its script answers SUMMARY: at /note VERDICT wants a string, SUMMARY has no note. It was asked: Check it.`,
+    );
     expect(problem).toMatchObject({ code: "schema-mismatch", expectedSchema: VERDICT, actualSchema: SUMMARY, expectedName: "VERDICT", actualName: "SUMMARY" });
   });
 
   test("names the script's schema as the test file declares it, where no imported module exports it", async () => {
     const error = await mistake(testWorkflow(askOnce({ prompt: "Title it.", schema: SUMMARY }), { agents: { a: answer(TITLE, { title: "v2" }) } }));
-    expect(error.message).toBe(`agent "a" turn 1: it asks for SUMMARY; its script answers TITLE: at /summary SUMMARY wants a string, TITLE has no summary. It was asked: Title it.`);
+    expect(error.message).toBe(
+      `agent "a" turn 1: it asks for SUMMARY; its script answers TITLE: at /summary SUMMARY wants a string, TITLE has no summary. It was asked: Title it.`,
+    );
     expect(problemsOf(error)?.[0]).toMatchObject({ expectedName: "SUMMARY", actualName: "TITLE" });
   });
 
   test("compares what each wants first, so a different kind of value shows before the keys inside it", async () => {
     const { message } = await mismatch(Type.String(), SUMMARY, { summary: "x" });
-    expect(message).toBe(`agent "a" turn 1: it asks for a schema; its script answers SUMMARY: the turn's schema wants a string, SUMMARY wants an object. It was asked: Check it.`);
+    expect(message).toBe(
+      `agent "a" turn 1: it asks for a schema; its script answers SUMMARY: the turn's schema wants a string, SUMMARY wants an object. It was asked: Check it.`,
+    );
   });
 
   test("goes down to the property that differs, by its path in the answer, with the keyword each side sets", async () => {
@@ -50,9 +56,13 @@ describe("a schema mismatch", () => {
   test("names a property one side lacks, and what the other wants there", async () => {
     const asked = Type.Object({ summary: Type.String(), tags: Type.Optional(Type.Array(Type.String())) });
     const { message } = await mismatch(asked, SUMMARY, { summary: "x" });
-    expect(message).toBe(`agent "a" turn 1: it asks for a schema; its script answers SUMMARY: at /tags the turn's schema wants a list of strings, SUMMARY has no tags. It was asked: Check it.`);
+    expect(message).toBe(
+      `agent "a" turn 1: it asks for a schema; its script answers SUMMARY: at /tags the turn's schema wants a list of strings, SUMMARY has no tags. It was asked: Check it.`,
+    );
     const { message: extra } = await mismatch(SUMMARY, asked, { summary: "x" });
-    expect(extra).toBe(`agent "a" turn 1: it asks for SUMMARY; its script answers another: at /tags SUMMARY has no tags, the script's schema wants a list of strings. It was asked: Check it.`);
+    expect(extra).toBe(
+      `agent "a" turn 1: it asks for SUMMARY; its script answers another: at /tags SUMMARY has no tags, the script's schema wants a list of strings. It was asked: Check it.`,
+    );
   });
 
   test("goes into nested objects and lists, and says which side requires a property the other makes optional", async () => {
@@ -86,8 +96,12 @@ describe("a schema mismatch", () => {
     const { message } = await mismatch(Type.Object({ title: Type.String(), done: Type.Optional(Type.Boolean()) }), SUMMARY, { summary: "x" });
     expect(message).not.toContain("{");
     const error = await mistake(
-      testWorkflow(askOnce({ prompt: "Say it." }), { agents: { a: answer(Type.Object({ title: Type.String(), done: Type.Optional(Type.Boolean()) }) as never, { title: "x" } as never) } }),
+      testWorkflow(askOnce({ prompt: "Say it." }), {
+        agents: { a: answer(Type.Object({ title: Type.String(), done: Type.Optional(Type.Boolean()) }) as never, { title: "x" } as never) },
+      }),
     );
-    expect(error.message).toBe(`agent "a" turn 1: it asks for text; its script answers a schema of an object with done? (a boolean) and title (a string). It was asked: Say it.`);
+    expect(error.message).toBe(
+      `agent "a" turn 1: it asks for text; its script answers a schema of an object with done? (a boolean) and title (a string). It was asked: Say it.`,
+    );
   });
 });

@@ -1,7 +1,10 @@
-// docs/images/output-channel.png, stale-hint.png and never-reached-hover.png: the output channel
-// with its run lines (each naming its worker), a hint kept stale (` …`, with its tooltip) right
-// after an edit while the new run waits, and the hover of an entry no turn reached. Drives
-// code-server's workbench in Chromium as screenshots.mjs does; waits for what it shows, never sleeps.
+// docs/images/output-channel.png, stale-hint.png, never-reached-hover.png, one-mark-per-problem.png
+// and schema-mismatch-words.png: the output channel with its run lines (each naming its worker), a
+// hint kept stale (` …`, with its tooltip) right after an edit while the new run waits, the hover of
+// an entry no turn reached, a failed test's problem marked once (its squiggle, no inline test
+// message over it), and a schema mismatch said in words in its hover and Problems (no JSON, no
+// `… != …` drawn in the editor). Drives code-server's workbench in Chromium as screenshots.mjs
+// does; waits for what it shows, never sleeps but for the bounded watch that nothing more is drawn.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
@@ -9,6 +12,33 @@ import { WAIT, failedAt, openWorkspace, painted, showHoverAtCursor, untilShown, 
 
 /** Long enough that the stale hint is on screen for the picture, short enough that the first runs come soon. */
 const DEBOUNCE_MS = 6000;
+
+/**
+ * How long a check that VS Code draws no inline test message watches, once the gutter says ✗ (VS
+ * Code draws its inline messages from the same results, within its 100 ms decoration debounce).
+ */
+const NOTHING_MORE_MS = 3000;
+
+/** VS Code's inline failure message (its error widget in 1.139, the inline decoration before). */
+const INLINE_MESSAGE = ".test-error-content-widget, .test-message-inline-content";
+
+/**
+ * Waits for the active editor's failed test (the ✗ VS Code puts in the gutter from its result) and
+ * its problem's `squiggle` class, then watches NOTHING_MORE_MS that VS Code draws no inline test
+ * message in that editor: the squiggle is the problem's one mark (docs/vscode-extension.md).
+ */
+async function markedOnce(page, editor, squiggle) {
+  await editor.locator(".testing-run-glyph.codicon-testing-failed-icon").first().waitFor(WAIT);
+  await editor.locator(`.${squiggle}`).first().waitFor(WAIT);
+  const inline = editor.locator(INLINE_MESSAGE);
+  const deadline = Date.now() + NOTHING_MORE_MS;
+  while (Date.now() < deadline) {
+    await painted(page);
+    const drawn = await inline.allTextContents();
+    if (drawn.length > 0) throw new Error(`an inline test message draws the problem again: ${JSON.stringify(drawn.map((text) => text.slice(0, 120)))}`);
+    await page.waitForTimeout(250);
+  }
+}
 
 export async function takeEditorStateScreenshots({ url, dir, folder, out, logs = dir, say = console.log }) {
   mkdirSync(out, { recursive: true });
@@ -83,6 +113,48 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await showHover(page.locator(".monaco-hover", { hasText: /Turn 1 met entry 1/ }).first());
     await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
     await shot("never-reached-hover.png", editor, 420);
+    await page.keyboard.press("Escape");
+
+    stage = "one mark per problem";
+    // The same file, once VS Code has its failed result (the ✗ in the gutter): the never-reached
+    // entry is marked by its yellow squiggle alone, with no red inline test message drawing it again.
+    await markedOnce(page, editor, "squiggly-warning");
+    await shot("one-mark-per-problem.png", editor, 420);
+
+    stage = "the schema mismatch in words";
+    await openFile("mistakes/schema-mismatch.test.ts");
+    await markedOnce(page, editor, "squiggly-error");
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+    // Problems: the message and its two related lines, each schema in words.
+    await page.keyboard.press("Control+Shift+M");
+    const markers = page.locator(".markers-panel");
+    const message = markers.locator(".monaco-list-row", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
+    await message.waitFor(WAIT);
+    // Its related lines are its children in the tree: open it where the tree shows it closed.
+    if ((await message.getAttribute("aria-expanded")) === "false") await message.locator(".monaco-tl-twistie").click();
+    await markers.locator(".monaco-list-row", { hasText: "the script's schema (STEP): an object with done (a boolean)" }).first().waitFor(WAIT);
+    const rows = await markers.locator(".monaco-list-row").allTextContents();
+    const mismatchRows = rows.filter((row) => /schema|STEP|NOTE/.test(row));
+    const wanted = ["at /title NOTE wants a string, STEP has no title", "the turn's schema (NOTE): an object with title (a string)"];
+    for (const text of wanted)
+      if (!mismatchRows.some((row) => row.includes(text))) throw new Error(`Problems has no row saying "${text}": ${JSON.stringify(mismatchRows)}`);
+    const json = mismatchRows.filter((row) => /[{}]|!=/.test(row));
+    if (json.length > 0) throw new Error(`Problems shows JSON for the schema mismatch: ${JSON.stringify(json)}`);
+    // The hover of the entry's schema argument: the message in words.
+    await page
+      .locator(".editor-group-container.active .view-line", { hasText: /answer\(STEP/ })
+      .locator("span", { hasText: /^STEP$/ })
+      .first()
+      .click();
+    const hover = page.locator(".monaco-hover", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
+    await showHover(hover);
+    const said = (await hover.textContent()) ?? "";
+    if (/\{\s*"|!=/.test(said)) throw new Error(`the hover shows JSON: ${said.slice(0, 300)}`);
+    await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
+    await painted(page);
+    await page.screenshot({ path: join(out, "schema-mismatch-words.png") });
+    files.push("schema-mismatch-words.png");
+    say("  wrote docs/images/schema-mismatch-words.png");
     await page.keyboard.press("Escape");
 
     stage = "the output channel";

@@ -13,6 +13,8 @@ import {
   testNamePattern,
   TestTree,
   withDiffs,
+  messageLocation,
+  turnsOnFirstMessage,
   type TreeNode,
 } from "../../extension/vscodeFree/testTree.ts";
 
@@ -249,6 +251,28 @@ describe("failure messages", () => {
     expect(withDiffs([message], transcript)).toEqual([message]);
     expect(withDiffs([{ message: "x" }], undefined)).toEqual([{ message: "x" }]);
     expect(withDiffs([{ message: 'agent "reader" turn 1: it asks for text' }], transcript)).toEqual([{ message: 'agent "reader" turn 1: it asks for text' }]);
+  });
+
+  test("one mark per problem: a message a diagnostic marks goes to VS Code with no location, so VS Code draws no inline message over the squiggle", () => {
+    const marked = { message: 'agent "writer" was asked 1 turn; its script has 2', location: { uri: A, range: range(9, 9) }, diagnostic: true as const };
+    expect(messageLocation(marked)).toBeUndefined();
+    // Nor the turns as its call stack: VS Code would draw it at their first frame in the file.
+    expect(turnsOnFirstMessage([marked])).toBe(false);
+    expect(turnsOnFirstMessage([marked, { message: "expect(1).toBe(2)", location: { uri: A, range: range(3, 3) } }])).toBe(false);
+  });
+
+  test("a plain failure (a failing expect) keeps its place and carries the turns, as Vitest's extension shows one", () => {
+    const plain = { message: "expect(received).toBe(expected)", expected: "2", actual: "1", location: { uri: A, range: range(3, 3) } };
+    expect(messageLocation(plain)).toEqual(plain.location);
+    expect(turnsOnFirstMessage([plain])).toBe(true);
+    expect(turnsOnFirstMessage([])).toBe(false);
+  });
+
+  test("a failed message keeps the server's mark through the run's states", () => {
+    const states = new RunStates();
+    const test = TestId.of(A, ["t"]);
+    const wire = { message: "the run stalled", location: { uri: A, range: range(4, 4) }, diagnostic: true as const };
+    expect(states.apply({ type: "failed", test, durationMs: 1, messages: [wire] })).toEqual([{ test, state: "failed", durationMs: 1, messages: [wire] }]);
   });
 
   test("output uses the terminal's line ends", () => {

@@ -98,7 +98,7 @@ describe("the test explorer", () => {
   );
 
   test(
-    "runs the tests a client asks for and reports enqueued, started, passed or failed with a located message, then end",
+    "runs the tests a client asks for and reports enqueued, started, passed or failed with a located message its diagnostic marks, then end",
     async () => {
       const uri = await openManually();
       const failing = `${uri}#loop/needs%20a%20second%20step`;
@@ -119,7 +119,7 @@ describe("the test explorer", () => {
           type: "failed",
           test: failing,
           durationMs: 0,
-          messages: [{ message: 'agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.', location: { uri, range: list } }],
+          messages: [{ message: 'agent "worker" turn 2: its script has 1 turn. It was asked: Do step 2.', location: { uri, range: list }, diagnostic: true }],
         },
         { type: "end" },
       ]);
@@ -152,7 +152,7 @@ describe("the test explorer", () => {
 });
 
 test(
-  "a misspelled option's failure message sits on the option, and its diagnostic is published once",
+  "a misspelled option's failure message sits on the option, marked as one its diagnostic shows there, and its diagnostic is published once",
   async () => {
     const uri = await ranManually(join(MISTAKES, "virtual-failure-site.test.ts"), FAILURE_SITE_TEXT);
     const id = `${uri}#a%20misspelled%20option`;
@@ -166,7 +166,7 @@ test(
       type: "failed",
       test: id,
       durationMs: failed && "durationMs" in failed ? failed.durationMs : 0,
-      messages: [{ message, location: { uri, range: option } }],
+      messages: [{ message, location: { uri, range: option }, diagnostic: true }],
     });
     const published = server
       .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")

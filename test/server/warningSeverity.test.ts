@@ -1,8 +1,9 @@
-// A problem of warning severity never makes a red failure message in the Test Explorer when its test
-// passed (VS Code's test messages have no severity: every one is shown as a failure). Over every
-// problem code the runner has: which codes are warnings, that no code of a passing test makes a
-// diagnostic or a message, and, over the real protocol, that each warning code in a passing test
-// gives `passed` and no diagnostic while the same problem failing its test is a warning squiggle.
+// A problem of warning severity never makes a red failure message in the Test Explorer (VS Code's
+// test messages have no severity: every one is shown as a failure). Over every problem code the
+// runner has: which codes are warnings, that no code of a passing test makes a diagnostic or a
+// message, that a failing test's message is made only for an error, and, over the real protocol,
+// that each warning code in a passing test gives `passed` and no diagnostic while the same problem
+// failing its test is a warning squiggle and no message at it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
@@ -12,6 +13,7 @@ import type { ProblemCode, RunTrace } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../../server/analysis/analyzeTestFile.ts";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
 import { toRunView } from "../../server/views/runView.ts";
+import { failureMessages } from "../../server/views/testTree.ts";
 import { defaultSettings, type Settings } from "../../server/settings.ts";
 import { MISTAKES, SLOW, TestServer } from "./harness.ts";
 
@@ -59,6 +61,21 @@ describe("the severity of every problem code", () => {
         ]);
       }
     }
+  });
+
+  test("a failing test's message is made for an error only: a warning's is none, and a test failed by warnings alone gets its error's message with no location", () => {
+    const messagesOf = (code: ProblemCode, settings: Settings = defaultSettings) =>
+      failureMessages(`file://${FILE}`, FILE, { text: TEXT, model: MODEL }, reportWith(code, "failed").tests[0]!, settings);
+    for (const code of CODES) {
+      const error = !WARNING_CODES.includes(code);
+      expect([code, messagesOf(code)]).toEqual([
+        code,
+        error ? [expect.objectContaining({ message: expect.any(String), location: expect.anything(), diagnostic: true })] : [{ message: `a ${code} problem` }],
+      ]);
+    }
+    // Made errors by the setting, they make a message at their diagnostic like any error.
+    const errors = { ...defaultSettings, entryNeverReachedSeverity: "error" as const };
+    for (const code of WARNING_CODES) expect(messagesOf(code, errors)).toEqual([expect.objectContaining({ location: expect.anything(), diagnostic: true })]);
   });
 
   for (const code of CODES) {
@@ -117,6 +134,9 @@ test("not caught", async () => {
           ["failed", "not caught"],
         ]);
         expect(results[0]).not.toHaveProperty("messages");
+        // The failing test's one message is its error, at no place: nothing red over the yellow squiggle.
+        const failed = results[1];
+        expect(failed?.type === "failed" ? failed.messages : undefined).toEqual([{ message: expect.stringContaining(`agent "`) }]);
         const published = server
           .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
           .filter((params) => params.uri === uri)

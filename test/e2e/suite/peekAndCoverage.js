@@ -1,8 +1,9 @@
 // e2e suite on a copy of examples/ (run by test/e2e/run.mjs in code-server's extension host): the
 // Test Explorer's "Run with Coverage" profile, driven as a user does (Run with Coverage on the
-// current file), gives the workflow file a FileCoverage whose call sites ran; a failing test run
-// through the Run profile gets a failure message whose call stack is its turns, each frame at the
-// entry that met it (what the Test Results peek lists). VS Code gives an extension no way to read
+// current file), gives the workflow file a FileCoverage whose call sites ran; a test failed by a
+// run problem gets its message with no location and no turns (its squiggle is its one mark in the
+// editor), and a failing expect gets its message at the expect with a call stack of its turns, each
+// frame at the entry that met it (what the Test Results peek lists). VS Code gives an extension no way to read
 // either back (the testObserver proposal's snapshots drop a message's stackTrace and carry no
 // coverage), so the suite reads what the controller handed VS Code (the extension's `produced()`).
 const assert = require("node:assert");
@@ -49,10 +50,9 @@ exports.run = async () => {
     ],
 
     [
-      "a failing test run through the Run profile: its failure message's call stack is its turns, each at the entry that met it",
+      "a test failed by a run problem, run through the Run profile: its message has no location and no turns, so its squiggle is the one mark",
       async () => {
         const { document } = await open(failing);
-        const entry = positionOf(document, "answer(STEP").line;
         const test = `${failing.toString()}#${encodeURIComponent("a loop that never ends")}`;
         // Opening it starts its automatic run; the Run profile's run comes after, and replaces that record.
         const previous = await waitFor("the automatic run's failure", () => api.produced().failures[test], { ms: 300_000 });
@@ -69,13 +69,48 @@ exports.run = async () => {
         const [first] = messages;
         assert.ok(first, "the failed test has a message");
         assert.match(first.message, /agent "worker" turn 4: the run started more than 3 turns \(maxTurns\)/);
-        // The message sits where its problem is: the maxTurns option.
-        assert.deepStrictEqual(first.location, { uri: failing.toString(), line: positionOf(document, "maxTurns: 3").line });
-        assert.ok(first.stackTrace.length >= 3, `a frame per turn: ${first.stackTrace.length}`);
+        assert.strictEqual(first.location, undefined, "no location: VS Code would draw it over the squiggle");
+        assert.strictEqual(first.stackTrace.length, 0, "no frames: VS Code would draw it at the first one");
+        const squiggle = await waitFor("the max-turns diagnostic", () =>
+          vscode.languages.getDiagnostics(failing).find((diagnostic) => diagnostic.range.start.line === positionOf(document, "maxTurns: 3").line),
+        );
+        assert.strictEqual(squiggle.severity, vscode.DiagnosticSeverity.Error);
+      },
+    ],
+
+    [
+      "a failing expect run through the Run profile: its message is at the expect, and its call stack is its turns, each at the entry that met it",
+      async () => {
+        const plain = vscode.Uri.joinPath(root, "summarize/plain-failure.test.ts");
+        await vscode.workspace.fs.writeFile(
+          plain,
+          Buffer.from(
+            [
+              'import { expect, test } from "bun:test";',
+              'import { answer, testWorkflow } from "agentswf/testing";',
+              'import summarize, { SUMMARY } from "./summarize";',
+              "",
+              'test("a summary other than the one expected", async () => {',
+              '  const run = await testWorkflow(summarize, { args: { file: "README.md" }, agents: { reader: answer(SUMMARY, { summary: "Two sentences." }) } });',
+              '  expect(run.value).toEqual({ summary: "Three." });',
+              "});",
+              "",
+            ].join("\n"),
+          ),
+        );
+        const { document } = await open(plain);
+        const test = `${plain.toString()}#${encodeURIComponent("a summary other than the one expected")}`;
+        await vscode.commands.executeCommand("testing.runCurrentFile");
+        const messages = await waitFor("the failure of the expect", () => api.produced().failures[test], { ms: 300_000 });
+        log(`messages: ${JSON.stringify(messages)}`);
+        const [first] = messages;
+        assert.ok(first, "the failed test has a message");
+        assert.deepStrictEqual(first.location, { uri: plain.toString(), line: positionOf(document, "expect(run.value)").line });
+        assert.ok(first.stackTrace.length >= 1, `a frame per turn: ${first.stackTrace.length}`);
         for (const frame of first.stackTrace) {
-          assert.strictEqual(frame.uri, failing.toString(), `the frame links to the test file: ${JSON.stringify(frame)}`);
-          assert.strictEqual(frame.line, entry, `the frame is at the entry that met the turn: ${JSON.stringify(frame)}`);
-          assert.match(frame.label, /^worker #\d/, `the frame names the agent and the turn: ${frame.label}`);
+          assert.strictEqual(frame.uri, plain.toString(), `the frame links to the test file: ${JSON.stringify(frame)}`);
+          assert.strictEqual(frame.line, positionOf(document, "answer(SUMMARY").line, `the frame is at the entry that met the turn: ${JSON.stringify(frame)}`);
+          assert.match(frame.label, /^reader #\d/, `the frame names the agent and the turn: ${frame.label}`);
         }
       },
     ],
