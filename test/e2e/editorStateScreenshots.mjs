@@ -28,7 +28,13 @@ const INLINE_MESSAGE = ".test-error-content-widget, .test-message-inline-content
  * message in that editor: the squiggle is the problem's one mark (docs/vscode-extension.md).
  */
 async function markedOnce(page, editor, squiggle) {
-  await editor.locator(".testing-run-glyph.codicon-testing-failed-icon").first().waitFor(WAIT);
+  // The selector atAGlance.mjs finds the gutter's ✗ by.
+  const failed = editor.locator(".monaco-editor .codicon-testing-failed-icon").first();
+  await failed.waitFor(WAIT).catch(async (error) => {
+    // What the margin held instead, so a changed workbench says how.
+    const margin = await editor.locator(".margin [class*='codicon'], .glyph-margin-widgets [class]").evaluateAll((nodes) => nodes.map((node) => node.className));
+    throw new Error(`${error.message.split("\n")[0]}; the margin's classes: ${JSON.stringify(margin.slice(0, 12))}`);
+  });
   await editor.locator(`.${squiggle}`).first().waitFor(WAIT);
   const inline = editor.locator(INLINE_MESSAGE);
   const deadline = Date.now() + NOTHING_MORE_MS;
@@ -63,6 +69,53 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await openWorkspace(page, url, folder, say);
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
+
+    stage = "one mark per problem";
+    // First, so a slow first run of another file holds none of these up. Once VS Code has the
+    // failed result (the ✗ in the gutter): the never-reached entry is marked by its yellow squiggle
+    // alone, with no red inline test message drawing it again.
+    await openFile("mistakes/entry-never-reached.test.ts");
+    await markedOnce(page, editor, "squiggly-warning");
+    await shot("one-mark-per-problem.png", editor, 420);
+
+    stage = "the schema mismatch in words";
+    await openFile("mistakes/schema-mismatch.test.ts");
+    await markedOnce(page, editor, "squiggly-error");
+    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
+    // Problems: the message and its two related lines, each schema in words.
+    await page.keyboard.press("Control+Shift+M");
+    const markers = page.locator(".markers-panel");
+    const message = markers.locator(".monaco-list-row", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
+    await message.waitFor(WAIT);
+    // Its related lines are its children in the tree: open it where the tree shows it closed.
+    if ((await message.getAttribute("aria-expanded")) === "false") await message.locator(".monaco-tl-twistie").click();
+    await markers.locator(".monaco-list-row", { hasText: "the script's schema (STEP): an object with done (a boolean)" }).first().waitFor(WAIT);
+    const rows = await markers.locator(".monaco-list-row").allTextContents();
+    const mismatchRows = rows.filter((row) => /schema|STEP|NOTE/.test(row));
+    const wanted = ["at /title NOTE wants a string, STEP has no title", "the turn's schema (NOTE): an object with title (a string)"];
+    for (const text of wanted)
+      if (!mismatchRows.some((row) => row.includes(text))) throw new Error(`Problems has no row saying "${text}": ${JSON.stringify(mismatchRows)}`);
+    const json = mismatchRows.filter((row) => /[{}]|!=/.test(row));
+    if (json.length > 0) throw new Error(`Problems shows JSON for the schema mismatch: ${JSON.stringify(json)}`);
+    // The hover of the entry's schema argument: the message in words.
+    await page
+      .locator(".editor-group-container.active .view-line", { hasText: /answer\(STEP/ })
+      .locator("span", { hasText: /^STEP$/ })
+      .first()
+      .click();
+    const hover = page.locator(".monaco-hover", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
+    await showHover(hover);
+    const said = (await hover.textContent()) ?? "";
+    if (/\{\s*"|!=/.test(said)) throw new Error(`the hover shows JSON: ${said.slice(0, 300)}`);
+    await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
+    await painted(page);
+    await page.screenshot({ path: join(out, "schema-mismatch-words.png") });
+    files.push("schema-mismatch-words.png");
+    say("  wrote docs/images/schema-mismatch-words.png");
+    await page.keyboard.press("Escape");
+    // The panel closed again, so the pictures below show the editor as before.
+    if (await page.locator(".part.panel").isVisible()) await page.keyboard.press("Control+J");
+    await page.locator(".part.panel").waitFor({ state: "hidden", ...WAIT });
 
     stage = "the stale hint";
     // Opening the file runs it (after the debounce); its hint says the run is in.
@@ -113,48 +166,6 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await showHover(page.locator(".monaco-hover", { hasText: /Turn 1 met entry 1/ }).first());
     await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
     await shot("never-reached-hover.png", editor, 420);
-    await page.keyboard.press("Escape");
-
-    stage = "one mark per problem";
-    // The same file, once VS Code has its failed result (the ✗ in the gutter): the never-reached
-    // entry is marked by its yellow squiggle alone, with no red inline test message drawing it again.
-    await markedOnce(page, editor, "squiggly-warning");
-    await shot("one-mark-per-problem.png", editor, 420);
-
-    stage = "the schema mismatch in words";
-    await openFile("mistakes/schema-mismatch.test.ts");
-    await markedOnce(page, editor, "squiggly-error");
-    await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
-    // Problems: the message and its two related lines, each schema in words.
-    await page.keyboard.press("Control+Shift+M");
-    const markers = page.locator(".markers-panel");
-    const message = markers.locator(".monaco-list-row", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
-    await message.waitFor(WAIT);
-    // Its related lines are its children in the tree: open it where the tree shows it closed.
-    if ((await message.getAttribute("aria-expanded")) === "false") await message.locator(".monaco-tl-twistie").click();
-    await markers.locator(".monaco-list-row", { hasText: "the script's schema (STEP): an object with done (a boolean)" }).first().waitFor(WAIT);
-    const rows = await markers.locator(".monaco-list-row").allTextContents();
-    const mismatchRows = rows.filter((row) => /schema|STEP|NOTE/.test(row));
-    const wanted = ["at /title NOTE wants a string, STEP has no title", "the turn's schema (NOTE): an object with title (a string)"];
-    for (const text of wanted)
-      if (!mismatchRows.some((row) => row.includes(text))) throw new Error(`Problems has no row saying "${text}": ${JSON.stringify(mismatchRows)}`);
-    const json = mismatchRows.filter((row) => /[{}]|!=/.test(row));
-    if (json.length > 0) throw new Error(`Problems shows JSON for the schema mismatch: ${JSON.stringify(json)}`);
-    // The hover of the entry's schema argument: the message in words.
-    await page
-      .locator(".editor-group-container.active .view-line", { hasText: /answer\(STEP/ })
-      .locator("span", { hasText: /^STEP$/ })
-      .first()
-      .click();
-    const hover = page.locator(".monaco-hover", { hasText: "at /title NOTE wants a string, STEP has no title" }).first();
-    await showHover(hover);
-    const said = (await hover.textContent()) ?? "";
-    if (/\{\s*"|!=/.test(said)) throw new Error(`the hover shows JSON: ${said.slice(0, 300)}`);
-    await page.locator(".monaco-hover", { hasText: "Checking for quick fixes" }).waitFor({ state: "detached", ...WAIT });
-    await painted(page);
-    await page.screenshot({ path: join(out, "schema-mismatch-words.png") });
-    files.push("schema-mismatch-words.png");
-    say("  wrote docs/images/schema-mismatch-words.png");
     await page.keyboard.press("Escape");
 
     stage = "the output channel";
