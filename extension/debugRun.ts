@@ -1,12 +1,12 @@
 // The Debug profile's launcher: `turnlens test <file> -t <pattern> --reporter json --outputFile <temp>`
 // (the CLI of the Turnlens in use: the workspace's package or the extension's own dist/) under the
-// Node debugger, which attaches to the worker process the runner forks, where the test runs. The
-// report comes back as that file, never through the Debug Console, which shows the test's own console output.
+// Node debugger (vscodeFree/debugLaunch.ts), which attaches to the worker process the runner forks,
+// where the test runs. The report comes back as that file, never through the Debug Console.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { testNamePattern } from "./vscodeFree/testTree.ts";
+import { debugLaunchConfiguration } from "./vscodeFree/debugLaunch.ts";
 
 export class DebugLauncher implements vscode.Disposable {
   private counter = 0;
@@ -25,31 +25,15 @@ export class DebugLauncher implements vscode.Disposable {
     // A folder of its own (made 0700 by mkdtemp), so no other user can put a report there for us to read.
     const reportFolder = mkdtempSync(join(tmpdir(), "turnlens-debug-"));
     const report = join(reportFolder, "report.json");
-    const args = ["test", file.fsPath, "--reporter", "json", "--outputFile", report, "--timeout", "60m"];
-    if (paths) args.push("-t", testNamePattern(paths));
-    const configuration: vscode.DebugConfiguration = {
-      type: "node",
-      request: "launch",
+    const configuration: vscode.DebugConfiguration = debugLaunchConfiguration({
       name: `Turnlens: debug ${paths ? paths.map((path) => path.join(" › ")).join(", ") : vscode.workspace.asRelativePath(file)}`,
-      program: join(this.packageRoot(), "dist/cli.mjs"),
-      args,
+      file: file.fsPath,
+      ...(paths ? { paths } : {}),
+      packageRoot: this.packageRoot(),
       cwd: folder?.uri.fsPath ?? dirname(file.fsPath),
-      // The runner forks a worker per file: that is the process the breakpoints are in.
-      autoAttachChildProcesses: true,
-      // The Debug Console shows what the code logs through `console` (the test's, from the worker, each
-      // line linked to where it was logged), not the processes' stdout and stderr: the runner's count
-      // lines, and Node's "Waiting for the debugger to disconnect..." as a debugged process exits.
-      outputCapture: "console",
-      console: "internalConsole",
-      // The worker imports a bundle from the runner's cache folder, with inline source maps to the test
-      // file. Turnlens's own dist/ is not looked at: the .vsix ships no maps, and each missing one would
-      // be a "Could not read source map" line in the Debug Console.
-      resolveSourceMapLocations: ["**", `!${join(this.packageRoot(), "dist")}/**`],
-      // The bundle runs as soon as it loads: its breakpoints must be bound from its source map first.
-      pauseForSourceMap: true,
-      skipFiles: ["<node_internals>/**", `${join(this.packageRoot(), "dist")}/**`],
-      __turnlensDebugId: launchId,
-    };
+      report,
+      launchId,
+    });
     return new Promise((resolve) => {
       const done = () => {
         ended.dispose();
