@@ -700,8 +700,8 @@ export class TestExplorer implements vscode.Disposable {
         const item = this.item(id);
         if (item) run.started(item);
       }
-      const stdout = await this.debugLauncher!.launch(uri, paths, run);
-      const progress = stdout === undefined ? undefined : progressOfCliReport(stdout, (file) => vscode.Uri.file(file).toString());
+      const report = await this.debugLauncher!.launch(uri, paths, run);
+      const progress = report === undefined ? undefined : progressOfCliReport(report, (file) => vscode.Uri.file(file).toString());
       if (!progress) {
         run.appendOutput(terminalText(`Turnlens: the debug session of ${vscode.workspace.asRelativePath(vscode.Uri.parse(uri))} ended without a report.\n`));
         continue;
@@ -828,7 +828,7 @@ function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, t
   const [first] = messages;
   const frames = turnFrames(transcript, testUri);
   if (!first) return [new vscode.TestMessage(new vscode.MarkdownString(transcriptMarkdown(transcript, testUri)))];
-  // The peek's "Show the Run's Timeline" button (package.json's testing/message/content) shows on it.
+  // "Show the Run's Timeline" on its row and context menu in Test Results (package.json's testing/message/context).
   if (transcript.runs.length > 0) first.contextValue = "turnlens.hasTimeline";
   if (frames.length > 0 && turnsOnFirst) {
     first.stackTrace = frames.map((frame) => new vscode.TestMessageStackFrame(frame.label, vscode.Uri.parse(frame.uri), new vscode.Position(frame.line, frame.column)));

@@ -78,15 +78,20 @@ export function clientManifest(): Record<string, unknown> {
     },
     contributes: {
       configuration: configuration(),
-      commands: COMMANDS.map((command) => ({ command: command.id, title: command.title, category: CATEGORY })),
+      commands: COMMANDS.map((command) => ({ command: command.id, title: command.title, category: CATEGORY, ...(command.icon ? { icon: command.icon } : {}) })),
       menus: {
         commandPalette: COMMANDS.filter((command) => command.when).map((command) => ({ command: command.id, when: command.when })),
         "testing/item/context": [
           { command: "turnlens.showTranscript", when: "controllerId == turnlens" },
           { command: "turnlens.showTimeline", when: "controllerId == turnlens" },
         ],
-        // A failed test's message in the peek gets a "Show the Run's Timeline" button (extension/timelinePanel.ts).
-        "testing/message/content": [{ command: "turnlens.showTimeline", when: "testMessage == turnlens.hasTimeline" }],
+        // A failed test's message in Test Results (and the peek's tree) gets "Show the Run's Timeline" as a button
+        // on its row and in its context menu (extension/timelinePanel.ts). Not testing/message/content: VS Code
+        // draws that as a button over the peek's diff, covering its Actual side.
+        "testing/message/context": [
+          { command: "turnlens.showTimeline", when: "testMessage == turnlens.hasTimeline", group: "inline" },
+          { command: "turnlens.showTimeline", when: "testMessage == turnlens.hasTimeline" },
+        ],
       },
       languages: [{ id: "turnlens-transcript", aliases: ["Turnlens Transcript"], extensions: [".turnlens-transcript"] }],
       grammars: [

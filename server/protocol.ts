@@ -450,6 +450,8 @@ export interface TimelineRun {
   timeline: TimelineModel;
   /** The diagram, drawn by the server as one `<svg>` whose boxes are `g.box[data-box]`, styled by class (no colours of its own). */
   svg: string;
+  /** The same diagram as Mermaid `sequenceDiagram` text, for a client that cannot draw the SVG, or to paste where Mermaid renders. */
+  mermaid: string;
 }
 
 export interface TimelineResult {

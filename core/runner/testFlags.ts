@@ -336,7 +336,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   {
     name: "--timeline",
     value: " <dir>",
-    help: ["write each test's run timeline to <dir> as HTML, with an index.html"],
+    help: wrapWords("write each test's run timeline to <dir> as HTML and as Markdown with Mermaid (GitHub draws it), with an index.html", HELP_WIDTH),
     apply: ({ value }, options) => {
       const v = value();
       if (v === undefined || v === "") throw new CliUsageError("--timeline needs a folder to write the timelines to");

@@ -1,10 +1,12 @@
-// `turnlens test --timeline DIR`: one self-contained HTML timeline per test that ran, and an
-// index.html listing them, written once the run ends (docs/timeline.md), only into a folder that is
+// `turnlens test --timeline DIR`: one self-contained HTML timeline per test that ran, the same runs
+// as a Markdown page of Mermaid diagrams beside it (GitHub draws them), and an index.html listing
+// them, written once the run ends (docs/timeline.md), only into a folder that is
 // Turnlens's own, each file written under a fresh name then renamed into place.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { buildTimeline } from "../testing/timeline.ts";
 import { renderTimelineHtml, renderTimelineIndex } from "../testing/timelineHtml.ts";
+import { renderMermaidPage } from "../testing/timelineMermaid.ts";
 import type { FileReport } from "../execution/report.ts";
 
 /** The file that marks a folder as written by --timeline, so a later run may write there again. */
@@ -82,7 +84,9 @@ export function writeTimelines(reports: readonly FileReport[], directory: string
       for (let n = 2; taken.has(name); n++) name = `${name.replace(/-\d+$/, "")}-${n}`;
       taken.add(name);
       const href = `${name}.html`;
-      writeInPlace(directory, href, renderTimelineHtml({ title, status: test.status, file, timelines: test.runs.map((run) => buildTimeline(run)) }));
+      const timelines = test.runs.map((run) => buildTimeline(run));
+      writeInPlace(directory, href, renderTimelineHtml({ title, status: test.status, file, timelines }));
+      writeInPlace(directory, `${name}.md`, renderMermaidPage({ title, status: test.status, file, html: href, timelines }));
       entries.push({ title, status: test.status, file, href, runs: test.runs.length });
     }
   }

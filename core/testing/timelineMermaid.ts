@@ -1,5 +1,6 @@
-// The run timeline as Mermaid sequence-diagram text, for editors that render Mermaid and for a
-// pull request's description: the transcript document ends with it (server/features/transcript.ts).
+// The run timeline as Mermaid sequence-diagram text, for what renders Mermaid (GitHub, a pull
+// request's description): `turnlens test --timeline` writes it beside each HTML page as Markdown,
+// and `turnlens/timeline` answers it with the SVG. Not in the editor's text views, which show it raw.
 
 import { boxTitle, durationText, offsetText, type Timeline, type TimelineArrow, type TimelineBox, type TimelineMark } from "./timeline.ts";
 
@@ -97,4 +98,19 @@ function markLine(mark: TimelineMark, lane: string): string {
  */
 function text(value: string): string {
   return value.replace(/\s*\n\s*/g, " ").replace(/[#;]/g, (mark) => (mark === "#" ? "\u266f" : "\u037e"));
+}
+
+/** A test's runs as a Markdown page that GitHub renders: a heading, then each run's diagram as a fenced `mermaid` block. */
+export function renderMermaidPage(page: { title: string; status: string; file: string; html: string; timelines: readonly Timeline[] }): string {
+  const runs = page.timelines.length;
+  const lines = [
+    `# ${page.title}`,
+    "",
+    `\`${page.file}\` · ${page.status} · ${runs} \`testWorkflow\` run${runs === 1 ? "" : "s"} (drawn in [${page.html}](${page.html}))`,
+    "",
+  ];
+  page.timelines.forEach((timeline, index) => {
+    lines.push(`## Run ${index + 1}: ${timeline.workflow} · ${timeline.ending}`, "", "```mermaid", ...renderMermaid(timeline).trimEnd().split("\n"), "```", "");
+  });
+  return lines.join("\n");
 }

@@ -14,7 +14,7 @@ export interface CommandTargets {
   stop(): Promise<void>;
   /** `target`: a vscode.TestItem from the explorer's menu; else the test at the cursor, else the file. */
   showTranscript(target?: unknown): Promise<void>;
-  /** `target`: a test id (a Timeline lens), a vscode.TestItem (the explorer's menu), `{ test }` (a test message's button); else the test at the cursor. */
+  /** `target`: a test id (a Timeline lens), a vscode.TestItem (the explorer's menu), `{ test }` (a test message's menu in Test Results); else the test at the cursor. */
   showTimeline(target?: unknown): Promise<void>;
   restartServer(): Promise<void>;
   toggleInlineTurns(): Promise<void>;
@@ -31,6 +31,8 @@ export interface CommandSpec {
   title: string;
   /** When the command shows in the palette (a `when` clause); always when absent. */
   when?: string;
+  /** Its icon (`$(codicon)`), for a menu that shows it as a button. */
+  icon?: string;
   handler: (targets: CommandTargets, ...args: unknown[]) => unknown;
 }
 
@@ -42,7 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: "turnlens.runAllTests", title: "Run All Tests", handler: (targets) => targets.runAll() },
   { id: "turnlens.stopRuns", title: "Stop Running Tests", handler: (targets) => targets.stop() },
   { id: "turnlens.showTranscript", title: "Show the Run's Transcript", handler: (targets, target) => targets.showTranscript(target) },
-  { id: "turnlens.showTimeline", title: "Show the Run's Timeline", handler: (targets, target) => targets.showTimeline(target) },
+  { id: "turnlens.showTimeline", title: "Show the Run's Timeline", icon: "$(timeline-open)", handler: (targets, target) => targets.showTimeline(target) },
   { id: "turnlens.restartServer", title: "Restart the Server", handler: (targets) => targets.restartServer() },
   { id: "turnlens.toggleInlineTurns", title: "Toggle Inline Turns", handler: (targets) => targets.toggleInlineTurns() },
   { id: "turnlens.chooseRunMode", title: "Choose When Tests Run (This Session)", handler: (targets) => targets.chooseRunMode() },

@@ -42,9 +42,13 @@ export function fileLabel(uri: string): string {
   return decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** How a run node reads: `run review`, described `completed · 3 turns · 12 ms`. */
+/**
+ * How a run node reads: `run review`, described `completed · 3 turns · 12 ms`. It has no range: VS
+ * Code draws a gutter icon at every item's range, and a run has no state of its own, so the
+ * `testWorkflow(` line would get a second, stateless ▷ beside its test's ✓ (docs/vscode-extension.md).
+ */
 export function runNode(testId: string, index: number, run: WorkflowRun): TreeNode {
-  const node: TreeNode = {
+  return {
     id: runNodeId(testId, index),
     label: `run ${run.workflow}`,
     kind: "run",
@@ -53,8 +57,6 @@ export function runNode(testId: string, index: number, run: WorkflowRun): TreeNo
     source: "run",
     children: [],
   };
-  if (run.location) node.range = run.location.range;
-  return node;
 }
 
 /**

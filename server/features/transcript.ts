@@ -1,5 +1,5 @@
 // `turnlens/transcript`: a test's last report (testReports.ts) rendered when a client asks: core's
-// renderTranscript, then each run's Mermaid (views/transcriptView.ts). The client shows it as a
+// renderTranscript of each run, text only (views/transcriptView.ts). The client shows it as a
 // read-only document and as the test's output; it never renders traces itself.
 import { TestId, TranscriptRequest, type TranscriptParams, type TranscriptResult } from "../protocol.ts";
 import type { Server } from "../server.ts";

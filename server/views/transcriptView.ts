@@ -1,12 +1,12 @@
 // What `turnlens/transcript` answers for a test's last reports: core's renderTranscript of each
-// run, its problems, where it was called, and (in the text) each run's timeline as Mermaid.
+// run, its problems and where it was called. Text only: the sequence diagram is the timeline's
+// (`turnlens/timeline`), since the editors' text views would show Mermaid as raw source.
 import { pathToFileURL } from "node:url";
 import type { TestReport } from "../../core/execution/report.ts";
 import type { RunTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
 import { siteLocation } from "../analysis/ranges.ts";
 import type { TestTranscript, TranscriptProblem, TranscriptResult, WorkflowRun } from "../protocol.ts";
-import { mermaidBlock } from "./timelineView.ts";
 
 /** The transcripts of the tests in `wanted` (test id → its last report) of the document `uri`, whose path is `file`; null for none. */
 export function transcriptResult(uri: string, file: string | undefined, wanted: Array<[string, TestReport]>): TranscriptResult | null {
@@ -49,7 +49,6 @@ function schemaText(schema: unknown): string {
 
 function testText(test: TestTranscript, report: TestReport): string {
   const head = `test ${report.path.join(" › ")} · ${test.status} · ${Math.round(test.durationMs)} ms`;
-  // Each run's transcript, then its timeline as Mermaid (docs/timeline.md), for an editor or a page that renders it.
-  const body = test.runs.length > 0 ? test.runs.map((run, index) => `${run.transcript}${mermaidBlock(report.runs[index]!)}`).join("\n") : "(no testWorkflow run)\n";
+  const body = test.runs.length > 0 ? test.runs.map((run) => run.transcript).join("\n") : "(no testWorkflow run)\n";
   return `${head}\n${body}`;
 }

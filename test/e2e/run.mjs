@@ -14,11 +14,12 @@ import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
 import { checkAtAGlance } from "./atAGlance.mjs";
+import { checkGutterAndPeek } from "./gutterAndPeek.mjs";
 import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, gutterAndPeek, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -118,6 +119,7 @@ try {
     await suite("peekAndCoverage", workspace("peekAndCoverage", join(root, "examples")));
     await suite("timelineCommands", workspace("timelineCommands", join(root, "examples/feature-delivery")));
     await suite("configTestFiles", configTestFilesWorkspace(workspace("configTestFiles")));
+    await suite("debugConsole", workspace("debugConsole", join(root, "examples/summarize")));
   }
   // The steps that drive the workbench in Chromium, each on its own copy of a folder: they resolve
   // to { ok, files } (the pictures written) or { ok, checks }, or { ok: false, error }.
@@ -129,6 +131,7 @@ try {
     { name: "timeline", workspace: "timeline", from: "examples", run: checkTimeline },
     { name: "mutateLens", workspace: "mutateLens", from: "examples/mutation", run: checkMutateLens },
     { name: "atAGlance", workspace: "atAGlance", from: "examples", run: checkAtAGlance },
+    { name: "gutterAndPeek", workspace: "gutterAndPeek", from: "examples", run: checkGutterAndPeek },
   ];
   for (const step of browserSteps) {
     if (skip.has(step.name)) continue;

@@ -45,6 +45,16 @@ describe("the extension manifest", () => {
     for (const command of COMMANDS) expect(manifest.activationEvents).toContain(`onCommand:${command.id}`);
   });
 
+  test("puts no button over the peek's diff: the run's timeline is on the failure message's row and context menu in Test Results", () => {
+    // VS Code draws testing/message/content as a button over the peek's message, which covers a diff's Actual side.
+    expect(contributes.menus["testing/message/content"]).toBeUndefined();
+    const onMessage = contributes.menus["testing/message/context"] as Array<{ command: string; when: string; group?: string }>;
+    expect(onMessage.map((entry) => `${entry.command} ${entry.group ?? "context menu"}`)).toEqual(["turnlens.showTimeline inline", "turnlens.showTimeline context menu"]);
+    for (const entry of onMessage) expect(entry.when).toBe("testMessage == turnlens.hasTimeline");
+    // An inline action shows as its icon.
+    expect(contributes.commands.find((command: { command: string }) => command.command === "turnlens.showTimeline").icon).toMatch(/^\$\([a-z-]+\)$/);
+  });
+
   test("uses no command id the language client registers for the server's own commands", () => {
     const serverCommands = new Set<string>(Object.values(Commands));
     expect(COMMANDS.filter((command) => serverCommands.has(command.id))).toEqual([]);

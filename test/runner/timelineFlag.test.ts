@@ -15,7 +15,7 @@ function projectWithSite(): { dir: string; remove(): void } {
 
 describe("--timeline", () => {
   test(
-    "writes one page per test that passed or failed, each with a diagram per testWorkflow run, and an index linking them",
+    "writes one page per test that passed or failed, each with a diagram per testWorkflow run, the same diagrams as Mermaid in a Markdown page beside it, and an index linking them",
     async () => {
       const out = tempProject({});
       try {
@@ -25,10 +25,28 @@ describe("--timeline", () => {
         expect(readdirSync(out.dir).sort()).toEqual([
           ".turnlens-timelines",
           "examples-reminder-workflow.test.ts--a-review-during-the-first-reminder-s-turn-ends-the-wait-its-timer-is-cancelled.html",
+          "examples-reminder-workflow.test.ts--a-review-during-the-first-reminder-s-turn-ends-the-wait-its-timer-is-cancelled.md",
           "examples-reminder-workflow.test.ts--maxTimers-0-parks-at-the-first-reminder-to-test-the-parking.html",
+          "examples-reminder-workflow.test.ts--maxTimers-0-parks-at-the-first-reminder-to-test-the-parking.md",
           "examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.html",
+          "examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.md",
           "index.html",
         ]);
+        // The Markdown page: what GitHub (or a pull request) draws, one Mermaid block per run.
+        const markdown = readFileSync(
+          join(out.dir, "examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.md"),
+          "utf8",
+        ).split("\n");
+        expect(markdown.slice(0, 6)).toEqual([
+          "# with no review, each two-day reminder fires at once on the virtual clock",
+          "",
+          "`examples/reminder/workflow.test.ts` · passed · 1 `testWorkflow` run (drawn in [examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.html](examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.html))",
+          "",
+          "## Run 1: reminder · completed",
+          "",
+        ]);
+        expect(markdown.slice(6, 8)).toEqual(["```mermaid", "sequenceDiagram"]);
+        expect(markdown.filter((line) => line === "```").length).toBe(1);
         const page = readFileSync(
           join(out.dir, "examples-reminder-workflow.test.ts--with-no-review-each-two-day-reminder-fires-at-once-on-the-virtual-clock.html"),
           "utf8",
@@ -93,7 +111,7 @@ describe("--timeline", () => {
         expect(again.code).toBe(0);
         expect(readFileSync(join(project.dir, "outside.txt"), "utf8")).toBe("SECRET\n");
         expect(lstatSync(join(project.dir, "own", "a.test.ts--x.html")).isFile()).toBe(true);
-        expect(readdirSync(join(project.dir, "own")).sort()).toEqual([".turnlens-timelines", "a.test.ts--x.html", "index.html"]);
+        expect(readdirSync(join(project.dir, "own")).sort()).toEqual([".turnlens-timelines", "a.test.ts--x.html", "a.test.ts--x.md", "index.html"]);
       } finally {
         project.remove();
       }

@@ -1,5 +1,5 @@
 // `turnlens/timeline` and the "Timeline" lens: a test's last run as the timeline's model and its
-// diagram, over the real protocol, for a client that can show one; the transcript ends with Mermaid.
+// diagram (SVG and Mermaid text), over the real protocol, for a client that can show one; the transcript is text only.
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -112,10 +112,22 @@ describe("the run timeline over the protocol", () => {
   );
 
   test(
-    "the transcript document ends each run with its timeline as a Mermaid block",
+    "the transcript document (and so Test Results' output) is text: no Mermaid source, each run's transcript only",
     async () => {
       const { result } = await askedAboutAsking<TranscriptResult>(false, "turnlens/transcript");
-      const block = /```mermaid\n([\s\S]*?)```\n/.exec(result.text)?.[1] ?? "";
+      expect(result.text).not.toContain("```");
+      expect(result.text).not.toContain("sequenceDiagram");
+      const [test] = result.tests;
+      expect(result.text).toBe(`test ${ASKING} · passed · ${Math.round(test!.durationMs)} ms\n${test!.runs.map((run) => run.transcript).join("\n")}`);
+    },
+    SLOW,
+  );
+
+  test(
+    "the timeline request answers each run's diagram as Mermaid text too, for a client that cannot draw the SVG",
+    async () => {
+      const { result } = await askedAboutAsking<TimelineResult>(true, "turnlens/timeline");
+      const block = result.runs[0]!.mermaid;
       expect(block.split("\n").slice(0, 5)).toEqual([
         "sequenceDiagram",
         "  participant workflow as feature-delivery (workflow)",

@@ -1,7 +1,7 @@
 // e2e suite on a copy of examples/feature-delivery (run by test/e2e/run.mjs in code-server's extension
 // host): each way in opens the run timeline's webview for the test it names — the Timeline lens's
 // arguments, the Testing view's context menu (it passes the test item) and a failed test message's
-// button (it passes `{ test, message }`); a file is refused with a message. Waits, never sleeps.
+// menu in Test Results (it passes `{ test, message }`); a file is refused with a message. Waits, never sleeps.
 const assert = require("node:assert");
 const vscode = require("vscode");
 const { readyApi, log, waitFor, open, steps } = require("./util");
@@ -62,12 +62,12 @@ exports.run = async () => {
     ],
     ["the lens's command opens the test's timeline", () => opensTimeline("the lens", ...lensArguments)],
     [
-      "the Testing view's context menu (the test item) and a test message's button ({ test, message }) open it too",
+      "the Testing view's context menu (the test item) and a test message's menu in Test Results ({ test, message }) open it too",
       async () => {
         const flat = (items) => items.flatMap((item) => [item, ...flat(item.children)]);
         const item = await waitFor("the test's item", () => flat(api.testItems()).find((candidate) => candidate.label === TEST));
         await opensTimeline("the Testing view's menu", { id: item.id });
-        await opensTimeline("a test message's button", { test: { id: item.id }, message: {} });
+        await opensTimeline("a test message's menu", { test: { id: item.id }, message: {} });
       },
     ],
     [
