@@ -18,6 +18,8 @@ export const SETTING_SCOPES: Record<keyof Settings, Scope> = {
   workers: "window",
   testTimeout: "resource",
   logLevel: "window",
+  completionBesideTypeScript: "resource",
+  hoverWaitMs: "resource",
   // Read for workflow files, which the server keeps no per-document settings for.
   outcomeCoverage: "window",
 };

@@ -90,6 +90,18 @@ export class Scheduler {
   }
 
   /**
+   * Whether a run of the document is on its way: its debounce ends in one, or one waits to start,
+   * runs or is queued. A hover waits for it, bounded (features/hover.ts).
+   */
+  runPending(uri: string): boolean {
+    const entry = this.runsOf(uri);
+    if (!entry) return false;
+    if (entry.waitingStart || entry.running || entry.queued) return true;
+    if (entry.timer === undefined) return false;
+    return (entry.ownReason !== undefined && this.runFollows(uri, entry.ownReason)) || (entry.inputWantsRun === true && this.hasTestsToRun(uri));
+  }
+
+  /**
    * An open, a change or a save: restarts the document's debounce (a save in `onSave` runs at once).
    * A change's `onDidChange` waits behind the backlog: one for the last of a burst of changes.
    */

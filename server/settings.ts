@@ -45,6 +45,18 @@ export const SettingsSchema = Type.Object({
     default: "info",
     description: "How much the server writes to its output channel.",
   }),
+  completionBesideTypeScript: Type.Boolean({
+    default: true,
+    description:
+      "The editor's own TypeScript completes test files too (VS Code always; Neovim with ts_ls or vtsls, Emacs with typescript-language-server): Turnlens's completion then offers only what TypeScript cannot (a whole value the schema accepts, with each property's description; enum values the types do not name; a decision's keys and answers), never a second copy of TypeScript's property names, literals, `true`/`false` or `noAnswer` methods. Set it to false in an editor that runs no TypeScript server, for those from Turnlens too.",
+  }),
+  hoverWaitMs: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 3000,
+    description:
+      "How long a hover on a test file whose run is pending (after an edit, a quick fix, a save) waits for that run, in milliseconds, before it answers with the last run's results marked stale. 0 answers at once.",
+  }),
   outcomeCoverage: Type.Boolean({
     default: true,
     description: "In a workflow file, show at each agent's open call the outcomes no test gives it (an information diagnostic), with a quick fix adding such a test.",

@@ -2,6 +2,8 @@
 // at the cursor's path (required first, with type and description), its enum and literal values,
 // true/false, and snippets of a whole object or array item that the schema accepts; the kinds
 // after `noAnswer.`; a `decisions` script's keys, question ids and answers (views/completionItems.ts).
+// Beside the editor's own TypeScript (the default), none of TypeScript's own items twice: a whole
+// value's skeleton, enum values its types do not name, descriptions (docs/language-server.md).
 // Schemas come from the runs (server/answerSchemas.ts): the text names a schema, only a run knows what it is.
 import type { CompletionList, CompletionParams } from "vscode-languageserver";
 import { completionPlaceAt } from "../analysis/completionContext.ts";
@@ -33,11 +35,13 @@ export function register(server: Server): void {
       }
       if (!place) return null;
       const snippets = state.clientCapabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
-      if (place.kind === "noAnswer") return list(noAnswerItems(place.replace));
-      if (place.kind === "decisions") return list(decisionItems(server.answerSchemas.decisionsOf(uri), place.place, snippets));
+      // The editor's TypeScript completes the same text: what it offers is not offered twice (the setting's description).
+      const besideTypeScript = state.get(uri)?.settings.completionBesideTypeScript ?? true;
+      if (place.kind === "noAnswer") return list(noAnswerItems(place.replace, besideTypeScript));
+      if (place.kind === "decisions") return list(decisionItems(server.answerSchemas.decisionsOf(uri), place.place, snippets, besideTypeScript));
       const schema = server.answerSchemas.schemaOf(uri, { range: { start: place.entryStart }, schemaText: place.schemaText });
       if (schema === undefined || schema === null || typeof schema !== "object") return null;
-      return list(itemsForSchema(schema as Schema, place.place, snippets));
+      return list(itemsForSchema(schema as Schema, place.place, snippets, besideTypeScript));
     }),
   );
 }

@@ -4,7 +4,10 @@
 // of an edited version goes, the last run's hovers are carried to the new text and marked stale
 // (carriedHints.ts), as its inlay hints are, until the new run's replace them.
 // A workflow document's hover is its call's (workflowFiles/workflowViews.ts).
-import { type Hover, type HoverParams, MarkupKind } from "vscode-languageserver";
+// A hover on a test file whose run is pending (after an edit, a quick fix) waits for that run's
+// results, up to the `hoverWaitMs` setting, then answers with what it has: every client gets the
+// turn it would show a moment later, not the stale or empty answer of the moment before.
+import { type CancellationToken, type Disposable, type Hover, type HoverParams, MarkupKind } from "vscode-languageserver";
 import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
 import { markdownAsPlainText } from "../views/markdownText.ts";
@@ -47,7 +50,42 @@ export function register(server: Server): void {
     if (typeof contents !== "object" || !("kind" in contents) || contents.kind !== MarkupKind.Markdown) return hover;
     return { ...hover, contents: { kind: MarkupKind.PlainText, value: markdownAsPlainText(contents.value) } };
   };
-  connection.onHover(server.guardRequest("hover", async (params: HoverParams): Promise<Hover | null> => forClient(await hoverAt(params))));
+  /**
+   * Resolves once the document has results of its current text, or no run of it is on its way, or
+   * after the document's `hoverWaitMs` (on the injected timer), or when the client cancels. Not
+   * while its change waits behind a flood of messages: a request then answers from the state at hand.
+   */
+  const runSettled = (uri: string, token: CancellationToken | undefined): Promise<void> => {
+    const waitMs = state.get(uri)?.settings.hoverWaitMs ?? 0;
+    const waits = () => state.get(uri) !== undefined && !state.currentResults(uri) && scheduler.runPending(uri);
+    if (waitMs <= 0 || state.changeWaits(uri) || !waits()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listeners: Disposable[] = [];
+      const done = () => {
+        for (const listener of listeners.splice(0)) listener.dispose();
+        server.env.timer.clearTimeout(timer);
+        resolve();
+      };
+      const check = (about: string) => {
+        if (about === uri && !waits()) done();
+      };
+      const timer = server.env.timer.setTimeout(done, waitMs);
+      listeners.push(
+        state.onDidChangeResults.event(check),
+        state.onDidClose.event(check),
+        scheduler.onDidEndRun.event(({ run }) => check(run.uri)),
+        // A debounce's end asks for its run just after it tells: look once that is done.
+        scheduler.onDidSettle.event(({ uri: settled }) => void Promise.resolve().then(() => check(settled))),
+      );
+      if (token) listeners.push(token.onCancellationRequested(done));
+    });
+  };
+  connection.onHover(
+    server.guardRequest("hover", async (params: HoverParams, token?: CancellationToken): Promise<Hover | null> => {
+      if (state.get(params.textDocument.uri)) await runSettled(params.textDocument.uri, token);
+      return forClient(await hoverAt(params));
+    }),
+  );
   const hoverAt = (params: HoverParams): Hover | null | Promise<Hover | null> => {
     if (!state.get(params.textDocument.uri)) return server.workflowViews.hover(params);
     const uri = params.textDocument.uri;

@@ -2,7 +2,8 @@
 // `answer(SCHEMA, value)` the schema's property names at the cursor's path (required first, with
 // type and description), its enum and literal values, true/false, and snippets of a whole object or
 // array item that the schema accepts; the kinds after `noAnswer.`; a `decisions` script's keys,
-// question ids and answers.
+// question ids and answers. Beside the editor's own TypeScript (`besideTypeScript`), only what
+// TypeScript does not offer: its items (names, literals, keywords, methods) are not offered twice.
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Range } from "vscode-languageserver";
 import { NO_ANSWER_KINDS } from "../../core/testing/noAnswerKinds.ts";
 import { validAnswer } from "../../core/testing/validAnswer.ts";
@@ -17,7 +18,12 @@ export function list(items: CompletionItem[]): CompletionList | null {
   return items.length > 0 ? { isIncomplete: false, items } : null;
 }
 
-export function noAnswerItems(replace: Range): CompletionItem[] {
+/**
+ * After `noAnswer.`: its methods. Beside TypeScript none: TypeScript lists the same methods, with
+ * the same words (their JSDoc in core/testing/entries.ts).
+ */
+export function noAnswerItems(replace: Range, besideTypeScript: boolean): CompletionItem[] {
+  if (besideTypeScript) return [];
   return Object.values(NO_ANSWER_KINDS).map(({ method, docs }, index) => ({
     label: method,
     kind: CompletionItemKind.Method,
@@ -29,9 +35,10 @@ export function noAnswerItems(replace: Range): CompletionItem[] {
 }
 
 /** The items of a place in a value, for the schema at the root of that value. */
-export function itemsForSchema(root: Schema, place: ValuePlace, snippets: boolean): CompletionItem[] {
+export function itemsForSchema(root: Schema, place: ValuePlace, snippets: boolean, besideTypeScript: boolean): CompletionItem[] {
   const schemas = schemasAt(root, root, place.path, place.kind === "key" ? place.literals : {});
-  return place.kind === "key" ? keyItems(root, schemas, place, snippets) : valueItems(root, schemas, place, snippets);
+  if (place.kind === "key") return besideTypeScript ? restItems(root, schemas, place, snippets) : keyItems(root, schemas, place, snippets);
+  return valueItems(root, schemas, place, snippets, besideTypeScript);
 }
 
 /** The schemas a value at `path` may have, through unions, `allOf` and `$ref`. */
@@ -100,6 +107,46 @@ function childSchema(schema: Schema, step: PathStep): Schema | undefined {
   return isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
 
+/**
+ * At a key beside TypeScript, which lists the property names itself (answer's value is typed
+ * `Static<SCHEMA>`): one item per object the schema accepts there, writing every required property
+ * not yet written with a value it accepts, and documenting each property not yet written (required
+ * or not, its type, the schema's description, which TypeScript's types do not carry).
+ */
+function restItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, { kind: "key" }>, snippets: boolean): CompletionItem[] {
+  if (place.hasColon) return [];
+  const items: CompletionItem[] = [];
+  for (const schema of schemas) {
+    const properties = isSchema(schema.properties) ? schema.properties : {};
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const missing = Object.keys(properties).filter((key) => required.has(key) && isSchema(properties[key]) && !place.written.includes(key));
+    if (missing.length === 0) continue;
+    const rest = Object.fromEntries(missing.map((key) => [key, properties[key]]));
+    const restSchema: Schema = { type: "object", properties: rest, required: missing };
+    const text = valueText(root, restSchema, snippets, 1)!;
+    const whole = jsLiteral(validAnswer(withDefs(root, restSchema)).value);
+    // Without the braces: the item writes properties into the object the cursor is in.
+    const inner = (value: string) => value.replace(/^\{ ?/, "").replace(/ ?\}$/, "");
+    const shown = inner(whole);
+    const label = shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+    if (items.some((item) => item.label === label)) continue;
+    const unwritten = Object.fromEntries(Object.entries(properties).filter(([key]) => !place.written.includes(key)));
+    const item: CompletionItem = {
+      label,
+      kind: CompletionItemKind.Snippet,
+      detail: `the required ${missing.length === 1 ? "property" : "properties"} · ${missing.join(", ")}`,
+      sortText: `0${String(items.length).padStart(3, "0")}`,
+      filterText: missing[0]!,
+      textEdit: { range: place.replace, newText: inner(text) },
+    };
+    if (snippets) item.insertTextFormat = InsertTextFormat.Snippet;
+    const fields = objectFields(root, { properties: unwritten, required: [...required] });
+    if (fields) item.documentation = { kind: MarkupKind.Markdown, value: fields };
+    items.push(item);
+  }
+  return items;
+}
+
 function keyItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, { kind: "key" }>, snippets: boolean): CompletionItem[] {
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
@@ -131,7 +178,13 @@ function keyItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, { 
   return items;
 }
 
-function valueItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, { kind: "value" }>, snippets: boolean): CompletionItem[] {
+/**
+ * At a value: its literals and `true`/`false`/`null`, and a whole value the schema accepts. Beside
+ * TypeScript, not the literals its types name (a `const`, TypeBox's `Type.Enum`: a bare `enum`),
+ * which it offers in quotes and out, nor the keywords it offers at every value: only an `enum`
+ * beside a `type` (`Type.String({ enum })`, typed `string`) and the whole values.
+ */
+function valueItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, { kind: "value" }>, snippets: boolean, besideTypeScript: boolean): CompletionItem[] {
   const items: CompletionItem[] = [];
   const add = (label: string, newText: string, kind: CompletionItemKind, detail: string, snippet = false) => {
     if (items.some((item) => item.label === label)) return;
@@ -140,19 +193,21 @@ function valueItems(root: Schema, schemas: Schema[], place: Extract<ValuePlace, 
     items.push(item);
   };
   // A literal's detail is the whole set it is one of: `"low" | "high"`.
+  const typed = (schema: Schema) => besideTypeScript && ("const" in schema || schema.type === undefined);
   const literalSet = schemas
     .filter((schema) => "const" in schema || Array.isArray(schema.enum))
     .map((schema) => typeLabel(root, schema))
     .join(" | ");
   for (const schema of schemas) {
     const literals = "const" in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : [];
-    for (const literal of literals) {
+    for (const literal of typed(schema) ? [] : literals) {
       if (place.inString) {
         if (typeof literal === "string") add(literal, literal, CompletionItemKind.EnumMember, literalSet);
       } else add(jsLiteral(literal), jsLiteral(literal), CompletionItemKind.EnumMember, literalSet);
     }
     if (literals.length > 0 || place.inString) continue;
     const type = typeOf(schema);
+    if (besideTypeScript && (type === "boolean" || type === "null")) continue;
     if (type === "boolean") {
       add("true", "true", CompletionItemKind.Keyword, "boolean");
       add("false", "false", CompletionItemKind.Keyword, "boolean");
@@ -260,8 +315,12 @@ function isSchema(value: unknown): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The items of a `decisions` script: the decision keys the runs asked, their question ids, and each question's answers. */
-export function decisionItems(decisions: Map<string, KnownDecision>, place: ValuePlace, snippets: boolean): CompletionItem[] {
+/**
+ * The items of a `decisions` script: the decision keys the runs asked, their question ids, and each
+ * question's answers, which TypeScript's types do not know (a script's type is a record of any key);
+ * beside TypeScript, not a yes-no's `true` and `false`, which it offers at every value.
+ */
+export function decisionItems(decisions: Map<string, KnownDecision>, place: ValuePlace, snippets: boolean, besideTypeScript: boolean): CompletionItem[] {
   if (place.kind === "key" && place.path.length === 0) {
     return [...decisions.values()]
       .filter((decision) => !place.written.includes(decision.key))
@@ -300,7 +359,7 @@ export function decisionItems(decisions: Map<string, KnownDecision>, place: Valu
       });
   }
   const question = place.kind === "value" && place.path.length === 2 && typeof place.path[1] === "string" ? decision.questions[place.path[1]] : undefined;
-  if (!question || place.kind !== "value") return [];
+  if (!question || place.kind !== "value" || (besideTypeScript && question.kind === "yes-no")) return [];
   return answersOf(question)
     .filter((answer) => !place.inString || answer.startsWith('"'))
     .map((answer, index) => ({

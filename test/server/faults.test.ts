@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { TestRunProgressParams } from "../../server/protocol.ts";
+import { defaultSettings } from "../../server/settings.ts";
 import { MISTAKES, mistake, SLOW, TestServer, type StartOptions } from "./harness.ts";
 import { fixtureTests } from "./check/fixtureTests.ts";
 import { rangeOf } from "./textRanges.ts";
@@ -20,10 +21,15 @@ afterEach(() => {
 
 /**
  * Whether the server answers a hover (with anything but an error). No stopwatch: a loaded machine
- * answers late, not wrong; a server that never answers is ended by the test's hang guard.
+ * answers late, not wrong; a server that never answers is ended by the test's hang guard. A hover
+ * while the file's run goes waits for it up to `hoverWaitMs`: the manual timer is moved past that,
+ * once the hover is in (a round trip after it), as the clock moves on in an editor.
  */
 async function answers(live: TestServer, uri: string): Promise<boolean> {
-  await live.request("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
+  const answered = live.request("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } });
+  await live.flush();
+  live.timer.advance(defaultSettings.hoverWaitMs);
+  await answered;
   return true;
 }
 

@@ -3,7 +3,9 @@
 // gets (the same lines, no `**`, backticks or `>`); and, while a run is pending after an edit, the
 // last run's hovers, found through the span the edit changed (as the stale hints are), their first
 // line ending with ` …` and a line saying they are from before the last edit, until the new run's
-// replace them. Over the real protocol connection.
+// replace them, once the hover's wait for the pending run (`hoverWaitMs`) is over; a hover sent right
+// after an edit answers with the new run's turn when that run comes within the wait. Over the real
+// protocol connection, with the manual timer.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Hover, MarkupContent, Position } from "vscode-languageserver-protocol";
@@ -122,7 +124,8 @@ describe("stale hovers while a run is pending", () => {
   test(
     "after an edit the hovers show the last run's results marked as from before the edit, moved with their text, until the new run's replace them",
     async () => {
-      server = await TestServer.started();
+      // Hovers that wait for no run: each answers at once with what it has.
+      server = await TestServer.started({ initializationOptions: { settings: { hoverWaitMs: 0 } } });
       const { uri } = await server.openAndRun(join(MISTAKES, "virtual-stale-hover.test.ts"), TEXT);
       const met = await hoverAt(uri, { line: MET_LINE, character: COLUMN });
       expect(met?.value.split("\n")[0]).toBe(FRESH_MET);
@@ -154,6 +157,89 @@ describe("stale hovers while a run is pending", () => {
       expect((await hoverAt(uri, { line: MET_LINE, character: COLUMN }))?.value.split("\n")[0]).toBe(FRESH_MET);
       await server.change(uri, `// one\n${TEXT}`);
       expect(await hoverAt(uri, { line: MET_LINE + 1, character: COLUMN })).toBeNull();
+    },
+    SLOW,
+  );
+});
+
+describe("a hover while the file's run is pending waits for it, bounded", () => {
+  let server: TestServer;
+  afterEach(() => server.dispose());
+
+  /** The writer's one entry, its title too short for NOTE (refused), then as the quick fix writes it. */
+  const REFUSED = `import { test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+import { note, NOTE } from "./workflows";
+
+test("a writer's note", async () => {
+  await testWorkflow(note, {
+    agents: {
+      writer: answer(NOTE, { title: "v2" }),
+    },
+  });
+});
+`;
+  const FIXED = REFUSED.replace('{ title: "v2" }', '{ title: "v2x" }');
+  const ENTRY = { line: 7, character: 16 };
+
+  async function hoverAt(uri: string, position: Position): Promise<string | null> {
+    const hover = await server.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
+    return hover ? (hover.contents as MarkupContent).value : null;
+  }
+
+  test(
+    "a hover sent right after a quick fix's edit answers with the turn of the run that edit starts, not the run's before it",
+    async () => {
+      server = await TestServer.started();
+      const { uri } = await server.openAndRun(join(MISTAKES, "virtual-hover-waits.test.ts"), REFUSED);
+      const before = await hoverAt(uri, ENTRY);
+      const from = server.received.length;
+      await server.change(uri, FIXED);
+      // Sent before the edit's debounce ends: the edit rewrote the entry, so no earlier result is at it.
+      const hovered = hoverAt(uri, ENTRY);
+      await server.advance(defaultSettings.debounceMs);
+      const answered = await hovered;
+      await server.runEnded(uri, from);
+      const after = await hoverAt(uri, ENTRY);
+      expect(answered).not.toBeNull();
+      expect(answered).not.toBe(before);
+      expect(answered).toBe(after);
+      expect(answered).not.toContain(STALE_TOOLTIP);
+    },
+    SLOW,
+  );
+
+  test(
+    "a run longer than the hover's wait: the hover answers when the wait ends, with the last run's results marked stale",
+    async () => {
+      server = await TestServer.started();
+      const { uri } = await server.openAndRun(join(MISTAKES, "virtual-hover-bound.test.ts"), FIXED);
+      const fresh = await hoverAt(uri, ENTRY);
+      expect(fresh?.split("\n")[0]).toBe("Turnlens · **writer · turn 1 answered**");
+      // The test now holds its run 4 s (real time); the entry moves down a line.
+      const slow = FIXED.replace(
+        'test("a writer\'s note", async () => {',
+        'test("a writer\'s note", async () => {\n  await new Promise((resolve) => setTimeout(resolve, 4000));',
+      );
+      const from = server.received.length;
+      await server.change(uri, slow);
+      await server.advance(defaultSettings.debounceMs);
+      await server.waitFor<{ uri: string; message: { type: string } }>(
+        "turnlens/testRunProgress",
+        (params) => params.uri === uri && params.message.type === "started",
+        from,
+      );
+      const hovered = hoverAt(uri, { ...ENTRY, line: ENTRY.line + 1 });
+      // The hover is waiting (a round trip after it); its wait ends on the manual timer.
+      await server.flush();
+      server.timer.advance(defaultSettings.hoverWaitMs);
+      const answered = await hovered;
+      const ended = server
+        .all<{ uri: string; message: { type: string } }>("turnlens/testRunProgress", from)
+        .filter((params) => params.uri === uri && params.message.type === "end");
+      expect(ended).toEqual([]);
+      expect(answered?.split("\n").slice(0, 3)).toEqual([`${fresh?.split("\n")[0]} …`, "", `*${STALE_TOOLTIP}*`]);
+      await server.runEnded(uri, from);
     },
     SLOW,
   );

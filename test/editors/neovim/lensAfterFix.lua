@@ -3,7 +3,8 @@
 -- misspelled-option test's code lens shows its `✗` result, and after the quick fix makes the test
 -- pass, the fresh `✓` result, in a window that is no longer the current one (0.7 ignores
 -- `workspace/codeLens/refresh` unless the configuration handles it, and its codelens.refresh()
--- serves only the current buffer). Run by check.mjs with TURNLENS_SERVER and TURNLENS_WS.
+-- serves only the current buffer); a hover sent right after the fix shows the rerun's pass. Run by
+-- check.mjs with TURNLENS_SERVER and TURNLENS_WS.
 local out = function(s) io.stdout:write(s .. '\n') end
 local server = assert(os.getenv('TURNLENS_SERVER'), 'TURNLENS_SERVER is not set')
 local ws = assert(os.getenv('TURNLENS_WS'), 'TURNLENS_WS is not set')
@@ -62,6 +63,13 @@ local ok, err = pcall(function()
   assert(waited, 'the lens showed no ✗ result within ' .. timeout .. ' ms')
 
   apply_unknown_option_fix({ client = client, buf = buf, published = published, timeout = timeout, out = out })
+  -- One hover on the test, sent at once, while the fixed test reruns: the server waits for the rerun
+  -- (its hoverWaitMs) and answers with it, not with the failing run before the fix.
+  local hovered = client.request_sync('textDocument/hover',
+    { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = test_line, character = 2 } }, timeout, buf)
+  local contents = hovered and not hovered.err and hovered.result and hovered.result.contents
+  local first = contents and vim.lsp.util.convert_input_to_markdown_lines(contents)[1] or '(no hover)'
+  out(('HOVER AFTER FIX %d: %s'):format(test_line + 1, first))
   -- The user moves on to a new window while the rerun goes: the fixed file's lens, still on screen,
   -- refreshes though its buffer is no longer the current one.
   vim.cmd('split | enew')
