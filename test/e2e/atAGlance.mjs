@@ -7,6 +7,7 @@
 // docs/images/workflow-edit-lens.png. Waits for what it shows; the 30 s of typing are the one timed part.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
 import { WAIT, failedAt, openWorkspace, workbench } from "./workbench.mjs";
@@ -211,6 +212,16 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
     }
     const seen = [...new Set(samples.map((sample) => `${sample.lens}${sample.gutterFails ? " (gutter ✗)" : ""}`))];
     say(`  the lens after the edit: ${seen.join(" → ")}`);
+    // The lens's lag behind the gutter, measured (BENCHMARKS.md, "The lens beside the gutter").
+    const firstAt = (test) => samples.find(test)?.ms;
+    const staleAt = firstAt((sample) => sample.lens.endsWith("…"));
+    const gutterAt = firstAt((sample) => sample.gutterFails);
+    const lensFailedAt = firstAt((sample) => sample.lens.startsWith("✗"));
+    const unmarkedBesideFailed = samples.filter((sample) => sample.gutterFails && /^✓/.test(sample.lens) && !sample.lens.endsWith("…")).map((sample) => sample.ms);
+    const lied = unmarkedBesideFailed.length > 0 ? Math.max(...unmarkedBesideFailed) - Math.min(...unmarkedBesideFailed) : 0;
+    say(
+      `  after the edit (ms): the stale mark ${staleAt ?? "never"}, the gutter ✗ ${gutterAt}, the lens ✗ ${lensFailedAt}; an unmarked ✓ beside the ✗ gutter for ${lied} ms (load ${loadavg()[0].toFixed(1)})`,
+    );
     if (!samples.some((sample) => sample.lies))
       checks.push(
         `after the breaking workflow edit the lens went ${seen.join(" → ")}: no unmarked ✓ beside a ✗ gutter past ${LENS_REDRAW_MS / 1000} s (VS Code's lens redraw)`,
