@@ -95,9 +95,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
   // A Turnlens test file is open already (opening it activated the extension, or the window restored
   // it): the server starts now, not after the workspace scan below, which on a busy machine's cold
   // window takes seconds (VS Code's own search for the activation gave up after ~11 s there).
-  const openedFirst = vscode.workspace.textDocuments.some(isTurnlensTest);
+  // One opened while the scan goes (the window's editors come a moment after the activation) starts it too.
+  let openedFirst = vscode.workspace.textDocuments.some(isTurnlensTest);
   if (openedFirst) void startLogged();
-  if ((await explorer.scanWorkspace()) > 0) {
+  const openedDuringScan = vscode.workspace.onDidOpenTextDocument((document) => {
+    if (openedFirst || !isTurnlensTest(document)) return;
+    openedFirst = true;
+    void startLogged();
+  });
+  const found = await explorer.scanWorkspace().finally(() => openedDuringScan.dispose());
+  if (found > 0) {
     if (!openedFirst) void startLogged();
   } else if (openedFirst) {
     for (const document of vscode.workspace.textDocuments.filter(isTurnlensTest)) void explorer.addIfTurnlens(document.uri);

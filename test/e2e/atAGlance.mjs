@@ -217,8 +217,9 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
     const staleAt = firstAt((sample) => sample.lens.endsWith("…"));
     const gutterAt = firstAt((sample) => sample.gutterFails);
     const lensFailedAt = firstAt((sample) => sample.lens.startsWith("✗"));
-    const unmarkedBesideFailed = samples.filter((sample) => sample.gutterFails && /^✓/.test(sample.lens) && !sample.lens.endsWith("…")).map((sample) => sample.ms);
-    const lied = unmarkedBesideFailed.length > 0 ? Math.max(...unmarkedBesideFailed) - Math.min(...unmarkedBesideFailed) : 0;
+    // From the first sample with an unmarked ✓ beside the ✗ gutter to the lens's ✗.
+    const liedFrom = firstAt((sample) => sample.gutterFails && /^✓/.test(sample.lens) && !sample.lens.endsWith("…"));
+    const lied = liedFrom === undefined || lensFailedAt === undefined ? 0 : lensFailedAt - liedFrom;
     say(
       `  after the edit (ms): the stale mark ${staleAt ?? "never"}, the gutter ✗ ${gutterAt}, the lens ✗ ${lensFailedAt}; an unmarked ✓ beside the ✗ gutter for ${lied} ms (load ${loadavg()[0].toFixed(1)})`,
     );
