@@ -59,8 +59,12 @@ async function start(cacheDir) {
   const opened = performance.now() - spawned;
   connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(join(workspace, FILE), "utf8") } });
   let lensed;
+  /** How long each codeLens request took to be answered (VS Code's lens debounce is their average). */
+  const answers = [];
   for (;;) {
+    const asked = performance.now();
     const lenses = await connection.sendRequest("textDocument/codeLens", { textDocument: { uri } });
+    answers.push(performance.now() - asked);
     if ((lenses ?? []).some((lens) => /^[✓✗]/.test(lens.command?.title ?? ""))) {
       lensed = performance.now() - spawned;
       break;
@@ -71,7 +75,7 @@ async function start(cacheDir) {
   await Promise.race([lineSeen, new Promise((resolve) => setTimeout(resolve, 2000))]);
   child.kill("SIGTERM");
   rmSync(workspace, { recursive: true, force: true });
-  return { initialized, opened, lensed, startLine, log };
+  return { initialized, opened, lensed, startLine, log, answers };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -87,6 +91,10 @@ for (let index = 0; index < starts + (warmCache ? 1 : 0); index++) {
   rows.push({ ...result, phases });
   console.log(`load ${load}: initialize answered ${Math.round(result.initialized)} ms, the result lens ${Math.round(result.lensed)} ms after the spawn`);
   console.log(`  ${result.startLine}`);
+  const sorted = [...result.answers].sort((a, b) => a - b);
+  console.log(
+    `  ${sorted.length} codeLens requests: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms (the first: ${result.answers[0].toFixed(1)} ms)`,
+  );
 }
 rmSync(sharedCache, { recursive: true, force: true });
 const names = [...new Set(rows.flatMap((row) => Object.keys(row.phases)))];
