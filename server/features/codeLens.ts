@@ -30,7 +30,10 @@ export function register(server: Server): void {
   // restarted) would put off the one that does (the stale mark, the new result).
   const refresh = () => {
     if (!state.clientCapabilities.workspace?.codeLens?.refreshSupport) return;
-    const now = new Map([...answered.keys()].map((uri) => [uri, JSON.stringify(lensesOf(uri))]));
+    // Every open test document (a client that asks only when told, as Neovim's handler, has been
+    // answered nothing yet) and every one answered.
+    const uris = new Set([...state.all().map((document) => document.uri), ...answered.keys()]);
+    const now = new Map([...uris].map((uri) => [uri, JSON.stringify(lensesOf(uri))]));
     if (![...now].some(([uri, json]) => json !== (refreshedFor.get(uri) ?? answered.get(uri)))) return;
     for (const [uri, json] of now) refreshedFor.set(uri, json);
     void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
