@@ -91,12 +91,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
   );
 
   const startLogged = () => start().catch((error: unknown) => status.log.error(`the server did not start: ${error instanceof Error ? error.message : String(error)}`));
-  if ((await explorer.scanWorkspace()) > 0) void startLogged();
-  else {
+  const isTurnlensTest = (document: vscode.TextDocument) => document.uri.scheme === "file" && isTestFileName(document.uri.path) && importsTurnlens(document.getText());
+  // A Turnlens test file is open already (opening it activated the extension, or the window restored
+  // it): the server starts now, not after the workspace scan below, which on a busy machine's cold
+  // window takes seconds (VS Code's own search for the activation gave up after ~11 s there).
+  // One opened while the scan goes (the window's editors come a moment after the activation) starts it too.
+  let openedFirst = vscode.workspace.textDocuments.some(isTurnlensTest);
+  if (openedFirst) void startLogged();
+  const openedDuringScan = vscode.workspace.onDidOpenTextDocument((document) => {
+    if (openedFirst || !isTurnlensTest(document)) return;
+    openedFirst = true;
+    void startLogged();
+  });
+  const found = await explorer.scanWorkspace().finally(() => openedDuringScan.dispose());
+  if (found > 0) {
+    if (!openedFirst) void startLogged();
+  } else if (openedFirst) {
+    for (const document of vscode.workspace.textDocuments.filter(isTurnlensTest)) void explorer.addIfTurnlens(document.uri);
+  } else {
     status.log.info("not started: no test file here imports agentswf/testing or turnlens/testing (opening one, or a Turnlens command, starts it)");
     // Start when such a file is opened (or created and opened); a Turnlens command starts it too.
     const startIfTurnlens = (document: vscode.TextDocument) => {
-      if (document.uri.scheme !== "file" || !isTestFileName(document.uri.path) || !importsTurnlens(document.getText())) return;
+      if (!isTurnlensTest(document)) return;
       opened.dispose();
       void explorer.addIfTurnlens(document.uri);
       void startLogged();

@@ -63,6 +63,14 @@ export function configuration(): Record<string, unknown> {
 /** The test file names `workspaceContains` looks for (the runner's names); activation then checks imports. */
 const TEST_FILE_NAMES = ["test", "spec"].flatMap((kind) => ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx"].map((extension) => `**/*.${kind}.${extension}`));
 
+/**
+ * The languages of those files: opening one activates the extension too. VS Code gives its
+ * `workspaceContains` search a few seconds, and on a busy machine's cold window that search timed
+ * out ("Not activating extension 'turnlens.turnlens': Timed out while searching…"): nothing but a
+ * command activated it then, and an opened test file showed no results at all.
+ */
+const TEST_FILE_LANGUAGES = ["typescript", "typescriptreact", "javascript", "javascriptreact"];
+
 /** Every key of package.json the client owns, as it must be. */
 export function clientManifest(): Record<string, unknown> {
   return {
@@ -70,7 +78,11 @@ export function clientManifest(): Record<string, unknown> {
     categories: ["Testing"],
     keywords: ["agents", "agent workflows", "workflow testing", "scripted agents", "test explorer", "language server"],
     main: "./dist/extension.js",
-    activationEvents: [...TEST_FILE_NAMES.map((glob) => `workspaceContains:${glob}`), ...COMMANDS.map((command) => `onCommand:${command.id}`)],
+    activationEvents: [
+      ...TEST_FILE_NAMES.map((glob) => `workspaceContains:${glob}`),
+      ...TEST_FILE_LANGUAGES.map((language) => `onLanguage:${language}`),
+      ...COMMANDS.map((command) => `onCommand:${command.id}`),
+    ],
     capabilities: {
       untrustedWorkspaces: {
         supported: "limited",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
 import { forkWorker } from "../core/execution/workerProcess.ts";
 import { WORKER_HEAP_MB } from "./limits.ts";
+import { markStart } from "./startTimeline.ts";
 
 // Nothing outlives the server: its workers and what their tests spawned are killed when it exits
 // (an `exit` notification with or without `shutdown`, stdin closing) or is sent SIGTERM, SIGINT or
@@ -26,6 +27,7 @@ export function forkServerWorker() {
 }
 
 let first: ReturnType<typeof forkWorker> | undefined = forkServerWorker();
+markStart("worker forked");
 
 /** The worker forked as this bundle began the first time, then a fresh fork each time. */
 export function takeServerWorker(): ReturnType<typeof forkWorker> {

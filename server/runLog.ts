@@ -7,6 +7,7 @@ import type { RunOutcome } from "./scheduler.ts";
 import type { Server } from "./server.ts";
 import { fileOf, type Logger, type RunInfo } from "./state.ts";
 import type { LogLine } from "./workerLog.ts";
+import { markStart, marked, startLine } from "./startTimeline.ts";
 
 /** `2 tests: 1 passed, 1 failed`, counted by test; skipped and todo tests are `skipped`. */
 export function testCountsText(report: FileReport): string {
@@ -74,6 +75,24 @@ export function logRuns(server: Server): void {
         server.log,
         runEndLine({ file, version: run.version, outcome, durationMs: server.env.now() - run.started, report: result?.report, workers: result?.workers }),
       );
+    }),
+  );
+}
+
+/**
+ * The start's line (startTimeline.ts), once, at the first results of an open test document: from
+ * the process's start to them, each step's time, so a slow first result in an editor can be placed.
+ */
+export function logStart(server: Server): void {
+  server.state.onDidOpen.event(() => markStart("test document opened"));
+  server.scheduler.onDidStartRun.event((run) => {
+    if (run.version !== undefined) markStart("its run started");
+  });
+  server.scheduler.onDidEndRun.event(
+    server.guardNotification("log the start", ({ run, outcome }: { run: RunInfo; outcome: RunOutcome }) => {
+      if (outcome !== "fresh" || run.version === undefined || marked("its results")) return;
+      markStart("its results");
+      server.log.info(startLine());
     }),
   );
 }

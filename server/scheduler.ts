@@ -21,6 +21,7 @@ import { fileOf } from "./state.ts";
 import { AbandonWork, type JobResult, type WorkerPool } from "../core/execution/pool.ts";
 import { waitingWork, type MessageBacklog } from "./messageBacklog.ts";
 import { ABANDONED_RUN_GRACE_MS } from "./limits.ts";
+import { markStart } from "./startTimeline.ts";
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -239,7 +240,7 @@ export class Scheduler {
     if (!file || (!this.env.state.get(uri) && !isTestFile(file))) return false;
     const entry = this.entry(uri, file);
     if (entry.running) {
-      entry.queued = entry.queued ? merge(entry.queued, request) : request;
+      this.queueBehind(uri, entry, request);
       return true;
     }
     if (!this.env.state.get(uri)) return this.start(uri, request);
@@ -253,8 +254,18 @@ export class Scheduler {
     const request = entry?.waitingStart;
     if (!entry || !request) return;
     entry.waitingStart = undefined;
-    if (entry.running) entry.queued = entry.queued ? merge(entry.queued, request) : request;
+    if (entry.running) this.queueBehind(uri, entry, request);
     else this.start(uri, request);
+  }
+
+  /**
+   * Queues `request` behind the document's current run. A run of the file from disk (the
+   * explorer's Run All) that an open document's run waits for goes ahead of the rest of the
+   * workspace, as the document's own runs do.
+   */
+  private queueBehind(uri: string, entry: DocumentRuns, request: RunRequest): void {
+    entry.queued = entry.queued ? merge(entry.queued, request) : request;
+    if (entry.running && entry.running.info.version === undefined && this.env.state.get(uri)) this.env.workers.hurry(entry.running.controller.signal);
   }
 
   /** Drops what waits behind the backlog for the document: its run's start, and with `all` its change and debounce end. */
@@ -313,8 +324,13 @@ export class Scheduler {
         // The project's config file sets the timeout (over the editor's setting) and the setup files.
         const project = runSettingsFrom(config);
         const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
-        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, ...setupFiles };
+        // An open document's run goes ahead of files run from disk (a Run All of the workspace): the
+        // file in front of the user gets its results first. A disk run it waits for is hurried too.
+        const first = document !== undefined || this.env.state.get(uri) !== undefined;
+        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, first, ...setupFiles };
         return this.env.workers.run({ ...job, ...(onlyIds ? { onlyIds } : {}) }, controller.signal, {
+          // The start's log line (startTimeline.ts): when an open document's first run reached a worker.
+          onStart: () => info.version !== undefined && markStart("its run given to a worker"),
           onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
           onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
         });

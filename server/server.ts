@@ -6,7 +6,8 @@ import { checkIncomingFrames, skippedFrames } from "./frameCheck.ts";
 import { documentOfRequest, forget, guardNotification, guardRequest, guardTimer } from "./requestGuards.ts";
 import { MessageBacklog, waitingWork } from "./messageBacklog.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
-import { logRuns, write } from "./runLog.ts";
+import { logRuns, logStart, write } from "./runLog.ts";
+import { adoptStartMarks, markStart, observeWorkers } from "./startTimeline.ts";
 import { loggedWorkers } from "./workerLog.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
@@ -104,6 +105,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const state = new ServerState(log, backlog);
   const early = env.workers;
   if (early) {
+    if (early.startMarks) adoptStartMarks(early.startMarks);
     early.size = () => state.globalSettings.workers;
     early.log = (message) => log.info(message);
   }
@@ -113,6 +115,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       factory: loggedWorkers(env.createWorker, (line) => write(log, line)),
       size: () => state.globalSettings.workers,
       log: (message) => log.info(message),
+      observe: observeWorkers,
       ...(env.workerGraceMs !== undefined ? { graceMs: env.workerGraceMs } : {}),
       ...(env.workerRecycle ? { recycle: env.workerRecycle } : {}),
     });
@@ -156,6 +159,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   };
 
   logRuns(server);
+  logStart(server);
   // Order matters: documents feed the scheduler; diagnostics, views and the explorer read results.
   for (const feature of [
     configuration,
@@ -202,6 +206,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       // Every server says which protocol it speaks, so a client can refuse one it does not know.
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
       result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };
+      markStart("initialize answered");
       return result;
     }),
   );

@@ -9,6 +9,7 @@ import { WorkerPool } from "../core/execution/pool.ts";
 import { requireWithCodeCache } from "../core/execution/codeCache.ts";
 import { HeldLines, loggedWorkers } from "./workerLog.ts";
 import { handOverEarlyWorkers, preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
+import { markStart, observeWorkers, startMarks } from "./startTimeline.ts";
 
 const workerLines = new HeldLines();
 const early: EarlyWorkers = {
@@ -19,8 +20,10 @@ const early: EarlyWorkers = {
     size: () => early.size(),
     log: (message) => early.log(message),
     factory: loggedWorkers(takeServerWorker, workerLines.say),
+    observe: observeWorkers,
   }),
   workerLines,
+  startMarks: startMarks(),
 };
 // Trust is not known yet: the warm-ups are Turnlens's own files, in the temp folder, and run no
 // code of the workspace; an untrusted workspace (known at initialize) has the worker killed.
@@ -28,3 +31,4 @@ early.pool.prewarm(1, { withFork: preloadJob(tmpdir()), whenIdle: warmupJob(tmpd
 handOverEarlyWorkers(early);
 // The server is the other bundle (esbuild does not follow this path).
 requireWithCodeCache(join(__dirname, "serverMain.js"));
+markStart("server bundle loaded");

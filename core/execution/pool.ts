@@ -47,6 +47,12 @@ export interface FileJob {
   setupFiles?: string[];
   /** `turnlens test --mutate` (mutate.ts): the file's testWorkflow calls numbered, and maybe one entry changed. */
   mutation?: MutationPlan;
+  /**
+   * Goes ahead of the queued files that are not `first` (behind those that are): the language
+   * server's run of a document open in the editor, which must not wait behind a Run All of the
+   * whole workspace from disk.
+   */
+  first?: boolean;
 }
 
 export interface JobResult {
@@ -114,6 +120,8 @@ export interface WorkerPoolOptions {
    * user edits between runs, leaves it off.
    */
   bundleAhead?: boolean;
+  /** Told when a worker is ready and when a warm-up file ended (the language server times its start with them). */
+  observe?: (event: "ready" | "warm-up done") => void;
 }
 
 interface Pending {
@@ -129,6 +137,8 @@ interface Pending {
   settled: boolean;
   /** The pids of the workers it was dispatched to, in order (a resumed file has more than one). */
   workers: number[];
+  /** What cancels it (hurry() finds it by it). */
+  signal?: AbortSignal;
 }
 
 interface Active {
@@ -231,9 +241,31 @@ export class WorkerPool {
       const pending: Pending = { job, listener, resolve, carried: [], carriedMs: 0, started: false, settled: false, workers: [] };
       if (signal?.aborted) return resolve(undefined);
       signal?.addEventListener("abort", () => this.cancel(pending, signal.reason), { once: true });
-      this.queue.push(pending);
+      if (signal) pending.signal = signal;
+      this.enqueue(pending);
       this.pump();
     });
+  }
+
+  /** Queues a file: at the end, or a `first` one after the other `first` ones. */
+  private enqueue(pending: Pending): void {
+    const before = pending.job.first ? this.queue.findIndex((queued) => !queued.job.first) : -1;
+    if (before < 0) this.queue.push(pending);
+    else this.queue.splice(before, 0, pending);
+  }
+
+  /**
+   * The queued run of `signal` (not yet given to a worker) goes ahead as a `first` one would: the
+   * language server's run of a file from disk, whose document has just been opened, is what that
+   * document's own run waits for.
+   */
+  hurry(signal: AbortSignal): void {
+    const index = this.queue.findIndex((pending) => pending.signal === signal);
+    if (index < 0) return;
+    const [pending] = this.queue.splice(index, 1);
+    if (!pending) return;
+    pending.job = { ...pending.job, first: true };
+    this.enqueue(pending);
   }
 
   /** Kills every worker and ends every run as cancelled. */
@@ -539,6 +571,7 @@ export class WorkerPool {
       // Retired while it started: the exit sent then may have come before it listened.
       if (slot.exiting) return this.send(slot, { type: "exit" });
       this.startupFailures = 0;
+      this.options.observe?.("ready");
       this.pump();
       return;
     }
@@ -576,6 +609,7 @@ export class WorkerPool {
       const changed = message.changedBuiltins;
       if (changed && changed.length > 0) report.warnings = [`${shownPath(pending.job.file)} changed ${changed.join(", ")}; its worker was replaced`];
       this.settle(pending, { report, schemas: message.schemas ?? [], ...(message.inputs ? { inputs: message.inputs } : {}) });
+      if (pending.warmup) this.options.observe?.("warm-up done");
       this.finished(slot, message.rss, changed);
     }
   }

@@ -15,11 +15,12 @@ import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
 import { checkAtAGlance } from "./atAGlance.mjs";
 import { checkGutterAndPeek } from "./gutterAndPeek.mjs";
+import { checkColdStart } from "./coldStart.mjs";
 import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, gutterAndPeek, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, coldStart, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, gutterAndPeek, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -109,6 +110,14 @@ try {
     results.push({ name, ok: code === 0, detail: `exit code ${code}` });
     say(`suite ${name}: ${code === 0 ? "PASS" : `FAIL (exit code ${code}; console in ${join(logs, `${name}.console.log`)})`}`);
   };
+  // First, before any other window: a cold window's first results (nothing of code-server's or the
+  // server's is warm yet), then a second window's.
+  if (!skip.has("coldStart")) {
+    say("coldStart");
+    const result = await checkColdStart({ url: server.url, dir, folder: workspace("coldStart", join(root, "examples")), logs, say });
+    results.push({ name: "coldStart", ok: result.ok, detail: result.ok ? result.checks.join("; ") : result.error });
+    say(`coldStart: ${result.ok ? "PASS" : `FAIL (${result.error})`}`);
+  }
   if (!skip.has("tests")) {
     await suite("examples", workspace("examples", join(root, "examples")));
     await suite("testExplorerCounts", workspace("counts", join(root, "examples")));

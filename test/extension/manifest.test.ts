@@ -75,4 +75,8 @@ describe("the extension manifest", () => {
     expect(manifest.main).toBe("./dist/extension.js");
     expect(manifest.activationEvents).toContain("workspaceContains:**/*.test.ts");
   });
+
+  test("activates when a TypeScript or JavaScript file opens, not only when VS Code's workspace search finds a test file in time", () => {
+    for (const language of ["typescript", "typescriptreact", "javascript", "javascriptreact"]) expect(manifest.activationEvents).toContain(`onLanguage:${language}`);
+  });
 });

@@ -188,4 +188,35 @@ describe("a workflow edit makes the open test's results stale", () => {
     },
     SLOW,
   );
+
+  test(
+    "a second workflow edit, the lens already stale, asks the editor for no lens refresh: each refresh restarts VS Code's wait before it asks again",
+    async () => {
+      server = await TestServer.started();
+      const { uri } = await server.openAndRun(join(dir, "summarize.test.ts"));
+      const [fresh] = await resultLenses(uri);
+      const workflowUri = await server.open(join(dir, "workflow.ts"));
+      await server.flush();
+      const refreshes = (from: number) => server.requests.slice(from).filter((request) => request.method === "workspace/codeLens/refresh").length;
+      const first = server.requests.length;
+      await server.change(workflowUri, RENAMED);
+      await server.flush();
+      expect(refreshes(first)).toBe(1);
+      expect(await resultLenses(uri)).toEqual([`${fresh} …`]);
+      // The same lens as drawn: stale. (No run yet: the debounce's timer has not moved.)
+      const second = server.requests.length;
+      await server.change(workflowUri, `${RENAMED}// and a comment\n`);
+      await server.flush();
+      expect(refreshes(second)).toBe(0);
+      expect(await resultLenses(uri)).toEqual([`${fresh} …`]);
+      // The rerun's ✗ changes it: refreshed.
+      const third = server.requests.length;
+      const ran = server.received.length;
+      await server.advance(defaultSettings.debounceMs);
+      await server.runEnded(uri, ran);
+      expect(refreshes(third)).toBeGreaterThan(0);
+      expect(await resultLenses(uri)).toEqual(["✗ 1 problem"]);
+    },
+    SLOW,
+  );
 });
