@@ -359,7 +359,8 @@ export class WorkerPool {
     this.queue.splice(0, taken.length);
     slot.reserved = taken;
     const setupFiles = taken[0]?.job.setupFiles;
-    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}) });
+    const coverage = taken[0]?.job.coverage ? { coverage: true as const } : {};
+    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}), ...coverage });
   }
 
   private idleSlots(): Slot[] {

@@ -6,7 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
-import { bundleAhead, startBundler, useSetupFiles } from "./transform.ts";
+import { bundleAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
 import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -208,10 +208,12 @@ process.on("message", (raw) => {
   if (message.type === "exit") void exitWhenFlushed();
   if (message.type === "run") {
     useSetupFiles(message.setupFiles ?? []);
+    useCoverageBundles(message.coverage === true);
     void runOne(message);
   }
   if (message.type === "ahead") {
     useSetupFiles(message.setupFiles ?? []);
+    useCoverageBundles(message.coverage === true);
     bundleAhead(message.files);
   }
 });

@@ -39,7 +39,7 @@ export type ParentMessage =
       coverage?: true;
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
-  | { type: "ahead"; files: string[]; setupFiles?: string[] }
+  | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true }
   | { type: "exit" };
 
 export type WorkerMessage =
