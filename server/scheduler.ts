@@ -301,7 +301,8 @@ export class Scheduler {
         // The project's config file sets the timeout (over the editor's setting) and the setup files.
         const project = runSettingsFrom(config);
         const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
-        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, ...setupFiles };
+        const coverage = request.coverage ? { coverage: true as const } : {};
+        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, ...setupFiles, ...coverage };
         return this.env.workers.run({ ...job, ...(onlyIds ? { onlyIds } : {}) }, controller.signal, {
           onEvent: (event) => this.onRunEvent.fire({ run: info, event }),
           onOutput: (text) => this.onRunOutput.fire({ run: info, text }),
@@ -437,7 +438,9 @@ function diskText(file: string): string | undefined {
 
 function merge(left: RunRequest, right: RunRequest): RunRequest {
   const runIds = [...new Set([...left.runIds, ...right.runIds])];
-  if (!left.paths || !right.paths) return { runIds };
+  // A Run with Coverage merged with another run still measures.
+  const coverage = left.coverage || right.coverage ? { coverage: true as const } : {};
+  if (!left.paths || !right.paths) return { runIds, ...coverage };
   const seen = new Set(left.paths.map((path) => JSON.stringify(path)));
-  return { runIds, paths: [...left.paths, ...right.paths.filter((path) => !seen.has(JSON.stringify(path)))] };
+  return { runIds, paths: [...left.paths, ...right.paths.filter((path) => !seen.has(JSON.stringify(path)))], ...coverage };
 }

@@ -3,11 +3,9 @@
 // written through istanbul-reports in the formats Vitest's v8 provider writes (docs/runner.md, Coverage).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import libCoverage, { type CoverageMap, type CoverageSummary } from "istanbul-lib-coverage";
+import type { CoverageMap } from "istanbul-lib-coverage";
 import libReport from "istanbul-lib-report";
 import reports, { type ReportType } from "istanbul-reports";
-import type { LineCoverageData } from "../execution/v8Coverage.ts";
-import { isTestFile } from "../project/discover.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
 
 /**
@@ -44,33 +42,6 @@ export interface LineCoverageOptions {
   reporters: readonly ReportType[];
   /** Where the files go, absolute. */
   reportsDirectory: string;
-}
-
-/**
- * One map of every file's data, without the test files (the run's and any file named as a test
- * file is: a helper a test imports from another test file is test code too).
- */
-export function mergeLineCoverage(each: Iterable<LineCoverageData | undefined>, testFiles: ReadonlySet<string>): CoverageMap {
-  const map = libCoverage.createCoverageMap({});
-  for (const data of each) {
-    if (!data) continue;
-    for (const [path, file] of Object.entries(data)) {
-      if (testFiles.has(path) || isTestFile(path)) continue;
-      try {
-        map.addFileCoverage(file as libCoverage.FileCoverageData);
-      } catch {
-        // Data a worker sent that Istanbul cannot read (a test that wrote over the channel's
-        // objects) costs that file its coverage, not the run.
-      }
-    }
-  }
-  return map;
-}
-
-/** `83.33% lines (5/6)`, or `no lines` when the summary counted none. */
-export function linePercent(summary: CoverageSummary): string {
-  const lines = summary.lines;
-  return lines.total === 0 ? "no lines" : `${lines.pct}% lines (${lines.covered}/${lines.total})`;
 }
 
 /**

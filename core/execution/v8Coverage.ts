@@ -27,6 +27,19 @@ export function startCoverage(): Promise<void> {
   return starting;
 }
 
+/**
+ * Stops counting (a run without coverage after one with it, in the editor's long-lived workers):
+ * block counting slows every function it sees.
+ */
+export async function stopCoverage(): Promise<void> {
+  const running = session;
+  if (!running) return;
+  session = undefined;
+  starting = undefined;
+  await running.post("Profiler.stopPreciseCoverage");
+  running.disconnect();
+}
+
 /** What a file's run loaded: its bundle's URL and text (the inline source map in it). */
 export interface LoadedBundle {
   url: string;

@@ -17,7 +17,7 @@ import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
-import { type LineCoverageData, type LoadedBundle, startCoverage, takeCoverage } from "./v8Coverage.ts";
+import { type LineCoverageData, type LoadedBundle, startCoverage, stopCoverage, takeCoverage } from "./v8Coverage.ts";
 
 const tag = workerTag(process.pid);
 // Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
@@ -137,7 +137,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   let inputs: string[] | undefined;
   let bundle: LoadedBundle | undefined;
   // Counting starts before the bundle compiles, or its functions' blocks go uncounted.
-  if (message.coverage) await startCoverage().catch(() => {});
+  await (message.coverage ? startCoverage() : stopCoverage()).catch(() => {});
   captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
   try {
     report = await runTestFile({

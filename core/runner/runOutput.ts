@@ -3,7 +3,8 @@
 // table and the timelines.
 import { relative, resolve } from "node:path";
 import { printCoverage } from "../coverage/coverageReport.ts";
-import { DEFAULT_COVERAGE_REPORTERS, DEFAULT_REPORTS_DIRECTORY, mergeLineCoverage, shownFolder, writeLineCoverage } from "../coverage/lineCoverage.ts";
+import { DEFAULT_COVERAGE_REPORTERS, DEFAULT_REPORTS_DIRECTORY, shownFolder, writeLineCoverage } from "../coverage/lineCoverage.ts";
+import { mergeLineCoverage } from "../coverage/lineCoverageMap.ts";
 import type { LineCoverageData } from "../execution/v8Coverage.ts";
 import type { FileReport, RunSummary } from "../execution/report.ts";
 import type { Out } from "./reporters/reporter.ts";

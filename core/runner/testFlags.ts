@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { MAX_TIMER_MS } from "../execution/limits.ts";
 import { parsePercent } from "../project/configFile.ts";
 import { nearestOr, suggestName } from "../workflow/unknownOptions.ts";
-import { COVERAGE_REPORTER_NAMES, DEFAULT_COVERAGE_REPORTERS } from "../coverage/lineCoverage.ts";
+import { COVERAGE_REPORTER_NAMES } from "../coverage/lineCoverage.ts";
 import type { ReportType } from "istanbul-reports";
 import { REPORTER_NAMES } from "../project/config.ts";
 import { FILE_BY_DEFAULT, REPORTERS } from "./reporters/reporterMap.ts";
@@ -292,10 +292,9 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     keyed: true,
     value: "[=json]",
     help: wrapWords(
-      "after the run, the line, branch and function coverage of the code the tests ran (not the tests, not node_modules), " +
-        "printed and written to coverage/, then the outcomes each workflow's agents were given and the call sites no test reached " +
-        `(json: those as one document on stdout). --coverage.reporter <name>, repeatable: ${COVERAGE_REPORTER_NAMES.join(", ")} ` +
-        `(default ${DEFAULT_COVERAGE_REPORTERS.join(", ")}); --coverage.reportsDirectory <dir> (docs/runner.md, Coverage)`,
+      "after the run, the line coverage of the code the tests ran (a table, and html, json and lcov in coverage/), " +
+        "then the outcomes each workflow's agents were given (json: those as one document on stdout); " +
+        "--coverage.reporter <name>, --coverage.reportsDirectory <dir> (docs/runner.md, Coverage)",
       HELP_WIDTH,
     ),
     apply: ({ flag, inline, value }, options) => {

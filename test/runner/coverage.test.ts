@@ -25,8 +25,6 @@ function summarizeLine(text: string): number {
   return readFileSync(join(ROOT, "examples/summarize/summarize.ts"), "utf8").split("\n").findIndex((line) => line.includes(text)) + 1;
 }
 
-const LINE_TABLE_HEAD = "File          | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s ";
-
 const REVIEW_TABLE = [
   "outcome coverage · examples/review/workflow.ts",
   "  agent       opened   given                           not given",
