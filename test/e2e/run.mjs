@@ -14,11 +14,12 @@ import { takeEditorStateScreenshots } from "./editorStateScreenshots.mjs";
 import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
 import { checkAtAGlance } from "./atAGlance.mjs";
+import { takeCoverageScreenshot } from "./coverageScreenshot.mjs";
 import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, coverageScreenshot, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -129,6 +130,7 @@ try {
     { name: "timeline", workspace: "timeline", from: "examples", run: checkTimeline },
     { name: "mutateLens", workspace: "mutateLens", from: "examples/mutation", run: checkMutateLens },
     { name: "atAGlance", workspace: "atAGlance", from: "examples", run: checkAtAGlance },
+    { name: "coverageScreenshot", workspace: "coverageShot", from: "examples", run: takeCoverageScreenshot },
   ];
   for (const step of browserSteps) {
     if (skip.has(step.name)) continue;
