@@ -94,6 +94,8 @@ function printLineCoverage(
   }
   const folder = resolve(cwd, options.coverageDirectory ?? DEFAULT_REPORTS_DIRECTORY);
   stream.write("\n");
-  const wrote = writeLineCoverage(map, { reporters: options.coverageReporters ?? DEFAULT_COVERAGE_REPORTERS, reportsDirectory: folder }, cwd, (text) => stream.write(text));
+  const wrote = writeLineCoverage(map, { reporters: options.coverageReporters ?? DEFAULT_COVERAGE_REPORTERS, reportsDirectory: folder }, cwd, (text) =>
+    stream.write(text),
+  );
   if (wrote) stream.write(`line coverage written to ${shownFolder(wrote, cwd)}\n`);
 }

@@ -312,7 +312,9 @@ export const TEST_FLAGS: readonly TestFlag[] = [
         for (const name of v.split(",")) {
           if (name === "") continue;
           if (!(COVERAGE_REPORTER_NAMES as string[]).includes(name))
-            throw new CliUsageError(`--coverage.reporter takes no "${name}": ${nearestOr(name, COVERAGE_REPORTER_NAMES, `it takes ${COVERAGE_REPORTER_NAMES.join(", ")}`)}`);
+            throw new CliUsageError(
+              `--coverage.reporter takes no "${name}": ${nearestOr(name, COVERAGE_REPORTER_NAMES, `it takes ${COVERAGE_REPORTER_NAMES.join(", ")}`)}`,
+            );
           options.coverageReporters = [...(options.coverageReporters ?? []), name as ReportType];
         }
       } else if (key === "reportsDirectory") {

@@ -46,10 +46,7 @@ export async function takeCoverageScreenshot({ url, dir, folder, out, logs = dir
 
     stage = "the test file's first run";
     await openFile("summarize/summarize.test.ts");
-    await page
-      .locator(".editor-group-container.active .codelens-decoration", { hasText: /✓/ })
-      .first()
-      .waitFor(WAIT);
+    await page.locator(".editor-group-container.active .codelens-decoration", { hasText: /✓/ }).first().waitFor(WAIT);
 
     stage = "Run with Coverage";
     await command(page, "Run Tests with Coverage in Current File");
@@ -74,7 +71,8 @@ export async function takeCoverageScreenshot({ url, dir, folder, out, logs = dir
     await gutter.first().waitFor(WAIT);
     const classes = await gutter.evaluateAll((nodes) => [...new Set(nodes.flatMap((node) => [...node.classList].filter((name) => name.includes("coverage"))))]);
     say(`  coverage decorations: ${classes.join(", ")}`);
-    if (!classes.some((name) => /miss/.test(name)) || !classes.some((name) => /hit/.test(name))) throw new Error(`no run and missed lines both marked: ${classes.join(", ")}`);
+    if (!classes.some((name) => /miss/.test(name)) || !classes.some((name) => /hit/.test(name)))
+      throw new Error(`no run and missed lines both marked: ${classes.join(", ")}`);
     await painted(page);
     await page.screenshot({ path: join(out, PICTURE) });
     say(`  wrote docs/images/${PICTURE}`);

@@ -82,7 +82,16 @@ const lines: LineCoverageResult = {
         { range: range(13, 4, 70), executed: 2 },
         { range: range(18, 4, 90), executed: 2 },
       ],
-      branches: [{ range: range(18, 11, 90), kind: "cond-expr", arms: [{ range: range(18, 40, 53), executed: 1 }, { range: range(18, 56, 90), executed: 1 }] }],
+      branches: [
+        {
+          range: range(18, 11, 90),
+          kind: "cond-expr",
+          arms: [
+            { range: range(18, 40, 53), executed: 1 },
+            { range: range(18, 56, 90), executed: 1 },
+          ],
+        },
+      ],
       functions: [
         { name: "(anonymous_0)", range: range(11, 11, 12), executed: 0 },
         { name: "run", range: range(12, 8, 11), executed: 2 },

@@ -22,7 +22,11 @@ function lcovLines(text: string): Map<string, Map<number, number>> {
 
 /** The 1-based line of `summarize.ts` holding `text`. */
 function summarizeLine(text: string): number {
-  return readFileSync(join(ROOT, "examples/summarize/summarize.ts"), "utf8").split("\n").findIndex((line) => line.includes(text)) + 1;
+  return (
+    readFileSync(join(ROOT, "examples/summarize/summarize.ts"), "utf8")
+      .split("\n")
+      .findIndex((line) => line.includes(text)) + 1
+  );
 }
 
 const REVIEW_TABLE = [
@@ -151,7 +155,13 @@ describe("turnlens test --coverage: line coverage", () => {
       cwd: ROOT,
       args: ["--coverage", "examples/", "--coverage.reportsDirectory", `${DIR}/coverage`],
       code: 0,
-      stdout: { has: ["% Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s", "  summarize.ts    |   83.33 |       50 |      50 |   83.33 | 12 ", `line coverage written to ${DIR}/coverage`] },
+      stdout: {
+        has: [
+          "% Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s",
+          "  summarize.ts    |   83.33 |       50 |      50 |   83.33 | 12 ",
+          `line coverage written to ${DIR}/coverage`,
+        ],
+      },
       check: (_result, dir) => {
         const lcov = lcovLines(readFileSync(join(dir, "coverage/lcov.info"), "utf8"));
         const summarize = lcov.get("examples/summarize/summarize.ts");
