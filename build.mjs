@@ -40,7 +40,9 @@ await build({
   sourcemap: "linked",
   // esbuild runs its own native binary, so it stays a package import; vitest (and the vite it
   // runs on) are the user's own, a peer of the plugin, never bundled.
-  external: ["esbuild", "vitest", "vite"],
+  // istanbul-reports reads its html assets from its own folder at run time: the coverage reports
+  // (core/coverage/lineCoverage.ts) stay package imports, installed with Turnlens.
+  external: ["esbuild", "vitest", "vite", "istanbul-lib-coverage", "istanbul-lib-report", "istanbul-reports"],
   // Some dependencies (expect, jest-mock) are CommonJS: they require node builtins and read __dirname.
   banner: {
     js: [

@@ -2,7 +2,7 @@
 // messages with their call stacks (`TestMessage.stackTrace`, dropped by the testObserver proposal's
 // snapshots) and each `FileCoverage` with its statements. The last of each, for the e2e suite.
 import type * as vscode from "vscode";
-import type { StatementModel } from "./vscodeFree/coverageModel.ts";
+import type { FileCoverageModel } from "./vscodeFree/coverageModel.ts";
 
 export interface ProducedMessage {
   message: string;
@@ -13,9 +13,12 @@ export interface ProducedMessage {
 export interface ProducedCoverage {
   uri: string;
   statements: { covered: number; total: number };
-  branches?: { covered: number; total: number };
-  /** Each call site's line (0-based) and how many times it ran. */
-  details: Array<{ line: number; executed: number }>;
+  /** The code's branch arms and the workflow calls' outcomes, taken out of all (not in VS Code's percentage). */
+  branches: { covered: number; total: number };
+  /** Each statement's line (0-based), how many times it ran, and its branches (outcome words and code branch kinds). */
+  details: Array<{ line: number; executed: number; branches: Array<{ label: string; executed: number }> }>;
+  /** Each function's name and how many times it ran. */
+  functions: Array<{ name: string; executed: number }>;
 }
 
 export interface Produced {
@@ -49,12 +52,17 @@ export class ProducedResults {
     if (this.failures.size > KEPT) this.failures.delete(this.failures.keys().next().value as string);
   }
 
-  covered(file: vscode.FileCoverage, statements: readonly StatementModel[]): void {
+  covered(file: vscode.FileCoverage, model: FileCoverageModel): void {
     this.coverage.set(file.uri.toString(), {
       uri: file.uri.toString(),
       statements: { covered: file.statementCoverage.covered, total: file.statementCoverage.total },
-      ...(file.branchCoverage ? { branches: { covered: file.branchCoverage.covered, total: file.branchCoverage.total } } : {}),
-      details: statements.map((statement) => ({ line: statement.range.start.line, executed: statement.executed })),
+      branches: model.branchCounts,
+      details: model.statements.map((statement) => ({
+        line: statement.range.start.line,
+        executed: statement.executed,
+        branches: statement.branches.map(({ label, executed }) => ({ label, executed })),
+      })),
+      functions: model.declarations.map(({ name, executed }) => ({ name, executed })),
     });
   }
 

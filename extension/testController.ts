@@ -9,6 +9,7 @@ import { ConnectionError, ErrorCodes, ExecuteCommandRequest, ResponseError, Stat
 import {
   CancelTestRunNotification,
   Commands,
+  LineCoverageRequest,
   OutcomeCoverageRequest,
   RunTestsRequest,
   TestId,
@@ -43,7 +44,7 @@ import {
 import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./vscodeFree/folderTree.ts";
 import type { Transcripts } from "./transcript.ts";
 import { transcriptMarkdown, turnFrames } from "./vscodeFree/transcriptMessage.ts";
-import { coverageModel, type StatementModel } from "./vscodeFree/coverageModel.ts";
+import { coverageModel, type FileCoverageModel, type StatementModel } from "./vscodeFree/coverageModel.ts";
 import { ProducedResults } from "./producedResults.ts";
 import { LatestResults, type FinalState } from "./vscodeFree/latestResults.ts";
 
@@ -122,7 +123,7 @@ export class TestExplorer implements vscode.Disposable {
   private debugLauncher: DebugLauncher | undefined;
   private counter = 0;
   /** Each workflow file's call sites, for the Test Coverage view and the editor's gutter. */
-  private readonly coverageDetails = new WeakMap<vscode.FileCoverage, StatementModel[]>();
+  private readonly coverageDetails = new WeakMap<vscode.FileCoverage, FileCoverageModel>();
   /** Every test's latest known result, whichever run gave it. */
   private readonly latest = new LatestResults<LatestDetail>();
   /** What the runs handed VS Code that its API gives no extension back, for the e2e suite. */
@@ -178,7 +179,7 @@ export class TestExplorer implements vscode.Disposable {
     this.runProfile = controller.createRunProfile("Run", vscode.TestRunProfileKind.Run, (request, token) => this.runHandler(request, token), true, undefined, true);
     controller.createRunProfile("Debug", vscode.TestRunProfileKind.Debug, (request, token) => this.debugHandler(request, token), true);
     const coverage = controller.createRunProfile("Run with Coverage", vscode.TestRunProfileKind.Coverage, (request, token) => this.coverageHandler(request, token), true);
-    coverage.loadDetailedCoverage = async (_run, file) => (this.coverageDetails.get(file) ?? []).map(toStatementCoverage);
+    coverage.loadDetailedCoverage = async (_run, file) => detailsOf(this.coverageDetails.get(file));
     controller.resolveHandler = async (item) => {
       // Opening a file's document makes the server send its tree (and, unless runMode is manual, run it).
       if (item && this.tree.file(item.id) && item.uri && item.children.size === 0) await vscode.workspace.openTextDocument(item.uri);
@@ -632,22 +633,25 @@ export class TestExplorer implements vscode.Disposable {
     if (withCoverage)
       active.beforeEnd = async () => {
         if (active.files.size === 0) return;
-        const result = await this.client.client.sendRequest(OutcomeCoverageRequest.type, { tests: [...active.files] });
-        for (const model of coverageModel(result)) {
-          const { statementCounts: statements, branchCounts: branches } = model;
-          const file = new vscode.FileCoverage(
-            vscode.Uri.parse(model.uri),
-            new vscode.TestCoverageCount(statements.covered, statements.total),
-            new vscode.TestCoverageCount(branches.covered, branches.total),
-          );
-          this.coverageDetails.set(file, model.statements);
-          this.produced.covered(file, model.statements);
+        const tests = [...active.files];
+        const [outcomes, lines] = await Promise.all([
+          this.client.client.sendRequest(OutcomeCoverageRequest.type, { tests }),
+          this.client.client.sendRequest(LineCoverageRequest.type, { tests }),
+        ]);
+        for (const model of coverageModel(outcomes, lines)) {
+          // The percentage VS Code shows is the line coverage alone: the branch and function counts
+          // would join it (testing.displayedCoveragePercent's default), the outcomes no test gives
+          // among them; each branch still shows at its place, and the CLI's table has their figures.
+          const { statementCounts: statements } = model;
+          const file = new vscode.FileCoverage(vscode.Uri.parse(model.uri), new vscode.TestCoverageCount(statements.covered, statements.total));
+          this.coverageDetails.set(file, model);
+          this.produced.covered(file, model);
           run.addCoverage(file);
         }
       };
     const cancel = token.onCancellationRequested(() => void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {}));
     try {
-      const result = await this.client.client.sendRequest(RunTestsRequest.type, { runId, include, exclude });
+      const result = await this.client.client.sendRequest(RunTestsRequest.type, { runId, include, exclude, ...(withCoverage ? { coverage: true } : {}) });
       if (result.refused) void vscode.window.showWarningMessage(`Turnlens: ${result.refused}.`);
     } catch (error) {
       // A connection that went away is the crash handler's to report (it ends every run, saying why).
@@ -836,14 +840,22 @@ function withTurns(messages: vscode.TestMessage[], transcript: TestTranscript, t
   return messages;
 }
 
-function toStatementCoverage(statement: StatementModel): vscode.StatementCoverage {
-  const { start, end } = statement.range;
-  const range = new vscode.Range(start.line, start.character, end.line, end.character);
-  return new vscode.StatementCoverage(
-    statement.executed,
-    range,
-    statement.branches.map((branch) => new vscode.BranchCoverage(branch.executed, range, branch.label)),
-  );
+function toRange({ start, end }: StatementModel["range"]): vscode.Range {
+  return new vscode.Range(start.line, start.character, end.line, end.character);
+}
+
+/** A file's statements with their branches (the code's and the outcomes'), and its functions. */
+function detailsOf(model: FileCoverageModel | undefined): vscode.FileCoverageDetail[] {
+  if (!model) return [];
+  const statements = model.statements.map((statement) => {
+    const range = toRange(statement.range);
+    return new vscode.StatementCoverage(
+      statement.executed,
+      range,
+      statement.branches.map((branch) => new vscode.BranchCoverage(branch.executed, branch.range ? toRange(branch.range) : range, branch.label)),
+    );
+  });
+  return [...statements, ...model.declarations.map((fn) => new vscode.DeclarationCoverage(fn.name, fn.executed, toRange(fn.range)))];
 }
 
 function uriOf(target: unknown): vscode.Uri | undefined {

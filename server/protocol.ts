@@ -129,6 +129,8 @@ export interface RunTestsParams {
   include?: string[];
   /** Test ids to leave out. */
   exclude?: string[];
+  /** Run with Coverage: the runs measure line coverage too, which `turnlens/lineCoverage` then answers. */
+  coverage?: boolean;
 }
 
 export interface RunTestsResult {
@@ -381,6 +383,40 @@ export interface OutcomeCoverageResult {
 export namespace OutcomeCoverageRequest {
   export const method = "turnlens/outcomeCoverage" as const;
   export const type = new RequestType<OutcomeCoverageParams, OutcomeCoverageResult, void>(method);
+}
+
+export interface LineCoverageParams {
+  /** Test file uris whose last coverage runs count (a Run with Coverage's files). Absent: every one this server ran with coverage. */
+  tests?: string[];
+}
+
+/** One counted place in a source file: how many times it ran. */
+export interface CoveredRange {
+  range: Range;
+  executed: number;
+}
+
+/** Line, branch and function coverage of one project file (not a test file, not node_modules), as V8 counted it. */
+export interface LineFileCoverage {
+  uri: string;
+  /** Istanbul's statements, in the order written. */
+  statements: CoveredRange[];
+  /** Each branch point (`if`, `? :`, `&&`, `??`, `switch`, a default value) and its arms, each arm counted. */
+  branches: Array<{ range: Range; kind: string; arms: CoveredRange[] }>;
+  /** Each function, by Istanbul's name for it (`(anonymous_0)` for one without). */
+  functions: Array<CoveredRange & { name: string }>;
+  /** Lines with a statement, and those of them run: the file's percentage. */
+  lines: { covered: number; total: number };
+}
+
+export interface LineCoverageResult {
+  files: LineFileCoverage[];
+}
+
+/** Client → server: the line coverage the given test files' last Run with Coverage measured (docs/language-server.md). */
+export namespace LineCoverageRequest {
+  export const method = "turnlens/lineCoverage" as const;
+  export const type = new RequestType<LineCoverageParams, LineCoverageResult, void>(method);
 }
 
 // The run timeline (docs/timeline.md) --------------------------------------------------------------

@@ -327,7 +327,8 @@ export class Scheduler {
         // An open document's run goes ahead of files run from disk (a Run All of the workspace): the
         // file in front of the user gets its results first. A disk run it waits for is hurried too.
         const first = document !== undefined || this.env.state.get(uri) !== undefined;
-        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, first, ...setupFiles };
+        const coverage = request.coverage ? { coverage: true as const } : {};
+        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, first, ...setupFiles, ...coverage };
         return this.env.workers.run({ ...job, ...(onlyIds ? { onlyIds } : {}) }, controller.signal, {
           // The start's log line (startTimeline.ts): when an open document's first run reached a worker.
           onStart: () => info.version !== undefined && markStart("its run given to a worker"),
@@ -465,7 +466,9 @@ function diskText(file: string): string | undefined {
 
 function merge(left: RunRequest, right: RunRequest): RunRequest {
   const runIds = [...new Set([...left.runIds, ...right.runIds])];
-  if (!left.paths || !right.paths) return { runIds };
+  // A Run with Coverage merged with another run still measures.
+  const coverage = left.coverage || right.coverage ? { coverage: true as const } : {};
+  if (!left.paths || !right.paths) return { runIds, ...coverage };
   const seen = new Set(left.paths.map((path) => JSON.stringify(path)));
-  return { runIds, paths: [...left.paths, ...right.paths.filter((path) => !seen.has(JSON.stringify(path)))] };
+  return { runIds, paths: [...left.paths, ...right.paths.filter((path) => !seen.has(JSON.stringify(path)))], ...coverage };
 }

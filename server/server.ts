@@ -20,6 +20,7 @@ import { AssertionChecks } from "./assertionChecks.ts";
 import { StaleInputs } from "./staleInputs.ts";
 import { TestReports } from "./testReports.ts";
 import { WorkflowViews } from "./workflowFiles/workflowViews.ts";
+import { LineCoverageRuns } from "./lineCoverageRuns.ts";
 import * as assertionsChecked from "./features/assertionsChecked.ts";
 import * as codeActions from "./features/codeActions.ts";
 import * as completion from "./features/completion.ts";
@@ -31,6 +32,7 @@ import * as documents from "./features/documents.ts";
 import * as hover from "./features/hover.ts";
 import * as inlayHints from "./features/inlayHints.ts";
 import * as outcomeCoverage from "./features/outcomeCoverage.ts";
+import * as lineCoverage from "./features/lineCoverage.ts";
 import * as progress from "./features/progress.ts";
 import * as testExplorer from "./features/testExplorer.ts";
 import * as testFiles from "./features/testFiles.ts";
@@ -94,6 +96,8 @@ export interface Server {
   assertionChecks: AssertionChecks;
   /** Each test's last report, for `turnlens/transcript` and `turnlens/timeline` (testReports.ts). */
   testReports: TestReports;
+  /** Each test file's last Run with Coverage's line coverage, for `turnlens/lineCoverage` (lineCoverageRuns.ts). */
+  lineCoverage: LineCoverageRuns;
 }
 
 export function startServer(connection: Connection, given: ServerEnv): Server {
@@ -156,6 +160,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     staleInputs: new StaleInputs(state, scheduler, (name, handler) => guardNotification(log, name, handler)),
     assertionChecks: new AssertionChecks(state, workers, log),
     testReports: new TestReports(scheduler, (name, handler) => guardNotification(log, name, handler)),
+    lineCoverage: new LineCoverageRuns(scheduler, (name, handler) => guardNotification(log, name, handler)),
   };
 
   logRuns(server);
@@ -183,6 +188,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
     progress,
     references,
     outcomeCoverage,
+    lineCoverage,
   ]) {
     feature.register(server);
   }

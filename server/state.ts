@@ -57,6 +57,8 @@ export interface RunRequest {
   paths?: string[][];
   /** The client's explorer runs this run serves; empty for a run the server started itself. */
   runIds: string[];
+  /** Run with Coverage: the run measures line coverage (server/lineCoverageRuns.ts keeps it). */
+  coverage?: true;
 }
 
 /** One run of one document, as the features see it. */

@@ -14,6 +14,7 @@ import { hookFailureReport, type ErrorReport, type FileReport, type TestReport }
 import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
+import type { LineCoverageData } from "./v8Coverage.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
@@ -53,6 +54,8 @@ export interface FileJob {
    * whole workspace from disk.
    */
   first?: boolean;
+  /** Line coverage of the project's files the bundle holds, in the result (`--coverage`, Run with Coverage). */
+  coverage?: true;
 }
 
 export interface JobResult {
@@ -70,6 +73,11 @@ export interface JobResult {
    * or no worker could start).
    */
   workers?: number[];
+  /**
+   * With a `coverage` job: Istanbul's data of each project file the test file's bundle holds, by
+   * absolute path (not the test file, not node_modules); absent when the worker ended mid-file.
+   */
+  coverage?: LineCoverageData;
 }
 
 export interface JobListener {
@@ -383,7 +391,8 @@ export class WorkerPool {
     this.queue.splice(0, taken.length);
     slot.reserved = taken;
     const setupFiles = taken[0]?.job.setupFiles;
-    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}) });
+    const coverage = taken[0]?.job.coverage ? { coverage: true as const } : {};
+    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}), ...coverage });
   }
 
   private idleSlots(): Slot[] {
@@ -459,6 +468,7 @@ export class WorkerPool {
     if (job.traces === false) message.traces = false;
     if (job.setupFiles) message.setupFiles = job.setupFiles;
     if (job.mutation) message.mutation = job.mutation;
+    if (job.coverage) message.coverage = true;
     this.send(slot, message);
   }
 
@@ -608,7 +618,12 @@ export class WorkerPool {
       if (message.error) report.error = message.error;
       const changed = message.changedBuiltins;
       if (changed && changed.length > 0) report.warnings = [`${shownPath(pending.job.file)} changed ${changed.join(", ")}; its worker was replaced`];
-      this.settle(pending, { report, schemas: message.schemas ?? [], ...(message.inputs ? { inputs: message.inputs } : {}) });
+      this.settle(pending, {
+        report,
+        schemas: message.schemas ?? [],
+        ...(message.inputs ? { inputs: message.inputs } : {}),
+        ...(message.coverage ? { coverage: message.coverage } : {}),
+      });
       if (pending.warmup) this.options.observe?.("warm-up done");
       this.finished(slot, message.rss, changed);
     }

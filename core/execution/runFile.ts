@@ -34,6 +34,7 @@ import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 import { SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
 import { isAbsolute, relative } from "node:path";
+import type { LoadedBundle } from "./v8Coverage.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -58,6 +59,8 @@ export interface RunFileOptions {
   traces?: false;
   /** `turnlens test --mutate`: installed for this file's tests (core/testing/scriptMutation.ts). */
   mutation?: MutationPlan;
+  /** The bundle about to be imported (its URL and text), for line coverage (v8Coverage.ts). */
+  onBundle?: (bundle: LoadedBundle) => void;
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
@@ -580,6 +583,7 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     served = bundle.served;
     options.onInputs?.(bundle.inputs);
     await writeExclusively(outfile, bundle.code);
+    options.onBundle?.({ url: pathToFileURL(outfile).href, code: bundle.code });
   } catch (error) {
     if (error instanceof BundleError) {
       options.onInputs?.(error.inputs);

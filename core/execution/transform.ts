@@ -331,7 +331,7 @@ const FILE_TOKEN = '"__turnlens_ahead_file__"';
 const DIR_TOKEN = '"__turnlens_ahead_dir__"';
 const URL_TOKEN = '"__turnlens_ahead_url__"';
 /** The bundles made ahead, in the order the pool promised their runs. */
-const ahead: Array<{ file: string; bundle: Promise<AheadBundle | undefined> }> = [];
+const ahead: Array<{ file: string; keepAllCode: boolean; bundle: Promise<AheadBundle | undefined> }> = [];
 
 /** How every test file is bundled, alone or ahead with others: ESM for Node 20, maps inline, in memory. */
 /** The config's setup files (absolute): each bundle runs them first, with esbuild's `inject` (useSetupFiles). */
@@ -340,6 +340,17 @@ let setupFiles: string[] = [];
 /** Sets the files every bundle made from now on runs before the test file's own code (the config's `setupFiles`). */
 export function useSetupFiles(files: readonly string[]): void {
   setupFiles = [...files];
+}
+
+/**
+ * A line-coverage run keeps every statement of the files a bundle reads: esbuild's tree shaking
+ * drops a function no test imports, which would then count neither as run nor as missed.
+ */
+let keepAllCode = false;
+
+/** Sets whether the bundles made from now on are for line coverage (v8Coverage.ts). */
+export function useCoverageBundles(on: boolean): void {
+  keepAllCode = on;
 }
 
 const TEST_BUNDLE_OPTIONS = {
@@ -379,6 +390,7 @@ export function bundleAhead(files: readonly string[]): void {
     absWorkingDir: cwd,
     ...TEST_BUNDLE_OPTIONS,
     inject: setupFiles,
+    treeShaking: !keepAllCode,
     metafile: true,
     plugins: [turnlensPlugin(undefined, {}, served)],
     // Each output gets its own file's values in place of the tokens (below).
@@ -398,6 +410,7 @@ export function bundleAhead(files: readonly string[]): void {
     const outfile = outfiles.get(file) ?? bundlePathFor(file);
     ahead.push({
       file,
+      keepAllCode,
       bundle: built.then((done) => {
         const output = done?.result.outputFiles.find((o) => o.path === outfile);
         const meta = done?.metas.get(outfile);
@@ -420,7 +433,7 @@ export function bundleAhead(files: readonly string[]): void {
  * (never run later, when the files may have changed).
  */
 export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
-  if (ahead[0]?.file !== file) {
+  if (ahead[0]?.file !== file || ahead[0].keepAllCode !== keepAllCode) {
     ahead.length = 0;
     return undefined;
   }
@@ -445,6 +458,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       absWorkingDir: cwd,
       ...TEST_BUNDLE_OPTIONS,
       inject: setupFiles,
+      treeShaking: !keepAllCode,
       outfile,
       metafile: true,
       plugins: [turnlensPlugin(file, overlay, served, loaded)],

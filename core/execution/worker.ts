@@ -6,7 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
-import { bundleAhead, startBundler, useSetupFiles } from "./transform.ts";
+import { bundleAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
 import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -17,6 +17,7 @@ import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
+import { type LineCoverageData, type LoadedBundle, startCoverage, stopCoverage, takeCoverage } from "./v8Coverage.ts";
 
 const tag = workerTag(process.pid);
 // Everything this worker starts (esbuild's service, what tests spawn) carries its tag.
@@ -134,6 +135,9 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
   let inputs: string[] | undefined;
+  let bundle: LoadedBundle | undefined;
+  // Counting starts before the bundle compiles, or its functions' blocks go uncounted.
+  await (message.coverage ? startCoverage() : stopCoverage()).catch(() => {});
   captureOutput((stream, text) => send({ type: "output", file: message.file, stream, text }));
   try {
     report = await runTestFile({
@@ -148,6 +152,13 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       },
       ...(message.traces === false ? { traces: false as const } : {}),
       ...(message.mutation ? { mutation: message.mutation } : {}),
+      ...(message.coverage
+        ? {
+            onBundle: (loaded: LoadedBundle) => {
+              bundle = loaded;
+            },
+          }
+        : {}),
       // A deadline past what a timer holds (Infinity included) is sent as the longest one.
       onEvent: (event) => {
         // A test's output (and the note of what was cut) reaches the pool before its report.
@@ -165,6 +176,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   // runs, and named in `done`; the pool replaces this worker before its next file.
   const changed = changedBuiltins();
   const schemas = await schemasFor(message.file, message.schemaModules, report);
+  const coverage = message.coverage && bundle ? await coverageOf(bundle, message.file, message.setupFiles ?? []) : undefined;
   send({
     type: "done",
     file: message.file,
@@ -174,7 +186,21 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
     ...(report.error ? { error: report.error } : {}),
     ...(schemas.length > 0 ? { schemas } : {}),
     ...(inputs ? { inputs } : {}),
+    ...(coverage && Object.keys(coverage).length > 0 ? { coverage } : {}),
   });
+}
+
+/**
+ * The file's line coverage, taken once the builtins it changed are back (the converter runs on
+ * them). The test file and the setup files are the tests, not the code under test. A conversion
+ * that fails costs the file its coverage, never its report.
+ */
+async function coverageOf(bundle: LoadedBundle, file: string, setupFiles: readonly string[]): Promise<LineCoverageData | undefined> {
+  try {
+    return await takeCoverage(bundle, new Set([file, ...setupFiles]));
+  } catch {
+    return undefined;
+  }
 }
 
 process.on("message", (raw) => {
@@ -182,10 +208,12 @@ process.on("message", (raw) => {
   if (message.type === "exit") void exitWhenFlushed();
   if (message.type === "run") {
     useSetupFiles(message.setupFiles ?? []);
+    useCoverageBundles(message.coverage === true);
     void runOne(message);
   }
   if (message.type === "ahead") {
     useSetupFiles(message.setupFiles ?? []);
+    useCoverageBundles(message.coverage === true);
     bundleAhead(message.files);
   }
 });

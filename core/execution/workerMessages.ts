@@ -8,6 +8,7 @@ import type { ErrorReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
+import type { LineCoverageData } from "./v8Coverage.ts";
 
 export type ParentMessage =
   | {
@@ -34,9 +35,11 @@ export type ParentMessage =
       setupFiles?: string[];
       /** `turnlens test --mutate`: testWorkflow calls numbered, maybe one entry changed (core/testing/scriptMutation.ts). */
       mutation?: MutationPlan;
+      /** Line coverage of the project's files the bundle holds, sent back with `done` (v8Coverage.ts). */
+      coverage?: true;
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
-  | { type: "ahead"; files: string[]; setupFiles?: string[] }
+  | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true }
   | { type: "exit" };
 
 export type WorkerMessage =
@@ -65,6 +68,8 @@ export type WorkerMessage =
        * node_modules, not the served modules); absent when it was never bundled.
        */
       inputs?: string[];
+      /** With a `coverage` run: Istanbul's data of each project file the bundle holds, by absolute path. */
+      coverage?: LineCoverageData;
     };
 
 const site = Type.Object({ file: Type.String(), line: Type.Number(), column: Type.Number() });
@@ -90,6 +95,17 @@ const event = Type.Union([
   Type.Object({ type: Type.Literal("collected"), tests: Type.Array(testInfo) }),
   Type.Object({ type: Type.Literal("test"), report: testReport }),
 ]);
+const counts = Type.Record(Type.String(), Type.Number());
+/** Istanbul's data of one file, as the parent's istanbul-lib-coverage reads it: a malformed one fails the file. */
+const fileCoverage = Type.Object({
+  path: Type.String(),
+  statementMap: Type.Record(Type.String(), Type.Object({})),
+  fnMap: Type.Record(Type.String(), Type.Object({})),
+  branchMap: Type.Record(Type.String(), Type.Object({})),
+  s: counts,
+  f: counts,
+  b: Type.Record(Type.String(), Type.Array(Type.Number())),
+});
 const schemaName = Type.Object({ schema: Type.String(), name: Type.String(), module: Type.String(), skeleton: Type.Optional(Type.Unknown()) });
 
 const messages: Record<WorkerMessage["type"], TSchema> = {
@@ -105,6 +121,7 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
     error: Type.Optional(errorReport),
     schemas: Type.Optional(Type.Array(schemaName)),
     inputs: Type.Optional(Type.Array(Type.String())),
+    coverage: Type.Optional(Type.Record(Type.String(), fileCoverage)),
   }),
 };
 let validators: Map<string, Validator> | undefined;

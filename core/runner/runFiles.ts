@@ -79,13 +79,14 @@ export async function runFiles(
   // they stay in the worker, off the channel and out of this process's memory.
   const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
+  const coverage = options.coverage ? { coverage: true as const } : {};
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       // The tests a file ended before the run stopped are reported, under its name.
       const ended: TestReport[] = [];
       // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
       const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules }, undefined, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules, ...coverage }, undefined, {
         onStart: () => {
           started.add(file);
           unstarted--;

@@ -1,8 +1,11 @@
 // What a `turnlens test` run writes besides its reporters: where it writes (colors or not), the
 // note before the count line (interrupted, bailed, no test ran), and after the run the coverage
 // table and the timelines.
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { printCoverage } from "../coverage/coverageReport.ts";
+import { DEFAULT_COVERAGE_REPORTERS, DEFAULT_REPORTS_DIRECTORY, shownFolder, writeLineCoverage } from "../coverage/lineCoverage.ts";
+import { mergeLineCoverage } from "../coverage/lineCoverageMap.ts";
+import type { LineCoverageData } from "../execution/v8Coverage.ts";
 import type { FileReport, RunSummary } from "../execution/report.ts";
 import type { Out } from "./reporters/reporter.ts";
 import type { RunStop } from "./runFiles.ts";
@@ -45,10 +48,21 @@ export function endNote(files: readonly string[], reports: readonly FileReport[]
  * After the reporters: `--coverage`'s table or document, and `--timeline`'s pages. Returns false
  * when the timelines could not be written (the run then fails).
  */
-export function writeAfterRun(reports: FileReport[], stop: RunStop, options: CliOptions, out: ReturnType<typeof outputs>, stdoutIsDocument: boolean): boolean {
-  // The table beside a json or junit document would break it: it goes to stderr then.
-  if (options.coverage && !stop.interrupted)
+export function writeAfterRun(
+  reports: FileReport[],
+  stop: RunStop,
+  options: CliOptions,
+  out: ReturnType<typeof outputs>,
+  stdoutIsDocument: boolean,
+  lines: { coverage: ReadonlyArray<LineCoverageData | undefined>; testFiles: ReadonlySet<string> },
+): boolean {
+  if (options.coverage && !stop.interrupted) {
+    // The tables beside a json or junit document would break it: they go to stderr then, and the
+    // line table does beside `--coverage=json`'s own document.
+    const tableOut = (options.coverage === "table" && stdoutIsDocument) || options.coverage === "json" ? process.stderr : out.stdout;
+    printLineCoverage(lines, options, out.cwd, tableOut);
     printCoverage(reports, options.coverage, options.coverage === "table" && stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
+  }
   if (!options.timeline) return true;
   try {
     const written = writeTimelines(reports, options.timeline, out.cwd);
@@ -61,4 +75,27 @@ export function writeAfterRun(reports: FileReport[], stop: RunStop, options: Cli
     process.stderr.write(`${error.message}\n`);
     return false;
   }
+}
+
+/**
+ * `--coverage`'s line coverage: the text table printed (`% Stmts | % Branch | % Funcs | % Lines |
+ * Uncovered Line #s`, as Vitest prints it) and the files written, then where they went.
+ */
+function printLineCoverage(
+  lines: { coverage: ReadonlyArray<LineCoverageData | undefined>; testFiles: ReadonlySet<string> },
+  options: CliOptions,
+  cwd: string,
+  stream: NodeJS.WritableStream,
+): void {
+  const map = mergeLineCoverage(lines.coverage, lines.testFiles);
+  if (map.files().length === 0) {
+    stream.write("\nline coverage: the tests ran none of the project's own code (only tests, node_modules and Turnlens's modules)\n");
+    return;
+  }
+  const folder = resolve(cwd, options.coverageDirectory ?? DEFAULT_REPORTS_DIRECTORY);
+  stream.write("\n");
+  const wrote = writeLineCoverage(map, { reporters: options.coverageReporters ?? DEFAULT_COVERAGE_REPORTERS, reportsDirectory: folder }, cwd, (text) =>
+    stream.write(text),
+  );
+  if (wrote) stream.write(`line coverage written to ${shownFolder(wrote, cwd)}\n`);
 }

@@ -5,7 +5,9 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { MAX_TIMER_MS } from "../execution/limits.ts";
 import { parsePercent } from "../project/configFile.ts";
-import { suggestName } from "../workflow/unknownOptions.ts";
+import { nearestOr, suggestName } from "../workflow/unknownOptions.ts";
+import { COVERAGE_REPORTER_NAMES } from "../coverage/lineCoverage.ts";
+import type { ReportType } from "istanbul-reports";
 import { REPORTER_NAMES } from "../project/config.ts";
 import { FILE_BY_DEFAULT, REPORTERS } from "./reporters/reporterMap.ts";
 import { CliUsageError, type CliOptions, type ConfigurableOption } from "./testOptions.ts";
@@ -49,6 +51,9 @@ export interface TestFlag {
 
 /** What a flag may ask for instead of a run: the help, or the version. */
 export type FlagAction = "help" | "version";
+
+/** The keys `--coverage.<key>` takes (Vitest's `coverage.*` names). */
+const COVERAGE_KEYS = ["reporter", "reportsDirectory"];
 
 /** A value as a usage error quotes it: `"4/3"`, `""`. */
 function shown(value: string): string {
@@ -284,12 +289,42 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--coverage",
+    keyed: true,
     value: "[=json]",
-    help: ["after the run, the outcomes each workflow's agents were given and", "the call sites no test reached (json: one document on stdout)"],
-    apply: ({ inline }, options) => {
-      if (inline !== undefined && inline !== "json" && inline !== "table")
-        throw new CliUsageError(`--coverage takes no value, or =json: ${inline === "" ? "= with nothing after it" : `=${inline}`} is neither`);
-      options.coverage = inline === "json" ? "json" : "table";
+    help: wrapWords(
+      "after the run, the line coverage of the code the tests ran (a table, and html, json and lcov in coverage/), " +
+        "then the outcomes each workflow's agents were given (json: those as one document on stdout); " +
+        "--coverage.reporter <name>, --coverage.reportsDirectory <dir> (docs/runner.md, Coverage)",
+      HELP_WIDTH,
+    ),
+    apply: ({ flag, inline, value }, options) => {
+      if (flag === "--coverage") {
+        if (inline !== undefined && inline !== "json" && inline !== "table")
+          throw new CliUsageError(`--coverage takes no value, or =json: ${inline === "" ? "= with nothing after it" : `=${inline}`} is neither`);
+        options.coverage = inline === "json" ? "json" : "table";
+        return undefined;
+      }
+      // `--coverage.<key>`, Vitest's names; either turns coverage on.
+      const key = flag.slice("--coverage.".length);
+      if (key === "reporter") {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--coverage.reporter needs a name, such as --coverage.reporter lcov");
+        for (const name of v.split(",")) {
+          if (name === "") continue;
+          if (!(COVERAGE_REPORTER_NAMES as string[]).includes(name))
+            throw new CliUsageError(
+              `--coverage.reporter takes no "${name}": ${nearestOr(name, COVERAGE_REPORTER_NAMES, `it takes ${COVERAGE_REPORTER_NAMES.join(", ")}`)}`,
+            );
+          options.coverageReporters = [...(options.coverageReporters ?? []), name as ReportType];
+        }
+      } else if (key === "reportsDirectory") {
+        const v = value();
+        if (v === undefined || v === "") throw new CliUsageError("--coverage.reportsDirectory needs a folder, such as --coverage.reportsDirectory coverage");
+        options.coverageDirectory = v;
+      } else {
+        throw new CliUsageError(`--coverage takes no key "${key}": ${nearestOr(key, COVERAGE_KEYS, `it takes ${COVERAGE_KEYS.join(", ")}`)}`);
+      }
+      options.coverage ??= "table";
       return undefined;
     },
   },

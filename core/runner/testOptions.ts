@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { MAX_TIMER_MS, workerCap } from "../execution/limits.ts";
 import type { CoverageFormat } from "../coverage/coverageReport.ts";
+import type { ReportType } from "istanbul-reports";
 import { resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "../project/configFile.ts";
 import { findProjectConfig, loadConfigFile } from "../project/configLoader.ts";
 
@@ -32,6 +33,10 @@ export interface CliOptions {
   run?: boolean;
   /** `--coverage` (a table) or `--coverage=json` (a document on stdout), printed after the run. */
   coverage?: CoverageFormat;
+  /** `--coverage.reporter` (repeatable): the line coverage's formats; absent, DEFAULT_COVERAGE_REPORTERS. */
+  coverageReporters?: ReportType[];
+  /** `--coverage.reportsDirectory`: where its files go, as written; absent, `coverage`. */
+  coverageDirectory?: string;
   /** `--config <path>`: the config file instead of the one found from the current folder. */
   configFile?: string;
   /** Files each worker runs before each test file (the config's `setupFiles`, absolute). */

@@ -38,10 +38,16 @@ export async function runOnce(
   reporter.start(files.length);
   // `--watch` passes one signal to every rerun: the listener goes with its run, or they pile up
   // (MaxListenersExceededWarning past 10 reruns).
-  const reports = await runFiles(files, options, reporter, stop, signal, onResult).finally(() => signal?.removeEventListener("abort", onAbort));
+  // Each file's line coverage, merged once the run ended (--coverage).
+  const coverage: JobResult["coverage"][] = [];
+  const collect = (file: string, result: JobResult) => {
+    coverage.push(result.coverage);
+    onResult?.(file, result);
+  };
+  const reports = await runFiles(files, options, reporter, stop, signal, collect).finally(() => signal?.removeEventListener("abort", onAbort));
   const summary = summarize(reports);
   reporter.finish(summary, performance.now() - started, endNote(files, reports, summary, stop, options));
-  const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument);
+  const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument, { coverage, testFiles: new Set(files) });
   // A report file or a timeline that could not be written fails the run.
   return { summary: reporter.writeFailed || !written ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }

@@ -129,7 +129,8 @@ export function register(server: Server): void {
         if (!paths && known.some((path) => excluded.has(TestId.of(uri, path)))) paths = known;
         paths = paths?.filter((path) => !excluded.has(TestId.of(uri, path)));
         if (paths && paths.length === 0) continue;
-        if (!scheduler.request(uri, paths ? { runIds: [runId], paths } : { runIds: [runId] })) continue;
+        const coverage = params.coverage ? { coverage: true as const } : {};
+        if (!scheduler.request(uri, paths ? { runIds: [runId], paths, ...coverage } : { runIds: [runId], ...coverage })) continue;
         pending.add(uri);
         for (const path of paths ?? known) {
           const test = TestId.of(uri, path);

@@ -28,7 +28,8 @@ export function runFileLink(file: string): string {
   return `[${escapeMarkdown(basename(file))}](command:${Commands.runFile}?${args})`;
 }
 
-export function callMarkdown(call: CallCoverage, notRun: readonly string[]): string {
+/** `untested`: the agents opened at the call and the outcomes no test gives each. */
+export function callMarkdown(call: CallCoverage, notRun: readonly string[], untested: ReadonlyArray<{ agent: string; outcomes: string[] }> = []): string {
   const head = `**Turnlens** · \`${call.callee ?? call.kind}\` · ${callSummary(call)}`;
   const lines = call.reached.map((reach) => {
     const entry = reach.turns.find((turn) => turn.entry)?.entry ?? reach.test.location;
@@ -38,6 +39,9 @@ export function callMarkdown(call: CallCoverage, notRun: readonly string[]): str
   });
   const parts = [head];
   if (lines.length > 0) parts.push(lines.join("\n"));
+  for (const { agent, outcomes } of untested) {
+    parts.push(`No test gives ${escapeMarkdown(JSON.stringify(agent))}: ${escapeMarkdown(outcomes.join(", "))}; a quick fix adds a test for each.`);
+  }
   if (notRun.length > 0) {
     const files = notRun.map(runFileLink).join(", ");
     parts.push(`${notRun.length === 1 ? "A test file of this workflow has" : `${notRun.length} test files of this workflow have`} not run yet: run ${files}`);

@@ -1,9 +1,9 @@
 // In the workflow file (a document that is not a test file): what the tests did at each call, from
 // the last run of every test file (workflowRuns.ts). An inlay hint at the end of each reached
 // call's line (`6 tests · answered 9, unanswered 2, timed-out 1`), a hover listing the tests with
-// links, the references at a call (the entries that met its turns), and once per agent at its open
-// call an Information diagnostic naming the outcomes no test gives it, with quick fixes adding such
-// a test. The server's one instance (`server.workflowViews`); the registrars of server/features/
+// links, the references at a call (the entries that met its turns), and at an agent's open call the
+// outcomes no test gives it: counted in the hint, named in the hover, and a Hint diagnostic (no
+// squiggle, not in Problems) that carries the quick fixes adding such a test. The server's one instance (`server.workflowViews`); the registrars of server/features/
 // (hover, inlayHints, references, diagnostics, codeActions) hand workflow documents here.
 import {
   CodeActionKind,
@@ -34,6 +34,14 @@ import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "./addOutcomeT
 import { callMarkdown } from "./workflowHover.ts";
 import { WorkflowRuns } from "./workflowRuns.ts";
 import { testFilesImporting } from "./workflowTestFiles.ts";
+
+/** At an open call's hint: how many outcomes no test gives the agent (or how many agents lack some); the hover names them. */
+function untestedNotice(untested: ReadonlyArray<{ outcomes: string[] }>): string | undefined {
+  if (untested.length === 0) return undefined;
+  if (untested.length > 1) return `${untested.length} agents with outcomes untested`;
+  const count = untested[0]?.outcomes.length ?? 0;
+  return `${count} ${count === 1 ? "outcome" : "outcomes"} untested`;
+}
 
 /** The diagnostic code of an agent's untested outcomes. */
 export const OUTCOME_NOT_TESTED = "outcome-not-tested";
@@ -85,7 +93,8 @@ export class WorkflowViews {
     for (const call of found.workflow.calls) {
       const { line } = positionOfSite(call.site.line, call.site.column);
       if (call.reached.length === 0 || !lineInRange(line, params.range)) continue;
-      byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call)]);
+      const untested = untestedNotice(this.untestedAt(found, call.site));
+      byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call), ...(untested ? [untested] : [])]);
     }
     return [...byLine].sort(([left], [right]) => left - right).map(([line, labels]) => inlayHint(lineEnd(found.lines, line), labels.join(" · ")));
   }
@@ -94,7 +103,15 @@ export class WorkflowViews {
     const found = this.callAt(params.textDocument.uri, params.position);
     if (!found) return null;
     const notRun = await this.testFilesNotRun(found.file);
-    return markdownHover(callMarkdown(found.call, notRun), callNameRange(found.lines, found.call.site, found.call.callee));
+    return markdownHover(callMarkdown(found.call, notRun, this.untestedAt(found, found.call.site)), callNameRange(found.lines, found.call.site, found.call.callee));
+  }
+
+  /** The agents opened at `site` that some outcome no test gives, each with those outcomes (none unless the setting is on). */
+  private untestedAt(found: { file: string; workflow: WorkflowCoverage }, site: SourceSite): Array<{ agent: string; outcomes: string[] }> {
+    if (!this.state.globalSettings.outcomeCoverage) return [];
+    return found.workflow.agents
+      .filter((agent) => agent.openedAt?.file === found.file && agent.openedAt.line === site.line && agent.openedAt.column === site.column && agent.notGiven.length > 0)
+      .map((agent) => ({ agent: agent.key, outcomes: agent.notGiven }));
   }
 
   /** The test files importing the workflow, with the project's config's include and exclude (only in a trusted workspace: a config is code). */
@@ -148,7 +165,9 @@ export class WorkflowViews {
       const range = call ? callNameRange(found.lines, call.site, call.callee) : siteCharacterRange(opened);
       diagnostics.push({
         range,
-        severity: DiagnosticSeverity.Information,
+        // A Hint: the editor draws no squiggle and Problems lists none (it is no problem of the code),
+        // while the quick fixes that add a test stay on the call.
+        severity: DiagnosticSeverity.Hint,
         source: SOURCE,
         code: OUTCOME_NOT_TESTED,
         message: `no test gives ${JSON.stringify(agent.key)}: ${agent.notGiven.join(", ")}`,

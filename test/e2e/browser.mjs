@@ -76,7 +76,8 @@ export async function runExtensionTests({ url, dir, folder, devPath, testsPath, 
       else if (/^ERR /.test(text) && /test[\\/]e2e[\\/]suite/.test(text)) console.log(`  ${text.split("\n").slice(0, 12).join("\n  ")}`);
     });
     browser.page.on("pageerror", (error) => log(`pageerror: ${error.message}`));
-    await browser.page.goto(target);
+    // Past Playwright's 30 s: on a loaded 2-core machine the workbench's first load took longer.
+    await browser.page.goto(target, { timeout: Number(process.env.TURNLENS_E2E_UI_TIMEOUT_MS) || 90_000 });
     await Promise.race([
       done,
       new Promise((resolve) => {

@@ -1,5 +1,6 @@
 // docs/images/workflow-views.png: examples/review's workflow file in code-server once its tests
-// ran, with the per-call hints and the outcome-coverage diagnostic's hover on the lead's open call.
+// ran, with the per-call hints (an open call's counting the outcomes no test gives) and the hover
+// on the lead's open call naming them, with its quick fixes (a Hint diagnostic: no squiggle).
 // Drives the workbench in Chromium as screenshots.mjs does; waits for what it shows, never sleeps.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,14 +44,19 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
     await editorText(/cancelled.2$/)
       .first()
       .waitFor(WAIT);
-    await page.locator(".editor-group-container.active .squiggly-info").first().waitFor(WAIT);
+    await editorText(/5.outcomes.untested/)
+      .first()
+      .waitFor(WAIT);
+    // The notice is a hint, never a squiggle on the call.
+    if ((await page.locator(".editor-group-container.active .squiggly-info").count()) > 0) throw new Error("a squiggle is drawn in the workflow file");
     await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
-    // The lead's open call: its diagnostic's hover says what no test gives the lead.
+    // The lead's open call: its hover says what no test gives the lead. The cursor goes on `wf`: VS
+    // Code gives a Hint diagnostic (its quick fixes) the first two characters of its range alone.
     const open = page
       .locator(".editor-group-container.active .view-line", { hasText: /key:."lead"/ })
-      .locator("span", { hasText: /^open$/ })
+      .locator("span", { hasText: /^wf$/ })
       .first();
-    const hover = page.locator(".monaco-hover", { hasText: 'no test gives "lead"' }).first();
+    const hover = page.locator(".monaco-hover", { hasText: 'No test gives "lead"' }).first();
     // The cursor on the call, then the keyboard's "show hover" (Ctrl+K Ctrl+I): no pointer timing.
     await open.click();
     await showHoverAtCursor(page, hover);

@@ -61,13 +61,13 @@ const hints = () =>
 const hover = (position: { line: number; character: number }) => server.request<Hover | null>("textDocument/hover", { textDocument: { uri: WORKFLOW_URI }, position });
 
 test(
-  "each call a test reached has a hint at its line's end: how many tests and how their turns ended",
+  "each call a test reached has a hint at its line's end: how many tests and how their turns ended, and at an open call how many outcomes no test gives",
   async () => {
     const shown = (await hints()).map((hint) => [hint.position.line, hint.label]);
     expect(shown).toEqual([
-      [VERIFIERS_OPEN.line, "4 tests · answered 8, timed-out 1, failed 1, cancelled 2"],
+      [VERIFIERS_OPEN.line, "4 tests · answered 8, timed-out 1, failed 1, cancelled 2 · 3 agents with outcomes untested"],
       [VERIFIER_RUN.line, "4 tests · answered 8, timed-out 1, failed 1, cancelled 2"],
-      [LEAD_OPEN.line, "3 tests · answered 6"],
+      [LEAD_OPEN.line, "3 tests · answered 6 · 5 outcomes untested"],
       [LEAD_DECIDE.line, "3 tests · answered 3"],
       [LEAD_COMMENT.line, "3 tests · answered 3"],
     ]);
@@ -118,7 +118,24 @@ test(
 );
 
 test(
-  "each agent's open call says, once per agent, the outcomes no test gives it",
+  "the hover at an open call names, per agent opened there, the outcomes no test gives it",
+  async () => {
+    const found = await hover({ line: LEAD_OPEN.line, character: LEAD_OPEN.character + 1 });
+    const value = (found?.contents as { value: string } | undefined)?.value ?? "";
+    expect(value.split("\n\n")).toContain('No test gives "lead": unanswered, blocked, timed-out, failed, cancelled; a quick fix adds a test for each.');
+    const verifiers = await hover({ line: VERIFIERS_OPEN.line, character: VERIFIERS_OPEN.character + 1 });
+    const paragraphs = ((verifiers?.contents as { value: string } | undefined)?.value ?? "").split("\n\n");
+    expect(paragraphs.filter((paragraph) => paragraph.startsWith("No test gives"))).toEqual([
+      'No test gives "verifier-1": unanswered, blocked, timed-out, failed; a quick fix adds a test for each.',
+      'No test gives "verifier-2": unanswered, blocked, failed; a quick fix adds a test for each.',
+      'No test gives "verifier-3": unanswered, blocked, timed-out, cancelled; a quick fix adds a test for each.',
+    ]);
+  },
+  SLOW,
+);
+
+test(
+  "each agent's open call has, once per agent, a Hint diagnostic (no squiggle, not in Problems) naming the outcomes no test gives it",
   () => {
     const shown = workflowDiagnostics.diagnostics.map((diagnostic: Diagnostic) => [
       diagnostic.range.start.line,
@@ -128,10 +145,10 @@ test(
       diagnostic.message,
     ]);
     expect(shown).toEqual([
-      [VERIFIERS_OPEN.line, 3, "turnlens", "outcome-not-tested", 'no test gives "verifier-1": unanswered, blocked, timed-out, failed'],
-      [VERIFIERS_OPEN.line, 3, "turnlens", "outcome-not-tested", 'no test gives "verifier-2": unanswered, blocked, failed'],
-      [VERIFIERS_OPEN.line, 3, "turnlens", "outcome-not-tested", 'no test gives "verifier-3": unanswered, blocked, timed-out, cancelled'],
-      [LEAD_OPEN.line, 3, "turnlens", "outcome-not-tested", 'no test gives "lead": unanswered, blocked, timed-out, failed, cancelled'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-1": unanswered, blocked, timed-out, failed'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-2": unanswered, blocked, failed'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-3": unanswered, blocked, timed-out, cancelled'],
+      [LEAD_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "lead": unanswered, blocked, timed-out, failed, cancelled'],
     ]);
   },
   SLOW,

@@ -1,6 +1,6 @@
 // e2e suite on a copy of examples/ (run by test/e2e/run.mjs in code-server's extension host): the
 // Test Explorer's "Run with Coverage" profile, driven as a user does (Run with Coverage on the
-// current file), gives the workflow file a FileCoverage whose call sites ran; a test failed by a
+// current file), gives the workflow file its line coverage, with each call's outcomes as branches; a test failed by a
 // run problem gets its message with no location and no turns (its squiggle is its one mark in the
 // editor), and a failing expect gets its message at the expect with a call stack of its turns, each
 // frame at the entry that met it (what the Test Results peek lists). VS Code gives an extension no way to read
@@ -26,7 +26,7 @@ exports.run = async () => {
     ],
 
     [
-      "Run with Coverage on summarize.test.ts gives summarize.ts a FileCoverage whose call sites ran",
+      "Run with Coverage on summarize.test.ts gives summarize.ts its line coverage, with the reader's outcomes as branches of its open call",
       async () => {
         await open(summarizeTests);
         const before = Object.keys(api.produced().coverage).length;
@@ -35,16 +35,31 @@ exports.run = async () => {
         const coverage = await waitFor("the coverage of summarize.ts", () => api.produced().coverage[summarizeWorkflow.toString()], { ms: 300_000 });
         log(`coverage entries before: ${before}; summarize.ts: ${JSON.stringify(coverage)}`);
         const workflow = await vscode.workspace.openTextDocument(summarizeWorkflow);
-        const run = positionOf(workflow, "reader.run(").line;
         const opened = positionOf(workflow, "wf.agents.open(").line;
-        assert.ok(coverage.statements.total >= 2, `at least the open and the run call: ${JSON.stringify(coverage.statements)}`);
-        assert.strictEqual(coverage.statements.covered, coverage.statements.total, "both tests reach every call of summarize.ts");
-        const atRun = coverage.details.find((statement) => statement.line === run);
-        assert.ok(atRun && atRun.executed > 0, `reader.run (line ${run + 1}) ran: ${JSON.stringify(coverage.details)}`);
+        const prepare = positionOf(workflow, "prepare:").line;
+        // The percentage is the line coverage (the CLI's 5 of 6 lines): `prepare` runs only from the command line.
+        assert.deepStrictEqual(coverage.statements, { covered: 5, total: 6 });
         assert.ok(
-          coverage.details.some((statement) => statement.line === opened && statement.executed > 0),
-          `wf.agents.open (line ${opened + 1}) ran: ${JSON.stringify(coverage.details)}`,
+          coverage.details.some((statement) => statement.line === prepare && statement.executed === 0),
+          `prepare (line ${prepare + 1}) never ran: ${JSON.stringify(coverage.details)}`,
         );
+        // The reader's open call: its statement ran in both tests, and its outcomes are its branches.
+        const atOpen = coverage.details.find((statement) => statement.line === opened && statement.branches.length > 0);
+        assert.ok(atOpen && atOpen.executed === 2, `wf.agents.open (line ${opened + 1}) ran twice: ${JSON.stringify(coverage.details)}`);
+        assert.deepStrictEqual(atOpen.branches, [
+          { label: "answered", executed: 1 },
+          { label: "unanswered", executed: 2 },
+          { label: "blocked", executed: 0 },
+          { label: "timed-out", executed: 0 },
+          { label: "failed", executed: 0 },
+          { label: "cancelled", executed: 0 },
+        ]);
+        assert.deepStrictEqual(
+          coverage.functions.map((fn) => fn.executed),
+          [0, 2],
+          `prepare never ran, run twice: ${JSON.stringify(coverage.functions)}`,
+        );
+        assert.ok(!Object.keys(api.produced().coverage).some((uri) => uri.endsWith(".test.ts")), "no test file has coverage");
         assert.ok(coverage.branches && coverage.branches.total > coverage.branches.covered, "some outcomes no test gives are uncovered branches");
       },
     ],

@@ -38,6 +38,8 @@ exports.run = async () => {
         assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "4 tests · answered 8, timed-out 1, failed 1, cancelled 2");
         const decide = positionOf(workflow, "const decided = await lead.run(").line;
         assert.strictEqual(hints.find((hint) => hint.line === decide)?.label.trim(), "3 tests · answered 3");
+        const leadOpen = positionOf(workflow, 'wf.agents.open({ key: "lead"').line;
+        assert.strictEqual(hints.find((hint) => hint.line === leadOpen)?.label.trim(), "3 tests · answered 6 · 5 outcomes untested");
       },
     ],
 
@@ -64,7 +66,8 @@ exports.run = async () => {
           (d) => codeOf(d) === "outcome-not-tested" && d.message.includes('"lead"'),
         );
         log(`diagnostic: ${diagnostic.source} ${codeOf(diagnostic)} line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
-        assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Information);
+        // A Hint: no squiggle on the call, no row in Problems; its hover and quick fixes stay.
+        assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Hint);
         assert.strictEqual(diagnostic.message, 'no test gives "lead": unanswered, blocked, timed-out, failed, cancelled');
         assert.strictEqual(workflow.getText(diagnostic.range), "wf.agents.open");
         const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", workflowUri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
