@@ -82,7 +82,11 @@ export function writeTimelines(reports: readonly FileReport[], directory: string
       for (let n = 2; taken.has(name); n++) name = `${name.replace(/-\d+$/, "")}-${n}`;
       taken.add(name);
       const href = `${name}.html`;
-      writeInPlace(directory, href, renderTimelineHtml({ title, status: test.status, file, timelines: test.runs.map((run) => buildTimeline(run)) }));
+      writeInPlace(
+        directory,
+        href,
+        renderTimelineHtml({ title, status: test.status, file, timelines: test.runs.map((run) => buildTimeline(run, test.status !== "failed")) }),
+      );
       entries.push({ title, status: test.status, file, href, runs: test.runs.length });
     }
   }

@@ -1,6 +1,7 @@
 // The run timeline as Mermaid sequence-diagram text, for editors that render Mermaid and for a
 // pull request's description: the transcript document ends with it (server/features/transcript.ts).
 
+import { markedWords } from "./outcomeWords.ts";
 import { boxTitle, durationText, offsetText, type Timeline, type TimelineArrow, type TimelineBox, type TimelineMark } from "./timeline.ts";
 
 type Step = { step: number; order: number; lines: (ids: Map<string, string>) => string[] };
@@ -56,9 +57,8 @@ function boxStart(box: TimelineBox, lane: string, sender: string | undefined): s
 }
 
 function outcomeText(box: TimelineBox): string {
-  const mark = box.outcome === "answered" ? "✓" : box.outcome === "waiting" || box.outcome === "awaiting-reply" ? "○" : "✗";
   const detail = box.outcome === "answered" ? (box.answer ? ` ${box.answer}` : "") : box.reason ? ` ${box.reason}` : "";
-  return `${mark} ${box.outcome}${detail} · ${durationText(box.durationMs ?? 0)}`;
+  return `${markedWords(box.told)}${detail} · ${durationText(box.durationMs ?? 0)}`;
 }
 
 function boxEnd(box: TimelineBox, lane: string): string[] {

@@ -1,6 +1,6 @@
 // In the workflow file (a document that is not a test file): what the tests did at each call, from
 // the last run of every test file (workflowRuns.ts). An inlay hint at the end of each reached
-// call's line (`6 tests · answered 9, unanswered 2, timed-out 1`), a hover listing the tests with
+// call's line (`in 6 tests: answered 9, no answer 2, timed out 1`), a hover listing the tests with
 // links, the references at a call (the entries that met its turns), and once per agent at its open
 // call an Information diagnostic naming the outcomes no test gives it, with quick fixes adding such
 // a test. The server's one instance (`server.workflowViews`); the registrars of server/features/
@@ -20,7 +20,8 @@ import {
   type ReferenceParams,
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
-import { callSummary, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { HINT_WIDTH } from "../views/hintLabels.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
@@ -81,13 +82,18 @@ export class WorkflowViews {
     const found = this.workflowOf(params.textDocument.uri);
     if (!found) return [];
     // One hint per line: the calls on a line read together, in the order written.
-    const byLine = new Map<number, string[]>();
+    const byLine = new Map<number, CallCoverage[]>();
     for (const call of found.workflow.calls) {
       const { line } = positionOfSite(call.site.line, call.site.column);
       if (call.reached.length === 0 || !lineInRange(line, params.range)) continue;
-      byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call)]);
+      byLine.set(line, [...(byLine.get(line) ?? []), call]);
     }
-    return [...byLine].sort(([left], [right]) => left - right).map(([line, labels]) => inlayHint(lineEnd(found.lines, line), labels.join(" · ")));
+    // Whole within VS Code's default width: the fullest form that fits, else the tests' counts alone.
+    const label = (calls: CallCoverage[]) => {
+      const full = calls.map((call) => callSummary(call, HINT_WIDTH)).join(" · ");
+      return full.length <= HINT_WIDTH ? full : calls.map((call) => callSummary(call, 0)).join(" · ");
+    };
+    return [...byLine].sort(([left], [right]) => left - right).map(([line, calls]) => inlayHint(lineEnd(found.lines, line), label(calls)));
   }
 
   async hover(params: HoverParams): Promise<Hover | null> {
