@@ -96,8 +96,8 @@ const WORKFLOW_LANE = "workflow";
 const NO_MOMENT: MomentTrace = { at: 0, step: 0 };
 
 /** The timeline of one run's trace. A trace with no moments (refused before it ran) has its turns at step 0. */
-/** `passed`: whether the run's test passed (by default, whether the run has no problems): ✗ is only for a failing test's. */
-export function buildTimeline(trace: RunTrace, passed = (trace.problems ?? []).length === 0): Timeline {
+/** `passed`: whether the run's test passed (false unless told): ✗ is only for what went wrong, unscripted, in a failing test. */
+export function buildTimeline(trace: RunTrace, passed = false): Timeline {
   const moments = trace.moments;
   const lanes: TimelineLane[] = [{ id: WORKFLOW_LANE, kind: "workflow" }];
   const participants = new Set((trace.participants ?? []).map((call) => call.participant));

@@ -17,7 +17,7 @@ export interface TranscriptOptions {
   sites?: boolean;
   /**
    * Whether the run's test passed: what went wrong unscripted is `✗` only in a failing test
-   * (outcomeWords.ts). By default, whether the run has no problems.
+   * (outcomeWords.ts). False by default: unless told the test passed, what went wrong is ✗.
    */
   passed?: boolean;
 }
@@ -66,7 +66,7 @@ export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {
   const lines: string[] = [header(trace, options.duration ?? true)];
 
   const sites = options.sites ?? false;
-  const passed = options.passed ?? (trace.problems ?? []).length === 0;
+  const passed = options.passed ?? false;
   const compactions = byAgent(trace.compactions ?? []);
   for (const [agent, turns] of byAgent(trace.turns ?? [])) {
     lines.push(`── ${agent}`);
