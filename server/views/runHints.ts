@@ -39,10 +39,14 @@ export function runHints(results: { text: string; view: RunView }): InlayHint[] 
     const more = `; +${labels.length - 1} more`;
     return labels[0]!.length + more.length <= HINT_WIDTH ? `${labels[0]}${more}` : labels[0]!;
   };
-  const where = (line: number): Position => {
+  // A long line's hint: after the entry's callee when that is within LONG_LINE, else before the line's code.
+  const hintAt = (line: number, text: string): InlayHint => {
     const end = lineEnd(lines, line);
+    if (end.character <= LONG_LINE) return inlayHint(end, text);
     const anchor = anchors.get(line);
-    return end.character > LONG_LINE && anchor && anchor.character <= LONG_LINE ? anchor : end;
+    if (anchor && anchor.character <= LONG_LINE) return inlayHint(anchor, text);
+    const indent = Math.max(0, (lines[line] ?? "").search(/\S/));
+    return { position: { line, character: indent }, label: text, paddingRight: true };
   };
-  return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => inlayHint(where(line), label(kinds)));
+  return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => hintAt(line, label(kinds)));
 }

@@ -22,6 +22,7 @@ import {
 import { pathToFileURL } from "node:url";
 import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
 import { HINT_WIDTH } from "../views/hintLabels.ts";
+import { LONG_LINE } from "../views/runHints.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
@@ -93,7 +94,15 @@ export class WorkflowViews {
       const full = calls.map((call) => callSummary(call, HINT_WIDTH)).join(" · ");
       return full.length <= HINT_WIDTH ? full : calls.map((call) => callSummary(call, 0)).join(" · ");
     };
-    return [...byLine].sort(([left], [right]) => left - right).map(([line, calls]) => inlayHint(lineEnd(found.lines, line), label(calls)));
+    // A long line's hint stands where it is seen, as a test file's does (runHints.ts): after the first call's name, else before the code.
+    const hintAt = (line: number, calls: CallCoverage[]): InlayHint => {
+      const end = lineEnd(found.lines, line);
+      if (end.character <= LONG_LINE) return inlayHint(end, label(calls));
+      const name = callNameRange(found.lines, calls[0]!.site, calls[0]!.callee).end;
+      if (name.line === line && name.character <= LONG_LINE) return inlayHint(name, label(calls));
+      return { position: { line, character: Math.max(0, (found.lines[line] ?? "").search(/\S/)) }, label: label(calls), paddingRight: true };
+    };
+    return [...byLine].sort(([left], [right]) => left - right).map(([line, calls]) => hintAt(line, calls));
   }
 
   async hover(params: HoverParams): Promise<Hover | null> {

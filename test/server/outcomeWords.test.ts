@@ -48,7 +48,16 @@ function turnOf(end: TurnEnd, scripted: boolean): TurnTrace {
 function runOf(parts: Partial<RunTrace>): RunTrace {
   const span = () => ({ started: { at: 0, step: 0 }, ended: { at: 5, step: 1 } });
   const run: RunTrace = { workflow: "read", entries: [], turns: [], compactions: [], decisions: [], problems: [], durationMs: 1, ...parts };
-  run.moments = { start: "2026-01-01T00:00:00.000Z", turns: run.turns.map(span), compactions: run.compactions.map(span), decisions: [], messages: [], timers: [], events: [], ended: { at: 5, step: 2 } };
+  run.moments = {
+    start: "2026-01-01T00:00:00.000Z",
+    turns: run.turns.map(span),
+    compactions: run.compactions.map(span),
+    decisions: [],
+    messages: [],
+    timers: [],
+    events: [],
+    ended: { at: 5, step: 2 },
+  };
   return run;
 }
 
@@ -64,7 +73,9 @@ for (const end of TURN_ENDS) {
       expect(hint.length).toBeLessThanOrEqual(HINT_WIDTH);
       expect(turnsMarkdown(met)).toContain(markedWords(expected));
       const run = runOf({ turns: [turn] });
-      expect(renderTranscript(run, { duration: false, passed: context.passed }).split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^ {4}${escape(markedWords(expected))}( {2}|$)`)));
+      expect(renderTranscript(run, { duration: false, passed: context.passed }).split("\n")).toContainEqual(
+        expect.stringMatching(new RegExp(`^ {4}${escape(markedWords(expected))}( {2}|$)`)),
+      );
       const timeline = buildTimeline(run, context.passed);
       expect(timeline.boxes[0]!.told).toEqual(expected);
       expect(renderMermaid(timeline)).toContain(markedWords(expected));
@@ -84,7 +95,9 @@ test("a compaction's end reads the table's words in its hint, hover, transcript 
       const expected = endedAs("turn", end, context);
       const met = [{ kind: "compaction" as const, compaction, test: "t", passed: context.passed }];
       expect(scriptHint("compaction", met)).toContain(hintWords(expected));
-      expect(scriptMarkdown({ kind: "compaction", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, line: 0, met })).toContain(markedWords(expected));
+      expect(scriptMarkdown({ kind: "compaction", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, line: 0, met })).toContain(
+        markedWords(expected),
+      );
       const run = runOf({ turns: [turnOf("answered", false)], compactions: [compaction] });
       expect(renderTranscript(run, { duration: false, passed: context.passed })).toContain(`    ${markedWords(expected)}`);
       expect(buildTimeline(run, context.passed).boxes.find((box) => box.kind === "compaction")!.told).toEqual(expected);
