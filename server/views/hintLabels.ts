@@ -16,7 +16,7 @@ export const HINT_WIDTH = 43;
  * The first of `candidates` that reads whole within HINT_WIDTH, from the fullest to the shortest:
  * the outcome is kept, the detail (the other tests, a summary, a reason) left to the hover.
  */
-function fit(width: number, ...candidates: string[]): string {
+function fitted(width: number, ...candidates: string[]): string {
   const whole = candidates.find((candidate) => candidate.length <= width);
   return whole ?? cut(candidates.at(-1)!, width - 1);
 }
@@ -102,7 +102,7 @@ export function turnHint(turns: Array<MetOf<"turn">>, width = HINT_WIDTH): strin
     const single = where === "" && what === whats[0] && whats.length === 1;
     return [single ? `${who} · ${numbers} ${what}` : `${who} · ${numbers}${where}: ${what}`, `${who} · ${numbers}: ${what}`, `${who}: ${what}`];
   });
-  return fit(width, ...candidates, whats.at(-1)!);
+  return fitted(width, ...candidates, whats.at(-1)!);
 }
 
 /** At most two names, then a count. */
@@ -136,7 +136,7 @@ function joined(width: number, whats: string[], where: string, results: string[]
       return index === 0 && where !== "" ? [`${what}${where}${separator}${outcome}`, `${what}${separator}${outcome}`] : [`${what}${separator}${outcome}`];
     }),
   );
-  return fit(width, ...candidates, shown.at(-1)!);
+  return fitted(width, ...candidates, shown.at(-1)!);
 }
 
 /**
@@ -153,9 +153,9 @@ export function compactionHint(met: Array<MetOf<"compaction">>, width = HINT_WID
   const results = met.map(({ compaction, passed }) => hintWords(endedAs("turn", turnEnd(compaction), { scripted: compaction.scripted === true, passed })));
   const first = compactions[0]!;
   if (met.length === 1) {
-    if (first.outcome !== "answered" || !first.answer) return fit(width, `${what} ${results[0]}`, results[0]!);
+    if (first.outcome !== "answered" || !first.answer) return fitted(width, `${what} ${results[0]}`, results[0]!);
     const room = Math.min(width, 200) - `${what} answered ""`.length - 1;
-    return fit(width, room >= 8 ? `${what} answered "${cut(first.answer, room)}"` : "", `${what} answered`, "answered");
+    return fitted(width, room >= 8 ? `${what} answered "${cut(first.answer, room)}"` : "", `${what} answered`, "answered");
   }
   // Several `testWorkflow` runs in one test compact the same numbers again: `in 2 runs`.
   const asked = new Map<string, number>();
@@ -176,7 +176,7 @@ export function wakeHint(met: Array<MetOf<"wake">>, width = HINT_WIDTH): string 
   const results = met.map(({ message, passed }) => hintWords(endedAs("message", message.end, { passed })));
   const woken = `${names(messages.map((message) => message.to).sort(), "agent")} · woken`;
   const by = ` by ${names(messages.map((message) => message.from).sort(), "sender")}`;
-  if (met.length === 1) return fit(width, `${woken}${by}: ${results[0]}`, `${woken}: ${results[0]}`, results[0]!);
+  if (met.length === 1) return fitted(width, `${woken}${by}: ${results[0]}`, `${woken}: ${results[0]}`, results[0]!);
   const where = inTests(met);
   const times = where !== "" ? "" : ` ${met.length} times`;
   return joined(width, [`${woken}${times}${by}`, `${woken}${times}`, `${woken}`], where, results, true);
@@ -196,10 +196,10 @@ export function eventHint(met: Array<MetOf<"event">>, width = HINT_WIDTH): strin
   const passed = met.every((one) => one.passed);
   const sent = met.filter(({ event }) => event.sent).length;
   const words = (end: EventEnd) => hintWords(endedAs("event", end, { passed }));
-  if (sent === met.length) return fit(width, `${words("sent")} ${eventTurn(first)}${inTests(met)}`, `${words("sent")} ${eventTurn(first)}`, words("sent"));
-  if (sent > 0) return fit(width, `${words("sent")} in ${sent} of ${met.length} runs, ${eventTurn(first)}`, `${words("sent")} in ${sent} of ${met.length} runs`);
+  if (sent === met.length) return fitted(width, `${words("sent")} ${eventTurn(first)}${inTests(met)}`, `${words("sent")} ${eventTurn(first)}`, words("sent"));
+  if (sent > 0) return fitted(width, `${words("sent")} in ${sent} of ${met.length} runs, ${eventTurn(first)}`, `${words("sent")} in ${sent} of ${met.length} runs`);
   if (met.every(({ refused }) => refused)) return words("refused");
-  return fit(width, `${words("never-sent")} (due ${eventTurn(first)})`, words("never-sent"));
+  return fitted(width, `${words("never-sent")} (due ${eventTurn(first)})`, words("never-sent"));
 }
 
 function participantCall(call: ParticipantEventTrace, width: number): string {
@@ -216,13 +216,13 @@ export function participantHint(met: Array<MetOf<"participant">>, width = HINT_W
   );
   if (calls.length === 1) {
     const plain = `${who}: ${participantCall({ ...calls[0]!, returned: undefined }, 0)}`;
-    return fit(width, `${who}: ${participantCall(calls[0]!, Math.min(width, 200) - plain.length - 4)}`, plain);
+    return fitted(width, `${who}: ${participantCall(calls[0]!, Math.min(width, 200) - plain.length - 4)}`, plain);
   }
   const shown = calls
     .slice(0, 2)
     .map((call) => participantCall(call, 30))
     .join(", ");
-  return fit(
+  return fitted(
     width,
     `${who} · ${calls.length} calls: ${shown}${calls.length > 2 ? ", …" : ""}`,
     `${who} · ${calls.length} calls: ${participantCall({ ...calls[0]!, returned: undefined }, 0)}, …`,
@@ -249,11 +249,11 @@ export function decisionHint(met: Array<MetOf<"decision">>, width = HINT_WIDTH):
   const first = decisions[0]!;
   if (decisions.length === 1) {
     const answers = Object.entries(first.answers ?? {});
-    if (first.error !== undefined && !first.answered) return fit(width, `${who} · ${results[0]}: ${first.error}`, `${who} · ${results[0]}`, results[0]!);
-    if (!first.answered || answers.length === 0) return fit(width, `${who} · ${results[0]}`, results[0]!);
+    if (first.error !== undefined && !first.answered) return fitted(width, `${who} · ${results[0]}: ${first.error}`, `${who} · ${results[0]}`, results[0]!);
+    if (!first.answered || answers.length === 0) return fitted(width, `${who} · ${results[0]}`, results[0]!);
     const [id, reading] = answers[0]!;
     const more = answers.length > 1 ? ` and ${answers.length - 1} more` : "";
-    return fit(
+    return fitted(
       width,
       `${who} · ${results[0]} ${id}: ${reading.answer} (${+reading.probability.toFixed(2)})${more}`,
       `${who} · ${results[0]} ${id}: ${reading.answer}${more}`,
