@@ -8,9 +8,7 @@ import type { DecisionTrace, ParticipantEventTrace } from "../../core/testing/tr
 import { endedAs, hintWords, markedWords, turnEnd, type DecisionEnd, type EventEnd } from "../../core/testing/outcomeWords.ts";
 import { metOf, type EventTrace, type Met, type MetKind, type MetOf } from "./scriptViews.ts";
 import { cut } from "./markdownText.ts";
-
-/** VS Code's default `editor.inlayHints.maximumLength`: a longer hint is cut with `…`, so none is longer. */
-export const HINT_WIDTH = 43;
+import { HINT_WIDTH } from "../limits.ts";
 
 /**
  * The first of `candidates` that reads whole within HINT_WIDTH, from the fullest to the shortest:

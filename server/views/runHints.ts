@@ -6,14 +6,9 @@ import { lineEnd } from "../analysis/ranges.ts";
 import type { RunView } from "./runView.ts";
 import type { Met, MetKind } from "./scriptViews.ts";
 import { inlayHint } from "./toLsp.ts";
-import { HINT_WIDTH, scriptHint } from "./hintLabels.ts";
+import { scriptHint } from "./hintLabels.ts";
+import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
 import type { Position } from "vscode-languageserver";
-
-/**
- * A line longer than this has its hint after the entry's callee, not at its end: the width an
- * editor shows without scrolling beside the side bar at a usual font (100 columns, a common ruler).
- */
-export const LONG_LINE = 100;
 
 /** Every hint of a run's results, in the order of the text's lines. */
 export function runHints(results: { text: string; view: RunView }): InlayHint[] {

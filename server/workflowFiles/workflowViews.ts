@@ -21,8 +21,7 @@ import {
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
 import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
-import { HINT_WIDTH } from "../views/hintLabels.ts";
-import { LONG_LINE } from "../views/runHints.ts";
+import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InlayHint } from "vscode-languageserver-protocol";
-import { HINT_WIDTH } from "../../server/views/hintLabels.ts";
-import { LONG_LINE } from "../../server/views/runHints.ts";
+import { HINT_WIDTH, LONG_LINE } from "../../server/limits.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
 
 const WHOLE = { start: { line: 0, character: 0 }, end: { line: 100_000, character: 0 } };

@@ -9,7 +9,8 @@ import { renderMermaid } from "../../core/testing/timelineMermaid.ts";
 import { renderTimelineSvg } from "../../core/testing/timelineSvg.ts";
 import type { CompactionTrace, DecisionTrace, MessageTrace, RunTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { renderTranscript } from "../../core/testing/transcript.ts";
-import { HINT_WIDTH, scriptHint, turnHint } from "../../server/views/hintLabels.ts";
+import { HINT_WIDTH } from "../../server/limits.ts";
+import { scriptHint, turnHint } from "../../server/views/hintLabels.ts";
 import { scriptMarkdown, turnsMarkdown } from "../../server/views/hoverMarkdown.ts";
 import type { EventTrace } from "../../server/views/scriptViews.ts";
 
