@@ -52,3 +52,12 @@ export const MAX_CONTENT_LENGTH = 64 * 2 ** 20;
  * about 700 on Node's default stack, so 300 leaves room for whatever called the pass.
  */
 export const DEPTH_LIMIT = 300;
+
+/** VS Code's default `editor.inlayHints.maximumLength`: it cuts a longer hint with `…`, so no hint of ours is longer (hintLabels.ts). */
+export const HINT_WIDTH = 43;
+
+/**
+ * A line longer than this has its hint after the entry's callee (or a call's name), not at its end:
+ * the width an editor shows without scrolling beside the side bar at a usual font, a common ruler (runHints.ts).
+ */
+export const LONG_LINE = 100;

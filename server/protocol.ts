@@ -451,6 +451,8 @@ export interface TimelineModel {
     stage?: string;
     prompt: string;
     outcome: string;
+    /** What it ended as, in the words every view uses (core/testing/outcomeWords.ts), its mark (✓ ✗ ○) and tone (its colour). */
+    told: { words: string; tone: "ok" | "scripted" | "expected" | "open" | "failure"; mark: string };
     reason?: string;
     answer?: string;
     started: TimelineMoment;

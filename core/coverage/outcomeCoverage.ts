@@ -3,6 +3,7 @@
 // that asked), the tests that reached it and how its turns ended; per agent, the outcome kinds
 // the engine can give it against the ones some test gave. The CLI's `--coverage` and the language
 // server's workflow views both read it.
+import { outcomeKindWords } from "../testing/outcomeWords.ts";
 import type { OutcomeKind } from "../workflow/types.ts";
 import type { DecisionTrace, RunTrace, SourceSite } from "../testing/trace.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
@@ -211,9 +212,16 @@ function outcomeCounts(reached: readonly Reach[]): Array<{ outcome: string; turn
   return [...known, ...others].map((outcome) => ({ outcome, turns: counts.get(outcome) ?? 0 }));
 }
 
-/** `6 tests · answered 9, unanswered 2, timed-out 1` (`1 test`, and `no test` for an unreached call). */
-export function callSummary(call: CallCoverage): string {
+/**
+ * `in 6 tests: answered 9, no answer 2, timed out 1`, in the words of the one table (outcomeWords.ts),
+ * as a test file's hints say `in 3 tests`; `no test` for an unreached call. Within `width`, the
+ * first outcome and how many more, then the count of tests alone.
+ */
+export function callSummary(call: CallCoverage, width = Number.POSITIVE_INFINITY): string {
   const tests = call.reached.length;
   if (tests === 0) return "no test";
-  return `${tests} ${tests === 1 ? "test" : "tests"} · ${call.outcomes.map(({ outcome, turns }) => `${outcome} ${turns}`).join(", ")}`;
+  const where = `in ${tests} ${tests === 1 ? "test" : "tests"}`;
+  const counts = call.outcomes.map(({ outcome, turns }) => `${outcomeKindWords(outcome, call.kind === "decision")} ${turns}`);
+  const candidates = [`${where}: ${counts.join(", ")}`, `${where}: ${counts[0]}, ${counts.length - 1} more`, where];
+  return candidates.find((candidate, index) => candidate.length <= width && (index !== 1 || counts.length > 1)) ?? where;
 }

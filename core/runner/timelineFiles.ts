@@ -84,7 +84,7 @@ export function writeTimelines(reports: readonly FileReport[], directory: string
       for (let n = 2; taken.has(name); n++) name = `${name.replace(/-\d+$/, "")}-${n}`;
       taken.add(name);
       const href = `${name}.html`;
-      const timelines = test.runs.map((run) => buildTimeline(run));
+      const timelines = test.runs.map((run) => buildTimeline(run, test.status !== "failed"));
       writeInPlace(directory, href, renderTimelineHtml({ title, status: test.status, file, timelines }));
       writeInPlace(directory, `${name}.md`, renderMermaidPage({ title, status: test.status, file, html: href, timelines }));
       entries.push({ title, status: test.status, file, href, runs: test.runs.length });

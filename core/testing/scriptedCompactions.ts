@@ -5,7 +5,7 @@ import type { Moment } from "../workflow/clock.ts";
 import type { HostEnd, TurnOperation } from "../workflow/host.ts";
 import { firstLine } from "../workflow/json.ts";
 import type { Outcome } from "../workflow/types.ts";
-import { noAnswerEnd } from "./noAnswerKinds.ts";
+import { NO_ANSWER_KINDS, noAnswerEnd } from "./noAnswerKinds.ts";
 import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, type Entry, type NoAnswer } from "./entries.ts";
 import { plural } from "./problems.ts";
@@ -143,6 +143,8 @@ export class ScriptedCompactions {
   }
 
   private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>): Promise<HostEnd> | HostEnd {
+    const held = this.byOperation.get(operation.id);
+    if (held && NO_ANSWER_KINDS[entry.kind].scriptsItsEnd) held.trace.scripted = true;
     return (
       noAnswerEnd(operation, entry, "compaction") ??
       this.failWith(compactionProblem("compaction-interrupted", operation, "a compaction is not interrupted by the operator", at, false))

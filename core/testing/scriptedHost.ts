@@ -6,7 +6,7 @@ import type { AgentHost, CallCapture, ForkedFrom, HostEnd, OpenedAgent, PanePlac
 import { canonicalJson } from "../workflow/json.ts";
 import { messageOf } from "../workflow/errors.ts";
 import type { Execution, Outcome } from "../workflow/types.ts";
-import { noAnswerEnd } from "./noAnswerKinds.ts";
+import { NO_ANSWER_KINDS, noAnswerEnd } from "./noAnswerKinds.ts";
 import { scriptReply } from "./scriptReply.ts";
 import { describe, isAnswer, isNoAnswer, lazySiteOf, type Entry, type NoAnswer } from "./entries.ts";
 import { plural, turnProblem } from "./problems.ts";
@@ -62,6 +62,8 @@ export interface SetRecord {
 }
 
 const never = new Promise<never>(() => {});
+/** The mistakes that are a refusal of the script's answer, as the engine refuses one: the turn reads `refused`. */
+const REFUSALS: ReadonlySet<ProblemTrace["code"]> = new Set(["answer-refused", "schema-mismatch", "result-while-owing"]);
 
 /** A problem's place in its script with the entry's site, read now: only a mistake pays for formatting it. */
 function located(at: Partial<ProblemTrace>, entry: Entry): Partial<ProblemTrace> {
@@ -248,6 +250,7 @@ export class ScriptedHost implements AgentHost {
           expectedSchema: operation.schema ?? "text",
           actualSchema: entry.schema ?? "text",
         }),
+        operation,
       );
     }
     const reply = await scriptReply(
@@ -264,14 +267,17 @@ export class ScriptedHost implements AgentHost {
     let raw: string;
     if (operation.schema === undefined) {
       if (typeof value !== "string") {
-        return this.fail(turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, located(at, entry), false));
+        return this.fail(
+          turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, located(at, entry), false),
+          operation,
+        );
       }
       raw = value;
     } else {
       try {
         raw = JSON.stringify(value) ?? "undefined";
       } catch (error) {
-        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, located(at, entry), false));
+        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, located(at, entry), false), operation);
       }
     }
     // The engine refuses a result while the agent owes a reply it was shown; so does the test, by name.
@@ -279,6 +285,7 @@ export class ScriptedHost implements AgentHost {
     if (owed.length && !operation.signal.aborted) {
       return this.fail(
         turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...located(at, entry), from: owed[0]! }),
+        operation,
       );
     }
     const verdict = operation.submit(raw);
@@ -296,6 +303,7 @@ export class ScriptedHost implements AgentHost {
           },
           false,
         ),
+        operation,
       );
     }
     const { trace } = this.records.get(operation.id)!;
@@ -306,13 +314,23 @@ export class ScriptedHost implements AgentHost {
   /** `siteOf`: the entry whose site a problem names (the one the script gave, when a function returned `entry`). */
   private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>, siteOf: Entry = entry): Promise<HostEnd> | HostEnd {
     const ended = noAnswerEnd(operation, entry, "turn");
-    if (ended) return ended;
+    const trace = this.records.get(operation.id)?.trace;
+    if (ended) {
+      if (trace && NO_ANSWER_KINDS[entry.kind].scriptsItsEnd) trace.scripted = true;
+      return ended;
+    }
     // Interrupted: the operator stops the calling session's turn in its pane; no other agent has an operator.
-    if (operation.execution.caller) return { kind: "cancelled", reason: "the operator interrupted the turn" };
+    if (operation.execution.caller) {
+      if (trace) trace.scripted = true;
+      return { kind: "cancelled", reason: "the operator interrupted the turn" };
+    }
     return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", located(at, siteOf), false));
   }
 
-  private fail(problem: ProblemTrace): Promise<never> {
+  private fail(problem: ProblemTrace, operation?: TurnOperation): Promise<never> {
+    // The turn whose script's answer was refused reads `refused`, with why, in every view.
+    const trace = operation && this.records.get(operation.id)?.trace;
+    if (trace && REFUSALS.has(problem.code)) trace.refused = problem.message;
     this.signals.fail(problem);
     return never;
   }

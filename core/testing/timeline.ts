@@ -3,6 +3,7 @@
 // decisions, parking, the ending), each placed at its moment on the run's virtual clock. Pure data;
 // timelineMermaid.ts, timelineSvg.ts and timelineHtml.ts draw it.
 
+import { endedAs, turnEnd, type Ended } from "./outcomeWords.ts";
 import { firstLine } from "../workflow/json.ts";
 import type { MomentTrace, RunTrace, SourceSite, SpanTrace } from "./trace.ts";
 
@@ -25,7 +26,10 @@ export interface TimelineBox {
   stage?: string;
   /** The first line of the prompt (a wake's: the message; a compaction's: its focus). */
   prompt: string;
+  /** The engine's outcome kind (an identifier: `cancelled` for a refused answer too). */
   outcome: string;
+  /** What it ended as, in the words of outcomeWords.ts (`no answer, as scripted`, `refused`), its mark and its tone (its colour). */
+  told: Ended;
   reason?: string;
   /** The answer, as one short line of JSON, when it answered. */
   answer?: string;
@@ -92,7 +96,8 @@ const WORKFLOW_LANE = "workflow";
 const NO_MOMENT: MomentTrace = { at: 0, step: 0 };
 
 /** The timeline of one run's trace. A trace with no moments (refused before it ran) has its turns at step 0. */
-export function buildTimeline(trace: RunTrace): Timeline {
+/** `passed`: whether the run's test passed (false unless told): ✗ is only for what went wrong, unscripted, in a failing test. */
+export function buildTimeline(trace: RunTrace, passed = false): Timeline {
   const moments = trace.moments;
   const lanes: TimelineLane[] = [{ id: WORKFLOW_LANE, kind: "workflow" }];
   const participants = new Set((trace.participants ?? []).map((call) => call.participant));
@@ -112,11 +117,13 @@ export function buildTimeline(trace: RunTrace): Timeline {
       n: turn.n,
       prompt: firstLine(turn.prompt, 120),
       outcome: turn.outcome,
+      told: endedAs("turn", turnEnd(turn), { scripted: turn.scripted === true, passed }),
       ...spanFields(span),
     };
     if (turn.label !== undefined) box.label = turn.label;
     if (turn.stage !== undefined) box.stage = turn.stage;
-    if (turn.reason !== undefined) box.reason = turn.reason;
+    if (turn.refused !== undefined) box.reason = turn.refused;
+    else if (turn.reason !== undefined) box.reason = turn.reason;
     if (turn.outcome === "answered" && turn.answer !== undefined) box.answer = shortJson(turn.answer);
     if (turn.match) box.entry = { key: turn.match.key, index: turn.match.index, ...(turn.match.site ? { site: turn.match.site } : {}) };
     if (turn.askedAt) box.askedAt = turn.askedAt;
@@ -130,6 +137,7 @@ export function buildTimeline(trace: RunTrace): Timeline {
       n: compaction.n,
       prompt: firstLine(compaction.focus, 120),
       outcome: compaction.outcome,
+      told: endedAs("turn", turnEnd(compaction), { scripted: compaction.scripted === true, passed }),
       ...spanFields(spanOf(moments?.compactions, index)),
     };
     if (compaction.reason !== undefined) box.reason = compaction.reason;

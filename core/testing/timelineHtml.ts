@@ -33,9 +33,9 @@ svg.timeline .box { cursor: pointer; outline: none; }
 svg.timeline .box:hover rect, svg.timeline .box:focus rect, svg.timeline .box.selected rect { stroke-width: 2.5; }
 svg.timeline .box.kind-nudge rect, svg.timeline .box.kind-wake rect { stroke-dasharray: 2 2; }
 svg.timeline .box.kind-compaction rect { fill: var(--tl-band); }
-svg.timeline .box.outcome-answered .box-outcome { fill: var(--tl-ok); }
-svg.timeline .box:not(.outcome-answered) .box-outcome { fill: var(--tl-bad); }
-svg.timeline .box.outcome-waiting .box-outcome, svg.timeline .box.outcome-awaiting-reply .box-outcome { fill: var(--tl-wait); }
+svg.timeline .box.tone-ok .box-outcome, svg.timeline .box.tone-scripted .box-outcome { fill: var(--tl-ok); }
+svg.timeline .box.tone-failure .box-outcome { fill: var(--tl-bad); }
+svg.timeline .box.tone-expected .box-outcome, svg.timeline .box.tone-open .box-outcome { fill: var(--tl-wait); }
 svg.timeline .box-title { font-weight: 600; }
 svg.timeline .arrow line { stroke: var(--tl-arrow); stroke-width: 1.5; }
 svg.timeline .arrow.kind-reply line { stroke-dasharray: 5 3; }
@@ -76,7 +76,7 @@ const PAGE_SCRIPT = `
     document.querySelectorAll(".box.selected").forEach(function (other) { other.classList.remove("selected"); });
     element.classList.add("selected");
     var lines = [box.lane + " " + box.kind + " #" + box.n + (box.label ? " [" + box.label + "]" : "") + (box.stage ? " (stage " + box.stage + ")" : ""),
-      "prompt:   " + box.prompt, "outcome:  " + box.outcome + (box.reason ? " (" + box.reason + ")" : "") + (box.durationMs === undefined ? ", never ended" : ", " + box.durationMs + " ms on the virtual clock")];
+      "prompt:   " + box.prompt, "outcome:  " + box.told.mark + " " + box.told.words + (box.reason ? " (" + box.reason + ")" : "") + (box.durationMs === undefined ? ", never ended" : ", " + box.durationMs + " ms on the virtual clock")];
     if (box.answer) lines.push("answer:   " + box.answer);
     if (box.entry) lines.push("entry:    " + box.entry.key + (box.entry.index === null ? "" : "[" + box.entry.index + "]") + " at " + site(box.entry.site));
     lines.push("asked at: " + site(box.askedAt));

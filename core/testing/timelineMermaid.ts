@@ -2,6 +2,7 @@
 // request's description): `turnlens test --timeline` writes it beside each HTML page as Markdown,
 // and `turnlens/timeline` answers it with the SVG. Not in the editor's text views, which show it raw.
 
+import { markedWords } from "./outcomeWords.ts";
 import { boxTitle, durationText, offsetText, type Timeline, type TimelineArrow, type TimelineBox, type TimelineMark } from "./timeline.ts";
 
 type Step = { step: number; order: number; lines: (ids: Map<string, string>) => string[] };
@@ -57,9 +58,8 @@ function boxStart(box: TimelineBox, lane: string, sender: string | undefined): s
 }
 
 function outcomeText(box: TimelineBox): string {
-  const mark = box.outcome === "answered" ? "✓" : box.outcome === "waiting" || box.outcome === "awaiting-reply" ? "○" : "✗";
   const detail = box.outcome === "answered" ? (box.answer ? ` ${box.answer}` : "") : box.reason ? ` ${box.reason}` : "";
-  return `${mark} ${box.outcome}${detail} · ${durationText(box.durationMs ?? 0)}`;
+  return `${markedWords(box.told)}${detail} · ${durationText(box.durationMs ?? 0)}`;
 }
 
 function boxEnd(box: TimelineBox, lane: string): string[] {

@@ -2,6 +2,7 @@
 // order, boxes for turns, arrows for messages, glyphs for marks, a band where the virtual clock
 // moved. It names colours by class only, so the HTML file and the VS Code webview each style it.
 
+import { markedWords } from "./outcomeWords.ts";
 import { boxTitle, durationText, offsetText, type Timeline, type TimelineBox, type TimelineMark } from "./timeline.ts";
 import type { SourceSite } from "./trace.ts";
 
@@ -102,7 +103,7 @@ export function renderTimelineSvg(timeline: Timeline): string {
     }
     if (box.ended && box.kind !== "wake") {
       const end = middle(box.ended.step);
-      parts.push(`<line class="return outcome-${box.outcome}" x1="${left}" y1="${end}" x2="${workflowX}" y2="${end}" marker-end="url(#tl-head)"/>`);
+      parts.push(`<line class="return outcome-${box.outcome} tone-${box.told.tone}" x1="${left}" y1="${end}" x2="${workflowX}" y2="${end}" marker-end="url(#tl-head)"/>`);
     }
   }
   // Boxes, nested by how many boxes of the same lane are still open (a turn awaiting a reply and its wake).
@@ -119,7 +120,7 @@ export function renderTimelineSvg(timeline: Timeline): string {
     const left = center - BOX_WIDTH / 2 + depth * 10;
     const boxWidth = BOX_WIDTH - depth * 10;
     parts.push(
-      `<g class="box kind-${box.kind} outcome-${attribute(box.outcome)}" data-box="${box.index}" tabindex="0" role="button" aria-label="${attribute(boxTitle(box))}">`,
+      `<g class="box kind-${box.kind} outcome-${attribute(box.outcome)} tone-${box.told.tone}" data-box="${box.index}" tabindex="0" role="button" aria-label="${attribute(boxTitle(box))}">`,
       `<title>${escape(boxTooltip(box))}</title>`,
       `<rect x="${left}" y="${top}" width="${boxWidth}" height="${Math.max(end - top, 50)}" rx="4"${box.ended ? "" : ' class="open"'}/>`,
       `<text class="box-title" x="${left + 6}" y="${top + 14}">${escape(cut(boxTitle(box), 25))}</text>`,
@@ -177,9 +178,9 @@ function glyph(kind: TimelineMark["kind"], x: number, y: number): string {
   return `<circle class="glyph" cx="${x}" cy="${y}" r="5"/>`;
 }
 
+/** A box's outcome in the table's words (outcomeWords.ts) and how long it took: `✓ no answer, as scripted · 2 s`. */
 export function outcomeLine(box: TimelineBox): string {
-  const mark = box.outcome === "answered" ? "✓" : box.outcome === "waiting" || box.outcome === "awaiting-reply" ? "○" : "✗";
-  return `${mark} ${box.outcome} · ${box.durationMs === undefined ? "never ended" : durationText(box.durationMs)}`;
+  return `${markedWords(box.told)} · ${box.durationMs === undefined ? "never ended" : durationText(box.durationMs)}`;
 }
 
 function siteText(site: SourceSite): string {

@@ -55,6 +55,10 @@ export interface TurnTrace {
   answer?: unknown;
   /** The outcome's reason, for a turn that did not answer. */
   reason?: string;
+  /** Set when a `noAnswer.…()` entry that says how its turn ends met it: the views never draw that as a failure. */
+  scripted?: true;
+  /** Why the test refused its script's answer (`answer-refused`, `schema-mismatch`): the views say `refused`, not the engine's `cancelled`. */
+  refused?: string;
   match?: MatchTrace;
   /** For a wake: the message that woke the agent (its id among `messages`) and who sent it. */
   cause?: { id: string; from: string };
@@ -81,6 +85,8 @@ export interface CompactionTrace {
   answer?: string;
   /** The outcome's reason, for a compaction that did not answer. */
   reason?: string;
+  /** Set when a `noAnswer.…()` entry that says how its compaction ends met it. */
+  scripted?: true;
   /** Absent when no script met it and it answered `""`. */
   match?: MatchTrace;
 }

@@ -3,6 +3,7 @@
 // calls, scripted events, decisions, the test's mistakes and the ending.
 // Plain text; `syntaxes/turnlens-transcript.tmLanguage.json` highlights it (language `turnlens-transcript`).
 
+import { endedAs, markedWords, turnEnd } from "./outcomeWords.ts";
 import type { CompactionTrace, MatchTrace, MessageTrace, ParticipantEventTrace, RunTrace, SourceSite, TurnTrace } from "./trace.ts";
 
 export interface TranscriptOptions {
@@ -14,6 +15,11 @@ export interface TranscriptOptions {
   duration?: boolean;
   /** Whether each `←` line names where its entry was written, as `file:line:column`; false by default. */
   sites?: boolean;
+  /**
+   * Whether the run's test passed: what went wrong unscripted is `✗` only in a failing test
+   * (outcomeWords.ts). False by default: unless told the test passed, what went wrong is ✗.
+   */
+  passed?: boolean;
 }
 
 /*
@@ -25,22 +31,23 @@ export interface TranscriptOptions {
  *       │ <next prompt line>                    up to `promptLines` lines in all, then
  *       │ … <k> more lines
  *       ✓ answered  <answer as one line of JSON>
- *       ✗ <outcome>  <reason>                   unanswered, blocked, failed, timed-out, cancelled
- *       ○ <outcome>  <reason>                   waiting, awaiting-reply and any other
+ *       <mark> <outcome>  <reason>              the outcome in the words of outcomeWords.ts: `✓ no answer,
+ *                                               as scripted`, `✗ refused` (and why), `○ still waiting`;
+ *                                               ✗ only for what went wrong unscripted in a failing test
  *       ← <key>[<index>][  <file:line:column>]  the script entry that met the turn
  *   compaction #<n>  <first line of the focus>  after its agent's turns, each of its compactions
  *       │ <next focus line>                     cut as a prompt is
- *       ✓ answered  "<summary>"                 or ✗ failed  <reason>, as a turn's outcome
+ *       ✓ answered  "<summary>"                 or another outcome, as a turn's
  *       ← <key>[<index>][  <file:line:column>]  the `compactions` entry that met it
  *   message <from> → <to>[ asks]  <first line of the text>    every message, in the order sent
  *       │ <next text line>                      cut as a prompt is
- *       ✓ replied|delivered                     or ✗ failed|undelivered  <reason>, ○ pending
+ *       ✓ replied|delivered                     or ✗ failed|undelivered  <reason>, ○ still pending
  *       ← <key>[<index>][  <file:line:column>]  the `messages` entry that met the wake it caused
  *   participant <key> route <agent> <direction>  <purpose>         each call of a participants script
  *   participant <key> message from <agent>  <first line of the text>
  *       → <what the script returned, as one line of JSON>          when it returned something
- *   event <name> <during|after> <agent>#<n>  ✓ sent <eventId>|✗ never sent   each `events` entry
- *   decision <key> ✓ answered|✗ no answers  ← <key>
+ *   event <name> <during|after> <agent>#<n>  ✓ sent <eventId>|✗ never sent|✗ refused   each `events` entry
+ *   decision <key> ✓ answered|✗ rejected|✗ not answered  ← <key>
  *   problem <code>: <message>
  *   ending <mark> <kind>[ (stage <name>)][  <reason>]   only when the run did not complete:
  *                                               ✗ failed, timed-out, cancelled; ○ stopped, parked
@@ -50,10 +57,7 @@ export interface TranscriptOptions {
  * message, and `woken by <from>` names the sender.
  */
 
-const FAILED_OUTCOMES = new Set(["unanswered", "blocked", "failed", "timed-out", "cancelled"]);
 const FAILED_ENDINGS = new Set(["failed", "timed-out", "cancelled"]);
-const DONE_MESSAGES = new Set(["replied", "delivered"]);
-const FAILED_MESSAGES = new Set(["failed", "undelivered"]);
 
 /** Renders a run's trace as a transcript, one line per construct, ending in a newline. */
 export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {}): string {
@@ -62,33 +66,36 @@ export function renderTranscript(trace: RunTrace, options: TranscriptOptions = {
   const lines: string[] = [header(trace, options.duration ?? true)];
 
   const sites = options.sites ?? false;
+  const passed = options.passed ?? false;
   const compactions = byAgent(trace.compactions ?? []);
   for (const [agent, turns] of byAgent(trace.turns ?? [])) {
     lines.push(`── ${agent}`);
     let previousPrompt: string | undefined;
     for (const turn of turns) {
       const samePrompt = turn.nudge && turn.prompt === previousPrompt;
-      lines.push(...turnLines(turn, samePrompt, promptLines, answerWidth, sites));
+      lines.push(...turnLines(turn, samePrompt, promptLines, answerWidth, sites, passed));
       previousPrompt = turn.prompt;
     }
-    for (const compaction of compactions.get(agent) ?? []) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites));
+    for (const compaction of compactions.get(agent) ?? []) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites, passed));
     compactions.delete(agent);
   }
   // A compaction follows a turn of its agent, so this is only for a trace cut short.
   for (const [agent, rest] of compactions) {
     lines.push(`── ${agent}`);
-    for (const compaction of rest) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites));
+    for (const compaction of rest) lines.push(...compactionLines(compaction, promptLines, answerWidth, sites, passed));
   }
 
-  for (const message of trace.messages ?? []) lines.push(...messageLines(message, promptLines, sites));
+  for (const message of trace.messages ?? []) lines.push(...messageLines(message, promptLines, sites, passed));
   for (const call of trace.participants ?? []) lines.push(...participantLines(call, answerWidth));
   for (const event of trace.events ?? []) {
-    const mark = event.sent ? `✓ sent ${oneLine(event.eventId)}` : "✗ never sent";
+    const refused = (trace.problems ?? []).some((problem) => problem.code === "event-refused" && problem.option === "events" && problem.index === event.index - 1);
+    const ended = markedWords(endedAs("event", event.sent ? "sent" : refused ? "refused" : "never-sent", { passed }));
+    const mark = event.sent ? `${ended} ${oneLine(event.eventId)}` : ended;
     lines.push(`event ${oneLine(event.name)} ${event.when} ${event.agent}#${event.n}  ${mark}`);
   }
 
   for (const decision of trace.decisions ?? []) {
-    const mark = decision.answered ? "✓ answered" : "✗ no answers";
+    const mark = markedWords(endedAs("decision", decision.answered ? "answered" : decision.error !== undefined ? "rejected" : "not-answered", { passed }));
     lines.push(`decision ${oneLine(decision.key)} ${mark}${decision.match ? `  ${matchText(decision.match, false)}` : ""}`);
   }
 
@@ -127,7 +134,7 @@ function byAgent<T extends { agent: string }>(items: T[]): Map<string, T[]> {
   return groups;
 }
 
-function turnLines(turn: TurnTrace, samePrompt: boolean, promptLines: number, answerWidth: number, sites: boolean): string[] {
+function turnLines(turn: TurnTrace, samePrompt: boolean, promptLines: number, answerWidth: number, sites: boolean, passed: boolean): string[] {
   let head = `#${turn.n}`;
   if (turn.nudge) head += " nudge";
   if (turn.cause) head += ` woken by ${oneLine(turn.cause.from)}`;
@@ -135,7 +142,7 @@ function turnLines(turn: TurnTrace, samePrompt: boolean, promptLines: number, an
   if (turn.stage !== undefined) head += ` (stage ${oneLine(turn.stage)})`;
 
   const lines = samePrompt ? [`${head}  (same prompt)`] : textLines(head, turn.prompt, promptLines);
-  lines.push(outcomeLine(turn, answerWidth));
+  lines.push(outcomeLine(turn, answerWidth, passed));
   if (turn.match) lines.push(`    ${matchText(turn.match, sites)}`);
   return lines;
 }
@@ -151,27 +158,25 @@ function textLines(head: string, text: string, promptLines: number): string[] {
   return lines;
 }
 
-/** A turn's or a compaction's outcome: the answer when answered, else its kind and reason. */
-function outcomeLine(ended: { outcome: string; answer?: unknown; reason?: string }, answerWidth: number): string {
-  if (ended.outcome === "answered") {
-    return `    ✓ answered${ended.answer === undefined ? "" : `  ${answerText(ended.answer, answerWidth)}`}`;
-  }
-  const mark = FAILED_OUTCOMES.has(ended.outcome) ? "✗" : "○";
-  return `    ${mark} ${ended.outcome}${ended.reason ? `  ${oneLine(ended.reason)}` : ""}`;
+/** A turn's or a compaction's outcome in the table's words: the answer when answered, else why (the refusal, or the reason). */
+function outcomeLine(ended: { outcome: string; answer?: unknown; reason?: string; refused?: string; scripted?: true }, answerWidth: number, passed: boolean): string {
+  const words = markedWords(endedAs("turn", turnEnd(ended), { scripted: ended.scripted === true, passed }));
+  if (ended.outcome === "answered") return `    ${words}${ended.answer === undefined ? "" : `  ${answerText(ended.answer, answerWidth)}`}`;
+  const why = ended.refused ?? ended.reason;
+  return `    ${words}${why ? `  ${oneLine(why)}` : ""}`;
 }
 
-function compactionLines(compaction: CompactionTrace, promptLines: number, answerWidth: number, sites: boolean): string[] {
+function compactionLines(compaction: CompactionTrace, promptLines: number, answerWidth: number, sites: boolean, passed: boolean): string[] {
   const lines = textLines(`compaction #${compaction.n}`, compaction.focus, promptLines);
-  lines.push(outcomeLine(compaction, answerWidth));
+  lines.push(outcomeLine(compaction, answerWidth, passed));
   if (compaction.match) lines.push(`    ${matchText(compaction.match, sites)}`);
   return lines;
 }
 
-function messageLines(message: MessageTrace, promptLines: number, sites: boolean): string[] {
+function messageLines(message: MessageTrace, promptLines: number, sites: boolean, passed: boolean): string[] {
   const head = `message ${oneLine(message.from)} → ${oneLine(message.to)}${message.awaitReply ? " asks" : ""}`;
   const lines = textLines(head, message.text, promptLines);
-  const mark = DONE_MESSAGES.has(message.end) ? "✓" : FAILED_MESSAGES.has(message.end) ? "✗" : "○";
-  lines.push(`    ${mark} ${message.end}${message.reason ? `  ${oneLine(message.reason)}` : ""}`);
+  lines.push(`    ${markedWords(endedAs("message", message.end, { passed }))}${message.reason ? `  ${oneLine(message.reason)}` : ""}`);
   if (message.match) lines.push(`    ${matchText(message.match, sites)}`);
   return lines;
 }

@@ -8,17 +8,19 @@ import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrac
 import { metOf, type EventTrace, type MetKind, type MetOf, type ScriptView } from "./scriptViews.ts";
 import { code, cut, plural, quoteLines } from "./markdownText.ts";
 import { endMark, scriptHint, turnHint } from "./hintLabels.ts";
+import { endedAs, markedWords, turnEnd, type EndContext } from "../../core/testing/outcomeWords.ts";
 
 /** One turn, as markdown: agent, number, nudge, label, stage, outcome; the prompt; the answer. */
-export function turnMarkdown(turn: TurnTrace): string {
+export function turnMarkdown(turn: TurnTrace, context: EndContext = {}): string {
   const head = [`**${turn.agent}** turn ${turn.n}`];
   if (turn.nudge) head.push("nudge");
   if (turn.label) head.push(`label ${code(turn.label)}`);
   if (turn.stage) head.push(`stage ${code(turn.stage)}`);
-  head.push(turn.outcome === "answered" ? "✓ answered" : `✗ ${turn.outcome}`);
+  head.push(markedWords(endedAs("turn", turnEnd(turn), context)));
   const lines = [head.join(" · "), ...quoteLines(turn.prompt)];
   if (turn.answer !== undefined) lines.push("", `Answer: ${code(cut(typeof turn.answer === "string" ? turn.answer : JSON.stringify(turn.answer), 300))}`);
-  if (turn.reason) lines.push("", `Reason: ${cut(turn.reason, 300)}`);
+  if (turn.refused) lines.push("", `Refused: ${cut(turn.refused, 300)}`);
+  else if (turn.reason) lines.push("", `Reason: ${cut(turn.reason, 300)}`);
   return lines.join("\n");
 }
 
@@ -26,8 +28,11 @@ export function turnMarkdown(turn: TurnTrace): string {
 export function turnsMarkdown(turns: Array<MetOf<"turn">>): string {
   const tests = new Set(turns.map((met) => met.test));
   // The first line answers "what happened here?" in the hint's words; the blocks are the detail.
-  const header = `Turnlens · **${turnHint(turns)}**`;
-  const blocks = turns.map((met) => (tests.size > 1 ? `${turnMarkdown(met.turn)}\n\n*in test ${code(met.test)}*` : turnMarkdown(met.turn)));
+  const header = `Turnlens · **${turnHint(turns, Number.POSITIVE_INFINITY)}**`;
+  const blocks = turns.map((met) => {
+    const block = turnMarkdown(met.turn, { scripted: met.scripted, passed: met.passed });
+    return tests.size > 1 ? `${block}\n\n*in test ${code(met.test)}*` : block;
+  });
   return [header, ...blocks].join("\n\n---\n\n");
 }
 
@@ -43,26 +48,25 @@ export function testMarkdown(report: TestReport): string {
   return lines.join("\n");
 }
 
-export function compactionMarkdown(compaction: CompactionTrace): string {
-  const lines = [
-    `**${compaction.agent}** compaction ${compaction.n} · ${compaction.outcome === "answered" ? "✓ answered" : `✗ ${compaction.outcome}`}`,
-    ...quoteLines(compaction.focus),
-  ];
+export function compactionMarkdown(compaction: CompactionTrace, passed?: boolean): string {
+  const ended = endedAs("turn", turnEnd(compaction), { scripted: compaction.scripted === true, ...(passed === undefined ? {} : { passed }) });
+  const lines = [`**${compaction.agent}** compaction ${compaction.n} · ${markedWords(ended)}`, ...quoteLines(compaction.focus)];
   if (compaction.answer !== undefined) lines.push("", `Summary: ${code(cut(compaction.answer, 300))}`);
   if (compaction.reason) lines.push("", `Reason: ${cut(compaction.reason, 300)}`);
   return lines.join("\n");
 }
 
-export function wakeMarkdown(message: MessageTrace): string {
-  const lines = [`**${message.to}** woken by **${message.from}** · ${endMark(message.end)}`, ...quoteLines(message.text)];
+export function wakeMarkdown(message: MessageTrace, passed?: boolean): string {
+  const lines = [`**${message.to}** woken by **${message.from}** · ${endMark(message.end, passed)}`, ...quoteLines(message.text)];
   if (message.awaitReply) lines.push("", "It awaited a reply.");
   if (message.reason) lines.push("", `Reason: ${cut(message.reason, 300)}`);
   return lines.join("\n");
 }
 
-export function eventMarkdown(event: EventTrace, refused: boolean): string {
+export function eventMarkdown(event: EventTrace, refused: boolean, passed?: boolean): string {
   const turn = `${event.when} ${event.agent}#${event.n}`;
-  const head = [`**${event.name}**`, event.sent ? `✓ sent ${turn}` : refused ? `✗ refused (${turn})` : `✗ never sent (${turn})`, `id ${code(event.eventId)}`];
+  const ended = markedWords(endedAs("event", event.sent ? "sent" : refused ? "refused" : "never-sent", passed === undefined ? {} : { passed }));
+  const head = [`**${event.name}**`, event.sent ? `${ended} ${turn}` : `${ended} (${turn})`, `id ${code(event.eventId)}`];
   if (event.at) head.push(`at ${event.at}`);
   return head.join(" · ");
 }
@@ -78,13 +82,13 @@ export function participantMarkdown(call: ParticipantEventTrace): string {
   return lines.join("\n");
 }
 
-export function decisionMarkdown(decision: DecisionTrace): string {
+export function decisionMarkdown(decision: DecisionTrace, passed?: boolean): string {
   const by = decision.match?.pattern ? ` · by ${code(decision.match.pattern)}` : "";
-  if (!decision.answered) {
-    return `**${decision.key}**${by} · ✗ ${decision.error !== undefined ? `Error: ${cut(decision.error, 300)}` : "not answered"}`;
-  }
+  const end = decision.answered ? "answered" : decision.error !== undefined ? "rejected" : "not-answered";
+  const ended = markedWords(endedAs("decision", end, passed === undefined ? {} : { passed }));
+  if (!decision.answered) return `**${decision.key}**${by} · ${ended}${decision.error !== undefined ? `: ${cut(decision.error, 300)}` : ""}`;
   const answers = Object.entries(decision.answers ?? {}).map(([id, reading]) => `- ${id}: ${reading.answer} (${+reading.probability.toFixed(2)})`);
-  return [`**${decision.key}**${by} · ✓ answered`, ...answers].join("\n");
+  return [`**${decision.key}**${by} · ${ended}`, ...answers].join("\n");
 }
 
 type OperationKind = Exclude<MetKind, "turn">;
@@ -93,15 +97,15 @@ type MetOperation = MetOf<OperationKind>;
 function operationMarkdown(met: MetOperation): string {
   switch (met.kind) {
     case "compaction":
-      return compactionMarkdown(met.compaction);
+      return compactionMarkdown(met.compaction, met.passed);
     case "wake":
-      return wakeMarkdown(met.message);
+      return wakeMarkdown(met.message, met.passed);
     case "event":
-      return eventMarkdown(met.event, met.refused);
+      return eventMarkdown(met.event, met.refused, met.passed);
     case "participant":
       return participantMarkdown(met.call);
     case "decision":
-      return decisionMarkdown(met.decision);
+      return decisionMarkdown(met.decision, met.passed);
     default:
       return met satisfies never;
   }
@@ -110,7 +114,7 @@ function operationMarkdown(met: MetOperation): string {
 /** Everything but turns one script met, a block each, naming the test when several tests met it. */
 function operationsMarkdown(kind: OperationKind, met: MetOperation[]): string {
   const tests = new Set(met.map((one) => one.test));
-  const header = `Turnlens · **${scriptHint(kind, met)}**`;
+  const header = `Turnlens · **${scriptHint(kind, met, Number.POSITIVE_INFINITY)}**`;
   const blocks = met.map((one) => (tests.size > 1 ? `${operationMarkdown(one)}\n\n*in test ${code(one.test)}*` : operationMarkdown(one)));
   return [header, ...blocks].join("\n\n---\n\n");
 }

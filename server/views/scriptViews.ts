@@ -2,7 +2,7 @@
 // that met it: turns and compactions on their entries, wakes on their `messages` entry, scripted
 // events on their `events` element, participant calls and decisions on their key.
 
-import type { Range } from "vscode-languageserver";
+import type { Position, Range } from "vscode-languageserver";
 import type { Site } from "../../core/execution/report.ts";
 import { noAnswerKindOf } from "../../core/testing/entries.ts";
 import { NO_ANSWER_KINDS } from "../../core/testing/noAnswerKinds.ts";
@@ -39,6 +39,8 @@ export interface ScriptView {
   range: Range;
   /** The line whose end the hint goes on: the entry's or element's first line, the key's. */
   line: number;
+  /** Where the hint goes instead on a line too long to see its end: after the entry's callee (`answer`, `noAnswer.silent`). */
+  anchor?: Position;
   met: Met[];
 }
 
@@ -65,7 +67,7 @@ export class ScriptViews {
       // `noAnswer.hang()` scripts no ending (its kind's `scriptsItsEnd`): whatever ends its turn (a deadline, the stall guard) did.
       const entryKind = (entry?.definition ?? entry)?.kind ?? "";
       const kind = noAnswerKindOf(entryKind);
-      const scripted = entryKind.startsWith("noAnswer") && (kind === undefined || NO_ANSWER_KINDS[kind].scriptsItsEnd);
+      const scripted = turn.scripted === true || (entryKind.startsWith("noAnswer") && (kind === undefined || NO_ANSWER_KINDS[kind].scriptsItsEnd));
       if (entry) this.meet(entry, entry.range, { kind: "turn", turn, test, passed, scripted });
     }
     for (const compaction of run.compactions ?? []) {
@@ -113,7 +115,9 @@ export class ScriptViews {
 
   private meet(script: object, range: Range, met: Met, line = range.start.line): void {
     const kinds = this.byScript.get(script) ?? new Map<MetKind, ScriptView>();
-    const view = kinds.get(met.kind) ?? { kind: met.kind, range, line, met: [] };
+    const view: ScriptView = kinds.get(met.kind) ?? { kind: met.kind, range, line, met: [] };
+    const callee = "calleeRange" in script ? (script as StaticEntry).calleeRange : undefined;
+    if (callee && callee.end.line === line) view.anchor = callee.end;
     view.met.push(met);
     kinds.set(met.kind, view);
     this.byScript.set(script, kinds);

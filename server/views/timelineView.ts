@@ -14,7 +14,7 @@ export function timelineResult(test: string, report: TestReport): TimelineResult
     name: report.path.join(" › "),
     status: report.status,
     runs: report.runs.map((trace) => {
-      const built = buildTimeline(trace);
+      const built = buildTimeline(trace, report.status !== "failed");
       // The wire type is core's, field for field: this assignment is where tsc says so.
       const timeline: TimelineModel = built;
       return { timeline, svg: renderTimelineSvg(built), mermaid: renderMermaid(built) };

@@ -16,10 +16,10 @@ export function transcriptResult(uri: string, file: string | undefined, wanted: 
 }
 
 function testTranscript(uri: string, file: string | undefined, id: string, report: TestReport): TestTranscript {
-  return { test: id, status: report.status, durationMs: report.durationMs, runs: report.runs.map((trace) => workflowRun(uri, file, trace)) };
+  return { test: id, status: report.status, durationMs: report.durationMs, runs: report.runs.map((trace) => workflowRun(uri, file, trace, report.status !== "failed")) };
 }
 
-function workflowRun(uri: string, file: string | undefined, trace: RunTrace): WorkflowRun {
+function workflowRun(uri: string, file: string | undefined, trace: RunTrace, passed: boolean): WorkflowRun {
   const run: WorkflowRun = {
     workflow: trace.workflow,
     ending: trace.ending?.kind ?? "not run",
@@ -33,7 +33,7 @@ function workflowRun(uri: string, file: string | undefined, trace: RunTrace): Wo
       }
       return made;
     }),
-    transcript: renderTranscript(trace, { sites: true }),
+    transcript: renderTranscript(trace, { sites: true, passed }),
   };
   if (trace.site) {
     run.location = siteLocation(trace.site.file === file ? uri : pathToFileURL(trace.site.file).href, trace.site);

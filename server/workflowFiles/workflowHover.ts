@@ -2,6 +2,7 @@
 // ended, each test as a link to the `answer(...)` that met its first turn there (`file:///…#L12,5`,
 // the form VS Code's hovers open at a line), and the test files of the workflow not run yet,
 // each with a command link to the server's run-file command.
+import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { callSummary, type CallCoverage, type Reach } from "../../core/coverage/outcomeCoverage.ts";
@@ -18,7 +19,10 @@ function linkTo(file: string, line: number, column: number): string {
 
 function turnsText(reach: Reach): string {
   return reach.turns
-    .map((turn) => (turn.n === 0 ? `${turn.agent} ${turn.outcome}` : `${turn.agent} #${turn.n}${turn.nudge ? " (nudge)" : ""} ${turn.outcome}`))
+    .map((turn) => {
+      const words = outcomeKindWords(turn.outcome, turn.n === 0);
+      return turn.n === 0 ? `${turn.agent} ${words}` : `${turn.agent} #${turn.n}${turn.nudge ? " (nudge)" : ""} ${words}`;
+    })
     .join(", ");
 }
 

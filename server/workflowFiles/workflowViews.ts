@@ -1,6 +1,6 @@
 // In the workflow file (a document that is not a test file): what the tests did at each call, from
 // the last run of every test file (workflowRuns.ts). An inlay hint at the end of each reached
-// call's line (`6 tests · answered 9, unanswered 2, timed-out 1`), a hover listing the tests with
+// call's line (`in 6 tests: answered 9, no answer 2, timed out 1`), a hover listing the tests with
 // links, the references at a call (the entries that met its turns), and at an agent's open call the
 // outcomes no test gives it: counted in the hint, named in the hover, and a Hint diagnostic (no
 // squiggle, not in Problems) that carries the quick fixes adding such a test. The server's one instance (`server.workflowViews`); the registrars of server/features/
@@ -20,7 +20,8 @@ import {
   type ReferenceParams,
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
-import { callSummary, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
+import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
@@ -89,14 +90,33 @@ export class WorkflowViews {
     const found = this.workflowOf(params.textDocument.uri);
     if (!found) return [];
     // One hint per line: the calls on a line read together, in the order written.
-    const byLine = new Map<number, string[]>();
+    const byLine = new Map<number, { calls: CallCoverage[]; untested: string[] }>();
     for (const call of found.workflow.calls) {
       const { line } = positionOfSite(call.site.line, call.site.column);
       if (call.reached.length === 0 || !lineInRange(line, params.range)) continue;
       const untested = untestedNotice(this.untestedAt(found, call.site));
-      byLine.set(line, [...(byLine.get(line) ?? []), callSummary(call), ...(untested ? [untested] : [])]);
+      const before = byLine.get(line) ?? { calls: [], untested: [] };
+      byLine.set(line, { calls: [...before.calls, call], untested: [...before.untested, ...(untested ? [untested] : [])] });
     }
-    return [...byLine].sort(([left], [right]) => left - right).map(([line, labels]) => inlayHint(lineEnd(found.lines, line), labels.join(" · ")));
+    // Whole within VS Code's default width: the fullest form that fits, else the tests' counts alone;
+    // the untested outcomes' count while it fits (the hover names them either way).
+    const label = ({ calls, untested }: { calls: CallCoverage[]; untested: string[] }) => {
+      const candidates = [calls.map((call) => callSummary(call, HINT_WIDTH)), calls.map((call) => callSummary(call, 0))].flatMap((summaries) => [
+        [...summaries, ...untested].join(" · "),
+        summaries.join(" · "),
+      ]);
+      return candidates.find((candidate) => candidate.length <= HINT_WIDTH) ?? candidates.at(-1)!;
+    };
+    // A long line's hint stands where it is seen, as a test file's does (runHints.ts): after the first call's name, else before the code.
+    const hintAt = (line: number, onLine: { calls: CallCoverage[]; untested: string[] }): InlayHint => {
+      const end = lineEnd(found.lines, line);
+      if (end.character <= LONG_LINE) return inlayHint(end, label(onLine));
+      const first = onLine.calls[0]!;
+      const name = callNameRange(found.lines, first.site, first.callee).end;
+      if (name.line === line && name.character <= LONG_LINE) return inlayHint(name, label(onLine));
+      return { position: { line, character: Math.max(0, (found.lines[line] ?? "").search(/\S/)) }, label: label(onLine), paddingRight: true };
+    };
+    return [...byLine].sort(([left], [right]) => left - right).map(([line, onLine]) => hintAt(line, onLine));
   }
 
   async hover(params: HoverParams): Promise<Hover | null> {

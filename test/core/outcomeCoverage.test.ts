@@ -97,10 +97,10 @@ describe("outcome coverage of traces", () => {
     expect(workflow?.file).toBe(WORKFLOW);
     const calls = workflow?.calls.map((call) => [call.site.line, call.callee, callSummary(call)]);
     expect(calls).toEqual([
-      [3, "wf.agents.open", "2 tests · answered 2, timed-out 1"],
-      [4, "reviewer.run", "2 tests · answered 2, timed-out 1"],
+      [3, "wf.agents.open", "in 2 tests: answered 2, timed out 1"],
+      [4, "reviewer.run", "in 2 tests: answered 2, timed out 1"],
       [6, "reviewer.run", "no test"],
-      [8, "wf.decide", "1 test · answered 1"],
+      [8, "wf.decide", "in 1 test: answered 1"],
     ]);
     const timedOut = workflow?.calls[1]?.reached[1];
     expect(timedOut).toEqual({

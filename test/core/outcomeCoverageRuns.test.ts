@@ -52,11 +52,11 @@ describe("the review example", () => {
     const [workflow] = coverage.workflows;
     expect(workflow?.file).toBe(REVIEW);
     expect(workflow?.calls.map((call) => `${call.site.line}:${call.site.column} ${call.callee} ${callSummary(call)}`)).toEqual([
-      "27:42 wf.agents.open 2 tests · answered 5, timed-out 1",
-      "28:44 verifier.run 2 tests · answered 5, timed-out 1",
-      "43:34 wf.agents.open 2 tests · answered 4",
-      "45:32 lead.run 2 tests · answered 2",
-      "53:32 lead.run 2 tests · answered 2",
+      "27:42 wf.agents.open in 2 tests: answered 5, timed out 1",
+      "28:44 verifier.run in 2 tests: answered 5, timed out 1",
+      "43:34 wf.agents.open in 2 tests: answered 4",
+      "45:32 lead.run in 2 tests: answered 2",
+      "53:32 lead.run in 2 tests: answered 2",
     ]);
     expect(workflow?.unreached).toEqual([]);
     expect(workflow?.agents.map((agent) => `${agent.key}@${agent.openedAt?.line}: ${agent.notGiven.join(", ")}`)).toEqual([
@@ -81,8 +81,8 @@ describe("the review example", () => {
     });
     const [workflow] = coverage.workflows;
     expect(workflow?.calls.filter((call) => call.reached.length > 0).map((call) => `${call.site.line} ${callSummary(call)}`)).toEqual([
-      "27 1 test · failed 1, cancelled 2",
-      "28 1 test · failed 1, cancelled 2",
+      "27 in 1 test: failed 1, cancelled 2",
+      "28 in 1 test: failed 1, cancelled 2",
     ]);
     expect(workflow?.unreached.map((call) => `${call.site.line} ${call.callee}`)).toEqual(["43 wf.agents.open", "45 lead.run", "53 lead.run"]);
     expect(workflow?.agents.map((agent) => `${agent.key}: ${agent.given.join(", ")}`)).toEqual(["verifier-1: cancelled", "verifier-2: cancelled", "verifier-3: failed"]);
@@ -121,7 +121,7 @@ test("the triage example's decisions count at their wf.decide call, and no agent
   });
   const [workflow] = coverage.workflows;
   expect(workflow?.file).toBe(TRIAGE);
-  expect(workflow?.calls.map((call) => `${call.kind} ${call.callee} ${callSummary(call)}`)).toEqual(["decision wf.decide 1 test · answered 1, failed 1"]);
+  expect(workflow?.calls.map((call) => `${call.kind} ${call.callee} ${callSummary(call)}`)).toEqual(["decision wf.decide in 1 test: answered 1, rejected 1"]);
   expect(workflow?.agents).toEqual([]);
 });
 
@@ -144,10 +144,10 @@ test("a message's wake counts at its receiver's open call, not at the run of the
   expect(workflow?.file).toBe(SANDBOXED);
   // The upgrader's run asked one turn; the researcher's wake is the researcher's, counted where its turns are.
   expect(workflow?.calls.map((call) => `${call.callee} ${callSummary(call)}`)).toEqual([
-    "wf.agents.open 1 test · answered 1, timed-out 1",
-    "researcher.run 1 test · answered 1",
-    "wf.agents.open 1 test · answered 1",
-    "upgrader.run 1 test · answered 1",
+    "wf.agents.open in 1 test: answered 1, timed out 1",
+    "researcher.run in 1 test: answered 1",
+    "wf.agents.open in 1 test: answered 1",
+    "upgrader.run in 1 test: answered 1",
   ]);
   expect(workflow?.agents.map((agent) => `${agent.key}: ${agent.given.join(", ")}`)).toEqual(["researcher: answered, timed-out", "upgrader: answered"]);
 });

@@ -85,9 +85,13 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
     await openFile("review/workflow.test.ts");
-    await editorText(/verifier-1,.verifier-2,.verifier-3/)
+    // The glob's agents by their pattern, at VS Code's default editor.inlayHints.maximumLength (43, not raised here).
+    await editorText(/verifier-\*.·.turn.1/)
       .first()
       .waitFor(WAIT);
+    // Every hint drawn whole: VS Code ends a hint it cut at maximumLength with `…` (the file has none of its own).
+    const cutHints = (await page.locator(".editor-group-container.active .view-line").allInnerTexts()).filter((line) => line.includes(" · ") && line.includes("…"));
+    if (cutHints.length > 0) throw new Error(`hints cut at the default maximumLength: ${cutHints.join(" | ")}`);
     // TypeScript's part of the hover says "(loading...)" until its project is loaded
     await page.locator(".statusbar", { hasText: "Analyzing" }).waitFor({ state: "detached", ...WAIT });
     // `answer("Looks good, merging.")`, the lead's second entry

@@ -23,7 +23,7 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
     stage = "the review tests' run";
     // Opening the test file runs it (runMode onType); its hints say the run is in.
     await openFile("review/workflow.test.ts");
-    await editorText(/verifier-1,.verifier-2,.verifier-3/)
+    await editorText(/verifier-\*.·.turn.1/)
       .first()
       .waitFor(WAIT);
 
@@ -31,17 +31,18 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
     await openFile("review/workflow.ts");
-    await editorText(/4.tests.·.answered.8/)
+    await editorText(/in.4.tests:.answered.8/)
       .first()
       .waitFor(WAIT);
     // Scrolled so both open calls (the verifiers' and the lead's) and every hint show.
     // (Ctrl+Down scrolls the editor a line, the cursor staying put.)
     await page.locator(".editor-group-container.active .view-lines").click({ position: { x: 5, y: 5 } });
     for (let line = 0; line < 22; line++) await page.keyboard.press("Control+ArrowDown");
-    await editorText(/3.tests.·.answered.3/)
+    await editorText(/in.3.tests:.answered.3/)
       .first()
       .waitFor(WAIT);
-    await editorText(/cancelled.2$/)
+    // The verifiers' call says its first outcome and how many more, whole within 43 characters.
+    await editorText(/answered.8,.3.more$/)
       .first()
       .waitFor(WAIT);
     await editorText(/5.outcomes.untested/)

@@ -36,12 +36,13 @@ describe("the transcript grammar", () => {
     });
   }
 
-  test("an answered outcome is inserted markup and a failed one deleted markup", async () => {
+  test("an answered or scripted outcome is inserted markup, words and all, and a failed one deleted markup", async () => {
     const tokens = await sampleTokens();
     expect(scopesOf(tokens, "✓ answered")).toContain("markup.inserted.outcome.turnlens-transcript");
-    expect(scopesOf(tokens, "✗ timed-out")).toContain("markup.deleted.outcome.turnlens-transcript");
-    expect(scopesOf(tokens, "✗ unanswered")).toContain("markup.deleted.outcome.turnlens-transcript");
+    expect(scopesOf(tokens, "✓ timed out, as scripted")).toContain("markup.inserted.outcome.turnlens-transcript");
+    expect(scopesOf(tokens, "✓ no answer, as scripted")).toContain("markup.inserted.outcome.turnlens-transcript");
     expect(scopesOf(tokens, "○ stopped")).toContain("markup.changed.ending.turnlens-transcript");
+    expect(scopesOf(await handoffTokens(), "✗ failed")).toContain("markup.deleted.outcome.turnlens-transcript");
   });
 
   test("the header, agent headings, turn numbers, nudges, labels and stages each have their scope", async () => {

@@ -1,6 +1,7 @@
 // The words of a hint, as tables: outcome × count × passing/failing test → text, for turns and for
 // the other scripts (compactions, wakes, events, decisions, participants). ✗ marks a failure only;
-// a scripted `noAnswer` reads "(as scripted)"; agents read in the order of their names; counts are words.
+// a scripted `noAnswer` reads ", as scripted"; agents read in the order of their names, a glob's by
+// its pattern; counts are words; every hint reads whole within VS Code's default 43 characters.
 import { expect, test } from "bun:test";
 import type { CompactionTrace, DecisionTrace, MessageTrace, ParticipantEventTrace, TurnTrace } from "../../core/testing/trace.ts";
 import { scriptHint, turnHint } from "../../server/views/hintLabels.ts";
@@ -14,10 +15,14 @@ interface Call {
   test?: string;
   passed?: boolean;
   scripted?: boolean;
+  pattern?: string;
+  refused?: string;
 }
 
 function met(call: Call): MetOf<"turn"> {
   const turn: TurnTrace = { agent: call.agent ?? "reader", n: call.n ?? 1, nudge: call.nudge ?? false, prompt: "p", outcome: call.outcome ?? "answered" };
+  if (call.pattern) turn.match = { option: "agents", key: call.pattern, pattern: call.pattern, index: null, nudge: false };
+  if (call.refused) turn.refused = call.refused;
   return { kind: "turn", turn, test: call.test ?? "t", passed: call.passed ?? true, scripted: call.scripted ?? false };
 }
 
@@ -30,9 +35,9 @@ const rows: Array<[string, Call[], string]> = [
       { outcome: "unanswered", scripted: true },
       { outcome: "unanswered", nudge: true, scripted: true },
     ],
-    "reader · turn 1 no answer after a nudge (as scripted)",
+    "reader · turn 1 no answer, as scripted",
   ],
-  ["a scripted silence in a failing test", [{ outcome: "unanswered", scripted: true, passed: false }], "reader · turn 1 no answer (as scripted)"],
+  ["a scripted silence in a failing test", [{ outcome: "unanswered", scripted: true, passed: false }], "reader · turn 1 no answer, as scripted"],
   ["a cancelled turn in a failing test", [{ agent: "writer", outcome: "cancelled", passed: false }], "writer · turn 1 ✗ cancelled"],
   ["a cancelled turn in a passing test (rejects.toThrow)", [{ agent: "writer", outcome: "cancelled" }], "writer · turn 1 cancelled"],
   ["a timed-out turn in a failing test", [{ outcome: "timed-out", passed: false }], "reader · turn 1 ✗ timed out"],
@@ -44,16 +49,28 @@ const rows: Array<[string, Call[], string]> = [
       { agent: "lead", n: 2, test: "a", outcome: "unanswered", scripted: true },
       { agent: "lead", n: 1, test: "b" },
     ],
-    "lead · turns 1–2 in 2 tests: answered, then no answer (as scripted)",
+    "lead: answered, then no answer, as scripted",
   ],
   ["one test running the workflow twice", [{ n: 1 }, { n: 1 }], "reader · turn 1 in 2 runs: answered"],
   ["agents by name, whatever order they ran in", [{ agent: "writer" }, { agent: "checker" }], "checker, writer · turn 1 answered"],
-  ["more than three agents", [{ agent: "d" }, { agent: "c" }, { agent: "b" }, { agent: "a" }], "a, b, c, … · turn 1 answered"],
+  ["more than two agents, as a count", [{ agent: "d" }, { agent: "c" }, { agent: "b" }, { agent: "a" }], "4 agents · turn 1 answered"],
+  [
+    "a glob's agents, by its pattern",
+    [
+      { agent: "verifier-1", pattern: "verifier-*" },
+      { agent: "verifier-2", pattern: "verifier-*" },
+      { agent: "verifier-3", pattern: "verifier-*" },
+    ],
+    "verifier-* · turn 1 answered",
+  ],
+  ["a refused answer in a failing test", [{ agent: "writer", outcome: "cancelled", refused: "the schema refused it", passed: false }], "writer · turn 1 ✗ refused"],
 ];
 
 for (const [name, calls, text] of rows) {
   test(`a turn hint reads as what happened: ${name}`, () => {
-    expect(turnHint(calls.map(met))).toBe(text);
+    const hint = turnHint(calls.map(met));
+    expect(hint).toBe(text);
+    expect(hint.length).toBeLessThanOrEqual(43);
   });
 }
 
@@ -109,11 +126,7 @@ function participant(call: Other & { returned?: unknown }): MetOf<"participant">
 }
 
 const otherRows: Array<[string, Met[], string]> = [
-  [
-    "one compaction answered, with its summary",
-    [compaction({ answer: "Plan: fixes first, then features." })],
-    'writer · compaction 1 answered "Plan: fixes first, then …"',
-  ],
+  ["one compaction answered, with its summary", [compaction({ answer: "Plan: fixes first, then features." })], 'writer · compaction 1 answered "Plan: fix…"'],
   ["one compaction answered with no summary", [compaction({})], "writer · compaction 1 answered"],
   ["one compaction timed out in a failing test", [compaction({ outcome: "timed-out", passed: false })], "writer · compaction 1 ✗ timed out"],
   ["one compaction failed in a passing test (rejects.toThrow)", [compaction({ outcome: "failed" })], "writer · compaction 1 failed"],
@@ -123,36 +136,32 @@ const otherRows: Array<[string, Met[], string]> = [
   [
     "compactions answered, then failed, in a failing test",
     [compaction({ n: 1, passed: false }), compaction({ n: 2, outcome: "failed", passed: false })],
-    "writer · compactions 1–2: answered, then ✗ failed",
+    "writer: answered, then ✗ failed",
   ],
   ["one wake replied", [wake({})], "planner · woken by reviewer: replied"],
   ["one wake still pending (no failure)", [wake({ end: "pending", passed: false })], "planner · woken by reviewer: still pending"],
   ["one wake failed in a failing test", [wake({ end: "failed", passed: false })], "planner · woken by reviewer: ✗ failed"],
   ["one wake undelivered in a passing test", [wake({ end: "undelivered" })], "planner · woken by reviewer: undelivered"],
-  [
-    "two wakes in one test, by two senders",
-    [wake({ from: "reviewer" }), wake({ from: "lead", end: "delivered" })],
-    "planner · woken 2 times by lead, reviewer: replied, then delivered",
-  ],
-  ["one wake in each of 2 tests", [wake({ test: "a" }), wake({ test: "b" })], "planner · woken by reviewer in 2 tests: replied"],
+  ["two wakes in one test, by two senders", [wake({ from: "reviewer" }), wake({ from: "lead", end: "delivered" })], "planner · woken: replied, then delivered"],
+  ["one wake in each of 2 tests", [wake({ test: "a" }), wake({ test: "b" })], "planner · woken by reviewer: replied"],
   ["an event sent", [event({})], "sent during investigator's turn 1"],
   ["an event sent after a turn, in 2 tests", [event({ when: "after", test: "a" }), event({ when: "after", test: "b" })], "sent after investigator's turn 1 in 2 tests"],
-  ["an event sent in 1 of 2 runs", [event({}), event({ sent: false })], "sent in 1 of 2 runs, during investigator's turn 1"],
-  ["an event never sent in a failing test", [event({ sent: false, n: 5, passed: false })], "✗ never sent (due during investigator's turn 5)"],
+  ["an event sent in 1 of 2 runs", [event({}), event({ sent: false })], "sent in 1 of 2 runs"],
+  ["an event never sent in a failing test", [event({ sent: false, n: 5, passed: false })], "✗ never sent"],
   ["an event refused in a failing test", [event({ sent: false, refused: true, passed: false })], "✗ refused"],
   ["an event refused in a passing test", [event({ sent: false, refused: true })], "refused"],
-  ["a decision answered one question", [decision({})], "triage-1 · answered team: team-answer (0.95)"],
-  ["a decision answered three questions", [decision({ answers: { team: 0.95, bug: 0.97, urgency: 0.6 } })], "triage-1 · answered team: team-answer (0.95) and 2 more"],
+  ["a decision answered one question", [decision({})], "triage-1 · answered team: team-answer"],
+  ["a decision answered three questions", [decision({ answers: { team: 0.95, bug: 0.97, urgency: 0.6 } })], "triage-1 · answered 3 questions"],
   ["a decision whose script threw, in a failing test", [decision({ error: "provider unavailable", passed: false })], "triage-1 · ✗ rejected: provider unavailable"],
   ["a decision whose script threw, in a passing test (rejects.toThrow)", [decision({ error: "provider unavailable" })], "triage-1 · rejected: provider unavailable"],
-  ["two keys asked 3 times in one test", [decision({}), decision({ key: "triage-2" }), decision({})], "triage-1, triage-2 · asked 3 times: answered"],
+  ["two keys asked 3 times in one test", [decision({}), decision({ key: "triage-2" }), decision({})], "triage-1, triage-2 · asked: answered"],
   [
     "a key answered in one test and rejected in another, failing",
     [decision({ test: "a" }), decision({ test: "b", error: "down", passed: false })],
-    "triage-1 · asked in 2 tests: answered, then ✗ rejected: down",
+    "triage-1 · asked: answered, then ✗ rejected",
   ],
-  ["one participant call", [participant({ returned: { id: "m2" } })], 'coordinator: message from investigator → {"id":"m2"}'],
-  ["three participant calls", [participant({}), participant({}), participant({})], "coordinator · 3 calls: message from investigator, message from investigator, …"],
+  ["one participant call", [participant({ returned: { id: "m2" } })], "coordinator: message from investigator"],
+  ["three participant calls", [participant({}), participant({}), participant({})], "coordinator · 3 calls"],
 ];
 
 for (const [name, met, text] of otherRows) {
@@ -160,5 +169,6 @@ for (const [name, met, text] of otherRows) {
     const hint = scriptHint(met[0]!.kind, met);
     expect(hint).toBe(text);
     expect(hint).not.toMatch(/✓|×\d/);
+    expect(hint.length).toBeLessThanOrEqual(43);
   });
 }

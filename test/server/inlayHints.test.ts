@@ -35,7 +35,7 @@ import { note } from "./workflows";
 
 test("a silent writer", async () => {
   await testWorkflow(note, { agents: { writer: noAnswer.silent() } });
-//                                             ^^^^^^^^^^^^^^^^^ hint: writer · turn 1 no answer after a nudge (as scripted)
+//                                             ^^^^^^^^^^^^^^^^^ hint: writer · turn 1 no answer, as scripted
 });
 `,
   },

@@ -40,7 +40,7 @@ test("a list entry never reached", async () => {
     agents: { writer: [answer(NOTE, { title: "Release 1.2" }), answer(NOTE, { title: "Release 1.3" })] },
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[entry-never-reached, unnecessary]: agent "writer" was asked 1 turn; its script has 2: this entry is never reached
 //                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Remove this entry never reached
-//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 answered
+//                           | hint: writer · turn 1 answered
 //                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · turn 1 answered**
 //                     |
 //                     | ---
@@ -69,7 +69,7 @@ test("an answer the schema refuses", async () => {
   await testWorkflow(note, {
     agents: { writer: answer(NOTE, { title: "v2" }) },
 //                                 ^^^^^^^^^^^^^^^ error[answer-refused]: agent "writer" turn 1: the schema refused its script's answer: /title is "v2", 2 characters; allowed: at least 3 characters
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 ✗ cancelled
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turn 1 ✗ refused
   });
 });
 `,

@@ -26,8 +26,8 @@ test("the writer compacts once", async () => {
     agents: { writer: [answer("Draft."), answer("Final note.")] },
 //  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered
     compactions: { writer: answer("Outline: fixes, then features.") },
-//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · compaction 1 answered "Outline: fixes, then fea…"
-//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · compaction 1 answered "Outline: fixes, then fea…"**
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · compaction 1 answered "Outline: …"
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **writer · compaction 1 answered "Outline: fixes, then features."**
 //                         |
 //                         | ---
 //                         |
@@ -73,7 +73,7 @@ test("the coordinator answers the investigator", async () => {
     },
     participants: {
       coordinator: (event) => (event.kind === "message" && event.asks ? event.reply("Two.") : undefined),
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator · 2 calls: route with investigator, message from investigator → {"id":"m2"}
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator · 2 calls
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **coordinator · 2 calls: route with investigator, message from investigator → {"id":"m2"}**
 //    |
 //    | ---
@@ -112,7 +112,7 @@ test("a ticket is routed by its decision", async () => {
     args: { tickets: ["Refund charged twice"] },
     decisions: {
       "triage-1": { team: { payments: 0.95, accounts: 0.03, frontend: 0.02 }, bug: 0.97, urgency: [0.1, 0.3, 0.6] },
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 · answered team: payments (0.95) and 2 more
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 · answered 3 questions
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **triage-1 · answered team: payments (0.95) and 2 more**
 //    |
 //    | ---
@@ -145,7 +145,7 @@ test("a compaction list longer than the compactions asked", async () => {
 test("a planner whose messages script throws", async () => {
   await testWorkflow(asking, {
     agents: { reviewer: answer(async (turn) => (await turn.send("planner", "Which cache?", { awaitReply: true })).kind) },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 ✗ cancelled
+//                            | hint: reviewer · turn 1 ✗ cancelled
     messages: {
       planner: () => {
 //    ^^^^^^^^^^^^^^^^ hint: planner · woken by reviewer: ✗ failed
@@ -172,7 +172,7 @@ test("a messages list longer than the wakes", async () => {
 test("a message to an agent the messages option does not script", async () => {
   await testWorkflow(asking, {
     agents: { reviewer: answer(async (turn) => (await turn.send("planner", "Which cache?", { awaitReply: true })).kind) },
-//  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: reviewer · turn 1 ✗ cancelled
+//                            | hint: reviewer · turn 1 ✗ cancelled
     messages: { reviewer: (message) => message.reply("Not me.") },
 //            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[message-unscripted]: agent "planner" message 1: a message woke it, and "messages" has no script for it; scripted: "reviewer". It was sent by "reviewer": Which cache?
   });
@@ -195,7 +195,7 @@ test("a note for a turn that never comes is never sent", async () => {
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: sent during investigator's turn 1
       { during: "investigator#5", name: "note", data: { text: "too late" } },
 //      ^^^^^^ error[event-never-sent]: event "note" (during investigator#5): agent "investigator" never had turn 5
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ never sent (due during investigator's turn 5)
+//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: ✗ never sent
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **✗ never sent (due during investigator's turn 5)**
 //    |
 //    | ---

@@ -18,7 +18,7 @@ import { compacting } from "./operations";
 
 test("the writer compacts once, scripted on one line", async () => {
   const run = await testWorkflow(compacting, { compactions: { writer: answer("Outline.") }, agents: { writer: [answer("Draft."), answer("Final note.")] } });
-//                  ^^^^^^^^^^^^^^^^^^^^^^^ hint: writer · turns 1–2 answered; writer · compaction 1 answered "Outline."
+//                                                                          | hint: writer · turns 1–2 answered; +1 more
   expect(run.value).toEqual({ summary: "Outline.", note: "Final note." });
 });
 `;

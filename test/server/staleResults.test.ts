@@ -23,7 +23,7 @@ test("a silent writer", async () => {
 });
 `;
 const HINT_LINE = 5;
-const WORDS = "writer · turn 1 no answer after a nudge (as scripted)";
+const WORDS = "writer · turn 1 no answer, as scripted";
 const everything = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
 
 /** A server in manual run mode, its module's `server`, that ran the tests of `text` opened at `path`; the uri. */

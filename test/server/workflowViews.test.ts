@@ -65,11 +65,11 @@ test(
   async () => {
     const shown = (await hints()).map((hint) => [hint.position.line, hint.label]);
     expect(shown).toEqual([
-      [VERIFIERS_OPEN.line, "4 tests · answered 8, timed-out 1, failed 1, cancelled 2 · 3 agents with outcomes untested"],
-      [VERIFIER_RUN.line, "4 tests · answered 8, timed-out 1, failed 1, cancelled 2"],
-      [LEAD_OPEN.line, "3 tests · answered 6 · 5 outcomes untested"],
-      [LEAD_DECIDE.line, "3 tests · answered 3"],
-      [LEAD_COMMENT.line, "3 tests · answered 3"],
+      [VERIFIERS_OPEN.line, "in 4 tests: answered 8, 3 more"],
+      [VERIFIER_RUN.line, "in 4 tests: answered 8, 3 more"],
+      [LEAD_OPEN.line, "in 3 tests: answered 6 · 5 outcomes untested"],
+      [LEAD_DECIDE.line, "in 3 tests: answered 3"],
+      [LEAD_COMMENT.line, "in 3 tests: answered 3"],
     ]);
   },
   SLOW,
@@ -81,12 +81,12 @@ test(
     const found = await hover({ line: VERIFIER_RUN.line, character: VERIFIER_RUN.character + 1 });
     const value = (found?.contents as { value: string } | undefined)?.value ?? "";
     const [head, tests, notRun] = value.split("\n\n");
-    expect(head).toBe("**Turnlens** · `verifier.run` · 4 tests · answered 8, timed-out 1, failed 1, cancelled 2");
+    expect(head).toBe("**Turnlens** · `verifier.run` · in 4 tests: answered 8, timed out 1, failed 1, cancelled 2");
     const link = (site: { line: number; column: number }) => `${TESTS_URI}#L${site.line},${site.column}`;
     const clean = testSite("const clean = answer(", "answer");
     expect(tests?.split("\n")).toEqual([
       `- [every verifier passes, so the lead approves](${link(clean)}) (workflow.test.ts): verifier-1 #1 answered, verifier-2 #1 answered, verifier-3 #1 answered`,
-      `- [an exact key wins over the glob: verifier-2 times out](${link(clean)}) (workflow.test.ts): verifier-1 #1 answered, verifier-2 #1 timed-out, verifier-3 #1 answered`,
+      `- [an exact key wins over the glob: verifier-2 times out](${link(clean)}) (workflow.test.ts): verifier-1 #1 answered, verifier-2 #1 timed out, verifier-3 #1 answered`,
       `- [a crashed verifier fails the review fast: the others are cancelled](${link(testSite('"verifier-*": noAnswer.hang()', "hang"))}) (workflow.test.ts): verifier-1 #1 cancelled, verifier-2 #1 cancelled, verifier-3 #1 failed`,
       `- [runtimes replaces an alias, and agentOf shows what each agent ran on](${link(clean)}) (workflow.test.ts): verifier-1 #1 answered, verifier-2 #1 answered, verifier-3 #1 answered`,
     ]);

@@ -35,11 +35,11 @@ exports.run = async () => {
           return all.some((hint) => hint.line === line) && all;
         });
         log(`hints: ${hints.map((hint) => `${hint.line + 1}: ${hint.label.trim()}`).join(" | ")}`);
-        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "4 tests · answered 8, timed-out 1, failed 1, cancelled 2");
+        assert.strictEqual(hints.find((hint) => hint.line === line).label.trim(), "in 4 tests: answered 8, 3 more");
         const decide = positionOf(workflow, "const decided = await lead.run(").line;
-        assert.strictEqual(hints.find((hint) => hint.line === decide)?.label.trim(), "3 tests · answered 3");
+        assert.strictEqual(hints.find((hint) => hint.line === decide)?.label.trim(), "in 3 tests: answered 3");
         const leadOpen = positionOf(workflow, 'wf.agents.open({ key: "lead"').line;
-        assert.strictEqual(hints.find((hint) => hint.line === leadOpen)?.label.trim(), "3 tests · answered 6 · 5 outcomes untested");
+        assert.strictEqual(hints.find((hint) => hint.line === leadOpen)?.label.trim(), "in 3 tests: answered 6 · 5 outcomes untested");
       },
     ],
 
@@ -52,7 +52,7 @@ exports.run = async () => {
           return hover.includes("**Turnlens**") && hover.slice(hover.indexOf("**Turnlens**"));
         });
         log(`hover: ${text.split("\n").filter(Boolean).slice(0, 3).join(" ⏎ ")}`);
-        assert.match(text, /^\*\*Turnlens\*\* · `lead\.run` · 3 tests · answered 3/);
+        assert.match(text, /^\*\*Turnlens\*\* · `lead\.run` · in 3 tests: answered 3/);
         assert.match(text, /\[every verifier passes, so the lead approves\]\(file:\/\/\/.*review\/workflow\.test\.ts#L\d+,\d+\)/);
       },
     ],

@@ -1,5 +1,6 @@
-// checkHints: the inlay hints of a fixture are exactly its `hint: label` annotations. Turnlens puts
-// every hint at the end of its line, so a hint's carets mark what it is about, anywhere on that line.
+// checkHints: the inlay hints of a fixture are exactly its `hint: label` annotations. Turnlens puts a
+// hint at the end of its line, so a hint's carets mark what it is about, anywhere on that line; on a
+// line too long to see its end (runHints.ts), a `|` marks where it stands.
 import type { InlayHint } from "vscode-languageserver-protocol";
 import type { Annotation } from "./annotations.ts";
 import { compareAnnotations, type CheckScope } from "./compareAnnotations.ts";
