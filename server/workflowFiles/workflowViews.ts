@@ -102,7 +102,7 @@ export class WorkflowViews {
     // the untested outcomes' count while it fits (the hover names them either way).
     const label = ({ calls, untested }: { calls: CallCoverage[]; untested: string[] }) => {
       const candidates = [calls.map((call) => callSummary(call, HINT_WIDTH)), calls.map((call) => callSummary(call, 0))].flatMap((summaries) => [
-        [...summaries, ...untested].join(" · "),
+        [summaries.join(" · "), ...untested].join("; "),
         summaries.join(" · "),
       ]);
       return candidates.find((candidate) => candidate.length <= HINT_WIDTH) ?? candidates.at(-1)!;

@@ -67,7 +67,7 @@ test(
     expect(shown).toEqual([
       [VERIFIERS_OPEN.line, "in 4 tests: answered 8, 3 more"],
       [VERIFIER_RUN.line, "in 4 tests: answered 8, 3 more"],
-      [LEAD_OPEN.line, "in 3 tests: answered 6 · 5 outcomes untested"],
+      [LEAD_OPEN.line, "in 3 tests: answered 6; 5 outcomes untested"],
       [LEAD_DECIDE.line, "in 3 tests: answered 3"],
       [LEAD_COMMENT.line, "in 3 tests: answered 3"],
     ]);

@@ -39,7 +39,7 @@ exports.run = async () => {
         const decide = positionOf(workflow, "const decided = await lead.run(").line;
         assert.strictEqual(hints.find((hint) => hint.line === decide)?.label.trim(), "in 3 tests: answered 3");
         const leadOpen = positionOf(workflow, 'wf.agents.open({ key: "lead"').line;
-        assert.strictEqual(hints.find((hint) => hint.line === leadOpen)?.label.trim(), "in 3 tests: answered 6 · 5 outcomes untested");
+        assert.strictEqual(hints.find((hint) => hint.line === leadOpen)?.label.trim(), "in 3 tests: answered 6; 5 outcomes untested");
       },
     ],
 
