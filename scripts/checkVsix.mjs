@@ -2,11 +2,12 @@
 // five .vsix and fails unless it holds its own platform's esbuild binary and no other — checked by
 // the path (`extension/node_modules/@esbuild/<target>/bin/esbuild`, `…/esbuild.exe` on Windows) and
 // by the executable's header (ELF/Mach-O/PE and the CPU) — declares that target, and carries a
-// manifest ready for the Marketplace and Open VSX, whose README images point into the repository.
+// manifest ready for the Marketplace and Open VSX, whose README images point into the repository,
+// and the packages the CLI imports by name (the coverage reports').
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import yauzl from "yauzl";
-import { TARGETS, vsixPath } from "./package-vsix.mjs";
+import { runtimePackages, shippedDependencies, TARGETS, vsixPath } from "./package-vsix.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -92,6 +93,9 @@ for (const target of TARGETS) {
     if (!file) fail(`README image ${image} is not a link into ${repository}/raw/HEAD/`);
     else if (!existsSync(join(root, file))) fail(`README image ${image} names ${file}, which is not in the repository`);
   }
+  // The CLI imports the coverage reports' packages by name: each, and what it imports, must be inside (.vscodeignore lets them in).
+  for (const name of runtimePackages(shippedDependencies()))
+    if (!names.includes(`extension/node_modules/${name}/package.json`)) fail(`has no node_modules/${name}, which the CLI imports`);
   const size = statSync(path).size;
   console.log(
     `${path.slice(root.length + 1)}: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes); ${binary} (${executableTarget(contents.get(binary) ?? Buffer.alloc(4))}, ${contents.get(binary)?.length ?? 0} bytes)`,

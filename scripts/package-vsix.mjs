@@ -43,6 +43,24 @@ function esbuildBinaryPackage(target) {
   return unpacked;
 }
 
+/** The package's dependencies the .vsix carries whole (esbuild is staged piece by piece above). */
+export function shippedDependencies() {
+  return Object.keys(manifest.dependencies).filter((name) => name !== "esbuild");
+}
+
+/** `names` and every package they depend on, transitively, as installed at node_modules/'s top. */
+export function runtimePackages(names) {
+  const found = new Set();
+  const visit = (name) => {
+    if (found.has(name)) return;
+    found.add(name);
+    const manifestOf = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"));
+    for (const dependency of Object.keys(manifestOf.dependencies ?? {})) visit(dependency);
+  };
+  for (const name of names) visit(name);
+  return [...found].sort();
+}
+
 function packageTarget(target) {
   const out = vsixPath(target);
   const binary = esbuildBinaryPackage(target);
@@ -55,6 +73,10 @@ function packageTarget(target) {
     copy("node_modules/esbuild/lib/main.js");
     cpSync(binary, join(stage, "node_modules/@esbuild", target), { recursive: true, dereference: true });
     const plugin = copy("node_modules/turnlens-typescript-plugin") !== false;
+    // The CLI's coverage reports (istanbul-*, left out of the bundle: istanbul-reports loads its
+    // reporters by name and reads its html assets from its own folder) and what they import.
+    const reportPackages = runtimePackages(shippedDependencies());
+    for (const name of reportPackages) copy(join("node_modules", name));
     // The staged manifest is the real one, plus the shipped packages as `dependencies` (vsce's npm mode
     // packs the production tree `npm list` reports), minus the scripts (the build already ran).
     const staged = structuredClone(manifest);
@@ -62,6 +84,7 @@ function packageTarget(target) {
     const version = (dir) => JSON.parse(readFileSync(join(root, "node_modules", dir, "package.json"), "utf8")).version;
     staged.dependencies = { esbuild: esbuildVersion };
     if (plugin) staged.dependencies["turnlens-typescript-plugin"] = version("turnlens-typescript-plugin");
+    for (const name of reportPackages) staged.dependencies[name] = version(name);
     delete staged.devDependencies;
     writeFileSync(join(stage, "package.json"), `${JSON.stringify(staged, null, 2)}\n`);
 
