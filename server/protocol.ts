@@ -365,7 +365,11 @@ export interface CallSiteCoverage {
   /** Turns (or decisions) asked there, each ended with one outcome. */
   turns: number;
   /** Every outcome such a call can end with, in the engine's order, then any other a run named; `turns` 0 for one no test gave. */
-  outcomes: Array<{ outcome: string; turns: number }>;
+  outcomes: Array<{
+    outcome: string /** The outcome in core/testing/outcomeWords.ts's words (`no answer`, `timed out`), as every view says it. */;
+    words: string;
+    turns: number;
+  }>;
 }
 
 export interface WorkflowFileCoverage {

@@ -3,6 +3,7 @@
 // reached; `--coverage=json` prints the same as one JSON document, for CI (docs/runner.md).
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
+import { outcomeKindWords } from "../testing/outcomeWords.ts";
 import type { SourceSite } from "../testing/trace.ts";
 import { callSummary, OUTCOME_KINDS, outcomeCoverage, type OutcomeCoverage } from "./outcomeCoverage.ts";
 import type { FileReport } from "../execution/report.ts";
@@ -41,8 +42,8 @@ export function coverageTable(coverage: OutcomeCoverage, cwd: string): string[] 
     const rows = workflow.agents.map((agent) => [
       `  ${agent.key}`,
       agent.openedAt ? `line ${agent.openedAt.line}` : "",
-      agent.given.length > 0 ? agent.given.join(", ") : "none",
-      agent.notGiven.length > 0 ? agent.notGiven.join(", ") : "none",
+      agent.given.length > 0 ? agent.given.map((outcome) => outcomeKindWords(outcome)).join(", ") : "none",
+      agent.notGiven.length > 0 ? agent.notGiven.map((outcome) => outcomeKindWords(outcome)).join(", ") : "none",
     ]);
     if (rows.length > 0) lines.push(...aligned([["  agent", "opened", "given", "not given"], ...rows]));
     const reached = workflow.calls.filter((call) => call.reached.length > 0);

@@ -69,7 +69,7 @@ export function coverageModel(outcomes: OutcomeCoverageResult, lines: LineCovera
     const measured = files.get(workflow.uri);
     const statements = measured?.statements ?? [];
     for (const call of workflow.calls) {
-      const branches = call.outcomes.map(({ outcome, turns }): BranchModel => ({ label: outcome, executed: turns }));
+      const branches = call.outcomes.map(({ words, turns }): BranchModel => ({ label: words, executed: turns }));
       // The call's statement takes its outcomes; a call no statement holds (or a file not measured) is one of its own.
       const at = measured ? statementAt(statements, call.range) : undefined;
       if (at) at.branches.push(...branches.map((branch) => ({ ...branch, range: call.range })));

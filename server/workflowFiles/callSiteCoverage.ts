@@ -1,6 +1,7 @@
 // A workflow call as the editor places it: its receiver and name on its line (`verifier.run`), and
 // what the tests did there (how many reached it, how its turns ended) for `turnlens/outcomeCoverage`.
 import { OUTCOME_KINDS, type CallCoverage, type Reach } from "../../core/coverage/outcomeCoverage.ts";
+import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 import { callNameRange } from "../analysis/ranges.ts";
 import type { CallSiteCoverage } from "../protocol.ts";
 
@@ -20,6 +21,6 @@ export function callSite(call: CallCoverage, lines: readonly string[], tests: Se
     ...(call.callee !== undefined ? { callee: call.callee } : {}),
     tests: reached.length,
     turns: reached.reduce((sum, reach) => sum + reach.turns.length, 0),
-    outcomes: [...possible, ...others].map((outcome) => ({ outcome, turns: counts.get(outcome) ?? 0 })),
+    outcomes: [...possible, ...others].map((outcome) => ({ outcome, words: outcomeKindWords(outcome, call.kind === "decision"), turns: counts.get(outcome) ?? 0 })),
   };
 }

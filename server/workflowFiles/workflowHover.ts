@@ -44,7 +44,9 @@ export function callMarkdown(call: CallCoverage, notRun: readonly string[], unte
   const parts = [head];
   if (lines.length > 0) parts.push(lines.join("\n"));
   for (const { agent, outcomes } of untested) {
-    parts.push(`No test gives ${escapeMarkdown(JSON.stringify(agent))}: ${escapeMarkdown(outcomes.join(", "))}; a quick fix adds a test for each.`);
+    parts.push(
+      `No test gives ${escapeMarkdown(JSON.stringify(agent))}: ${escapeMarkdown(outcomes.map((outcome) => outcomeKindWords(outcome)).join(", "))}; a quick fix adds a test for each.`,
+    );
   }
   if (notRun.length > 0) {
     const files = notRun.map(runFileLink).join(", ");

@@ -20,6 +20,7 @@ import {
   type ReferenceParams,
 } from "vscode-languageserver";
 import { pathToFileURL } from "node:url";
+import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
 import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
 import { isTestFile } from "../../core/project/discover.ts";
@@ -190,7 +191,7 @@ export class WorkflowViews {
         severity: DiagnosticSeverity.Hint,
         source: SOURCE,
         code: OUTCOME_NOT_TESTED,
-        message: `no test gives ${JSON.stringify(agent.key)}: ${agent.notGiven.join(", ")}`,
+        message: `no test gives ${JSON.stringify(agent.key)}: ${agent.notGiven.map((outcome) => outcomeKindWords(outcome)).join(", ")}`,
         data: { agent: agent.key, line: opened.line, column: opened.column },
       });
     }

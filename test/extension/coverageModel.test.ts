@@ -5,11 +5,14 @@
 import { expect, test } from "bun:test";
 import type { LineCoverageResult, OutcomeCoverageResult } from "../../server/protocol.ts";
 import { coverageModel } from "../../extension/vscodeFree/coverageModel.ts";
+import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 
 const URI = "file:///work/review/workflow.ts";
 const range = (line: number, from: number, to: number) => ({ start: { line, character: from }, end: { line, character: to } });
 const ENGINE = ["answered", "unanswered", "blocked", "timed-out", "failed", "cancelled"];
-const outcomes = (given: Record<string, number>, kinds = ENGINE) => kinds.map((outcome) => ({ outcome, turns: given[outcome] ?? 0 }));
+// The words as the server sends them (server/workflowFiles/callSiteCoverage.ts), from the one table.
+const outcomes = (given: Record<string, number>, kinds = ENGINE) =>
+  kinds.map((outcome) => ({ outcome, words: outcomeKindWords(outcome, kinds !== ENGINE), turns: given[outcome] ?? 0 }));
 
 const answer: OutcomeCoverageResult = {
   workflows: [
@@ -49,20 +52,20 @@ test("a workflow no coverage run measured: each call site is a statement execute
   expect(file?.statementCounts).toEqual({ covered: 2, total: 3 });
 });
 
-test("each outcome a call can end with is a branch labelled with the outcome word, executed 0 when no test gave it", () => {
+test("each outcome a call can end with is a branch labelled with the outcome in the one table's words, executed 0 when no test gave it", () => {
   const [file] = coverageModel(answer);
   expect(file?.statements[0]?.branches).toEqual([
     { label: "answered", executed: 8 },
-    { label: "unanswered", executed: 0 },
+    { label: "no answer", executed: 0 },
     { label: "blocked", executed: 0 },
-    { label: "timed-out", executed: 1 },
+    { label: "timed out", executed: 1 },
     { label: "failed", executed: 1 },
     { label: "cancelled", executed: 2 },
   ]);
   expect(file?.statements[1]?.branches).toEqual([
     { label: "answered", executed: 2 },
-    { label: "unanswered", executed: 0 },
-    { label: "failed", executed: 0 },
+    { label: "not answered", executed: 0 },
+    { label: "rejected", executed: 0 },
   ]);
   expect(file?.branchCounts).toEqual({ covered: 5, total: 15 });
 });
@@ -126,7 +129,7 @@ test("a measured file's percentage is its line coverage, whatever outcomes no te
 test("each call's outcomes are branches of the statement holding the call, at the call; the code's branches are at their arms", () => {
   const [file] = coverageModel(opened, lines);
   expect(file?.statements[1]?.branches).toEqual(
-    ENGINE.map((outcome) => ({ label: outcome, executed: { answered: 1, unanswered: 2 }[outcome] ?? 0, range: range(13, 25, 39) })),
+    ENGINE.map((outcome) => ({ label: outcomeKindWords(outcome), executed: { answered: 1, unanswered: 2 }[outcome] ?? 0, range: range(13, 25, 39) })),
   );
   expect(file?.statements[2]?.branches).toEqual([
     { label: "cond-expr", executed: 1, range: range(18, 40, 53) },

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OutcomeCoverageResult, TestRunProgressParams } from "../../server/protocol.ts";
 import { ROOT, SLOW, TestServer } from "./harness.ts";
+import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 
 const WORKFLOW = join(ROOT, "examples", "review", "workflow.ts");
 const TESTS_URI = pathToFileURL(join(ROOT, "examples", "review", "workflow.test.ts")).href;
@@ -22,7 +23,9 @@ function rangeOf(needle: string, callee: string) {
   return { start: { line, character }, end: { line, character: character + callee.length } };
 }
 const ENGINE = ["answered", "unanswered", "blocked", "timed-out", "failed", "cancelled"];
-const outcomes = (given: Record<string, number>, kinds = ENGINE) => kinds.map((outcome) => ({ outcome, turns: given[outcome] ?? 0 }));
+// Each outcome also in the one table's words (core/testing/outcomeWords.ts), as every view says it.
+const outcomes = (given: Record<string, number>, kinds = ENGINE) =>
+  kinds.map((outcome) => ({ outcome, words: outcomeKindWords(outcome, kinds !== ENGINE), turns: given[outcome] ?? 0 }));
 
 let server: TestServer;
 let before: OutcomeCoverageResult;

@@ -122,13 +122,13 @@ test(
   async () => {
     const found = await hover({ line: LEAD_OPEN.line, character: LEAD_OPEN.character + 1 });
     const value = (found?.contents as { value: string } | undefined)?.value ?? "";
-    expect(value.split("\n\n")).toContain('No test gives "lead": unanswered, blocked, timed-out, failed, cancelled; a quick fix adds a test for each.');
+    expect(value.split("\n\n")).toContain('No test gives "lead": no answer, blocked, timed out, failed, cancelled; a quick fix adds a test for each.');
     const verifiers = await hover({ line: VERIFIERS_OPEN.line, character: VERIFIERS_OPEN.character + 1 });
     const paragraphs = ((verifiers?.contents as { value: string } | undefined)?.value ?? "").split("\n\n");
     expect(paragraphs.filter((paragraph) => paragraph.startsWith("No test gives"))).toEqual([
-      'No test gives "verifier-1": unanswered, blocked, timed-out, failed; a quick fix adds a test for each.',
-      'No test gives "verifier-2": unanswered, blocked, failed; a quick fix adds a test for each.',
-      'No test gives "verifier-3": unanswered, blocked, timed-out, cancelled; a quick fix adds a test for each.',
+      'No test gives "verifier-1": no answer, blocked, timed out, failed; a quick fix adds a test for each.',
+      'No test gives "verifier-2": no answer, blocked, failed; a quick fix adds a test for each.',
+      'No test gives "verifier-3": no answer, blocked, timed out, cancelled; a quick fix adds a test for each.',
     ]);
   },
   SLOW,
@@ -145,10 +145,10 @@ test(
       diagnostic.message,
     ]);
     expect(shown).toEqual([
-      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-1": unanswered, blocked, timed-out, failed'],
-      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-2": unanswered, blocked, failed'],
-      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-3": unanswered, blocked, timed-out, cancelled'],
-      [LEAD_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "lead": unanswered, blocked, timed-out, failed, cancelled'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-1": no answer, blocked, timed out, failed'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-2": no answer, blocked, failed'],
+      [VERIFIERS_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "verifier-3": no answer, blocked, timed out, cancelled'],
+      [LEAD_OPEN.line, 4, "turnlens", "outcome-not-tested", 'no test gives "lead": no answer, blocked, timed out, failed, cancelled'],
     ]);
   },
   SLOW,

@@ -48,9 +48,9 @@ exports.run = async () => {
         assert.ok(atOpen && atOpen.executed === 2, `wf.agents.open (line ${opened + 1}) ran twice: ${JSON.stringify(coverage.details)}`);
         assert.deepStrictEqual(atOpen.branches, [
           { label: "answered", executed: 1 },
-          { label: "unanswered", executed: 2 },
+          { label: "no answer", executed: 2 },
           { label: "blocked", executed: 0 },
-          { label: "timed-out", executed: 0 },
+          { label: "timed out", executed: 0 },
           { label: "failed", executed: 0 },
           { label: "cancelled", executed: 0 },
         ]);

@@ -68,7 +68,7 @@ exports.run = async () => {
         log(`diagnostic: ${diagnostic.source} ${codeOf(diagnostic)} line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
         // A Hint: no squiggle on the call, no row in Problems; its hover and quick fixes stay.
         assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Hint);
-        assert.strictEqual(diagnostic.message, 'no test gives "lead": unanswered, blocked, timed-out, failed, cancelled');
+        assert.strictEqual(diagnostic.message, 'no test gives "lead": no answer, blocked, timed out, failed, cancelled');
         assert.strictEqual(workflow.getText(diagnostic.range), "wf.agents.open");
         const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", workflowUri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
         log(`quick fixes: ${actions.map((action) => action.title).join(" | ")}`);
