@@ -60,7 +60,10 @@ export function failureMessages(uri: string, file: string, ran: { text: string; 
         ...(diagnostic.problem ? { diagnostic: true } : {}),
       }),
     );
-  if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed" });
+  // Failed by the test's own mistakes that only warnings mark (an entry never reached): the warning's
+  // squiggle is their one mark, so the message is flagged as marked and VS Code draws it nowhere inline.
+  const markedByWarnings = (report.error?.problems?.length ?? 0) > 0 && shown.some((diagnostic) => diagnostic.problem);
+  if (messages.length === 0) messages.push({ message: report.error?.message ?? "the test failed", ...(markedByWarnings ? { diagnostic: true as const } : {}) });
   if (report.error?.expected !== undefined) messages[0]!.expected = report.error.expected;
   if (report.error?.actual !== undefined) messages[0]!.actual = report.error.actual;
   return messages;

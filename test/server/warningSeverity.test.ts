@@ -33,7 +33,7 @@ function reportWith(code: ProblemCode, status: "passed" | "failed"): FileReport 
   return {
     file: FILE,
     durationMs: 1,
-    tests: [{ id: "one", name: "one", path: ["one"], status, durationMs: 1, runs: [run], ...(status === "failed" ? { error: { message: `a ${code} problem` } } : {}) }],
+    tests: [{ id: "one", name: "one", path: ["one"], status, durationMs: 1, runs: [run], ...(status === "failed" ? { error: { message: `a ${code} problem`, problems: run.problems } } : {}) }],
   };
 }
 
@@ -63,14 +63,14 @@ describe("the severity of every problem code", () => {
     }
   });
 
-  test("a failing test's message is made for an error only: a warning's is none, and a test failed by warnings alone gets its error's message with no location", () => {
+  test("a failing test's message is made for an error only: a warning's is none, and a test failed by warnings alone gets its error's message with no location, flagged as marked (its warning squiggle is its one mark)", () => {
     const messagesOf = (code: ProblemCode, settings: Settings = defaultSettings) =>
       failureMessages(`file://${FILE}`, FILE, { text: TEXT, model: MODEL }, reportWith(code, "failed").tests[0]!, settings);
     for (const code of CODES) {
       const error = !WARNING_CODES.includes(code);
       expect([code, messagesOf(code)]).toEqual([
         code,
-        error ? [expect.objectContaining({ message: expect.any(String), location: expect.anything(), diagnostic: true })] : [{ message: `a ${code} problem` }],
+        error ? [expect.objectContaining({ message: expect.any(String), location: expect.anything(), diagnostic: true })] : [{ message: `a ${code} problem`, diagnostic: true }],
       ]);
     }
     // Made errors by the setting, they make a message at their diagnostic like any error.
@@ -134,9 +134,10 @@ test("not caught", async () => {
           ["failed", "not caught"],
         ]);
         expect(results[0]).not.toHaveProperty("messages");
-        // The failing test's one message is its error, at no place: nothing red over the yellow squiggle.
+        // The failing test's one message is its error, at no place and flagged as marked by its
+        // diagnostic (so the extension gives it no turn frames): nothing red over the yellow squiggle.
         const failed = results[1];
-        expect(failed?.type === "failed" ? failed.messages : undefined).toEqual([{ message: expect.stringContaining(`agent "`) }]);
+        expect(failed?.type === "failed" ? failed.messages : undefined).toEqual([{ message: expect.stringContaining(`agent "`), diagnostic: true }]);
         const published = server
           .all<PublishDiagnosticsParams>("textDocument/publishDiagnostics")
           .filter((params) => params.uri === uri)
