@@ -21,10 +21,11 @@ const KEYSTROKE_MS = 400;
 
 /**
  * How long VS Code may take to ask for a lens again after the server says they changed (its own
- * debounce). Measured (BENCHMARKS.md, issue 27): 2.4–3.7 s, and 3.8 s and 8.1 s at a load of 24
- * before the server stopped sending refreshes that changed nothing; not tightened until measured again.
+ * debounce). Measured (BENCHMARKS.md, issue 27): 2.4–3.7 s, and 3.8 s and 8.1 s at a load of 24,
+ * while the server sent refreshes that changed nothing (each restarts VS Code's wait); 0 ms at a load
+ * of 16.7 once it stopped. 3 s: what the old lag mostly passed, with a margin for a loaded machine.
  */
-const LENS_REDRAW_MS = 5000;
+const LENS_REDRAW_MS = 3000;
 
 /** What the lens, the summary… say, with the no-break spaces the workbench draws made plain. */
 const plain = (text) => (text ?? "").replace(/\s+/g, " ").trim();

@@ -95,7 +95,10 @@ export async function checkGutterAndPeek({ url, dir, folder, out, logs = dir, sa
     await page.keyboard.press("Control+B");
     await page.locator(".part.sidebar").waitFor({ state: "hidden", ...WAIT });
     await page.locator(".editor-group-container.active .view-lines").click();
-    await command("Go to Next Test Failure");
+    // The failure's message has no place in the file (its squiggle is its one mark): the gutter ✗'s
+    // "Peek Error" opens it, as a user would.
+    await page.locator(".editor-group-container.active .testing-run-glyph.codicon-testing-failed-icon").first().click({ button: "right" });
+    await page.locator(".monaco-menu .action-label", { hasText: /^Peek Error$/ }).click(WAIT);
     const peek = page.locator(".test-output-peek");
     await peek.locator(".monaco-diff-editor").first().waitFor(WAIT);
     await peek.locator(".monaco-diff-editor .view-line", { hasText: "done" }).first().waitFor(WAIT);
