@@ -42,7 +42,7 @@ import {
   type TreeNode,
 } from "./vscodeFree/testTree.ts";
 import { filesIn, findFolder, folderTree, isFolderId, type FolderEntry } from "./vscodeFree/folderTree.ts";
-import type { Transcripts } from "./transcript.ts";
+import { transcriptUri, type Transcripts } from "./transcript.ts";
 import { transcriptMarkdown, turnFrames } from "./vscodeFree/transcriptMessage.ts";
 import { coverageModel, type FileCoverageModel, type StatementModel } from "./vscodeFree/coverageModel.ts";
 import { ProducedResults } from "./producedResults.ts";
@@ -467,7 +467,7 @@ export class TestExplorer implements vscode.Disposable {
     const item = this.item(change.test);
     if (active.finished || !item) return;
     const models = transcript ? withDiffs(change.messages ?? [], transcript) : (change.messages ?? []);
-    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models), transcript, uri, turnsOnFirstMessage(models)) : toMessages(models);
+    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models, change.test), transcript, uri, turnsOnFirstMessage(models)) : toMessages(models, change.test);
     if (change.state === "failed") this.produced.failed(change.test, messages);
     if (isFinal(change.state)) {
       active.recorded.add(change.test);
@@ -547,7 +547,7 @@ export class TestExplorer implements vscode.Disposable {
         item = this.item(test);
       }
       if (!item) continue;
-      const messages = result.detail?.messages ?? toMessages(result.messages);
+      const messages = result.detail?.messages ?? toMessages(result.messages, test);
       switch (result.state) {
         case "passed":
           run.passed(item, result.durationMs);
@@ -807,7 +807,12 @@ function isFinal(state: StateChange["state"]): state is FinalState {
   return state === "passed" || state === "failed" || state === "errored" || state === "skipped";
 }
 
-function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
+/**
+ * The messages VS Code is given for a test. One its diagnostic marks goes to the test's transcript
+ * document: VS Code gives a message with no location the test's own range and draws it there, in
+ * red, a second mark beside the squiggle; in the transcript its peek shows the turns beside it.
+ */
+function toMessages(messages: MessageModel[], testId: string): vscode.TestMessage[] {
   return messages.map((model) => {
     const message =
       model.expected !== undefined && model.actual !== undefined
@@ -817,7 +822,7 @@ function toMessages(messages: MessageModel[]): vscode.TestMessage[] {
     if (location) {
       const { start, end } = location.range;
       message.location = new vscode.Location(vscode.Uri.parse(location.uri), new vscode.Range(start.line, start.character, end.line, end.character));
-    }
+    } else if (model.diagnostic) message.location = new vscode.Location(transcriptUri(testId), new vscode.Position(0, 0));
     return message;
   });
 }
