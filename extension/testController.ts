@@ -467,7 +467,10 @@ export class TestExplorer implements vscode.Disposable {
     const item = this.item(change.test);
     if (active.finished || !item) return;
     const models = transcript ? withDiffs(change.messages ?? [], transcript) : (change.messages ?? []);
-    const messages = change.state === "failed" && transcript ? withTurns(toMessages(models, change.test), transcript, uri, turnsOnFirstMessage(models)) : toMessages(models, change.test);
+    const messages =
+      change.state === "failed" && transcript
+        ? withTurns(toMessages(models, change.test), transcript, uri, turnsOnFirstMessage(models))
+        : toMessages(models, change.test);
     if (change.state === "failed") this.produced.failed(change.test, messages);
     if (isFinal(change.state)) {
       active.recorded.add(change.test);

@@ -33,7 +33,17 @@ function reportWith(code: ProblemCode, status: "passed" | "failed"): FileReport 
   return {
     file: FILE,
     durationMs: 1,
-    tests: [{ id: "one", name: "one", path: ["one"], status, durationMs: 1, runs: [run], ...(status === "failed" ? { error: { message: `a ${code} problem`, problems: run.problems } } : {}) }],
+    tests: [
+      {
+        id: "one",
+        name: "one",
+        path: ["one"],
+        status,
+        durationMs: 1,
+        runs: [run],
+        ...(status === "failed" ? { error: { message: `a ${code} problem`, problems: run.problems } } : {}),
+      },
+    ],
   };
 }
 
@@ -70,7 +80,9 @@ describe("the severity of every problem code", () => {
       const error = !WARNING_CODES.includes(code);
       expect([code, messagesOf(code)]).toEqual([
         code,
-        error ? [expect.objectContaining({ message: expect.any(String), location: expect.anything(), diagnostic: true })] : [{ message: `a ${code} problem`, diagnostic: true }],
+        error
+          ? [expect.objectContaining({ message: expect.any(String), location: expect.anything(), diagnostic: true })]
+          : [{ message: `a ${code} problem`, diagnostic: true }],
       ]);
     }
     // Made errors by the setting, they make a message at their diagnostic like any error.
