@@ -1,7 +1,7 @@
 // e2e suite on a copy of examples/ (run by test/e2e/run.mjs in code-server's extension host): the
 // Test Explorer's "Run with Coverage" profile, driven as a user does (Run with Coverage on the
 // current file), gives the workflow file its line coverage, with each call's outcomes as branches; a test failed by a
-// run problem gets its message with no location and no turns (its squiggle is its one mark in the
+// run problem gets its message placed in its transcript, with no turns (its squiggle is its one mark in the
 // editor), and a failing expect gets its message at the expect with a call stack of its turns, each
 // frame at the entry that met it (what the Test Results peek lists). VS Code gives an extension no way to read
 // either back (the testObserver proposal's snapshots drop a message's stackTrace and carry no
@@ -65,7 +65,7 @@ exports.run = async () => {
     ],
 
     [
-      "a test failed by a run problem, run through the Run profile: its message has no location and no turns, so its squiggle is the one mark",
+      "a test failed by a run problem, run through the Run profile: its message is placed in the test's transcript with no turns, so its squiggle is the one mark in the test file",
       async () => {
         const { document } = await open(failing);
         const test = `${failing.toString()}#${encodeURIComponent("a loop that never ends")}`;
@@ -84,7 +84,8 @@ exports.run = async () => {
         const [first] = messages;
         assert.ok(first, "the failed test has a message");
         assert.match(first.message, /agent "worker" turn 4: the run started more than 3 turns \(maxTurns\)/);
-        assert.strictEqual(first.location, undefined, "no location: VS Code would draw it over the squiggle");
+        // Its place is the test's transcript: with none, VS Code would give it the test's range and draw it there.
+        assert.ok(first.location?.uri.startsWith("turnlens-transcript:"), `its place is the transcript, not the test file: ${JSON.stringify(first.location)}`);
         assert.strictEqual(first.stackTrace.length, 0, "no frames: VS Code would draw it at the first one");
         const squiggle = await waitFor("the max-turns diagnostic", () =>
           vscode.languages.getDiagnostics(failing).find((diagnostic) => diagnostic.range.start.line === positionOf(document, "maxTurns: 3").line),
