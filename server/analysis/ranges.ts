@@ -1,6 +1,6 @@
 // All the server's range arithmetic: TypeScript nodes and offsets as LSP positions and ranges
 // (0-based line, 0-based UTF-16 character), the 1-based sites of runtime stack traces as
-// positions, ranges and locations (`positionOfSite` is the one place a site's line and column
+// positions, ranges and locations (`positionOfSite`, and `positionOfIstanbul` for coverage, are the places a site's line and column
 // lose their 1; test/server/rangeArithmetic.test.ts keeps it so), and comparing, containing, sizing and
 // ordering them.
 
@@ -73,6 +73,13 @@ export function compareRangeStarts(left: Range, right: Range): number {
 /** A runtime site (1-based line and column, as V8 and `SourceSite` give them) as an LSP position. */
 export function positionOfSite(line1Based: number, column1Based: number): Position {
   return { line: Math.max(0, line1Based - 1), character: Math.max(0, column1Based - 1) };
+}
+
+/** An Istanbul position (1-based line, 0-based column; an end's column may be absent or
+ * infinite, meaning the line's end) as an LSP position. */
+export function positionOfIstanbul(line1Based: number, column0Based: number | null | undefined): Position {
+  const character = column0Based === null || column0Based === undefined || !Number.isFinite(column0Based) ? Number.MAX_SAFE_INTEGER : Math.max(0, column0Based);
+  return { line: Math.max(0, line1Based - 1), character };
 }
 
 /** A site as a location: `uri` at the site's point (an empty range). */

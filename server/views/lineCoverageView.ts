@@ -3,6 +3,7 @@
 // file's percentage. Pure: tested as a function.
 import type { FileCoverage } from "istanbul-lib-coverage";
 import { pathToFileURL } from "node:url";
+import { positionOfIstanbul } from "../analysis/ranges.ts";
 import type { LineFileCoverage } from "../protocol.ts";
 
 interface IstanbulRange {
@@ -12,11 +13,7 @@ interface IstanbulRange {
 
 /** Istanbul's 1-based line and 0-based column (an end column may be absent: the line's end). */
 function toRange(location: IstanbulRange): LineFileCoverage["statements"][number]["range"] {
-  const end = location.end.column;
-  return {
-    start: { line: Math.max(0, location.start.line - 1), character: Math.max(0, location.start.column ?? 0) },
-    end: { line: Math.max(0, location.end.line - 1), character: end === null || !Number.isFinite(end) ? Number.MAX_SAFE_INTEGER : Math.max(0, end) },
-  };
+  return { start: positionOfIstanbul(location.start.line, location.start.column ?? 0), end: positionOfIstanbul(location.end.line, location.end.column) };
 }
 
 export function lineFileCoverage(file: FileCoverage): LineFileCoverage {

@@ -73,7 +73,7 @@ test("the coordinator answers the investigator", async () => {
     },
     participants: {
       coordinator: (event) => (event.kind === "message" && event.asks ? event.reply("Two.") : undefined),
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: coordinator · 2 calls
+//    | hint: coordinator · 2 calls
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **coordinator · 2 calls: route with investigator, message from investigator → {"id":"m2"}**
 //    |
 //    | ---
@@ -112,7 +112,7 @@ test("a ticket is routed by its decision", async () => {
     args: { tickets: ["Refund charged twice"] },
     decisions: {
       "triage-1": { team: { payments: 0.95, accounts: 0.03, frontend: 0.02 }, bug: 0.97, urgency: [0.1, 0.3, 0.6] },
-//    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hint: triage-1 · answered 3 questions
+//    | hint: triage-1 · answered 3 questions
 //    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ hover: Turnlens · **triage-1 · answered team: payments (0.95) and 2 more**
 //    |
 //    | ---
