@@ -3,7 +3,7 @@
 // that asked), the tests that reached it and how its turns ended; per agent, the outcome kinds
 // the engine can give it against the ones some test gave. The CLI's `--coverage` and the language
 // server's workflow views both read it.
-import { outcomeKindWords } from "../testing/outcomeWords.ts";
+import { type DecisionCoverageOutcome, outcomeKindWords } from "../testing/outcomeWords.ts";
 import type { OutcomeKind } from "../workflow/types.ts";
 import type { DecisionTrace, RunTrace, SourceSite } from "../testing/trace.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
@@ -104,7 +104,7 @@ function addReach(reached: Reach[], test: TestRef, turn: ReachedTurn): void {
   reach.turns.push(turn);
 }
 
-function decisionOutcome(decision: DecisionTrace): string {
+function decisionOutcome(decision: DecisionTrace): DecisionCoverageOutcome {
   if (decision.answered) return "answered";
   return decision.error !== undefined ? "failed" : "unanswered";
 }

@@ -134,11 +134,13 @@ export function turnEnd(ended: { outcome: string; refused?: string }): string {
   return ended.refused !== undefined ? "refused" : ended.outcome;
 }
 
-/** The outcome kinds outcome coverage counts a decision by (core/coverage), as the table's decision ends. */
-const DECISION_COVERAGE_ENDS: Record<string, DecisionEnd> = { answered: "answered", failed: "rejected", unanswered: "not-answered" };
+/** The outcome kinds outcome coverage counts a decision by (core/coverage), in their order, each as the table's decision end. */
+const DECISION_COVERAGE_ENDS = { answered: "answered", unanswered: "not-answered", failed: "rejected" } as const satisfies Record<string, DecisionEnd>;
+export type DecisionCoverageOutcome = keyof typeof DECISION_COVERAGE_ENDS;
+export const DECISION_COVERAGE_OUTCOMES = Object.keys(DECISION_COVERAGE_ENDS) as DecisionCoverageOutcome[];
 
 /** An outcome kind a count is kept of, in words: a turn's, or (`decision`) a decision's: `no answer`, `rejected`. */
 export function outcomeKindWords(outcome: string, decision = false): string {
-  const end = decision ? DECISION_COVERAGE_ENDS[outcome] : undefined;
+  const end = decision && Object.hasOwn(DECISION_COVERAGE_ENDS, outcome) ? DECISION_COVERAGE_ENDS[outcome as DecisionCoverageOutcome] : undefined;
   return end !== undefined ? OUTCOME_WORDS.decision[end].words : endedAs("turn", outcome).words;
 }

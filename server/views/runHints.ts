@@ -2,12 +2,11 @@
 // labels of a line's kinds (hintLabels.ts) joined with "; ", turns first, whole within VS Code's
 // default width; on a line too long to see its end, after the entry's callee (docs/language-server.md).
 import type { InlayHint } from "vscode-languageserver";
-import { lineEnd } from "../analysis/ranges.ts";
 import type { RunView } from "./runView.ts";
 import type { Met, MetKind } from "./scriptViews.ts";
-import { inlayHint } from "./toLsp.ts";
+import { placedHint } from "./hintPlacement.ts";
 import { scriptHint } from "./hintLabels.ts";
-import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
+import { HINT_WIDTH } from "../limits.ts";
 import type { Position } from "vscode-languageserver";
 
 /** Every hint of a run's results, in the order of the text's lines. */
@@ -34,14 +33,5 @@ export function runHints(results: { text: string; view: RunView }): InlayHint[] 
     const more = `; +${labels.length - 1} more`;
     return labels[0]!.length + more.length <= HINT_WIDTH ? `${labels[0]}${more}` : labels[0]!;
   };
-  // A long line's hint: after the entry's callee when that is within LONG_LINE, else before the line's code.
-  const hintAt = (line: number, text: string): InlayHint => {
-    const end = lineEnd(lines, line);
-    if (end.character <= LONG_LINE) return inlayHint(end, text);
-    const anchor = anchors.get(line);
-    if (anchor && anchor.character <= LONG_LINE) return inlayHint(anchor, text);
-    const indent = Math.max(0, (lines[line] ?? "").search(/\S/));
-    return { position: { line, character: indent }, label: text, paddingRight: true };
-  };
-  return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => hintAt(line, label(kinds)));
+  return [...byLine].sort(([left], [right]) => left - right).map(([line, kinds]) => placedHint(lines, line, anchors.get(line), label(kinds)));
 }

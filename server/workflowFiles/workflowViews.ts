@@ -22,16 +22,17 @@ import {
 import { pathToFileURL } from "node:url";
 import { outcomeKindWords } from "../../core/testing/outcomeWords.ts";
 import { callSummary, type CallCoverage, type WorkflowCoverage } from "../../core/coverage/outcomeCoverage.ts";
-import { HINT_WIDTH, LONG_LINE } from "../limits.ts";
+import { HINT_WIDTH } from "../limits.ts";
+import { placedHint } from "../views/hintPlacement.ts";
 import { isTestFile } from "../../core/project/discover.ts";
 import type { SourceSite } from "../../core/testing/trace.ts";
 import { analyzeTestFile } from "../analysis/analyzeTestFile.ts";
-import { callNameRange, lineEnd, lineInRange, positionOfSite, rangeContains, rangesMeet, siteCharacterRange, siteWordRange } from "../analysis/ranges.ts";
+import { callNameRange, lineInRange, positionOfSite, rangeContains, rangesMeet, siteCharacterRange, siteWordRange } from "../analysis/ranges.ts";
 import type { Server } from "../server.ts";
 import type { ProjectConfigs } from "../projectConfig.ts";
 import { fileOf, type ServerState } from "../state.ts";
 import type { Scheduler } from "../scheduler.ts";
-import { inlayHint, markdownHover, SOURCE } from "../views/toLsp.ts";
+import { markdownHover, SOURCE } from "../views/toLsp.ts";
 import { addOutcomeTest, ENTRY_FOR_OUTCOME, nearestReaches } from "./addOutcomeTest.ts";
 import { callMarkdown } from "./workflowHover.ts";
 import { WorkflowRuns } from "./workflowRuns.ts";
@@ -108,16 +109,13 @@ export class WorkflowViews {
       ]);
       return candidates.find((candidate) => candidate.length <= HINT_WIDTH) ?? candidates.at(-1)!;
     };
-    // A long line's hint stands where it is seen, as a test file's does (runHints.ts): after the first call's name, else before the code.
-    const hintAt = (line: number, onLine: { calls: CallCoverage[]; untested: string[] }): InlayHint => {
-      const end = lineEnd(found.lines, line);
-      if (end.character <= LONG_LINE) return inlayHint(end, label(onLine));
-      const first = onLine.calls[0]!;
-      const name = callNameRange(found.lines, first.site, first.callee).end;
-      if (name.line === line && name.character <= LONG_LINE) return inlayHint(name, label(onLine));
-      return { position: { line, character: Math.max(0, (found.lines[line] ?? "").search(/\S/)) }, label: label(onLine), paddingRight: true };
-    };
-    return [...byLine].sort(([left], [right]) => left - right).map(([line, onLine]) => hintAt(line, onLine));
+    // A long line's hint stands where it is seen, after the first call's name, as a test file's does.
+    return [...byLine]
+      .sort(([left], [right]) => left - right)
+      .map(([line, onLine]) => {
+        const first = onLine.calls[0]!;
+        return placedHint(found.lines, line, callNameRange(found.lines, first.site, first.callee).end, label(onLine));
+      });
   }
 
   async hover(params: HoverParams): Promise<Hover | null> {
