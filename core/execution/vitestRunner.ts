@@ -32,6 +32,13 @@ class TurnlensVitestRunner implements VitestRunner {
   readonly recorded = new SafeMap<Test, TestReport>();
   /** Every report, in the order it was sent (the file's report keeps that order). */
   readonly reports: TestReport[] = [];
+  private readonly ranks = new SafeMap<TestReport, number>();
+  /** Kept reports not sent yet, and the planned tests in the file's order, the first `reportedPrefix` of them reported. */
+  private readonly unsent: TestReport[] = [];
+  private readonly ordered: Test[] = [];
+  private reportedPrefix = 0;
+  /** Each test's place in the file's order. */
+  private readonly order = new SafeMap<Test, number>();
   /** Tests whose body (or a beforeEach) started: a suite's errors before any are its beforeAll's. */
   readonly started = new SafeSet<Test>();
   /** Each test's run traces, of its current try. */
@@ -120,6 +127,8 @@ class TurnlensVitestRunner implements VitestRunner {
         test.mode = "skip";
         continue;
       }
+      this.order.set(test, this.ordered.length);
+      this.ordered.push(test);
       if (runs(test.mode) && this.options.testNamePattern && !matchesName(this.options.testNamePattern, path)) test.mode = "skip";
       this.planned.set(test, { info, run: runs(test.mode) });
     }
@@ -152,7 +161,9 @@ class TurnlensVitestRunner implements VitestRunner {
     const path = [...pathOf(suite), "afterAll hook"];
     const error = errorReport(errors[0], this.options.file);
     error.message = `afterAll hook failed: ${error.message}`;
-    this.push({ id: path.join(" › "), name: "afterAll hook", path, status: "failed", durationMs: 0, error, runs: [] });
+    const last = testsOf(suite).at(-1);
+    const rank = last ? 2 * (this.order.get(last) ?? 0) + 1 : undefined;
+    this.push({ id: path.join(" › "), name: "afterAll hook", path, status: "failed", durationMs: 0, error, runs: [] }, rank);
   }
 
   onBeforeRunSuite(suite: Suite): void {
@@ -243,15 +254,46 @@ class TurnlensVitestRunner implements VitestRunner {
   }
 
   record(test: Test, report: TestReport): void {
-    this.recorded.set(test, this.push(report));
+    const rank = 2 * (this.order.get(test) ?? Number.MAX_SAFE_INTEGER / 2);
+    // Marked recorded before it is kept, so the send that follows counts it among the reported.
+    this.recorded.set(test, report);
+    this.recorded.set(test, this.push(report, rank));
   }
 
-  /** Sends a report and keeps it for the file's report. */
-  push(report: TestReport): TestReport {
+  /**
+   * The reports in the order the file declares its tests (concurrent tests end in any order): an
+   * afterAll entry after its suite's last test, uncaught errors outside a test last.
+   */
+  inFileOrder(): TestReport[] {
+    return [...this.reports].sort((a, b) => this.rankOf(a) - this.rankOf(b));
+  }
+
+  private rankOf(report: TestReport): number {
+    return this.ranks.get(report) ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Keeps a report for the file's report, ranked `rank` in the file's order, and sends every kept
+   * report whose earlier tests have all been reported: the events come in the file's order too,
+   * as the reporters and the pool expect, while tests that run one at a time are sent at once.
+   */
+  push(report: TestReport, rank?: number): TestReport {
     const safe = jsonSafe(report);
     this.reports.push(safe);
-    this.emit({ type: "test", report: safe });
+    if (rank !== undefined) this.ranks.set(safe, rank);
+    this.unsent.push(safe);
+    this.send(false);
     return safe;
+  }
+
+  /** Sends what may be sent; `all`: everything left, at the file's end. */
+  send(all: boolean): void {
+    while (this.reportedPrefix < this.ordered.length && this.recorded.has(this.ordered[this.reportedPrefix]!)) this.reportedPrefix++;
+    const ready = this.unsent.filter((report) => all || this.rankOf(report) < 2 * this.reportedPrefix).sort((a, b) => this.rankOf(a) - this.rankOf(b));
+    for (const report of ready) {
+      this.unsent.splice(this.unsent.indexOf(report), 1);
+      this.emit({ type: "test", report });
+    }
   }
 
   /** The report of a test that ended, from the runner's result; undefined for one left out (onlyIds). */
@@ -315,7 +357,8 @@ function testsOf(suite: Suite): Test[] {
 }
 
 function hasHooks(suite: Suite): boolean {
-  return getHooks(suite).beforeAll.length > 0;
+  // A file whose collection failed has no hooks set.
+  return (getHooks(suite)?.beforeAll.length ?? 0) > 0;
 }
 
 /** Whether the runner will run a task of this mode. */
@@ -409,7 +452,9 @@ export async function runOnVitestRunner(
     files = await startTests([{ filepath: file }], runner);
     await new Promise((r) => setImmediate(r));
   } catch (error) {
-    return finish([...runner.recorded.values()], errorReport(error, file));
+    // The runner itself failed; report it on the file rather than lose the tests run so far.
+    runner.send(true);
+    return finish(runner.inFileOrder(), runner.loadError === undefined ? errorReport(error, file) : loadErrorOf(runner.loadError, file, outfile));
   } finally {
     installMutationPlan(undefined);
     unsubscribe();
@@ -431,5 +476,6 @@ export async function runOnVitestRunner(
     const name = "uncaught error outside a test";
     runner.push({ id: name, name, path: [name], status: "failed", durationMs: 0, error: errorReport(error, file), runs: [] });
   }
-  return finish(runner.reports);
+  runner.send(true);
+  return finish(runner.inFileOrder());
 }
