@@ -35,6 +35,7 @@ import { SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
 import { isAbsolute, relative } from "node:path";
 import type { LoadedBundle } from "./v8Coverage.ts";
+import { runOnVitestRunner } from "./vitestRunner.ts";
 
 export interface RunFileOptions {
   /** Absolute path of the test file. */
@@ -613,6 +614,14 @@ async function loadAndRun(
   emit: (event: RunEvent) => void,
 ): Promise<FileReport> {
   const file = options.file;
+  // A file that takes its test API from `vitest` alone runs on @vitest/runner (vitestRunner.ts).
+  if (served.has("vitest") && !served.has("bun:test")) {
+    try {
+      return await runOnVitestRunner(options, outfile, finish, emit);
+    } finally {
+      await unlink(outfile).catch(() => {});
+    }
+  }
   const interrupt = new Interrupt();
   const state = beginCollect(file, (stack) => locationOf(stack, file));
   routeStrayErrors((error) => interrupt.fail(error));

@@ -7,10 +7,7 @@ import { turnlensRoot } from "./paths.ts";
 type Loader = () => Promise<Record<string, unknown>>;
 
 const testApi: Loader = () => import("../testApi/testApi.ts");
-const vitest: Loader = async () => {
-  const api = await import("../testApi/testApi.ts");
-  return { ...api, test: api.vitestTest, it: api.vitestTest };
-};
+const vitest: Loader = () => import("../testApi/vitestModule.ts");
 const workflow: Loader = () => import("../workflow/index.ts");
 const testing: Loader = () => import("../testing/index.ts");
 const client: Loader = () => import("../client/index.ts");

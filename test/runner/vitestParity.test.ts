@@ -100,6 +100,75 @@ describe("vitest run with the turnlens plugin", () => {
     expect(result.vitest["bun-api/vitest/focused.test.ts > is not focused"]).toBe("skipped");
   });
 
+  test("Vitest's runner names mean the same under turnlens test: modifiers, .each/.for, concurrency, retry, repeats, the context, fixtures, hooks", () => {
+    const prefix = "bun-api/vitest/runnerSemantics.test.ts > ";
+    const outcomes = (run: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(run)
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([key, status]) => [key.slice(prefix.length), status]),
+      );
+    const expected = {
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 1": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 2": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 3": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 4": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 5": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 6": "passed",
+      "concurrency > a concurrent describe > runs at most maxConcurrency at once 7": "passed",
+      "concurrency > a sequential describe > runs one at a time 1": "passed",
+      "concurrency > a sequential describe > runs one at a time 2": "passed",
+      "concurrency > a shuffled describe > still runs each test a": "passed",
+      "concurrency > a shuffled describe > still runs each test b": "passed",
+      "concurrency > concurrent tests run together: one": "passed",
+      "concurrency > concurrent tests run together: two": "passed",
+      "concurrency > peaked at the default maxConcurrency of 5": "passed",
+      "describe.skip > skips its tests": "skipped",
+      "each > adds 1 + 2": "passed",
+      "each > adds 2 + 2": "passed",
+      "each > describe row 1 > is the row": "passed",
+      "each > describe row 2 > is the row": "passed",
+      "each > each row 1 with options": "passed",
+      "each > each row 2 with options": "passed",
+      "each > for row 1 squared is 1": "passed",
+      "each > for row 2 squared is 4": "passed",
+      "each > mixed row 0": "passed",
+      "each > mixed row 1": "passed",
+      "each > mixed row 2": "passed",
+      "each > object row 1": "passed",
+      "each > object row 2": "passed",
+      "fixtures > a test that asks for none sets none up": "passed",
+      "fixtures > gets its fixtures and their dependencies": "passed",
+      "hooks > first": "passed",
+      "hooks > second sees the first's afterEach and teardown": "passed",
+      "it.fails is test.fails": "passed",
+      "retry and repeats > inherited repeats > runs three times": "passed",
+      "retry and repeats > inherited retry > passes on its third try": "passed",
+      "retry and repeats > retry on the test itself": "passed",
+      "retry and repeats > the repeated test ran three times": "passed",
+      "runIf(false) is skipped": "skipped",
+      "runIf(true) runs": "passed",
+      "skipIf(false) runs": "passed",
+      "skipIf(true) is skipped": "skipped",
+      "test.fails that fails passes": "passed",
+      "test.fails that passes fails": "failed",
+      "test.skip is skipped": "skipped",
+      "test.todo is todo": "todo",
+      "the test context > a failing test's onTestFailed and onTestFinished run": "failed",
+      "the test context > a passing test's onTestFailed does not run": "passed",
+      "the test context > has a live signal": "passed",
+      "the test context > names its task": "passed",
+      "the test context > sees what a beforeEach set on the context": "passed",
+      "the test context > skip() after an await skips": "skipped",
+      "the test context > skip() skips": "skipped",
+      "the test context > skip(false) does not skip": "passed",
+      "the test context > the callbacks ran as they should": "passed",
+      "vitest is vi": "passed",
+    };
+    expect(outcomes(result.vitest)).toEqual(expected);
+    expect(outcomes(result.turnlens)).toEqual(expected);
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
