@@ -26,6 +26,8 @@ import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "../testApi/testGlobals.ts";
 import { expect, type TestContext } from "../testApi/testApi.ts";
+import { expectAfterBody, finishExpectTest, startExpectTest } from "../testApi/vitestExpect.ts";
+import { setTestForExpect } from "../testApi/expectTest.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { importModule } from "./importModule.ts";
@@ -460,14 +462,7 @@ class FileRun {
       const finishers: AnyFn[] = [];
       const teardowns: AnyFn[] = [];
       setRunning({ name, finishers });
-      expect.setState({
-        assertionCalls: 0,
-        expectedAssertionsNumber: null,
-        isExpectingAssertions: false,
-        suppressedErrors: [],
-        currentTestName: name,
-        testPath: this.options.file,
-      });
+      const expectTask = startExpectTest(name, this.options.file);
       const phaseDeadline = (hookTimeout?: number) => this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
       // Without beforeEach hooks the body's own phase (below) follows at once: one message, not two.
       if (!node.fn || chain.some((suite) => suite.hooks.beforeEach.length > 0)) phaseDeadline();
@@ -490,6 +485,7 @@ class FileRun {
             makeContext: (done) => this.context(name, controller, finishers, done),
             ...(node.args ? { args: node.args } : {}),
           });
+          await expectAfterBody(expectTask);
           await settle();
         }
       } catch (error) {
@@ -508,14 +504,8 @@ class FileRun {
       }
       await this.runAll(teardowns.reverse(), "beforeEach teardown", errors);
       await this.runAll(finishers, "onTestFinished callback", errors);
-      if (errors.length === 0 && !skipped) {
-        try {
-          const assertionErrors = expect.extractExpectedAssertionsErrors();
-          for (const e of assertionErrors) errors.push(e.error);
-        } catch (error) {
-          errors.push(error);
-        }
-      }
+      const fromExpect = await finishExpectTest(expectTask);
+      errors = [...fromExpect.soft, ...errors, ...fromExpect.atEnd];
       setRunning(null);
       this.interrupt.scope = null;
       if (node.failing && !skipped) {
@@ -677,6 +667,7 @@ async function loadAndRun(
     stopNaming();
     options.signal?.removeEventListener("abort", onAbort);
     setRunning(null);
+    setTestForExpect(undefined);
     routeStrayErrors(null);
     process.exitCode = undefined;
   }

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { problemsOf } from "../testing/trace.ts";
 import { turnlensRoot } from "./paths.ts";
+import { assertionFailure } from "./assertionFailure.ts";
 import type { ErrorReport, Site } from "./report.ts";
 
 const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
@@ -97,7 +98,7 @@ function readErrorReport(error: unknown, testFile?: string): ErrorReport {
   if (!(error instanceof Error) && !(typeof error === "object" && error !== null && "message" in error)) {
     return { message: `a non-error value was thrown: ${show(error)}` };
   }
-  const err = error as Error & { matcherResult?: { expected?: unknown; actual?: unknown; message?: string } };
+  const err = error as Error;
   // Kept as it is, escapes and all: the worker prints no colors of its own (FORCE_COLOR=0,
   // workerProcess.ts), so an ESC here is the value's, and the terminal reporters show it escaped
   // (reporters/terminalText.ts); stripped, two different values would print the same.
@@ -114,12 +115,16 @@ function readErrorReport(error: unknown, testFile?: string): ErrorReport {
   if (stack) report.stack = stack;
   const location = locationOf(stack, testFile);
   if (location) report.location = location;
-  const result = err.matcherResult;
-  if (result && typeof result === "object") {
-    if ("expected" in result) report.expected = show(result.expected);
-    if ("actual" in result) report.actual = show(result.actual);
-    const at = message.indexOf("- Expected");
-    if (at >= 0) report.diff = message.slice(at);
+  // An assertion's values and diff (chai's AssertionError): the diff goes under the message, as
+  // Vitest prints it, so every reporter and the editor show it as part of the message.
+  const failure = assertionFailure(err);
+  if (failure) {
+    report.expected = failure.printed ? String(failure.expected) : show(failure.expected);
+    report.actual = failure.printed ? String(failure.actual) : show(failure.actual);
+    if (failure.diff) {
+      report.diff = failure.diff;
+      message = report.message = `${message}\n\n${failure.diff}`;
+    }
   }
   if (!message && err.name) message = report.message = err.name;
   const problems = problemsOf(error);
@@ -133,10 +138,13 @@ function readErrorReport(error: unknown, testFile?: string): ErrorReport {
   return JSON.parse(JSON.stringify(report)) as ErrorReport;
 }
 
-/** The error's class: jest's `expect` errors as `AssertionError` (what JUnit consumers expect), else the error's name or constructor. */
-function errorType(err: Error & { matcherResult?: unknown }): string | undefined {
-  if (err.matcherResult && typeof err.matcherResult === "object") return "AssertionError";
+/**
+ * The error's class: an `expect` failure as `AssertionError` (what JUnit consumers expect; a matcher
+ * added by `expect.extend` throws @vitest/expect's JestExtendError), else the error's name or constructor.
+ */
+function errorType(err: Error): string | undefined {
   try {
+    if (err.constructor?.name === "JestExtendError") return "AssertionError";
     const name = typeof err.name === "string" && err.name !== "" ? err.name : undefined;
     const constructorName = typeof err.constructor?.name === "string" && err.constructor.name !== "" ? err.constructor.name : undefined;
     return name === "Error" && constructorName && constructorName !== "Object" ? constructorName : (name ?? constructorName);

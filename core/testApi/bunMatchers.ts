@@ -1,57 +1,52 @@
-// expect for test files: jest's matchers (the npm package `expect`) plus the matchers bun adds
-// that jest lacks, so tests written for bun:test run unchanged.
-import { expect as jestExpect, type Expect } from "expect";
+// expect for test files: Vitest's (vitestExpect.ts) plus the matchers bun adds that Vitest lacks,
+// added with expect.extend, so tests written for bun:test run unchanged. Where Vitest has a
+// matcher of the same name (toSatisfy, toBeOneOf, toBeTypeOf, toHaveBeenCalledOnce) its own
+// stays, as under the Vitest plugin (core/vitest/bunTest.ts).
+import "./plainColors.ts";
+import { type ExpectStatic, type MatchersObject, chai } from "@vitest/expect";
 import { bunOnlyMatchers } from "./bunOnlyMatchers.ts";
+import { globalExpect } from "./vitestExpect.ts";
 
-declare module "expect" {
-  interface Matchers<R extends void | Promise<void>, T = unknown> {
-    toStartWith(expected: string): R;
-    toEndWith(expected: string): R;
-    toInclude(expected: string): R;
-    toIncludeRepeated(expected: string, times: number): R;
-    toEqualIgnoringWhitespace(expected: string): R;
-    toBeTrue(): R;
-    toBeFalse(): R;
-    toBeEmpty(): R;
-    toBeNil(): R;
-    toBeArray(): R;
-    toBeArrayOfSize(size: number): R;
-    toBeString(): R;
-    toBeNumber(): R;
-    toBeInteger(): R;
-    toBeFinite(): R;
-    toBePositive(): R;
-    toBeNegative(): R;
-    toBeEven(): R;
-    toBeOdd(): R;
-    toBeWithin(start: number, end: number): R;
-    toBeBoolean(): R;
-    toBeFunction(): R;
-    toBeObject(): R;
-    toBeDate(): R;
-    toBeSymbol(): R;
-    toBeTypeOf(type: "string" | "number" | "bigint" | "boolean" | "symbol" | "undefined" | "object" | "function"): R;
-    toBeOneOf(expected: readonly unknown[]): R;
-    toContainKey(key: PropertyKey): R;
-    toContainKeys(keys: readonly PropertyKey[]): R;
-    toContainAllKeys(keys: readonly PropertyKey[]): R;
-    toContainAnyKeys(keys: readonly PropertyKey[]): R;
-    toContainValue(value: unknown): R;
-    toContainValues(values: readonly unknown[]): R;
-    toSatisfy(predicate: (value: T) => boolean): R;
-    toHaveBeenCalledOnce(): R;
+declare module "@vitest/expect" {
+  // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with @vitest/expect's own `Matchers<T = any>`
+  interface Matchers<T = any> {
+    toStartWith(expected: string): void;
+    toEndWith(expected: string): void;
+    toInclude(expected: string): void;
+    toIncludeRepeated(expected: string, times: number): void;
+    toEqualIgnoringWhitespace(expected: string): void;
+    toBeTrue(): void;
+    toBeFalse(): void;
+    toBeEmpty(): void;
+    toBeNil(): void;
+    toBeArray(): void;
+    toBeArrayOfSize(size: number): void;
+    toBeString(): void;
+    toBeNumber(): void;
+    toBeInteger(): void;
+    toBeFinite(): void;
+    toBePositive(): void;
+    toBeNegative(): void;
+    toBeEven(): void;
+    toBeOdd(): void;
+    toBeWithin(start: number, end: number): void;
+    toBeBoolean(): void;
+    toBeFunction(): void;
+    toBeObject(): void;
+    toBeDate(): void;
+    toBeSymbol(): void;
+    toContainKey(key: PropertyKey): void;
+    toContainKeys(keys: readonly PropertyKey[]): void;
+    toContainAllKeys(keys: readonly PropertyKey[]): void;
+    toContainAnyKeys(keys: readonly PropertyKey[]): void;
+    toContainValue(value: unknown): void;
+    toContainValues(values: readonly unknown[]): void;
   }
 }
 
-jestExpect.extend(bunOnlyMatchers as unknown as Parameters<typeof jestExpect.extend>[0]);
+const vitestMatchers = chai.Assertion.prototype as object;
+const missing = Object.fromEntries(Object.entries(bunOnlyMatchers).filter(([name]) => !(name in vitestMatchers)));
+globalExpect.extend(missing as unknown as MatchersObject);
 
-export type TurnlensExpect = Expect & {
-  /** Fails the test: this line should not have been reached. */
-  unreachable(message?: string): never;
-};
-
-export const expect: TurnlensExpect = Object.assign(jestExpect, {
-  unreachable(message?: string): never {
-    throw new Error(message ?? "reached a line the test marked unreachable");
-  },
-});
+export type TurnlensExpect = ExpectStatic;
+export const expect: TurnlensExpect = globalExpect;

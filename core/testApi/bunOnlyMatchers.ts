@@ -1,5 +1,5 @@
-// The matchers bun adds to expect, as a table `expect.extend` takes: jest's expect (bunMatchers.ts,
-// for `turnlens test`) and vitest's (core/vitest/bunTest.ts, for the Vitest plugin) are both
+// The matchers bun adds to expect, as a table `expect.extend` takes: the expect `turnlens test`
+// serves (bunMatchers.ts) and Vitest's own (core/vitest/bunTest.ts, for the Vitest plugin) are both
 // extended with it, so a bun test's assertions mean the same under both.
 import { inspect } from "node:util";
 
@@ -52,7 +52,7 @@ function hasKey(value: unknown, key: PropertyKey): boolean {
 
 const p = (value: unknown) => inspect(value, { depth: 4, colors: false, breakLength: Infinity });
 
-/** What bun:test's expect has and jest's lacks (vitest has a few of them too, see core/vitest/bunTest.ts). */
+/** What bun:test's expect has and jest's lacks (Vitest has a few of them too, and keeps its own: bunMatchers.ts). */
 export const bunOnlyMatchers = {
   toStartWith: matcher(
     "toStartWith",

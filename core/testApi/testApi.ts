@@ -1,5 +1,6 @@
 // The test API served as `bun:test` and `vitest`: test/describe/hooks declare into the collector,
-// `expect` is jest's, mocks are jest-mock's. The runner (runFile.ts) runs what was declared.
+// `expect` is Vitest's (@vitest/expect on chai, vitestExpect.ts), mocks are jest-mock's. The runner (runFile.ts) runs what was declared.
+import "./plainColors.ts";
 import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
 import { expect, type TurnlensExpect } from "./bunMatchers.ts";
 import { argsOfRow, formatEachName, rowsOf } from "./eachTable.ts";
@@ -222,6 +223,9 @@ export function setDefaultTimeout(ms: number): void {
 }
 
 export { expect, formatEachName, type TurnlensExpect };
+export { assert, chai } from "./vitestExpect.ts";
+// Type-level only, as in Vitest: at run time each call returns a no-op.
+export { expectTypeOf, assertType } from "./typeAssertions.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Mocks (jest-mock)

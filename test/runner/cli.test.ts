@@ -125,7 +125,7 @@ describe("reporters", () => {
         expect(report).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
         const failed = report.files[0]!.tests.find((t) => t.status === "failed")!;
         expect(failed.path).toEqual(["a mixed file", "fails on a deep equality"]);
-        expect(failed.error?.message).toContain("toEqual");
+        expect(failed.error?.message).toContain("to deeply equal");
         expect(failed.error?.diff).toContain("- Expected");
         expect(failed.location).toEqual({ file: join(ROOT, MIXED), line: 7, column: 3 });
       },
@@ -149,7 +149,7 @@ describe("reporters", () => {
           `<testsuite name="${MIXED}"`,
           'tests="3" failures="1" errors="0" skipped="1"',
           `<testcase name="a mixed file › fails on a deep equality" classname="${MIXED}" time="`,
-          `<failure message="expect(received).toEqual(expected) // deep equality" type="AssertionError">${MIXED}:9:`,
+          `<failure message="expected { Object (name, tags) } to deeply equal { Object (name, tags) }" type="AssertionError">${MIXED}:9:`,
         ],
       },
       stderr: { has: ["1 passed, 1 failed, 1 skipped"] },

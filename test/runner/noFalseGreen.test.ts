@@ -20,7 +20,11 @@ function json(stdout: string): RunSummary {
   return JSON.parse(stdout) as RunSummary;
 }
 
-const EXPECT_TO_BE = (expected: string, received: string) => `expect(received).toBe(expected) // Object.is equality\n\nExpected: ${expected}\nReceived: ${received}`;
+/** A failed `expect(received).toBe(expected)` as Vitest words it, with the diff under it (numbers as lines, strings side by side). */
+const EXPECT_TO_BE = (expected: number | string, received: number | string) =>
+  typeof expected === "number"
+    ? `expected ${received} to be ${expected} // Object.is equality\n\n- Expected\n+ Received\n\n- ${expected}\n+ ${received}`
+    : `expected '${received}' to be '${expected}' // Object.is equality\n\nExpected: "${expected}"\nReceived: "${received}"`;
 
 describe("a file cannot hide another file's failures", () => {
   for (const workers of ["1", "2"]) {
@@ -33,7 +37,7 @@ describe("a file cannot hide another file's failures", () => {
         expect(statuses(report, "a.test.ts")).toEqual({ "caches nothing when the cache misses": "passed" });
         expect(statuses(report, "b.test.ts")).toEqual({ "this test fails": "failed" });
         expect(statuses(report, "f-slow.test.ts")).toEqual({ "fails 1": "failed" });
-        expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE("3", "2"));
+        expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE(3, 2));
         expect([report.passed, report.failed]).toEqual([1, 2]);
         // The spy was restored when its file ended, so no builtin is left changed and no worker replaced.
         expect(report.files.map((file) => file.warnings)).toEqual([undefined, undefined, undefined]);
@@ -70,7 +74,7 @@ describe("a file cannot hide another file's failures", () => {
         expect(fileOf(report, "p9-a.test.ts").warnings).toEqual(warning("p9-a.test.ts", "Function.prototype.call"));
         // The innocent file fails for its own reason only, and carries no warning.
         expect(statuses(report, "b.test.ts")).toEqual({ "b must fail": "failed" });
-        expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE('"FAIL"', '"b"'));
+        expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE("FAIL", "b"));
         expect(fileOf(report, "b.test.ts").warnings).toBeUndefined();
         for (const name of ["p10-a.test.ts", "p2-a.test.ts", "p4-a.test.ts", "p7-a.test.ts"]) expect(statuses(report, name)).toEqual({ "a polluter": "passed" });
       },
@@ -114,7 +118,7 @@ describe("a file cannot hide another file's failures", () => {
       const report = json(result.stdout);
       // Before the fix, b.test.ts "could not run": its load never ended (a 60 s watchdog kill).
       expect(fileOf(report, "b.test.ts").error).toBeUndefined();
-      expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE('"FAIL"', '"b"'));
+      expect(fileOf(report, "b.test.ts").tests[0]!.error?.message).toBe(EXPECT_TO_BE("FAIL", "b"));
     },
   });
 });
@@ -148,7 +152,7 @@ describe("one result per test, whatever it does to its process", () => {
       expect(file.error).toBeUndefined();
       expect(statuses(report, "c.test.ts")).toEqual({ "passes first": "passed", "throws a revoked proxy": "failed", "fails after": "failed" });
       expect(file.tests[1]!.error?.message).toBe("a value was thrown that cannot be read: Cannot perform 'getPrototypeOf' on a proxy that has been revoked");
-      expect(file.tests[2]!.error?.message).toBe(EXPECT_TO_BE("2", "1"));
+      expect(file.tests[2]!.error?.message).toBe(EXPECT_TO_BE(2, 1));
     },
   });
 
@@ -168,7 +172,7 @@ describe("one result per test, whatever it does to its process", () => {
       expect(fileOf(report, "child.test.ts").tests[0]!.error?.message).toMatch(
         /^the test sent turnlens's worker channel bytes that are not a message \(Unterminated string in JSON at position 10.*\) \(the channel is the runner's, not the test's\); the worker was killed$/,
       );
-      expect(fileOf(report, "child.test.ts").tests[1]!.error?.message).toBe(EXPECT_TO_BE("2", "1"));
+      expect(fileOf(report, "child.test.ts").tests[1]!.error?.message).toBe(EXPECT_TO_BE(2, 1));
       expect([report.passed, report.failed]).toEqual([0, 5]);
     },
   });

@@ -169,6 +169,38 @@ describe("vitest run with the turnlens plugin", () => {
     expect(outcomes(result.turnlens)).toEqual(expected);
   });
 
+  test("expect means what Vitest's means: assert, expectTypeOf, soft, poll, asymmetric and custom matchers, circular Sets and Maps, assertion counts", () => {
+    const prefix = "bun-api/vitest/expectSemantics.test.ts > ";
+    const outcomes = (runner: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(runner)
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([key, status]) => [key.slice(prefix.length), status]),
+      );
+    const expected = {
+      "asymmetric matchers": "passed",
+      "chai's assert fails": "failed",
+      "chai's assert passes": "passed",
+      "counting assertions > an awaited resolves counts": "passed",
+      "counting assertions > expect.assertions(2) with one fails": "failed",
+      "counting assertions > expect.assertions(2) with two passes": "passed",
+      "counting assertions > expect.hasAssertions with none fails": "failed",
+      "expect.extend > a custom matcher that fails fails the test": "failed",
+      "expect.extend > adds a matcher": "passed",
+      "expect.extend > adds it as an asymmetric matcher too": "passed",
+      "expect.poll > fails when the value never passes in time": "failed",
+      "expect.poll > retries until the value passes": "passed",
+      "expect.soft > records a failure and the test goes on": "failed",
+      "expect.soft > that all pass passes": "passed",
+      "expect.soft > the failing soft test ran to its end": "passed",
+      "expect.unreachable fails": "failed",
+      "expectTypeOf and assertType do nothing at run time": "passed",
+      "toEqual on circular Sets and Maps compares them without overflowing the stack": "passed",
+    };
+    expect(outcomes(result.vitest)).toEqual(expected);
+    expect(outcomes(result.turnlens)).toEqual(expected);
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
