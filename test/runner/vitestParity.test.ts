@@ -147,6 +147,13 @@ describe("vitest run with the turnlens plugin", () => {
       "stubs and waits > waitFor retries until the callback passes": "passed",
       "stubs and waits > waitUntil waits for a truthy value, under fake timers too": "passed",
     });
+    const bunPrefix = "bun-api/vitest/spiesAndTimersBun.test.ts > ";
+    expect(Object.fromEntries(Object.entries(result.vitest).filter(([key]) => key.startsWith(bunPrefix)))).toEqual({
+      [`${bunPrefix}jest's fake timers`]: "passed",
+      [`${bunPrefix}mock(fn) records settled results and resets to its implementation`]: "passed",
+      [`${bunPrefix}setSystemTime sets the date with real timers, and with no time gives the real one back`]: "passed",
+      [`${bunPrefix}spyOn and mock.restore put the method back and keep the calls`]: "passed",
+    });
   });
 
   test("every name a test file imports the engine by is one instance of it", () => {
