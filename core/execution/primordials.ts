@@ -26,6 +26,17 @@ export const ArrayPrototypePush = uncurryThis(Array.prototype.push) as (self: un
 export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (self: unknown[], separator?: string) => string;
 export const FunctionPrototypeBind = uncurryThis(Function.prototype.bind) as <F>(fn: F, self: unknown) => F;
 
+/**
+ * The timers and clock as they were at load: the runner's timeouts and waits use these, so a test's
+ * fake timers (`vi.useFakeTimers`, which replace the globals) never stop the runner's own.
+ */
+export const realTimers = {
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setImmediate: globalThis.setImmediate,
+};
+export const performanceNow = FunctionPrototypeBind(performance.now, performance);
+
 const mapMethods = { get: Map.prototype.get, set: Map.prototype.set, has: Map.prototype.has, delete: Map.prototype.delete };
 const setMethods = { add: Set.prototype.add, has: Set.prototype.has, delete: Set.prototype.delete };
 

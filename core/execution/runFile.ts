@@ -33,7 +33,7 @@ import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { importModule } from "./importModule.ts";
 import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
-import { SafeMap, SafeSet } from "./primordials.ts";
+import { performanceNow, realTimers, SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
 import { isAbsolute, relative } from "node:path";
 import type { LoadedBundle } from "./v8Coverage.ts";
@@ -127,13 +127,13 @@ function call(fn: AnyFn, options: CallOptions): Promise<unknown> {
     const finish = (ok: boolean, value: unknown) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      realTimers.clearTimeout(timer);
       options.interrupt.listen(null);
       if (ok) resolvePromise(value);
       else rejectPromise(readableThrown(value));
     };
-    // Clamped: a timer given 2^31 ms or more would fire at once.
-    const timer = setTimeout(() => {
+    // Clamped: a timer given 2^31 ms or more would fire at once. Real, whatever timers the test faked.
+    const timer = realTimers.setTimeout(() => {
       options.controller.abort();
       finish(false, new TimeoutError(`${options.what} timed out after ${options.timeoutMs}ms`));
     }, timerDelay(options.timeoutMs));
@@ -161,7 +161,7 @@ function call(fn: AnyFn, options: CallOptions): Promise<unknown> {
 
 /** Lets unhandled rejections of what just ran surface while it still counts as running. */
 function settle(): Promise<void> {
-  return new Promise((r) => setImmediate(r));
+  return new Promise((r) => realTimers.setImmediate(r));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -447,7 +447,7 @@ class FileRun {
       return;
     }
     const timeoutMs = node.timeout ?? this.defaultTimeout();
-    const started = performance.now();
+    const started = performanceNow();
     const name = fullName(p.info.path);
     let runs: RunTrace[] = [];
     let errors: unknown[] = [];
@@ -519,7 +519,7 @@ class FileRun {
       name: p.info.name,
       path: p.info.path,
       status: skipped ? "skipped" : errors.length > 0 ? "failed" : "passed",
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round((performanceNow() - started) * 100) / 100,
       runs,
     };
     if (p.info.location) report.location = p.info.location;
@@ -544,10 +544,10 @@ class FileRun {
 export async function runTestFile(options: RunFileOptions): Promise<FileReport> {
   guardProcess();
   installTestGlobals();
-  const started = performance.now();
+  const started = performanceNow();
   const file = options.file;
   const finish = (tests: TestReport[], error?: ErrorReport): FileReport => {
-    const report: FileReport = { file, tests, durationMs: Math.round((performance.now() - started) * 100) / 100 };
+    const report: FileReport = { file, tests, durationMs: Math.round((performanceNow() - started) * 100) / 100 };
     if (error) report.error = error;
     return report;
   };

@@ -9,6 +9,7 @@ import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
 import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
+import { spyableNamespaceImports } from "./spyableNamespaces.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
 
@@ -219,7 +220,7 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
         try {
           // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
-          return { contents: rewriteImportMeta(text, args.path), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+          return { contents: spyableNamespaceImports(rewriteImportMeta(text, args.path)), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
           throw error;

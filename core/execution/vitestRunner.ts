@@ -10,6 +10,8 @@ import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
 import { installMutationPlan, startMutatedTest } from "../testing/scriptMutation.ts";
 import { expect } from "../testApi/testApi.ts";
+import { checkExpectedAssertions, resetExpectForTest } from "../testApi/vitestExpect.ts";
+import { type ExpectTask, setTestForExpect } from "../testApi/expectTest.ts";
 import { importModule } from "./importModule.ts";
 import { timerDelay } from "./limits.ts";
 import { routeStrayErrors } from "./processGuard.ts";
@@ -182,14 +184,9 @@ class TurnlensVitestRunner implements VitestRunner {
     this.runs.set(test, []);
     this.thrown.delete(test);
     if (this.options.mutation) startMutatedTest();
-    expect.setState({
-      assertionCalls: 0,
-      expectedAssertionsNumber: null,
-      isExpectingAssertions: false,
-      suppressedErrors: [],
-      currentTestName: fullName(pathOf(test)),
-      testPath: this.options.file,
-    });
+    // Vitest's own pair around each try: the assertion count from zero, and the test `expect.soft`/`poll` record on.
+    resetExpectForTest(fullName(pathOf(test)), this.options.file);
+    setTestForExpect(test as unknown as ExpectTask);
     const planned = this.planned.get(test);
     if (planned) this.emit({ type: "phase", phase: { kind: "test", test: planned.info }, deadlineMs: test.timeout ?? this.config.testTimeout });
   }
@@ -209,8 +206,7 @@ class TurnlensVitestRunner implements VitestRunner {
   onAfterTryTask(test: Test): void {
     // `expect.assertions(n)` and `expect.hasAssertions()`, checked as the test's own failure.
     if (test.result?.state === "fail") return;
-    const errors = expect.extractExpectedAssertionsErrors();
-    if (errors.length > 0) throw errors[0]!.error;
+    checkExpectedAssertions();
   }
 
   onTaskFinished(test: Test): void {

@@ -1,7 +1,7 @@
 // The test API served as `bun:test` and `vitest`: test/describe/hooks declare into the collector,
-// `expect` is Vitest's (@vitest/expect on chai, vitestExpect.ts), mocks are jest-mock's. The runner (runFile.ts) runs what was declared.
+// `expect` is Vitest's (@vitest/expect on chai, vitestExpect.ts), mocks and fake timers are Vitest's (viUtils.ts).
+// The runner (runFile.ts) runs what was declared.
 import "./plainColors.ts";
-import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
 import { expect, type TurnlensExpect } from "./bunMatchers.ts";
 import { argsOfRow, formatEachName, rowsOf } from "./eachTable.ts";
 import { type NameLike, nameOf, splitArgs, type TestOptions } from "./testArguments.ts";
@@ -228,57 +228,11 @@ export { assert, chai } from "./vitestExpect.ts";
 export { expectTypeOf, assertType } from "./typeAssertions.ts";
 
 // ---------------------------------------------------------------------------------------------
-// Mocks (jest-mock)
+// Mocks, fake timers, stubs and waits: Vitest's own parts (viUtils.ts and the files it gathers).
 
-const mocker = new ModuleMocker(globalThis);
+export { fn, spyOn, bunMock as mock, type BunMock as MockFunction, type Mock, type MockInstance } from "./spies.ts";
+export { vi, jest, type RuntimeConfig } from "./viUtils.ts";
+export { setSystemTime } from "./fakeTimers.ts";
 
-export const fn = mocker.fn.bind(mocker) as ModuleMocker["fn"];
-export const spyOn = mocker.spyOn.bind(mocker) as ModuleMocker["spyOn"];
-
-export interface MockFunction {
-  <T extends FunctionLike = UnknownFunction>(implementation?: T): Mock<T>;
-  /** Restores every spy. */
-  restore(): void;
-  clearAllMocks(): void;
-  /** Not supported: Turnlens does not replace modules. */
-  module(name: string, factory?: () => unknown): never;
-}
-
-/**
- * Restores every spy and replaced property made since the last call (the runner calls it when a
- * file ends), as a file's timers are cleared then.
- */
-export function restoreFileMocks(): void {
-  try {
-    mocker.restoreAllMocks();
-  } catch {
-    // What could not be restored is left to the builtins check (realmCheck.ts), which replaces the worker.
-  }
-}
-
-/** bun's `mock(fn)`. */
-export const mock: MockFunction = Object.assign(<T extends FunctionLike = UnknownFunction>(implementation?: T) => mocker.fn<T>(implementation), {
-  restore: () => mocker.restoreAllMocks(),
-  clearAllMocks: () => mocker.clearAllMocks(),
-  module(name: string): never {
-    throw new Error(`mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn()`);
-  },
-});
-
-function mockHelpers() {
-  return {
-    fn,
-    spyOn,
-    mocked: mocker.mocked.bind(mocker) as ModuleMocker["mocked"],
-    isMockFunction: mocker.isMockFunction.bind(mocker) as ModuleMocker["isMockFunction"],
-    replaceProperty: mocker.replaceProperty.bind(mocker) as ModuleMocker["replaceProperty"],
-    clearAllMocks: () => mocker.clearAllMocks(),
-    resetAllMocks: () => mocker.resetAllMocks(),
-    restoreAllMocks: () => mocker.restoreAllMocks(),
-  };
-}
-
-/** jest's `jest` object as far as mocks go. */
-export const jest = { ...mockHelpers(), setTimeout: (ms: number) => setFileDefaultTimeout(ms) };
-/** vitest's `vi` object as far as mocks go. */
-export const vi = mockHelpers();
+/** Undoes what the file's tests changed through the test API (the runner calls it when a file ends). */
+export { endFileTestApi as restoreFileMocks } from "./viUtils.ts";

@@ -40,6 +40,10 @@ export interface VitestRuntime {
     mocked: AnyFn;
     isMockFunction: (value: unknown) => boolean;
     setConfig(config: { testTimeout?: number }): void;
+    setSystemTime(time: number | string | Date): unknown;
+    getRealSystemTime(): number;
+    isFakeTimers(): boolean;
+    useRealTimers(): unknown;
     clearAllMocks(): unknown;
     resetAllMocks(): unknown;
     restoreAllMocks(): unknown;
@@ -219,10 +223,37 @@ function replaceProperty<T extends object, K extends keyof T>(object: T, key: K,
   return handle;
 }
 
+/** bun's `setSystemTime(time?)`: Vitest's; with no time (or 0), the real date back, the timers as they were. */
+function setSystemTime(time?: number | string | Date): void {
+  if (time !== undefined && (time instanceof Date ? time.getTime() : time) !== 0) vi.setSystemTime(time);
+  else if (vi.isFakeTimers()) vi.setSystemTime(vi.getRealSystemTime());
+  else vi.useRealTimers();
+}
+
 function restoreAllMocks(): void {
   vi.restoreAllMocks();
   for (const handle of replaced.splice(0).reverse()) handle.restore();
 }
+
+/** The fake-timer calls bun's `jest` shares with Vitest's `vi`. */
+const JEST_TIMER_NAMES = [
+  "useFakeTimers",
+  "useRealTimers",
+  "isFakeTimers",
+  "advanceTimersByTime",
+  "advanceTimersByTimeAsync",
+  "advanceTimersToNextTimer",
+  "advanceTimersToNextTimerAsync",
+  "runAllTimers",
+  "runAllTimersAsync",
+  "runOnlyPendingTimers",
+  "runOnlyPendingTimersAsync",
+  "runAllTicks",
+  "getTimerCount",
+  "clearAllTimers",
+  "setSystemTime",
+  "getRealSystemTime",
+] as const;
 
 /** The names `bun:test` has under Vitest: the plugin's virtual module re-exports each. */
 export const bunTestNames = [
@@ -236,6 +267,7 @@ export const bunTestNames = [
   "afterEach",
   "onTestFinished",
   "setDefaultTimeout",
+  "setSystemTime",
   "expect",
   "fn",
   "spyOn",
@@ -279,6 +311,7 @@ export function bunTestOn(runtime: VitestRuntime): BunTestOnVitest {
     afterEach: hook("afterEach", runtime.afterEach, true),
     onTestFinished: runtime.onTestFinished,
     setDefaultTimeout,
+    setSystemTime,
     expect: runtime.expect,
     // Mocks: Vitest's own (`vi`), under bun's and jest's names.
     fn: vi.fn,
@@ -292,8 +325,9 @@ export function bunTestOn(runtime: VitestRuntime): BunTestOnVitest {
         );
       },
     }),
-    // jest's `jest` object as far as mocks go.
+    // jest's `jest` object: mocks, and Vitest's fake timers under jest's names.
     jest: {
+      ...Object.fromEntries(JEST_TIMER_NAMES.map((name) => [name, (vi as unknown as Record<string, AnyFn>)[name]])),
       fn: vi.fn,
       spyOn: vi.spyOn,
       mocked: vi.mocked,

@@ -19,12 +19,19 @@ export interface RunClocks {
   deadline: Clock;
 }
 
+// Saved at load: a test that fakes timers or the date (`vi.useFakeTimers`, `vi.setSystemTime`)
+// replaces the globals, and a run's deadlines, guards and virtual clock must keep real time.
+const dateNow = Date.now;
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+const realSetImmediate = globalThis.setImmediate;
+
 /** Real time: the only place in the engine that touches Date.now and setTimeout. */
 export const realClock: Clock = {
-  now: () => Date.now(),
+  now: () => dateNow(),
   setTimer(milliseconds, callback) {
-    const handle = setTimeout(callback, Math.max(0, milliseconds));
-    return () => clearTimeout(handle);
+    const handle = realSetTimeout(callback, Math.max(0, milliseconds));
+    return () => realClearTimeout(handle);
   },
 };
 
@@ -32,5 +39,5 @@ export const realClocks: RunClocks = { run: realClock, deadline: realClock };
 
 /** Calls `callback` once the callbacks already queued (promise reactions, I/O) have run. Not time. */
 export function afterPendingCallbacks(callback: () => void): void {
-  setImmediate(callback);
+  realSetImmediate(callback);
 }

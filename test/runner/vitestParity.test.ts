@@ -201,6 +201,62 @@ describe("vitest run with the turnlens plugin", () => {
     expect(outcomes(result.turnlens)).toEqual(expected);
   });
 
+  test("Vitest 4's mocks, fake timers, stubs and waits mean the same under both runners", () => {
+    const prefix = "bun-api/vitest/spiesAndTimers.test.ts > ";
+    const outcomes = Object.fromEntries(
+      Object.entries(result.vitest)
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, status]) => [key.slice(prefix.length), status]),
+    );
+    expect(outcomes).toEqual({
+      "fake timers > advanceTimersByTime runs the timers that come due": "passed",
+      "fake timers > advanceTimersByTimeAsync awaits promise callbacks between timers": "passed",
+      "fake timers > advanceTimersToNextFrame moves the clock to the next 16 ms frame": "passed",
+      "fake timers > advanceTimersToNextTimer runs one timer at a time": "passed",
+      "fake timers > advancing timers with real timers is refused": "passed",
+      "fake timers > an endless interval stops runAllTimers at the loop limit": "passed",
+      "fake timers > clearAllTimers drops every pending timer": "passed",
+      "fake timers > isFakeTimers and useRealTimers": "passed",
+      "fake timers > runAllTimers runs timers that timers set; runOnlyPendingTimers does not": "passed",
+      "fake timers > runAllTimersAsync": "passed",
+      "fake timers > setSystemTime moves Date under fake timers, and getMockedSystemTime tells it": "passed",
+      "fake timers > setSystemTime with real timers mocks Date alone": "passed",
+      "mocks > a failed toHaveBeenCalledWith fails the test": "failed",
+      "mocks > a mock's name": "passed",
+      "mocks > a spy on a frozen object's getter is refused": "passed",
+      "mocks > a spy on a getter and a setter": "passed",
+      "mocks > a spy on a proxy's method": "passed",
+      "mocks > a spy on an export seen through the namespace": "passed",
+      "mocks > clearAllMocks empties calls and keeps implementations": "passed",
+      "mocks > mockReset goes back to the implementation vi.fn was given": "passed",
+      "mocks > mockRestore on a spy puts the method back and goes back to the original": "passed",
+      "mocks > mockReturnValue refuses new": "passed",
+      "mocks > mockThrow and mockThrowOnce": "passed",
+      "mocks > resetAllMocks goes back to each mock's own implementation": "passed",
+      "mocks > restoreAllMocks restores spies, keeps their calls, and leaves vi.fn mocks alone": "passed",
+      "mocks > settledResults hold what a promise settled to": "passed",
+      "mocks > vi.fn(class) makes instances with new": "passed",
+      "mocks > vi.mockObject mocks functions deeply and keeps values; spy: true keeps the implementations": "passed",
+      "mocks > vi.mocked is the value itself and vi.isMockFunction tells mocks apart": "passed",
+      "the runner's own timers > a test leaves fake timers on": "passed",
+      "the runner's own timers > they do not stop the next test's timeout": "failed",
+      "stubs and waits > a stub stays for the next test unless undone": "passed",
+      "stubs and waits > stubEnv and unstubAllEnvs": "passed",
+      "stubs and waits > stubGlobal and unstubAllGlobals": "passed",
+      "stubs and waits > the stub of the test before is still there": "passed",
+      "stubs and waits > waitFor fails with the callback's last error": "failed",
+      "stubs and waits > waitFor retries until the callback passes": "passed",
+      "stubs and waits > waitUntil waits for a truthy value, under fake timers too": "passed",
+    });
+    const bunPrefix = "bun-api/vitest/spiesAndTimersBun.test.ts > ";
+    expect(Object.fromEntries(Object.entries(result.vitest).filter(([key]) => key.startsWith(bunPrefix)))).toEqual({
+      [`${bunPrefix}jest's fake timers`]: "passed",
+      [`${bunPrefix}mock(fn) records settled results and resets to its implementation`]: "passed",
+      [`${bunPrefix}setSystemTime sets the date with real timers, and with no time gives the real one back`]: "passed",
+      [`${bunPrefix}spyOn and mock.restore put the method back and keep the calls`]: "passed",
+    });
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
