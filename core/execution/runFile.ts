@@ -21,6 +21,7 @@ import {
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport, locationOf, readableThrown } from "./stack.ts";
+import { fileSnapshots, snapshotTestStarts, type SnapshotUpdate } from "./snapshotRun.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
@@ -61,6 +62,8 @@ export interface RunFileOptions {
   mutation?: MutationPlan;
   /** The bundle about to be imported (its URL and text), for line coverage (v8Coverage.ts). */
   onBundle?: (bundle: LoadedBundle) => void;
+  /** What snapshots are written (`-u`: all; CI: none); absent, snapshotRun.ts's default. */
+  updateSnapshot?: SnapshotUpdate;
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
@@ -458,7 +461,8 @@ class FileRun {
       this.interrupt.scope = errors;
       const finishers: AnyFn[] = [];
       const teardowns: AnyFn[] = [];
-      setRunning({ name, finishers });
+      setRunning({ name, finishers, path: p.info.path, id: p.info.id });
+      snapshotTestStarts(p.info.id);
       expect.setState({
         assertionCalls: 0,
         expectedAssertionsNumber: null,
@@ -656,9 +660,14 @@ async function loadAndRun(
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) run.cancel();
   installMutationPlan(options.mutation);
+  const snapshots = await fileSnapshots(options);
   try {
     await run.runSuite(state.root, []);
     await settle();
+    await snapshots.end(
+      run,
+      [...planned.values()].filter((p) => p.selection === "skip" || p.selection === "omit").map((p) => p.info.path),
+    );
   } catch (error) {
     // The runner itself failed; report it on the file rather than lose the tests run so far.
     return finish(run.reports, errorReport(error, file));
@@ -675,7 +684,7 @@ async function loadAndRun(
     const info: TestInfo = { id: "uncaught error outside a test", name: "uncaught error outside a test", path: ["uncaught error outside a test"] };
     run.record(failedReport(info, errorReport(error, file)));
   }
-  return finish(run.reports);
+  return snapshots.into(finish(run.reports));
 }
 
 /** A file as a message names it: relative to the current folder when inside it. */

@@ -2,6 +2,7 @@
 // that jest lacks, so tests written for bun:test run unchanged.
 import { expect as jestExpect, type Expect } from "expect";
 import { bunOnlyMatchers } from "./bunOnlyMatchers.ts";
+import { addSnapshotMatchers } from "./snapshotJestAdapter.ts";
 
 declare module "expect" {
   interface Matchers<R extends void | Promise<void>, T = unknown> {
@@ -44,6 +45,7 @@ declare module "expect" {
 }
 
 jestExpect.extend(bunOnlyMatchers as unknown as Parameters<typeof jestExpect.extend>[0]);
+addSnapshotMatchers(jestExpect);
 
 export type TurnlensExpect = Expect & {
   /** Fails the test: this line should not have been reached. */
