@@ -56,6 +56,8 @@ export interface FileJob {
   first?: boolean;
   /** Line coverage of the project's files the bundle holds, in the result (`--coverage`, Run with Coverage). */
   coverage?: true;
+  /** Which snapshots are written (`-u`: all, a CI: none); absent, the worker's default (snapshotRun.ts). */
+  updateSnapshot?: "all" | "new" | "none";
 }
 
 export interface JobResult {
@@ -469,6 +471,7 @@ export class WorkerPool {
     if (job.setupFiles) message.setupFiles = job.setupFiles;
     if (job.mutation) message.mutation = job.mutation;
     if (job.coverage) message.coverage = true;
+    if (job.updateSnapshot) message.updateSnapshot = job.updateSnapshot;
     this.send(slot, message);
   }
 
@@ -616,6 +619,7 @@ export class WorkerPool {
         durationMs: Math.round((pending.carriedMs + message.durationMs) * 100) / 100,
       };
       if (message.error) report.error = message.error;
+      if (message.snapshots) report.snapshots = message.snapshots;
       const changed = message.changedBuiltins;
       if (changed && changed.length > 0) report.warnings = [`${shownPath(pending.job.file)} changed ${changed.join(", ")}; its worker was replaced`];
       this.settle(pending, {

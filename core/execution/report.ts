@@ -1,6 +1,7 @@
 // What a test run produced, as plain JSON-serialisable data. The CLI reporters, the worker
 // protocol and the language server all speak in these types.
 import type { ProblemTrace, RunTrace, SourceSite } from "../testing/trace.ts";
+import type { SnapshotFileResult } from "../testApi/snapshots.ts";
 
 /** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
 export type Site = SourceSite;
@@ -56,6 +57,12 @@ export interface FileReport {
    * was replaced (`a.test.ts changed Promise.prototype.then; its worker was replaced`).
    */
   warnings?: string[];
+  /**
+   * The file's snapshots, when it matched any or its .snap file has any: Vitest's counts, the
+   * obsolete keys, and each failed snapshot's kind, file (the .snap, or the source of an inline
+   * one, with its site) and key, for a client's diff and "Update this snapshot".
+   */
+  snapshots?: SnapshotFileResult;
 }
 
 export interface RunSummary {

@@ -21,6 +21,7 @@ import {
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
 import { fullName } from "./report.ts";
 import { errorReport, locationOf, readableThrown } from "./stack.ts";
+import { fileSnapshots, snapshotTestStarts, type SnapshotUpdate } from "./snapshotRun.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
@@ -64,6 +65,8 @@ export interface RunFileOptions {
   mutation?: MutationPlan;
   /** The bundle about to be imported (its URL and text), for line coverage (v8Coverage.ts). */
   onBundle?: (bundle: LoadedBundle) => void;
+  /** What snapshots are written (`-u`: all; CI: none); absent, snapshotRun.ts's default. */
+  updateSnapshot?: SnapshotUpdate;
 }
 
 /** What the file runner is doing, so a parent process can tell what hung or crashed. */
@@ -461,7 +464,8 @@ class FileRun {
       this.interrupt.scope = errors;
       const finishers: AnyFn[] = [];
       const teardowns: AnyFn[] = [];
-      setRunning({ name, finishers });
+      setRunning({ name, finishers, path: p.info.path, id: p.info.id });
+      snapshotTestStarts(p.info.id);
       const expectTask = startExpectTest(name, this.options.file);
       const phaseDeadline = (hookTimeout?: number) => this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
       // Without beforeEach hooks the body's own phase (below) follows at once: one message, not two.
@@ -607,7 +611,13 @@ async function loadAndRun(
   // A file that takes its test API from `vitest` alone runs on @vitest/runner (vitestRunner.ts).
   if (served.has("vitest") && !served.has("bun:test")) {
     try {
-      return await runOnVitestRunner(options, outfile, finish, emit);
+      // Snapshots around the whole file, as below: the report the runner finished with, then the file's end.
+      const snapshots = await fileSnapshots(options);
+      let finished: { tests: TestReport[]; error?: ErrorReport } = { tests: [] };
+      await runOnVitestRunner(options, outfile, (tests, error) => ((finished = { tests, ...(error ? { error } : {}) }), finish(tests, error)), emit);
+      const reports = [...finished.tests];
+      await snapshots.end({ reports, record: (report) => reports.push(report) }, []);
+      return snapshots.into(finish(reports, finished.error));
     } finally {
       await unlink(outfile).catch(() => {});
     }
@@ -655,9 +665,14 @@ async function loadAndRun(
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) run.cancel();
   installMutationPlan(options.mutation);
+  const snapshots = await fileSnapshots(options);
   try {
     await run.runSuite(state.root, []);
     await settle();
+    await snapshots.end(
+      run,
+      [...planned.values()].filter((p) => p.selection === "skip" || p.selection === "omit").map((p) => p.info.path),
+    );
   } catch (error) {
     // The runner itself failed; report it on the file rather than lose the tests run so far.
     return finish(run.reports, errorReport(error, file));
@@ -675,7 +690,7 @@ async function loadAndRun(
     const info: TestInfo = { id: "uncaught error outside a test", name: "uncaught error outside a test", path: ["uncaught error outside a test"] };
     run.record(failedReport(info, errorReport(error, file)));
   }
-  return finish(run.reports);
+  return snapshots.into(finish(run.reports));
 }
 
 /** A file as a message names it: relative to the current folder when inside it. */

@@ -11,6 +11,8 @@ import { nameSchemasWith } from "../testing/schemaNaming.ts";
 import { installMutationPlan, startMutatedTest } from "../testing/scriptMutation.ts";
 import { expect } from "../testApi/testApi.ts";
 import { checkExpectedAssertions, resetExpectForTest } from "../testApi/vitestExpect.ts";
+import { setRunning } from "../testApi/collector.ts";
+import { snapshotTestStarts } from "./snapshotRun.ts";
 import { type ExpectTask, setTestForExpect } from "../testApi/expectTest.ts";
 import { importModule } from "./importModule.ts";
 import { timerDelay } from "./limits.ts";
@@ -187,6 +189,12 @@ class TurnlensVitestRunner implements VitestRunner {
     // Vitest's own pair around each try: the assertion count from zero, and the test `expect.soft`/`poll` record on.
     resetExpectForTest(fullName(pathOf(test)), this.options.file);
     setTestForExpect(test as unknown as ExpectTask);
+    // The test a snapshot's key names (snapshots.ts reads the collector's running test).
+    const info = this.planned.get(test)?.info;
+    if (info) {
+      setRunning({ name: fullName(info.path), finishers: [], path: info.path, id: info.id });
+      snapshotTestStarts(info.id);
+    }
     const planned = this.planned.get(test);
     if (planned) this.emit({ type: "phase", phase: { kind: "test", test: planned.info }, deadlineMs: test.timeout ?? this.config.testTimeout });
   }

@@ -152,6 +152,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       },
       ...(message.traces === false ? { traces: false as const } : {}),
       ...(message.mutation ? { mutation: message.mutation } : {}),
+      ...(message.updateSnapshot ? { updateSnapshot: message.updateSnapshot } : {}),
       ...(message.coverage
         ? {
             onBundle: (loaded: LoadedBundle) => {
@@ -184,6 +185,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
     rss: process.memoryUsage.rss(),
     ...(changed.length > 0 ? { changedBuiltins: changed } : {}),
     ...(report.error ? { error: report.error } : {}),
+    ...(report.snapshots ? { snapshots: report.snapshots } : {}),
     ...(schemas.length > 0 ? { schemas } : {}),
     ...(inputs ? { inputs } : {}),
     ...(coverage && Object.keys(coverage).length > 0 ? { coverage } : {}),

@@ -4,7 +4,7 @@
 // pool or switches its watchdog off).
 import Type, { type TSchema } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
-import type { ErrorReport } from "./report.ts";
+import type { ErrorReport, FileReport } from "./report.ts";
 import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
@@ -37,6 +37,8 @@ export type ParentMessage =
       mutation?: MutationPlan;
       /** Line coverage of the project's files the bundle holds, sent back with `done` (v8Coverage.ts). */
       coverage?: true;
+      /** Which snapshots are written (`-u`: all, a CI: none); absent, snapshotRun.ts's default. */
+      updateSnapshot?: "all" | "new" | "none";
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
   | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true }
@@ -70,6 +72,8 @@ export type WorkerMessage =
       inputs?: string[];
       /** With a `coverage` run: Istanbul's data of each project file the bundle holds, by absolute path. */
       coverage?: LineCoverageData;
+      /** The file's snapshots (report.ts's `FileReport.snapshots`). */
+      snapshots?: FileReport["snapshots"];
     };
 
 const site = Type.Object({ file: Type.String(), line: Type.Number(), column: Type.Number() });
@@ -122,6 +126,7 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
     schemas: Type.Optional(Type.Array(schemaName)),
     inputs: Type.Optional(Type.Array(Type.String())),
     coverage: Type.Optional(Type.Record(Type.String(), fileCoverage)),
+    snapshots: Type.Optional(Type.Object({ snapshotFile: Type.String(), failures: Type.Array(Type.Object({ key: Type.String(), file: Type.String() })) })),
   }),
 };
 let validators: Map<string, Validator> | undefined;

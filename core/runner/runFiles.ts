@@ -1,6 +1,7 @@
 // A run's test files through one worker pool, in order: one worker to start with and more once
 // the work left is worth their start, `--bail` and Ctrl-C stopping it, each event to the reporters.
 import { readFileSync } from "node:fs";
+import { isCI } from "std-env";
 import { availableParallelism } from "node:os";
 import { WorkerPool, type JobResult } from "../execution/pool.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
@@ -80,13 +81,15 @@ export async function runFiles(
   const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const coverage = options.coverage ? { coverage: true as const } : {};
+  // Vitest's rule: `-u` rewrites, a CI writes nothing (a missing snapshot fails), else new ones are written.
+  const snap = { updateSnapshot: options.update ? ("all" as const) : isCI ? ("none" as const) : ("new" as const) };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       // The tests a file ended before the run stopped are reported, under its name.
       const ended: TestReport[] = [];
       // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
       const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules, ...coverage }, undefined, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules, ...coverage, ...snap }, undefined, {
         onStart: () => {
           started.add(file);
           unstarted--;

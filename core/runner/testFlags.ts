@@ -228,6 +228,16 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     },
   },
   {
+    name: "--update",
+    short: "-u",
+    value: "",
+    help: ["rewrite the snapshots that differ and remove the obsolete ones", "(otherwise new snapshots are written, and none on a CI)"],
+    apply: ({ noValue }, options) => {
+      options.update = noValue();
+      return undefined;
+    },
+  },
+  {
     name: "--changed",
     value: " [ref]",
     help: ["only test files changed since the git ref (default: uncommitted", "changes), and those importing a changed file"],

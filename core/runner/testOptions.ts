@@ -23,6 +23,8 @@ export interface CliOptions {
   passWithNoTests: boolean;
   /** `--maxWorkers` as written: a count or a percentage (resolveMaxWorkers). */
   maxWorkers?: number | string;
+  /** `-u`, `--update`: snapshots that differ are rewritten, obsolete ones removed (Vitest's `--update`). */
+  update?: boolean;
   /** `--bail [n]`: stop after n failed tests; 0 never stops. */
   bail: number;
   /** `--changed [ref]`: true for the uncommitted changes, else the git ref. */

@@ -123,6 +123,10 @@ export function callSite(): Site | undefined {
 export interface RunningTest {
   name: string;
   finishers: AnyFn[];
+  /** The describe names, then the test name: a snapshot's key (snapshots.ts). */
+  path?: readonly string[];
+  /** The runner's id of the test. */
+  id?: string;
 }
 
 let running: RunningTest | null = null;

@@ -257,6 +257,28 @@ describe("vitest run with the turnlens plugin", () => {
     });
   });
 
+  test("snapshots: the .snap file and inline snapshots Vitest wrote match under both, and under CI a changed or missing one fails", () => {
+    const prefix = "bun-api/vitest/snapshots.test.ts > ";
+    const pick = (outcomes: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(outcomes)
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([key, status]) => [key.slice(prefix.length), status]),
+      );
+    const expected = {
+      "a run > its turns > match the .snap file": "passed",
+      "a run > matches with properties": "passed",
+      "a run > a value changed since the snapshot fails": "failed",
+      "an inline snapshot matches": "passed",
+      "an inline snapshot that differs fails": "failed",
+      "a thrown error matches": "passed",
+      "a file snapshot matches": "passed",
+      "a snapshot missing under CI fails": "failed",
+    };
+    expect(pick(result.vitest)).toEqual(expected);
+    expect(pick(result.turnlens)).toEqual(expected);
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");

@@ -4,6 +4,7 @@ import type { ErrorReport, FileReport, RunSummary, TestReport } from "../../exec
 import { userStack } from "../../execution/stack.ts";
 import { canonicalJson } from "../../workflow/json.ts";
 import { countLine, failuresOf, paint, rel, site, testFileTexts, testName, type ConsoleReporter, type Out, type Paint } from "./reporter.ts";
+import { snapshotSummaryLines } from "./snapshotSummary.ts";
 import { blockLines, oneLineText } from "./terminalText.ts";
 
 export class DefaultReporter implements ConsoleReporter {
@@ -158,6 +159,7 @@ export class DefaultReporter implements ConsoleReporter {
     }
     const files = summary.files.length;
     w(this.c.dim(`${files} file${files === 1 ? "" : "s"} in ${(durationMs / 1000).toFixed(2)}s`));
+    for (const line of snapshotSummaryLines(summary.files, this.c, (file) => rel(this.out, file))) w(line);
     if (note) w(this.c.yellow(note));
     const line = countLine(summary);
     w(summary.failed > 0 ? this.c.red(line) : note ? line : this.c.green(line));
