@@ -33,6 +33,7 @@ import { installMutationPlan, startMutatedTest, type MutationPlan } from "../tes
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 import { SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
+import { resetModuleMocks } from "../testApi/viModules.ts";
 import { isAbsolute, relative } from "node:path";
 import type { LoadedBundle } from "./v8Coverage.ts";
 
@@ -602,6 +603,8 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     // Spies and replaced properties the file made and did not restore end with it, as the file's
     // timers do: a forgotten spy on Map.prototype.get must not reach the next file.
     restoreFileMocks();
+    // A file's module mocks end with it: the next file's bundle declares its own (moduleMocks.ts).
+    resetModuleMocks();
   }
 }
 

@@ -2,6 +2,7 @@
 // `expect` is jest's, mocks are jest-mock's. The runner (runFile.ts) runs what was declared.
 import { ModuleMocker, type Mock, type FunctionLike, type UnknownFunction } from "jest-mock";
 import { expect, type TurnlensExpect } from "./bunMatchers.ts";
+import { mockModule, viModules } from "./viModules.ts";
 import { argsOfRow, formatEachName, rowsOf } from "./eachTable.ts";
 import { type NameLike, nameOf, splitArgs, type TestOptions } from "./testArguments.ts";
 import { type ModifierFlags, noModifierFlags, withModifiers } from "./testModifiers.ts";
@@ -236,8 +237,8 @@ export interface MockFunction {
   /** Restores every spy. */
   restore(): void;
   clearAllMocks(): void;
-  /** Not supported: Turnlens does not replace modules. */
-  module(name: string, factory?: () => unknown): never;
+  /** bun's module mock: not hoisted; later imports get the factory's module, earlier ones its exports in place (docs/vitest.md). */
+  module(name: string, factory: () => unknown): void;
 }
 
 /**
@@ -256,9 +257,7 @@ export function restoreFileMocks(): void {
 export const mock: MockFunction = Object.assign(<T extends FunctionLike = UnknownFunction>(implementation?: T) => mocker.fn<T>(implementation), {
   restore: () => mocker.restoreAllMocks(),
   clearAllMocks: () => mocker.clearAllMocks(),
-  module(name: string): never {
-    throw new Error(`mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn()`);
-  },
+  module: mockModule,
 });
 
 function mockHelpers() {
@@ -276,5 +275,5 @@ function mockHelpers() {
 
 /** jest's `jest` object as far as mocks go. */
 export const jest = { ...mockHelpers(), setTimeout: (ms: number) => setFileDefaultTimeout(ms) };
-/** vitest's `vi` object as far as mocks go. */
-export const vi = mockHelpers();
+/** vitest's `vi` object as far as mocks go, module mocks included (viModules.ts). */
+export const vi = { ...mockHelpers(), ...viModules };
