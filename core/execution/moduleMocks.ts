@@ -14,10 +14,10 @@ import { hoistedSource } from "./mockHoisting.ts";
 import { isServed, registry } from "./served.ts";
 
 /** Any call hoistMocks or the registry handles; the cheap test before a file is parsed. */
-const MOCK_CALL = /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|hoisted|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*\(/;
+const MOCK_CALL = /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|hoisted|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(/;
 /** The string-literal path of each such call (`vi.mock(import("./x"))` too). */
 const MOCK_PATH =
-  /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*\(\s*(?:(?:await\s+)?import\s*\(\s*)?(["'`])((?:(?!\1)[^\\\n$])+)\1/g;
+  /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(\s*(?:(?:await\s+)?import\s*\(\s*)?(["'`])((?:(?!\1)[^\\\n$])+)\1/g;
 
 /** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
 const REGISTRY_KEY = "turnlens:moduleMocks";

@@ -71,7 +71,11 @@ function automock(mocks: FileMocks, mock: Mocked, entry: MockTableEntry, type: "
     made = entry.actual().then((actual) => {
       const exports = Object.create(null) as ModuleRecord;
       Object.defineProperty(exports, Symbol.toStringTag, { value: "Module", configurable: true, writable: true });
-      return mockObject({ type, globalConstructors, createMockInstance }, actual, exports) as ModuleRecord;
+      // A bundled module's namespace is an object of getters; the automocker mocks a module's values.
+      const values = Object.create(null) as ModuleRecord;
+      Object.defineProperty(values, Symbol.toStringTag, { value: "Module" });
+      for (const key of Object.keys(actual)) values[key] = actual[key];
+      return mockObject({ type, globalConstructors, createMockInstance }, values, exports) as ModuleRecord;
     });
     mocks.automocked.set(mock, made);
   }
