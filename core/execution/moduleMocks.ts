@@ -2,15 +2,14 @@
 // vi.importActual, bun's mock.module, …) gets its mocks hoisted (mockHoisting.ts), and every import
 // of a named module anywhere in its bundle goes to a proxy module that asks the run-time registry
 // (core/testApi/viModules.ts) for the mock or the real module. A file that mocks nothing is bundled
-// as before, with no cost.
+// as before (its text is only searched for a mock call).
 import { build, type Plugin, type PluginBuild } from "esbuild";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin as isNodeBuiltin } from "node:module";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { collectModuleExports, initSyntaxLexers } from "@vitest/mocker/transforms";
 import { readFile } from "node:fs/promises";
 import { moduleMocks } from "../testApi/viModules.ts";
-import { hoistedSource } from "./mockHoisting.ts";
+import { readBoundedSource } from "./boundedSource.ts";
 import { isServed, registry } from "./served.ts";
 
 /** Any call hoistMocks or the registry handles; the cheap test before a file is parsed. */
@@ -38,10 +37,10 @@ export function planModuleMocks(file: string, text: string): MockPlan | undefine
   return { file, specifiers: [...specifiers] };
 }
 
-/** Whether the file at `path` (or its editor text) mocks modules: such a file is bundled alone, never with others. */
+/** Whether the file at `path` mocks modules: such a file is bundled alone, never with others. */
 export async function mocksModules(path: string): Promise<boolean> {
   try {
-    return MOCK_CALL.test(await readFile(path, "utf8"));
+    return MOCK_CALL.test((await readBoundedSource(path, true)) ?? "");
   } catch {
     return false;
   }
@@ -55,7 +54,7 @@ interface Resolved {
 }
 
 const requireHere = createRequire(import.meta.url);
-const isBuiltin = (name: string) => name.startsWith("node:") || requireHere("node:module").isBuiltin(name);
+const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(name);
 
 /** The export names of the real module `id`, which its proxy re-exports by name. */
 async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
@@ -78,6 +77,8 @@ async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
   if (module.kind === "package" && (input?.format === "cjs" || names.size === 0 || (names.size === 1 && names.has("default")))) {
     // A CommonJS package: Node gives an import the names cjs-module-lexer finds (as Vitest reads them).
     try {
+      // Loaded when needed: @vitest/mocker's lexers compile WebAssembly as their module loads.
+      const { collectModuleExports, initSyntaxLexers } = await import("@vitest/mocker/transforms");
       await initSyntaxLexers();
       for (const name of collectModuleExports(module.id, await readFile(module.id, "utf8"), "commonjs")) names.add(name);
     } catch {
@@ -204,6 +205,9 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
           `{ specifier: ${JSON.stringify(specifier)}, id: "", error: ${JSON.stringify(error)}, actual: () => Promise.reject(new Error(${JSON.stringify(error)})) }`,
       ),
     ];
+    // Loaded by the first file that mocks: hoistMocks's module compiles WebAssembly (@vitest/mocker's
+    // lexers) as it loads, which the CLI and a worker that mocks nothing must not pay for.
+    const { hoistedSource } = await import("./mockHoisting.ts");
     return hoistedSource(plan.file, text, loader, {
       // One line, so the file's own lines keep their numbers in what esbuild reads.
       prologue: `const __turnlens_mocks = ${REGISTRY_EXPRESSION}; __turnlens_mocks.forFile(${JSON.stringify(plan.file)}, [${table.join(", ")}]);\n`,
