@@ -36,6 +36,7 @@ import { installMutationPlan, startMutatedTest, type MutationPlan } from "../tes
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 import { performanceNow, realTimers, SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
+import { resetModuleMocks } from "../testApi/viModules.ts";
 import { isAbsolute, relative } from "node:path";
 import type { LoadedBundle } from "./v8Coverage.ts";
 import { runOnVitestRunner } from "./vitestRunner.ts";
@@ -597,6 +598,8 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     // Spies and replaced properties the file made and did not restore end with it, as the file's
     // timers do: a forgotten spy on Map.prototype.get must not reach the next file.
     restoreFileMocks();
+    // A file's module mocks end with it: the next file's bundle declares its own (moduleMocks.ts).
+    resetModuleMocks();
   }
 }
 

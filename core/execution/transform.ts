@@ -10,6 +10,7 @@ import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
+import { MOCK_NAMESPACE, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
 
@@ -60,7 +61,8 @@ function inputsFrom(metafile: Metafile, entry: string, cwd: string): string[] {
     }
   };
   visit(resolve(cwd, entry));
-  return [...found].filter((path) => !path.includes(`${sep}node_modules${sep}`));
+  // A mocked module's proxy is no file (moduleMocks.ts); the real module it loads is.
+  return [...found].filter((path) => !path.includes(`${sep}node_modules${sep}`) && !path.includes(`${MOCK_NAMESPACE}:`));
 }
 
 const builtins = new Set(builtinModules);
@@ -159,7 +161,7 @@ function servedShimUrl(name: string): Promise<string> {
  * `loaded` gathers every file the plugin loads, which names the inputs of a build that failed (it
  * has no metafile); a build that succeeds reads them from its metafile, per entry.
  */
-function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, served: Set<string>, loaded?: Set<string>): Plugin {
+function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, served: Set<string>, loaded?: Set<string>, mocks?: ModuleMocksBundle): Plugin {
   const servedFiles = servedSourceFiles();
   return {
     name: "turnlens",
@@ -220,7 +222,10 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
         try {
           // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
-          return { contents: spyableNamespaceImports(rewriteImportMeta(text, args.path)), loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+          const contents = spyableNamespaceImports(rewriteImportMeta(text, args.path));
+          // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
+          if (mocks && args.path === entry) return { contents: await mocks.entryText(contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
+          return { contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
           throw error;
@@ -384,29 +389,37 @@ export function bundleAhead(files: readonly string[]): void {
   }
   const served = new Set<string>();
   const cwd = process.cwd();
-  const built = build({
-    entryPoints: wanted.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
-    outdir: processTempFolder(),
-    outExtension: { ".js": ".mjs" },
-    absWorkingDir: cwd,
-    ...TEST_BUNDLE_OPTIONS,
-    inject: setupFiles,
-    treeShaking: !keepAllCode,
-    metafile: true,
-    plugins: [turnlensPlugin(undefined, {}, served)],
-    // Each output gets its own file's values in place of the tokens (below).
-    define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
-    banner: {
-      js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
-    },
-  }).then(
-    (result) => ({
-      result,
-      names: new Map([...shimNames].map(([name, url]) => [url, name])),
-      metas: new Map(Object.entries(result.metafile.outputs).map(([path, meta]) => [resolve(cwd, path), meta])),
-    }),
-    () => undefined,
-  );
+  // A file that mocks modules is bundled alone when it runs: its mocks route the imports of modules
+  // this build would share between its entries (moduleMocks.ts). It gets no output here.
+  const plain = Promise.all(wanted.map((file) => mocksModules(file))).then((mocking) => wanted.filter((_file, index) => !mocking[index]));
+  const built = plain
+    .then((entries) => {
+      if (entries.length === 0) throw new Error("every file mocks modules");
+      return build({
+        entryPoints: entries.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
+        outdir: processTempFolder(),
+        outExtension: { ".js": ".mjs" },
+        absWorkingDir: cwd,
+        ...TEST_BUNDLE_OPTIONS,
+        inject: setupFiles,
+        treeShaking: !keepAllCode,
+        metafile: true,
+        plugins: [turnlensPlugin(undefined, {}, served)],
+        // Each output gets its own file's values in place of the tokens (below).
+        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
+        banner: {
+          js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
+        },
+      });
+    })
+    .then(
+      (result) => ({
+        result,
+        names: new Map([...shimNames].map(([name, url]) => [url, name])),
+        metas: new Map(Object.entries(result.metafile.outputs).map(([path, meta]) => [resolve(cwd, path), meta])),
+      }),
+      () => undefined,
+    );
   for (const file of wanted) {
     const outfile = outfiles.get(file) ?? bundlePathFor(file);
     ahead.push({
@@ -454,6 +467,8 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
+    const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "");
+    const mocks = plan && moduleMocksBundle(plan);
     const result = await build({
       entryPoints: [file],
       absWorkingDir: cwd,
@@ -462,7 +477,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       treeShaking: !keepAllCode,
       outfile,
       metafile: true,
-      plugins: [turnlensPlugin(file, overlay, served, loaded)],
+      plugins: mocks ? [mocks.plugin, turnlensPlugin(file, overlay, served, loaded, mocks)] : [turnlensPlugin(file, overlay, served, loaded)],
       define: {
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),

@@ -1,6 +1,7 @@
 // Mock functions and spies, Vitest's own (@vitest/spy, and @vitest/mocker for `vi.mockObject`):
 // what `vi` and bun's `mock`/`spyOn`/`jest` give a test file, with Vitest 4's meaning (settled
 // results, `mockThrow`, classes and `new`, resets back to the original implementation).
+import { mockModule } from "./viModules.ts";
 import { mockObject as mockObjectOf } from "@vitest/mocker";
 import {
   clearAllMocks,
@@ -73,16 +74,14 @@ export interface BunMock {
   /** Restores every spy. */
   restore(): void;
   clearAllMocks(): void;
-  /** Not supported: Turnlens does not replace modules. */
-  module(name: string, factory?: () => unknown): never;
+  /** bun's module mock: not hoisted; later imports get the factory's module, earlier ones its exports in place (docs/vitest.md). */
+  module(name: string, factory: () => unknown): void;
 }
 
 export const bunMock: BunMock = Object.assign(<T extends (...args: never[]) => unknown>(implementation?: T) => fn(implementation) as Mock<T>, {
   restore: () => restoreAllMocks(),
   clearAllMocks: () => clearAllMocks(),
-  module(name: string): never {
-    throw new Error(`mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn()`);
-  },
+  module: mockModule,
 });
 
 export { fn, spyOn };

@@ -1,5 +1,6 @@
 // The `vi` object `vitest` serves and the `jest` object `bun:test` serves, put together from their
 // parts (spies.ts, fakeTimers.ts, stubs.ts, waitFor.ts); and what the runner undoes when a file ends.
+import { viModules } from "./viModules.ts";
 import { fileDefaultTimeout, setFileDefaultTimeout } from "./collector.ts";
 import { endFileTimers, type FakeTimerInstallOpts, timerUtils } from "./fakeTimers.ts";
 import { mockUtils, replaceProperty, restoreFileSpies, restoreReplacedProperties } from "./spies.ts";
@@ -26,11 +27,8 @@ function makeVi() {
     },
     waitFor,
     waitUntil,
-    /** A plain call here: hoisting it above the imports is the bundler's part. */
-    hoisted<T>(factory: () => T): T {
-      if (typeof factory !== "function") throw new TypeError(`"vi.hoisted" factory value must be function, received ${typeof factory}`);
-      return factory();
-    },
+    // Module mocks (vi.mock, doMock, hoisted, importActual, …): hoisting is the bundler's part (moduleMocks.ts).
+    ...viModules,
     stubGlobal<Self>(this: Self, name: string | symbol | number, value: unknown): Self {
       stubGlobal(name, value);
       return this;

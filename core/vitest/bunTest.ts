@@ -3,6 +3,8 @@
 // them under `turnlens test` (done callbacks, test.failing, test.if, row names, bun's matchers).
 // The plugin hands it the project's own `vitest` module (`bunTestOn`), so it never resolves a
 // Vitest of its own (a linked Turnlens clone has one in its node_modules).
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { argsOfRow, formatEachName, rowsOf } from "../testApi/eachTable.ts";
 import { bunOnlyMatchers } from "../testApi/bunOnlyMatchers.ts";
 import { type NameLike, nameOf, splitArgs, type TestOptions } from "../testApi/testArguments.ts";
@@ -47,7 +49,23 @@ export interface VitestRuntime {
     clearAllMocks(): unknown;
     resetAllMocks(): unknown;
     restoreAllMocks(): unknown;
+    doMock(path: string, factory?: AnyFn): unknown;
   };
+}
+
+/**
+ * A relative path made absolute from the file that called mock.module (Vitest would resolve it
+ * from this module, which called vi.doMock); a package name as it is.
+ */
+function pathFromCaller(path: string, stack: string | undefined): string {
+  if (!path.startsWith("./") && !path.startsWith("../")) return path;
+  const files = (stack ?? "")
+    .split("\n")
+    .map((line) => /\(?((?:file:\/\/)?\/[^():]+):\d+:\d+\)?\s*$/.exec(line)?.[1])
+    .filter((file): file is string => file !== undefined)
+    .map((file) => (file.startsWith("file://") ? fileURLToPath(file) : file));
+  const caller = files.find((file) => file !== files[0]);
+  return caller ? resolve(dirname(caller), path) : path;
 }
 
 // Set once by bunTestOn, before a test file can declare anything.
@@ -319,10 +337,10 @@ export function bunTestOn(runtime: VitestRuntime): BunTestOnVitest {
     mock: Object.assign((implementation?: AnyFn) => vi.fn(implementation), {
       restore: () => vi.restoreAllMocks(),
       clearAllMocks: () => vi.clearAllMocks(),
-      module(name: string): never {
-        throw new Error(
-          `mock.module("${name}") is not supported by turnlens; pass the dependency in, or spy on it with spyOn() (under Vitest, vi.mock from "vitest" also works)`,
-        );
+      // Vitest's vi.doMock (not hoisted, as bun's is not): the imports that follow get the mock. A
+      // module imported before keeps its exports under Vitest, where Bun replaces them in place.
+      module(name: string, factory: () => unknown): void {
+        vi.doMock(pathFromCaller(name, new Error().stack), factory);
       },
     }),
     // jest's `jest` object: mocks, and Vitest's fake timers under jest's names.

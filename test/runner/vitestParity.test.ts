@@ -79,7 +79,7 @@ describe("vitest run with the turnlens plugin", () => {
       "expect.assertions counts": "failed",
       "expect.unreachable fails the test": "failed",
       "jest.fn, spyOn and restore": "passed",
-      "mock.module is refused": "failed",
+      "mock.module gives a later import the factory's module": "passed",
       "retry reruns a failing test": "passed",
       "row x with { deep: [ 1 ] }": "passed",
       "skipIf(true) is skipped": "skipped",
@@ -277,6 +277,21 @@ describe("vitest run with the turnlens plugin", () => {
     };
     expect(pick(result.vitest)).toEqual(expected);
     expect(pick(result.turnlens)).toEqual(expected);
+  });
+
+  test("module mocks mean the same under Vitest: vi.mock hoisted with its factory, automocks, spies, doMock, importActual", () => {
+    const mocking = Object.fromEntries(Object.entries(result.vitest).filter(([key]) => key.startsWith("bun-api/vitest/moduleMocks")));
+    expect(mocking).toEqual({
+      "bun-api/vitest/moduleMocks.test.ts > the code under test imports the factory's module": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > a builtin is mocked, with a value vi.hoisted made before the mocks": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > vi.importActual gives the real module": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > vi.importMock gives every export automocked": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > vi.doMock changes a later dynamic import, and vi.doUnmock undoes it": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > a name the factory did not return throws when a dynamic import reads it": "passed",
+      "bun-api/vitest/moduleMocks.test.ts > a wrong expectation about a mock fails": "failed",
+      "bun-api/vitest/moduleMocksSpy.test.ts > { spy: true } keeps each export's implementation and records its calls": "passed",
+      "bun-api/vitest/moduleMocksAuto.test.ts > an automocked function returns undefined until it is given an implementation": "passed",
+    });
   });
 
   test("every name a test file imports the engine by is one instance of it", () => {

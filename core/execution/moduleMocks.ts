@@ -1,0 +1,219 @@
+// Module mocks at bundle time: a test file that names modules in mock calls (vi.mock, vi.doMock,
+// vi.importActual, bun's mock.module, …) gets its mocks hoisted (mockHoisting.ts), and every import
+// of a named module anywhere in its bundle goes to a proxy module that asks the run-time registry
+// (core/testApi/viModules.ts) for the mock or the real module. A file that mocks nothing is bundled
+// as before (its text is only searched for a mock call).
+import { build, type Plugin, type PluginBuild } from "esbuild";
+import { createRequire, isBuiltin as isNodeBuiltin } from "node:module";
+import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readFile } from "node:fs/promises";
+import { moduleMocks } from "../testApi/viModules.ts";
+import { readBoundedSource } from "./boundedSource.ts";
+import { isServed, registry } from "./served.ts";
+
+/** Any call hoistMocks or the registry handles; the cheap test before a file is parsed. */
+const MOCK_CALL = /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|hoisted|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(/;
+/** The string-literal path of each such call (`vi.mock(import("./x"))` too). */
+const MOCK_PATH =
+  /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(\s*(?:(?:await\s+)?import\s*\(\s*)?(["'`])((?:(?!\1)[^\\\n$])+)\1/g;
+
+/** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
+const REGISTRY_KEY = "turnlens:moduleMocks";
+export const MOCK_NAMESPACE = "turnlens-mock";
+const ACTUAL_PREFIX = "turnlens-actual:";
+
+/** What a test file mocks: the paths its mock calls name, as written. */
+export interface MockPlan {
+  file: string;
+  specifiers: string[];
+}
+
+/** The plan of `file` from its text, or undefined when it names no module to mock (most files). */
+export function planModuleMocks(file: string, text: string): MockPlan | undefined {
+  if (!MOCK_CALL.test(text)) return undefined;
+  const specifiers = new Set<string>();
+  for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
+  return { file, specifiers: [...specifiers] };
+}
+
+/** Whether the file at `path` mocks modules: such a file is bundled alone, never with others. */
+export async function mocksModules(path: string): Promise<boolean> {
+  try {
+    return MOCK_CALL.test((await readBoundedSource(path, true)) ?? "");
+  } catch {
+    return false;
+  }
+}
+
+interface Resolved {
+  specifier: string;
+  /** The module's identity: `node:x` for a builtin, else its absolute path. */
+  id: string;
+  kind: "builtin" | "package" | "file";
+}
+
+const requireHere = createRequire(import.meta.url);
+const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(name);
+
+/** The export names of the real module `id`, which its proxy re-exports by name. */
+async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
+  if (module.kind === "builtin") return [...new Set([...Object.keys(requireHere(module.id) as object), "default"])];
+  const result = await build({
+    entryPoints: [module.id],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    metafile: true,
+    packages: module.kind === "package" ? undefined : "external",
+    logLevel: "silent",
+    absWorkingDir: b.initialOptions.absWorkingDir ?? process.cwd(),
+    outdir: "out",
+  }).catch(() => undefined);
+  const output = result && Object.values(result.metafile.outputs).find((meta) => meta.entryPoint !== undefined);
+  const names = new Set(output?.exports ?? []);
+  const input = result && Object.values(result.metafile.inputs).find((_meta, index) => index === 0);
+  if (module.kind === "package" && (input?.format === "cjs" || names.size === 0 || (names.size === 1 && names.has("default")))) {
+    // A CommonJS package: Node gives an import the names cjs-module-lexer finds (as Vitest reads them).
+    try {
+      // Loaded when needed: @vitest/mocker's lexers compile WebAssembly as their module loads.
+      const { collectModuleExports, initSyntaxLexers } = await import("@vitest/mocker/transforms");
+      await initSyntaxLexers();
+      for (const name of collectModuleExports(module.id, await readFile(module.id, "utf8"), "commonjs")) names.add(name);
+    } catch {
+      // Only `default` then.
+    }
+  }
+  names.add("default");
+  return [...names];
+}
+
+function proxySource(id: string, names: string[]): string {
+  const at = JSON.stringify(id);
+  const locals = names.map((name, index) => ({ name: JSON.stringify(name), local: `_${index}` }));
+  return [
+    `const mocks = globalThis[Symbol.for("turnlens.modules")][${JSON.stringify(REGISTRY_KEY)}].moduleMocks;`,
+    `const module = await mocks.load(${at});`,
+    ...locals.map(({ name, local }) => `let ${local} = module[${name}];`),
+    `mocks.bind(${at}, (replaced) => {`,
+    ...locals.map(({ name, local }) => `  if (${name} in replaced) ${local} = replaced[${name}];`),
+    "});",
+    `export { ${locals.map(({ name, local }) => `${local} as ${name}`).join(", ")} };`,
+  ].join("\n");
+}
+
+/** A bundle's module mocks: the esbuild plugin and the rewrite of its entry's text. */
+export interface ModuleMocksBundle {
+  /** Placed before turnlens's own plugin. */
+  plugin: Plugin;
+  /** The entry's text (already read), hoisted, with the table of its mocked modules declared first. */
+  entryText(text: string, loader: "ts" | "tsx" | "js" | "jsx"): Promise<string>;
+}
+
+const REGISTRY_EXPRESSION = `globalThis[Symbol.for("turnlens.modules")][${JSON.stringify(REGISTRY_KEY)}].moduleMocks`;
+
+/**
+ * The esbuild plugin of a bundle whose entry mocks modules: the entry's text hoisted, each import of
+ * a mocked module (from any file of the bundle, but `require`, which Vitest does not mock either)
+ * sent to its proxy, and the proxies' real modules loaded.
+ */
+export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
+  // Bundles find the registry through the served modules' registry, which the worker made at its start.
+  (registry() as Record<string, unknown>)[REGISTRY_KEY] = { moduleMocks };
+  let resolve: (list: Resolved[]) => void = () => {};
+  const resolving = new Promise<Resolved[]>((done) => (resolve = done));
+  const unmockable = new Map<string, string>();
+  const plugin: Plugin = {
+    name: "turnlens-module-mocks",
+    setup(b) {
+      const resolveDir = dirname(plan.file);
+      // esbuild resolves only once the build has started.
+      b.onStart(() => {
+        resolveAll();
+      });
+      const resolveAll = () =>
+        Promise.all(
+          plan.specifiers.map(async (specifier): Promise<Resolved | undefined> => {
+            if (isServed(specifier)) {
+              unmockable.set(specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
+              return undefined;
+            }
+            if (isBuiltin(specifier)) return { specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
+            const resolved = await b.resolve(specifier, {
+              kind: "import-statement",
+              resolveDir,
+              importer: plan.file,
+              pluginData: { turnlensInner: true, mocksInner: true },
+            });
+            if (resolved.errors.length > 0 || resolved.namespace !== "file") {
+              unmockable.set(specifier, `Cannot find module "${specifier}" imported from ${plan.file}`);
+              return undefined;
+            }
+            const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
+            return { specifier, id: resolved.path, kind };
+          }),
+        ).then(
+          (list) => resolve(list.filter((item): item is Resolved => item !== undefined)),
+          () => resolve([]),
+        );
+      const byId = resolving.then((list) => new Map(list.map((item) => [item.id, item])));
+
+      // The real module behind a proxy (or vi.importActual): the file, the package or the builtin itself.
+      b.onResolve({ filter: /^turnlens-actual:/ }, async (args) => {
+        const id = args.path.slice(ACTUAL_PREFIX.length);
+        const module = (await byId).get(id);
+        if (!module) return { errors: [{ text: `turnlens: ${id} is not a mocked module` }] };
+        if (module.kind === "builtin") return { path: id, external: true };
+        if (module.kind === "package") return { path: pathToFileURL(id).href, external: true };
+        return { path: id };
+      });
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.mocksInner || args.kind === "entry-point" || args.kind === "require-call" || args.namespace === MOCK_NAMESPACE) return undefined;
+        const mocked = await byId;
+        if (mocked.size === 0 || isServed(args.path)) return undefined;
+        let id: string;
+        if (isBuiltin(args.path)) {
+          id = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
+        } else {
+          const resolved = await b.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: args.resolveDir,
+            importer: args.importer,
+            pluginData: { turnlensInner: true, mocksInner: true },
+          });
+          if (resolved.errors.length > 0) return undefined;
+          id = resolved.path;
+        }
+        return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: MOCK_NAMESPACE }, async (args) => {
+        const module = (await byId).get(args.path)!;
+        return { contents: proxySource(args.path, await exportsOf(b, module)), loader: "js", resolveDir: dirname(plan.file) };
+      });
+    },
+  };
+  const entryText = async (text: string, loader: "ts" | "tsx" | "js" | "jsx") => {
+    const list = await resolving;
+    const bySpecifier = new Map(list.map((item) => [item.specifier, item]));
+    const table = [
+      ...list.map(
+        (item) => `{ specifier: ${JSON.stringify(item.specifier)}, id: ${JSON.stringify(item.id)}, actual: () => import(${JSON.stringify(ACTUAL_PREFIX + item.id)}) }`,
+      ),
+      ...[...unmockable].map(
+        ([specifier, error]) =>
+          `{ specifier: ${JSON.stringify(specifier)}, id: "", error: ${JSON.stringify(error)}, actual: () => Promise.reject(new Error(${JSON.stringify(error)})) }`,
+      ),
+    ];
+    // Loaded by the first file that mocks: hoistMocks's module compiles WebAssembly (@vitest/mocker's
+    // lexers) as it loads, which the CLI and a worker that mocks nothing must not pay for.
+    const { hoistedSource } = await import("./mockHoisting.ts");
+    return hoistedSource(plan.file, text, loader, {
+      // One line, so the file's own lines keep their numbers in what esbuild reads.
+      prologue: `const __turnlens_mocks = ${REGISTRY_EXPRESSION}; __turnlens_mocks.forFile(${JSON.stringify(plan.file)}, [${table.join(", ")}]);\n`,
+      dynamicImport: (specifier) => (bySpecifier.has(specifier) ? `__turnlens_mocks.dynamicImport(${JSON.stringify(specifier)})` : undefined),
+      test: MOCK_CALL,
+    });
+  };
+  return { plugin, entryText };
+}
