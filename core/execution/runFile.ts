@@ -619,9 +619,15 @@ async function loadAndRun(
       let finished: { tests: TestReport[]; error?: ErrorReport } = { tests: [] };
       await runOnVitestRunner(options, outfile, (tests, error) => ((finished = { tests, ...(error ? { error } : {}) }), finish(tests, error)), emit);
       const reports = [...finished.tests];
+      // The file's tests are over: what they changed (a forgotten spy on Map.prototype.get) is
+      // undone before the snapshot state, which runs on those builtins, is ended.
+      restoreFileMocks();
       await snapshots.end({ reports, record: (report) => reports.push(report) }, []);
       return snapshots.into(finish(reports, finished.error));
     } finally {
+      // The next file this worker runs (maybe a bun:test one) starts with no test running.
+      setRunning(null);
+      setTestForExpect(undefined);
       await unlink(outfile).catch(() => {});
     }
   }
@@ -672,6 +678,8 @@ async function loadAndRun(
   try {
     await run.runSuite(state.root, []);
     await settle();
+    // As above: the tests' spies and timers undone before the snapshot state is ended.
+    restoreFileMocks();
     await snapshots.end(
       run,
       [...planned.values()].filter((p) => p.selection === "skip" || p.selection === "omit").map((p) => p.info.path),
