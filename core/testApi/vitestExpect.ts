@@ -79,8 +79,9 @@ export function createExpect(task?: ExpectTask): ExpectStatic {
     expect,
   );
   expect.assert = chai.assert;
-  const extend = (chai.expect as unknown as { extend(on: ExpectStatic, matchers: MatchersObject): void }).extend;
-  expect.extend = (matchers) => extend(expect, matchers);
+  // Called on chai.expect, as Vitest calls it: chai's method wrapper reads its flags from `this`.
+  const chaiExpect = chai.expect as unknown as { extend(on: ExpectStatic, matchers: MatchersObject): void };
+  expect.extend = (matchers) => chaiExpect.extend(expect, matchers);
   expect.addEqualityTesters = (testers) => addCustomEqualityTesters(testers);
   expect.soft = <T>(value: T, message?: string) => (expect(value, message) as unknown as WithTest).withContext({ soft: true }) as Assertion<T>;
   expect.poll = createExpectPoll(expect);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatEachName } from "../../core/testApi/testApi.ts";
+import { formatEachName } from "../../core/testApi/eachTable.ts";
 import { readOptions } from "../../core/testing/options.ts";
 import { readDecisionScripts } from "../../core/testing/scriptedDecisions.ts";
 import { readScripts } from "../../core/testing/scripts.ts";
