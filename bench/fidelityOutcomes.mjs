@@ -48,7 +48,7 @@ export function vitestOutcomes(report, file) {
 export function turnlensOutcomes(report, file) {
   const result = report?.files?.find((entry) => entry.file === file) ?? (report?.files?.length === 1 ? report.files[0] : undefined);
   if (!result) return { crashed: true, error: "no result for the file in Turnlens's report", tests: new Map() };
-  const tests = keyed(result.tests.map((test) => ({ path: test.path, status: test.status === "todo" ? "todo" : test.status })));
+  const tests = keyed(result.tests.map((test) => ({ path: test.path, status: test.status })));
   const error = result.error ? firstLine(result.error.message ?? String(result.error)) : undefined;
   return { crashed: error !== undefined, error, tests };
 }
