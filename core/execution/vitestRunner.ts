@@ -192,7 +192,7 @@ class TurnlensVitestRunner implements VitestRunner {
     // The test a snapshot's key names (snapshots.ts reads the collector's running test).
     const info = this.planned.get(test)?.info;
     if (info) {
-      setRunning({ name: fullName(info.path), finishers: [], path: info.path, id: info.id });
+      setRunning({ name: fullName(info.path), finishers: [], path: info.path, id: info.id, onVitestRunner: true });
       snapshotTestStarts(info.id);
     }
     const planned = this.planned.get(test);

@@ -127,6 +127,8 @@ export interface RunningTest {
   path?: readonly string[];
   /** The runner's id of the test. */
   id?: string;
+  /** Run by @vitest/runner (vitestRunner.ts), whose own hooks and `onTestFinished` apply, not the hand-written ones. */
+  onVitestRunner?: true;
 }
 
 let running: RunningTest | null = null;

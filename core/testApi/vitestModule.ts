@@ -30,7 +30,8 @@ declare module "@vitest/runner" {
 
 /** Whether the hand-written runner (runFile.ts) is the one collecting or running right now. */
 function handWrittenActive(): boolean {
-  return collectingState() !== null || runningTest() !== null;
+  const running = runningTest();
+  return collectingState() !== null || (running !== null && !running.onVitestRunner);
 }
 
 /**
