@@ -130,9 +130,11 @@ function readErrorReport(error: unknown, testFile?: string): ErrorReport {
   const problems = problemsOf(error);
   if (problems && problems.length > 0) report.problems = problems;
   // Errors with a cause: keep the cause's message visible.
+  // @vitest/runner keeps a test's error with its cause serialized (a plain object with a message).
   const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error && !message.includes(cause.message)) {
-    report.message = `${message}\n  caused by: ${cause.message}`;
+  const causeMessage = cause instanceof Error ? cause.message : typeof cause === "object" && cause !== null ? (cause as { message?: unknown }).message : undefined;
+  if (typeof causeMessage === "string" && causeMessage && !message.includes(causeMessage)) {
+    report.message = `${message}\n  caused by: ${causeMessage}`;
   }
   // Make sure the report survives JSON and IPC.
   return JSON.parse(JSON.stringify(report)) as ErrorReport;
