@@ -622,7 +622,17 @@ async function loadAndRun(
       // The file's tests are over: what they changed (a forgotten spy on Map.prototype.get) is
       // undone before the snapshot state, which runs on those builtins, is ended.
       restoreFileMocks();
-      await snapshots.end({ reports, record: (report) => reports.push(report) }, []);
+      await snapshots.end(
+        {
+          reports,
+          // A test the file's end adds (obsolete snapshots) is reported as it is found, like any other.
+          record: (report) => {
+            reports.push(report);
+            emit({ type: "test", report });
+          },
+        },
+        [],
+      );
       return snapshots.into(finish(reports, finished.error));
     } finally {
       // The next file this worker runs (maybe a bun:test one) starts with no test running.
