@@ -33,10 +33,10 @@ const SHIPPED = [
   /^dist\/(cli|worker|workflow|testing|client|trace|config|vitest|vitest-bun-test)\.mjs$/,
   /^dist\/vitest\.d\.mts$/,
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
-  /^dist\/chunks\/[\w-]+\.mjs$/,
+  /^dist\/chunks\/[\w.-]+\.mjs$/,
   /^dist\/(server|serverMain|workerMain)\.js$/,
   /^dist\/configProcess\.mjs$/,
-  /^dist\/types\/.+\.d\.m?ts$/,
+  /^dist\/types\/.+\.d\.[cm]?ts$/,
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
 ];
 

@@ -126,7 +126,7 @@ describe("a file cannot hide another file's result", () => {
         severity: DiagnosticSeverity.Error,
         code: "expect-failed",
       });
-      expect(failing.diagnostics.diagnostics[0]!.message).toBe("expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2");
+      expect(failing.diagnostics.diagnostics[0]!.message).toBe("expected 2 to be 3 // Object.is equality\n\n- Expected\n+ Received\n\n- 3\n+ 2");
       // Its edits keep failing there too (the report said 0 tests through 6 edits before the fix).
       for (let edit = 1; edit <= 2; edit++) {
         const after = await server.changeAndRun(failing.uri, `${failingText}// edit ${edit}\n`);

@@ -26,7 +26,7 @@ test(
     const { uri, diagnostics } = await server.openAndRun(join(MISTAKES, "virtual-lone-surrogates.test.ts"), text);
     // The background run: the first test fails, where both strings used to read U+FFFD and pass.
     expect(diagnostics.diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.severity, diagnostic.message])).toEqual([
-      [1, DiagnosticSeverity.Error, 'expect(received).toBe(expected) // Object.is equality\n\nExpected: "\udc00"\nReceived: "\ud800"'],
+      [1, DiagnosticSeverity.Error, "expected '\ud800' to be '\udc00' // Object.is equality\n\nExpected: \"\udc00\"\nReceived: \"\ud800\""],
     ]);
     // The explorer's run: two ids (encodeURIComponent refused the names), each with its own outcome.
     const high = `${uri}#kept%20%ED%A0%80%20apart`;

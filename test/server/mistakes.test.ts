@@ -312,7 +312,7 @@ test("the workflow throws", async () => {
 test("an expect fails", async () => {
   const run = await testWorkflow(broken, { agents: { writer: answer(NOTE, { title: "Release 1.2" }) } });
   expect(run.ending.kind).toBe("completed");
-//                        ^^^^^^^^^^^^^^^^^^ error[expect-failed]: expect(received).toBe(expected) // Object.is equality
+//                        ^^^^^^^^^^^^^^^^^^ error[expect-failed]: expected 'failed' to be 'completed' // Object.is equality
 //                        |
 //                        | Expected: "completed"
 //                        | Received: "failed"
