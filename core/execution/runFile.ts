@@ -19,6 +19,7 @@ import {
   SkipSignal,
 } from "../testApi/collector.ts";
 import type { ErrorReport, FileReport, Site, TestReport } from "./report.ts";
+import { jsonSafe } from "./jsonSafe.ts";
 import { fullName } from "./report.ts";
 import { errorReport, locationOf, readableThrown } from "./stack.ts";
 import { fileSnapshots, snapshotTestStarts, type SnapshotUpdate } from "./snapshotRun.ts";
@@ -240,33 +241,6 @@ function failedReport(info: TestInfo, error: ErrorReport, durationMs = 0): TestR
   const report: TestReport = { id: info.id, name: info.name, path: info.path, status: "failed", durationMs, error, runs: [] };
   if (info.location) report.location = info.location;
   return report;
-}
-
-/** JSON-safe copy (reports cross IPC and go to JSON reporters); cycles become "[Circular]". */
-function jsonSafe<T>(value: T): T {
-  const ancestors: object[] = [];
-  const copy = (v: unknown): unknown => {
-    if (typeof v === "bigint") return `${v}n`;
-    if (typeof v === "function" || typeof v === "symbol") return undefined;
-    if (typeof v === "number" && !Number.isFinite(v)) return String(v);
-    if (typeof v !== "object" || v === null) return v;
-    if (ancestors.includes(v)) return "[Circular]";
-    const toJSON = (v as { toJSON?: () => unknown }).toJSON;
-    if (typeof toJSON === "function" && !(v instanceof Error)) return copy(toJSON.call(v));
-    ancestors.push(v);
-    try {
-      if (Array.isArray(v)) return v.map((x) => (x === undefined || typeof x === "function" || typeof x === "symbol" ? null : copy(x)));
-      const out: Record<string, unknown> = {};
-      for (const [key, x] of Object.entries(v)) {
-        const c = copy(x);
-        if (c !== undefined) out[key] = c;
-      }
-      return out;
-    } finally {
-      ancestors.pop();
-    }
-  };
-  return copy(value) as T;
 }
 
 class FileRun {

@@ -18,6 +18,7 @@ import { importModule } from "./importModule.ts";
 import { timerDelay } from "./limits.ts";
 import { routeStrayErrors } from "./processGuard.ts";
 import { fullName, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
+import { jsonSafe } from "./jsonSafe.ts";
 import type { RunEvent, RunFileOptions, TestInfo } from "./runFile.ts";
 import { schemaNamerFor } from "./schemaNames.ts";
 import { SafeMap, SafeSet } from "./primordials.ts";
@@ -389,33 +390,6 @@ function matchesName(pattern: RegExp, path: readonly string[]): boolean {
     pattern.lastIndex = 0;
     return pattern.test(name);
   });
-}
-
-/** JSON-safe copy (reports cross IPC and go to JSON reporters); cycles become "[Circular]". */
-function jsonSafe<T>(value: T): T {
-  const ancestors: object[] = [];
-  const copy = (v: unknown): unknown => {
-    if (typeof v === "bigint") return `${v}n`;
-    if (typeof v === "function" || typeof v === "symbol") return undefined;
-    if (typeof v === "number" && !Number.isFinite(v)) return String(v);
-    if (typeof v !== "object" || v === null) return v;
-    if (ancestors.includes(v)) return "[Circular]";
-    const toJSON = (v as { toJSON?: () => unknown }).toJSON;
-    if (typeof toJSON === "function" && !(v instanceof Error)) return copy(toJSON.call(v));
-    ancestors.push(v);
-    try {
-      if (Array.isArray(v)) return v.map((x) => (x === undefined || typeof x === "function" || typeof x === "symbol" ? null : copy(x)));
-      const out: Record<string, unknown> = {};
-      for (const [key, x] of Object.entries(v)) {
-        const c = copy(x);
-        if (c !== undefined) out[key] = c;
-      }
-      return out;
-    } finally {
-      ancestors.pop();
-    }
-  };
-  return copy(value) as T;
 }
 
 /** A file as a message names it: relative to the current folder when inside it. */

@@ -86,32 +86,4 @@ export const bunMock: BunMock = Object.assign(<T extends (...args: never[]) => u
 
 export { fn, spyOn };
 
-/** What jest's `replaceProperty` returns. */
-export interface Replaced<T> {
-  restore(): void;
-  replaceValue(value: T): Replaced<T>;
-}
-const replaced: Array<Replaced<unknown>> = [];
-
-/** jest's `replaceProperty`, which Vitest lacks; `jest.restoreAllMocks()` puts the values back. */
-export function replaceProperty<T extends object, K extends keyof T>(object: T, key: K, value: T[K]): Replaced<T[K]> {
-  if (!(key in object)) throw new Error(`replaceProperty: the property ${String(key)} does not exist`);
-  const original = object[key];
-  object[key] = value;
-  const handle: Replaced<T[K]> = {
-    restore: () => {
-      object[key] = original;
-    },
-    replaceValue: (next) => {
-      object[key] = next;
-      return handle;
-    },
-  };
-  replaced.push(handle as Replaced<unknown>);
-  return handle;
-}
-
-/** Every value `replaceProperty` replaced, put back, the last first. */
-export function restoreReplacedProperties(): void {
-  for (const handle of replaced.splice(0).reverse()) handle.restore();
-}
+export { type Replaced, replaceProperty, restoreReplacedProperties } from "./replacedProperties.ts";

@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { argsOfRow, formatEachName, rowsOf } from "../testApi/eachTable.ts";
 import { bunOnlyMatchers } from "../testApi/bunOnlyMatchers.ts";
+import { replaceProperty, restoreReplacedProperties } from "../testApi/replacedProperties.ts";
 import { type NameLike, nameOf, splitArgs, type TestOptions } from "../testApi/testArguments.ts";
 import { type ModifierFlags, noModifierFlags, withModifiers } from "../testApi/testModifiers.ts";
 
@@ -217,30 +218,6 @@ function setDefaultTimeout(ms: number): void {
   vi.setConfig({ testTimeout: ms });
 }
 
-interface Replaced<T> {
-  restore(): void;
-  replaceValue(value: T): Replaced<T>;
-}
-const replaced: Array<Replaced<unknown>> = [];
-
-/** jest's `replaceProperty`, which Vitest lacks; `restoreAllMocks` puts the values back. */
-function replaceProperty<T extends object, K extends keyof T>(object: T, key: K, value: T[K]): Replaced<T[K]> {
-  if (!(key in object)) throw new Error(`replaceProperty: the property ${String(key)} does not exist`);
-  const original = object[key];
-  object[key] = value;
-  const handle: Replaced<T[K]> = {
-    restore: () => {
-      object[key] = original;
-    },
-    replaceValue: (next) => {
-      object[key] = next;
-      return handle;
-    },
-  };
-  replaced.push(handle as Replaced<unknown>);
-  return handle;
-}
-
 /** bun's `setSystemTime(time?)`: Vitest's; with no time (or 0), the real date back, the timers as they were. */
 function setSystemTime(time?: number | string | Date): void {
   if (time !== undefined && (time instanceof Date ? time.getTime() : time) !== 0) vi.setSystemTime(time);
@@ -250,7 +227,7 @@ function setSystemTime(time?: number | string | Date): void {
 
 function restoreAllMocks(): void {
   vi.restoreAllMocks();
-  for (const handle of replaced.splice(0).reverse()) handle.restore();
+  restoreReplacedProperties();
 }
 
 /** The fake-timer calls bun's `jest` shares with Vitest's `vi`. */
