@@ -17,6 +17,9 @@ import {
   getState,
   setState,
 } from "@vitest/expect";
+// For its `declare module` too: the snapshot matchers' declarations reach the served `vitest` and `bun:test` types
+// only through an import the declaration files keep (chaiPlugins.ts's import of it is a value one, dropped).
+import "./snapshotMatchers.ts";
 import { chaiPlugins } from "./chaiPlugins.ts";
 import { type ExpectTask, currentTestForExpect, setTestForExpect } from "./expectTest.ts";
 import { createExpectPoll } from "./expectPoll.ts";

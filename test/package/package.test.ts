@@ -113,6 +113,54 @@ test(
 );
 
 test(
+  "a test file written for Vitest (a module mock, snapshots, fake timers, test.for, test.fails) passes turnlens test and tsc with init's tsconfig",
+  async () => {
+    const { dir, run } = await project();
+    const folder = join(dir, "vitestApi");
+    mkdirSync(folder, { recursive: true });
+    try {
+      writeFileSync(join(folder, "greeting.ts"), "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n");
+      writeFileSync(
+        join(folder, "greeting.test.ts"),
+        [
+          'import { describe, expect, test, vi } from "vitest";',
+          'import { greet } from "./greeting";',
+          "",
+          'vi.mock("./greeting", () => ({ greet: (name: string) => `Hi, ${name}.` }));',
+          "",
+          'describe("a Vitest file", () => {',
+          '  test("sees the mocked module", () => expect(greet("Ada")).toBe("Hi, Ada."));',
+          '  test("writes a snapshot", () => expect({ name: "Ada", turns: [1, 2] }).toMatchSnapshot());',
+          '  test("writes an inline snapshot", () => expect(greet("Ada")).toMatchInlineSnapshot());',
+          '  test("advances fake timers", () => {',
+          "    vi.useFakeTimers();",
+          "    let fired = 0;",
+          "    setTimeout(() => fired++, 1000);",
+          "    vi.advanceTimersByTime(1000);",
+          "    vi.useRealTimers();",
+          "    expect(fired).toBe(1);",
+          "  });",
+          '  test.fails("fails as it should", () => expect(1).toBe(2));',
+          '  test.for([[1, 2], [2, 3]])("adds one to %i", ([a, b]) => expect(a! + 1).toBe(b));',
+          "});",
+          "",
+        ].join("\n"),
+      );
+      const tests = await run("npx", ["turnlens", "test", "vitestApi"]);
+      expect([tests.lastLine, tests.code]).toEqual(["7 passed, 0 failed", 0]);
+      expect(readFileSync(join(folder, "__snapshots__", "greeting.test.ts.snap"), "utf8")).toContain("exports[`a Vitest file > writes a snapshot 1`]");
+      expect(readFileSync(join(folder, "greeting.test.ts"), "utf8")).toContain('toMatchInlineSnapshot(`"Hi, Ada."`)');
+      const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false"]);
+      expect(tsc.stdout).toBe("");
+      expect(tsc.code).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  INSTALL_TIMEOUT,
+);
+
+test(
   "after init, `turnlens test --changed` runs nothing when only an unrelated file changed, though the hello test imports typebox, and runs it once its workflow changed",
   async () => {
     const { dir, run } = await project();
