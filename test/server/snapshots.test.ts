@@ -175,7 +175,7 @@ fixtureTests(server, [
 
 test("a tab and a backtick", () => {
   expect({ tab: "a\\tb", tick: "\`" }).toMatchInlineSnapshot(\`
-//                                   ^^^^^^^^^^^^^^^^^^^^^+5:4 hover: **Inline snapshot** · matched in the last run
+//                                   ^^^^^^^^^^^^^^^^^^^^^…+5:4 hover: **Inline snapshot** · matched in the last run
 //                                   |
 //                                   | \`\`\`
 //                                   | {
