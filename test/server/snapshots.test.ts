@@ -89,7 +89,26 @@ async function update(opened: OpenedFixture, index: number): Promise<UpdateSnaps
   return result;
 }
 
+/** A thrown error's inline snapshot and a file snapshot, both failed. */
+const OTHER_MATCHERS = `import { expect, test } from "vitest";
+
+test("throws", () => {
+  expect(() => {
+    throw new Error("new message");
+  }).toThrowErrorMatchingInlineSnapshot(\`[Error: old message]\`);
+//   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ action[preferred]: Update this snapshot
+});
+
+test("writes a page", async () => {
+  await expect("<p>new</p>").toMatchFileSnapshot("./page.html");
+//                           ^^^^^^^^^^^^^^^^^^^ action[preferred]: Update this snapshot
+});
+`;
+
 const helloFile = project("hello.test.ts");
+const otherFile = project("other.test.ts");
+writeFileSync(otherFile, parseFixture(OTHER_MATCHERS).text);
+writeFileSync(join(otherFile, "..", "page.html"), "<p>old</p>");
 const inlineFile = project("inline.test.ts");
 
 fixtureTests(server, [
@@ -151,6 +170,33 @@ fixtureTests(server, [
         parseFixture(FIXTURE).text.replace('toMatchInlineSnapshot(`"old line"`)', 'toMatchInlineSnapshot(`\n      "new\n      line"\n    `)'),
       );
       expect(readFileSync(snapFileOf(inlineFile), "utf8")).toBe(SNAP_FILE);
+    },
+  },
+  {
+    name: "a failed toThrowErrorMatchingInlineSnapshot and toMatchFileSnapshot are at their matchers with both sides, and Update this snapshot rewrites the source and the file",
+    path: otherFile,
+    onDisk: true,
+    checks: ["actions"],
+    fixture: OTHER_MATCHERS,
+    also: async (opened) => {
+      expect(opened.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line, diagnostic.range.start.character])).toEqual([
+        ["expect-failed", 5, 5],
+        ["expect-failed", 9, 29],
+      ]);
+      const progress = opened.server.all<{ uri: string; message: { type: string; messages?: Array<{ expected?: string; actual?: string }> } }>(
+        "turnlens/testRunProgress",
+      );
+      const failed = progress.filter((params) => params.uri === opened.uri && params.message.type === "failed").map((params) => params.message.messages?.[0]);
+      expect(failed.map((message) => [message?.expected, message?.actual])).toEqual([
+        ["[Error: old message]", "[Error: new message]"],
+        ["<p>old</p>", "<p>new</p>"],
+      ]);
+      expect(await update(opened, 0)).toMatchObject({ ok: true, status: "passed", updated: 1 });
+      expect(readFileSync(otherFile, "utf8")).toBe(parseFixture(OTHER_MATCHERS).text.replace("old message", "new message"));
+      // The editor reloads the file the update rewrote, and its run follows.
+      await opened.server.changeAndRun(opened.uri, readFileSync(otherFile, "utf8"));
+      expect(await update(opened, 1)).toMatchObject({ ok: true, status: "passed", updated: 1 });
+      expect(readFileSync(join(otherFile, "..", "page.html"), "utf8")).toBe("<p>new</p>");
     },
   },
   {
