@@ -12,6 +12,7 @@ import { parseFixture } from "./check/annotations.ts";
 import { fixtureTests, serverForFile } from "./check/fixtureTests.ts";
 import type { OpenedFixture } from "./check/openFixture.ts";
 import type { UpdateSnapshotResult } from "../../server/protocol.ts";
+import { EDITOR_CAPABILITIES } from "./harness.ts";
 
 const server = serverForFile();
 const folders: string[] = [];
@@ -102,6 +103,35 @@ test("throws", () => {
 test("writes a page", async () => {
   await expect("<p>new</p>").toMatchFileSnapshot("./page.html");
 //                           ^^^^^^^^^^^^^^^^^^^ action[preferred]: Update this snapshot
+});
+`;
+
+/** A passing inline snapshot whose value has a tab and a backtick, and one in a failing test. */
+const HOVER_FIXTURE = `import { expect, test } from "vitest";
+
+test("a tab and a backtick", () => {
+  expect({ tab: "a\\tb", tick: "\`" }).toMatchInlineSnapshot(\`
+//                                   ^^^^^^^^^^^^^^^^^^^^^…+5:4 hover: **Inline snapshot** · matched in the last run
+//                                   |
+//                                   | \`\`\`
+//                                   | {
+//                                   |   "tab": "a	b",
+//                                   |   "tick": "\`",
+//                                   | }
+//                                   | \`\`\`
+//                                   |
+//                                   | *in test \`a tab and a backtick\`*
+    {
+      "tab": "a	b",
+      "tick": "\\\`",
+    }
+  \`);
+});
+
+test("fails elsewhere", () => {
+  expect("same").toMatchInlineSnapshot(\`"same"\`);
+//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ nohover
+  expect(1).toBe(2);
 });
 `;
 
@@ -217,32 +247,27 @@ fixtureTests(server, [
     name: "hovering a passing inline snapshot shows its value unescaped in a code block, and its test",
     path: project("hover.test.ts"),
     checks: ["hovers"],
-    fixture: `import { expect, test } from "vitest";
+    fixture: HOVER_FIXTURE,
+  },
+]);
 
-test("a tab and a backtick", () => {
-  expect({ tab: "a\\tb", tick: "\`" }).toMatchInlineSnapshot(\`
-//                                   ^^^^^^^^^^^^^^^^^^^^^…+5:4 hover: **Inline snapshot** · matched in the last run
-//                                   |
-//                                   | \`\`\`
-//                                   | {
-//                                   |   "tab": "a	b",
-//                                   |   "tick": "\`",
-//                                   | }
-//                                   | \`\`\`
-//                                   |
-//                                   | *in test \`a tab and a backtick\`*
-    {
-      "tab": "a	b",
-      "tick": "\\\`",
-    }
-  \`);
-});
-
-test("fails elsewhere", () => {
-  expect("same").toMatchInlineSnapshot(\`"same"\`);
-//               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ nohover
-  expect(1).toBe(2);
-});
-`,
+fixtureTests(null, [
+  {
+    name: "a client without markdown gets the inline snapshot's hover as plain text, its value's lines as written",
+    path: join(tmpdir(), "turnlens-plain-hover.test.ts"),
+    start: { capabilities: { ...EDITOR_CAPABILITIES, textDocument: { ...EDITOR_CAPABILITIES.textDocument, hover: { contentFormat: ["plaintext"] } } } },
+    checks: [],
+    fixture: HOVER_FIXTURE,
+    also: async (opened) => {
+      const { start } = opened.fixture.annotations.find((annotation) => annotation.tag === "hover")!.range;
+      const hover = await opened.server.request<{ contents: { kind: string; value: string } } | null>("textDocument/hover", {
+        textDocument: { uri: opened.uri },
+        position: start,
+      });
+      expect(hover?.contents).toEqual({
+        kind: "plaintext",
+        value: 'Inline snapshot · matched in the last run\n\n{\n  "tab": "a\tb",\n  "tick": "`",\n}\n\nin test a tab and a backtick',
+      });
+    },
   },
 ]);
