@@ -66,6 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Turnle
       if (!id?.includes("#")) return void vscode.window.showInformationMessage("Turnlens: pick a test (not a file or a folder) to see its run's timeline.");
       await timelines.show(id);
     },
+    updateSnapshots: (target) => explorer.updateSnapshots(target),
     restartServer: async () => {
       explorer.enable();
       status.enable();

@@ -21,7 +21,9 @@ import {
   type TestRunProgressMessage,
   type TestRunProgressParams,
   type TestTranscript,
+  type UpdateSnapshotResult,
 } from "../server/protocol.ts";
+import { updateSnapshotWords } from "./vscodeFree/snapshotWords.ts";
 import type { TurnlensClient } from "./client.ts";
 import type { Status } from "./status.ts";
 import { filesNoLongerListed, importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./vscodeFree/testFiles.ts";
@@ -777,6 +779,24 @@ export class TestExplorer implements vscode.Disposable {
     if (!this.client.client.isRunning()) return;
     for (const runId of this.runs.keys()) void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {});
     await this.client.client.sendRequest(ExecuteCommandRequest.type, { command: Commands.cancelRuns, arguments: [] }).catch(() => undefined);
+  }
+
+  /**
+   * "Update Snapshots" on a Testing-view test (else the test at the cursor): the server reruns it
+   * from disk with -u (server/snapshotUpdates.ts) and reruns the file; what it did is said.
+   */
+  async updateSnapshots(target?: unknown): Promise<void> {
+    await this.start();
+    const id = this.testIdOf(target);
+    const { uri, path } = id ? TestId.parse(id) : { uri: "", path: [] };
+    if (path.length === 0) return void vscode.window.showInformationMessage("Turnlens: pick a test (not a file or a folder) to update its snapshots.");
+    const document = vscode.workspace.textDocuments.find((open) => open.uri.toString() === uri);
+    if (document?.isDirty) await document.save();
+    const result = (await this.client.client.sendRequest(ExecuteCommandRequest.type, {
+      command: Commands.updateSnapshot,
+      arguments: [uri, path],
+    })) as UpdateSnapshotResult;
+    void vscode.window.showInformationMessage(`Turnlens: ${updateSnapshotWords(path, result)}`);
   }
 
   /** The transcript of a Testing-view item, else the test at the cursor, else the active file. */

@@ -252,7 +252,26 @@ export const Commands = {
   checkAssertions: "turnlens.checkAssertions",
   /** Arguments: `[{ folder, workflow, out?, force?, check? }]`. `turnlens record` (docs/record.md); answers its `--json` result. */
   recordRun: "turnlens.recordRun",
+  /**
+   * Arguments: `[uri, path]`. Reruns one test from disk with its snapshots rewritten (`-u`), the
+   * file's other snapshots kept; answers `UpdateSnapshotResult` once written, then reruns the document.
+   */
+  updateSnapshot: "turnlens.updateSnapshot",
 } as const;
+
+/** What `Commands.updateSnapshot` answers. */
+export interface UpdateSnapshotResult {
+  ok: boolean;
+  /** Why nothing was run (unsaved changes, an untrusted workspace, no such test). */
+  refused?: string;
+  /** The test's status in the update's run; `failed` when something besides a snapshot still fails. */
+  status?: "passed" | "failed" | "skipped" | "todo";
+  /** Snapshots rewritten and written for the first time (@vitest/snapshot's counts). */
+  updated?: number;
+  added?: number;
+  /** The .snap file, when the file has snapshots there. */
+  snapshotFile?: string;
+}
 
 /** The argument of `Commands.recordRun`: paths or file URIs. */
 export interface RecordRunArguments {

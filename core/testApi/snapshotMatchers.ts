@@ -79,9 +79,18 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
     refuseNot(utils, this, "toMatchFileSnapshot");
     const received = utils.flag(this, "object");
     const message = utils.flag(this, "message");
-    return matchFileSnapshot({ kind: "toMatchFileSnapshot", received, ...normalizeArguments(hint, undefined) }, file).then((result) =>
-      assertMatchResult(result, message),
-    );
+    // The stack at the call: a mismatch found after the file is read is placed at the matcher (as
+    // Vitest's recordAsyncExpect does), not at the `await` the test resumes from.
+    const atCall = new Error("toMatchFileSnapshot");
+    return matchFileSnapshot({ kind: "toMatchFileSnapshot", received, ...normalizeArguments(hint, undefined) }, file).then((result) => {
+      try {
+        assertMatchResult(result, message);
+      } catch (error) {
+        const frames = (atCall.stack ?? "").split("\n").slice(1).join("\n");
+        if (error instanceof Error && frames) error.stack = `Error: ${error.message}\n${frames}`;
+        throw error;
+      }
+    });
   });
   utils.addMethod(
     proto,

@@ -115,6 +115,17 @@ export function clearSnapshotTest(id: string): void {
 }
 
 /**
+ * A run of some of the file's tests by id (the editor's "Update this snapshot", a resumed file): no
+ * snapshot the run did not check is obsolete, so none is removed under `all`. The keys are marked
+ * checked through the names they were made under (`name 1`, `name > hint 1`), as a skipped test's are.
+ */
+export function keepUncheckedSnapshots(): void {
+  if (!current) return;
+  const state = theClient().getSnapshotState(current.file);
+  for (const key of state.getUncheckedKeys()) state.markSnapshotsAsCheckedForTest(key.replace(/ \d+$/, ""));
+}
+
+/**
  * Ends the file: obsolete snapshots found (and removed under `all`), the .snap file and inline
  * snapshots written. Undefined when the file had no snapshot state.
  */

@@ -16,6 +16,8 @@ export interface CommandTargets {
   showTranscript(target?: unknown): Promise<void>;
   /** `target`: a test id (a Timeline lens), a vscode.TestItem (the explorer's menu), `{ test }` (a test message's menu in Test Results); else the test at the cursor. */
   showTimeline(target?: unknown): Promise<void>;
+  /** `target`: a vscode.TestItem from the explorer's menu; else the test at the cursor. Reruns it with -u. */
+  updateSnapshots(target?: unknown): Promise<void>;
   restartServer(): Promise<void>;
   toggleInlineTurns(): Promise<void>;
   chooseRunMode(): Promise<void>;
@@ -45,6 +47,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: "turnlens.stopRuns", title: "Stop Running Tests", handler: (targets) => targets.stop() },
   { id: "turnlens.showTranscript", title: "Show the Run's Transcript", handler: (targets, target) => targets.showTranscript(target) },
   { id: "turnlens.showTimeline", title: "Show the Run's Timeline", icon: "$(timeline-open)", handler: (targets, target) => targets.showTimeline(target) },
+  // Not turnlens.updateSnapshot: that is the server's command (the quick fix's), which this one calls.
+  { id: "turnlens.updateTestSnapshots", title: "Update Snapshots", handler: (targets, target) => targets.updateSnapshots(target) },
   { id: "turnlens.restartServer", title: "Restart the Server", handler: (targets) => targets.restartServer() },
   { id: "turnlens.toggleInlineTurns", title: "Toggle Inline Turns", handler: (targets) => targets.toggleInlineTurns() },
   { id: "turnlens.chooseRunMode", title: "Choose When Tests Run (This Session)", handler: (targets) => targets.chooseRunMode() },

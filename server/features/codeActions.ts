@@ -1,7 +1,8 @@
 // Quick fixes made when they are asked, from what each diagnostic's fixes need (rename an option,
 // remove entries never reached, add the entry or the script a turn needed, fill a refused answer),
 // "remove every entry never reached", "Fill with a valid answer" on an empty `answer(SCHEMA, {})`,
-// and a fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix.
+// a fix-all (`source.fixAll.turnlens`) applying each diagnostic's preferred fix, and "Update this
+// snapshot" on a failed snapshot's diagnostic (a command: snapshotUpdates.ts reruns the test with -u).
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver";
 import { rangesMeet } from "../analysis/ranges.ts";
 import { answerEntryAt } from "../answerSchemas.ts";
@@ -10,6 +11,7 @@ import { combineFixes, fillAnswerFix, fixesOf, removeEveryUnreached, type Fix, t
 import type { Server } from "../server.ts";
 import type { TurnlensDiagnostic } from "../views/toLsp.ts";
 import { currentDiagnostics, wireDiagnostic } from "../views/shownDiagnostics.ts";
+import { snapshotUpdateAction } from "../views/snapshotActions.ts";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.turnlens`;
 
@@ -105,6 +107,11 @@ export function register(server: Server): void {
           diagnostics: here.filter((d) => d.removeAll).map((d) => wireDiagnostic(d.diagnostic)),
           edit: edit(removeAll.edits),
         });
+      const report = state.currentResults(uri)?.report;
+      for (const { diagnostic } of here) {
+        const update = report && snapshotUpdateAction(uri, report, diagnostic);
+        if (update) actions.push({ ...update, diagnostics: [wireDiagnostic(diagnostic)] });
+      }
       const fill = fillEmptyAnswer(server, uri, params);
       if (fill && !actions.some((action) => action.title === fill.title)) actions.push({ title: fill.title, kind: CodeActionKind.QuickFix, edit: edit(fill.edits) });
       // The file's other diagnostics' fixes are made only when one here has a fix.

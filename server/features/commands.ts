@@ -1,10 +1,12 @@
-// `workspace/executeCommand`: run a file, run one test, cancel runs, write a test from a run folder (recordRun.ts). A command answers at once;
-// the run reports through diagnostics, lenses and progress. Every command but cancelRuns runs the
+// `workspace/executeCommand`: run a file, run one test, cancel runs, write a test from a run folder (recordRun.ts),
+// update one test's snapshots (snapshotUpdates.ts, answered once written). A run command answers at
+// once; the run reports through diagnostics, lenses and progress. Every command but cancelRuns runs the
 // workspace's code: in an untrusted workspace each answers with its refusal (NOT_TRUSTED) instead.
 import type { ExecuteCommandParams } from "vscode-languageserver";
 import { Commands } from "../protocol.ts";
 import type { Server } from "../server.ts";
 import { readRecordArguments, recordRun } from "../recordRun.ts";
+import { readUpdateArguments, updateSnapshot } from "../snapshotUpdates.ts";
 import { NOT_TRUSTED } from "./trust.ts";
 
 export function register(server: Server): void {
@@ -35,6 +37,11 @@ export function register(server: Server): void {
           // The replay imports the workflow file: the workspace's code.
           if (!state.trusted) return { ok: false, turns: 0, events: 0, decisions: 0, partings: [], error: `${NOT_TRUSTED} (turnlens.recordRun replays the workflow)` };
           return recordRun(readRecordArguments(params.arguments?.[0]), server.env.timer);
+        case Commands.updateSnapshot: {
+          const { uri: document, path: test } = readUpdateArguments(params.arguments);
+          if (!state.trusted) return { ok: false, refused: NOT_TRUSTED };
+          return updateSnapshot(server, document, test);
+        }
         default:
           throw new Error(`unknown command ${params.command}`);
       }

@@ -3,6 +3,7 @@
 // turns and durations; on an entry never reached: why. hoverMarkdown.ts words them. While the run
 // of an edited version goes, the last run's hovers are carried to the new text and marked stale
 // (carriedHints.ts), as its inlay hints are, until the new run's replace them.
+// On an inline snapshot whose test passed: its value, readable (views/snapshotHover.ts).
 // A workflow document's hover is its call's (workflowFiles/workflowViews.ts).
 // A hover on a test file whose run is pending (after an edit, a quick fix) waits for that run's
 // results, up to the `hoverWaitMs` setting, then answers with what it has: every client gets the
@@ -12,6 +13,7 @@ import type { Server } from "../server.ts";
 import type { RunResults } from "../state.ts";
 import { markdownAsPlainText } from "../views/markdownText.ts";
 import { carriedHover, resultsHover } from "../views/runHover.ts";
+import { snapshotHover } from "../views/snapshotHover.ts";
 
 export function register(server: Server): void {
   const { connection, state, scheduler } = server;
@@ -90,7 +92,7 @@ export function register(server: Server): void {
     if (!state.get(params.textDocument.uri)) return server.workflowViews.hover(params);
     const uri = params.textDocument.uri;
     const results = state.currentResults(uri);
-    if (results) return resultsHover(results, params.position);
+    if (results) return snapshotHover({ file: state.get(uri)!.file, ...results }, params.position) ?? resultsHover(results, params.position);
     const kept = last.get(uri);
     const text = state.documents.get(uri)?.getText();
     if (!kept?.stale || text === undefined) return null;

@@ -25,12 +25,18 @@ export function quoteLines(text: string, lines = 3, limit = 120): string[] {
 
 /**
  * Markdown as a client without markdown shows it: no `**`, no backticks, no `> ` (a quote is
- * indented), a rule is a blank line, a link is its text. Only what the hovers write is handled.
+ * indented), a rule is a blank line, a link is its text, a fenced block its lines as written. Only
+ * what the hovers write is handled.
  */
 export function markdownAsPlainText(markdown: string): string {
+  // A fenced block (an inline snapshot's value) is kept as written, its fence lines left out.
+  let fence: string | undefined;
   return markdown
     .split("\n")
-    .map((line) => {
+    .flatMap((line) => {
+      const opens = /^(`{3,})$/.exec(line)?.[1];
+      if (fence === undefined && opens) return ((fence = opens), []);
+      if (fence !== undefined) return line === fence ? ((fence = undefined), []) : [line];
       if (line.trim() === "---") return "";
       const unquoted = line.startsWith("> ") ? `  ${line.slice(2)}` : line === ">" ? "" : line;
       return unquoted

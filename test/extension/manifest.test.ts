@@ -55,6 +55,16 @@ describe("the extension manifest", () => {
     expect(contributes.commands.find((command: { command: string }) => command.command === "turnlens.showTimeline").icon).toMatch(/^\$\([a-z-]+\)$/);
   });
 
+  test("offers Update Snapshots on a Turnlens test in the Testing view, a command of its own that calls the server's turnlens.updateSnapshot", () => {
+    const onItem = contributes.menus["testing/item/context"] as Array<{ command: string; when: string }>;
+    expect(onItem.find((entry) => entry.command === "turnlens.updateTestSnapshots")).toEqual({
+      command: "turnlens.updateTestSnapshots",
+      when: "controllerId == turnlens",
+    });
+    expect(contributes.commands.find((command: { command: string }) => command.command === "turnlens.updateTestSnapshots").title).toBe("Update Snapshots");
+    expect(Commands.updateSnapshot).toBe("turnlens.updateSnapshot");
+  });
+
   test("uses no command id the language client registers for the server's own commands", () => {
     const serverCommands = new Set<string>(Object.values(Commands));
     expect(COMMANDS.filter((command) => serverCommands.has(command.id))).toEqual([]);
