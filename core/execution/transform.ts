@@ -10,7 +10,7 @@ import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
-import { MOCK_NAMESPACE, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
+import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
 
@@ -224,7 +224,8 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
           const contents = spyableNamespaceImports(rewriteImportMeta(text, args.path));
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
-          if (mocks && args.path === entry) return { contents: await mocks.entryText(contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
+          if (mocks?.rewrites(args.path))
+            return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
           return { contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
@@ -348,6 +349,15 @@ export function useSetupFiles(files: readonly string[]): void {
   setupFiles = [...files];
 }
 
+/** The setup files' texts (an editor's buffer first), read for their mock calls; one that cannot be read is left to esbuild to report. */
+async function setupTexts(overlay: SourceOverlay): Promise<Array<{ file: string; text: string }>> {
+  const files = setupFiles;
+  const texts = await Promise.all(
+    files.map((file) => (overlay[file] !== undefined ? Promise.resolve(overlay[file]) : readBoundedSource(file, true).catch(() => undefined))),
+  );
+  return files.flatMap((file, index) => (typeof texts[index] === "string" ? [{ file, text: texts[index] }] : []));
+}
+
 /**
  * A line-coverage run keeps every statement of the files a bundle reads: esbuild's tree shaking
  * drops a function no test imports, which would then count neither as run nor as missed.
@@ -391,7 +401,12 @@ export function bundleAhead(files: readonly string[]): void {
   const cwd = process.cwd();
   // A file that mocks modules is bundled alone when it runs: its mocks route the imports of modules
   // this build would share between its entries (moduleMocks.ts). It gets no output here.
-  const plain = Promise.all(wanted.map((file) => mocksModules(file))).then((mocking) => wanted.filter((_file, index) => !mocking[index]));
+  // A setup file that mocks (vi.mock in the config's setupFiles) makes every file's bundle mock.
+  const plain = setupTexts({}).then((setup) =>
+    setup.some((one) => makesMockCalls(one.text))
+      ? []
+      : Promise.all(wanted.map((file) => mocksModules(file))).then((mocking) => wanted.filter((_file, index) => !mocking[index])),
+  );
   const built = plain
     .then((entries) => {
       if (entries.length === 0) throw new Error("every file mocks modules");
@@ -467,7 +482,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
-    const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "");
+    const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "", await setupTexts(overlay));
     const mocks = plan && moduleMocksBundle(plan);
     const result = await build({
       entryPoints: [file],

@@ -77,6 +77,32 @@ test("a later import", async () => {
       },
     },
     {
+      name: "a setup file's vi.mock, its path relative to the setup file, holds for every test file it runs before, beside the test file's own mocks",
+      files: {
+        "turnlens.config.json": JSON.stringify({ setupFiles: ["./test/setup.ts"] }),
+        "src/dep.ts": 'export const value = "real";\n',
+        "test/setup.ts": 'import { vi } from "vitest";\nvi.mock("../src/dep", () => ({ value: "mocked by the setup file" }));\n',
+        "test/plain.test.ts": `import { expect, test } from "vitest";
+import { value } from "../src/dep";
+test("the setup file's mock", () => expect(value).toBe("mocked by the setup file"));
+`,
+        "test/ownMocks.test.ts": `import { expect, test, vi } from "vitest";
+import { value } from "../src/dep.ts";
+import { hostname } from "node:os";
+vi.mock("node:os", () => ({ hostname: () => "mocked host", default: {} }));
+test("the setup file's mock and its own", () => expect([value, hostname()]).toEqual(["mocked by the setup file", "mocked host"]));
+`,
+      },
+      args: ["test", "--maxWorkers", "1", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({
+          "plain.test.ts > the setup file's mock": "passed",
+          "ownMocks.test.ts > the setup file's mock and its own": "passed",
+        });
+      },
+    },
+    {
       name: "a mock of a module the runner serves is refused with why",
       files: {
         "served.test.ts": `import { test, vi } from "vitest";
