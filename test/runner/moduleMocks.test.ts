@@ -103,6 +103,22 @@ test("the setup file's mock and its own", () => expect([value, hostname()]).toEq
       },
     },
     {
+      name: "vi.mock(import(path)) names the module by that import's path, as vi.mock(path) does",
+      files: {
+        "dep.ts": 'export const value = "real";\n',
+        "importForm.test.ts": `import { expect, test, vi } from "vitest";
+import { value } from "./dep.ts";
+vi.mock(import("./dep.ts"), () => ({ value: "mocked" }));
+test("the import form", () => expect(value).toBe("mocked"));
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "importForm.test.ts > the import form": "passed" });
+      },
+    },
+    {
       name: "a mock of a module the runner serves is refused with why",
       files: {
         "served.test.ts": `import { test, vi } from "vitest";
