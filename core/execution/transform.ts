@@ -13,6 +13,7 @@ import { spyableNamespaceImports } from "./spyableNamespaces.ts";
 import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
+import { IMPORT_META_ENV_GLOBAL } from "../testApi/stubs.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -369,6 +370,9 @@ export function useCoverageBundles(on: boolean): void {
   keepAllCode = on;
 }
 
+/** What a bundled file's `import.meta.env` is: Vitest's proxy over process.env, which the worker installs (stubs.ts). */
+const IMPORT_META_ENV = `globalThis.${IMPORT_META_ENV_GLOBAL}`;
+
 const TEST_BUNDLE_OPTIONS = {
   bundle: true,
   platform: "node",
@@ -421,7 +425,7 @@ export function bundleAhead(files: readonly string[]): void {
         metafile: true,
         plugins: [turnlensPlugin(undefined, {}, served)],
         // Each output gets its own file's values in place of the tokens (below).
-        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
+        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
         banner: {
           js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
         },
@@ -496,6 +500,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       define: {
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),
+        "import.meta.env": IMPORT_META_ENV,
       },
       banner: {
         js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,

@@ -95,6 +95,31 @@ custom("declared by a custom collector", () => {});
   );
 
   test(
+    "import.meta.env is process.env as Vitest gives it: mode test, DEV, PROD and SSR as booleans, a change through either seen by both",
+    async () => {
+      const file = `import { expect, test, vi } from "vitest";
+test("defaults", () => {
+  expect([import.meta.env.MODE, import.meta.env.DEV, import.meta.env.PROD, import.meta.env.SSR]).toEqual(["test", true, false, true]);
+  expect([process.env.DEV, process.env.PROD, process.env.NODE_ENV]).toEqual(["1", "", "test"]);
+});
+test("one object", () => {
+  import.meta.env.SET_THROUGH_META = "a";
+  expect(process.env.SET_THROUGH_META).toBe("a");
+  vi.stubEnv("PROD", true);
+  expect([import.meta.env.PROD, process.env.PROD]).toEqual([true, "1"]);
+  expect("import.meta.env").toBe("import" + ".meta.env");
+});
+`;
+      const { files } = await report({ "env.test.ts": file });
+      expect(outcomes(files[0]!.tests)).toEqual([
+        ["defaults", "passed", undefined],
+        ["one object", "passed", undefined],
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
     "-t selects by the full name in any of its spellings, and a suite with no selected test runs no hook",
     async () => {
       const file = `import { beforeAll, describe, test } from "vitest";
