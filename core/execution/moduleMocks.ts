@@ -27,6 +27,8 @@ const ACTUAL_PREFIX = "turnlens-actual:";
 export interface MockSource {
   file: string;
   specifiers: string[];
+  /** The names the file imports from each bare path it mocks: a virtual module's (one that does not exist) proxy exports these. */
+  imported?: Record<string, string[]>;
 }
 
 /**
@@ -44,7 +46,28 @@ function mockSource(file: string, text: string): MockSource | undefined {
   if (!MOCK_CALL.test(text)) return undefined;
   const specifiers = new Set<string>();
   for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
-  return { file, specifiers: [...specifiers] };
+  const imported: Record<string, string[]> = {};
+  for (const specifier of specifiers) if (!/^[./]/.test(specifier)) imported[specifier] = importedNames(text, specifier);
+  return { file, specifiers: [...specifiers], imported };
+}
+
+/** The names `text`'s import and export-from statements take from `specifier` (and `default`). */
+function importedNames(text: string, specifier: string): string[] {
+  const names = new Set(["default"]);
+  const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+    const braces = /\{([^}]*)\}/.exec(match[1]!);
+    for (const part of braces?.[1]?.split(",") ?? []) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)[0]!
+        .trim()
+        .replace(/^["']|["']$/g, "");
+      if (name) names.add(name);
+    }
+  }
+  return [...names];
 }
 
 /**
@@ -55,7 +78,7 @@ export function planModuleMocks(file: string, text: string, setupTexts: Readonly
   const setup = setupTexts.flatMap((one) => mockSource(one.file, one.text) ?? []);
   const own = mockSource(file, text);
   if (!own && setup.length === 0) return undefined;
-  return { file, specifiers: own?.specifiers ?? [], setup, own: own !== undefined };
+  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, setup, own: own !== undefined };
 }
 
 /** Whether `text` makes a mock call (a setup file that does makes every test file's bundle mock). */
@@ -78,7 +101,10 @@ interface Resolved {
   specifier: string;
   /** The module's identity: `node:x` for a builtin, else its absolute path. */
   id: string;
-  kind: "builtin" | "package" | "file";
+  /** `virtual`: a bare name no module answers to, which a factory's mock stands for (Vitest mocks such names too). */
+  kind: "builtin" | "package" | "file" | "virtual";
+  /** A virtual module's export names: those its importers take. */
+  names?: string[];
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -86,6 +112,7 @@ const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(na
 
 /** The export names of the real module `id`, which its proxy re-exports by name. */
 async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
+  if (module.kind === "virtual") return module.names ?? ["default"];
   if (module.kind === "builtin") return [...new Set([...Object.keys(requireHere(module.id) as object), "default"])];
   const result = await build({
     entryPoints: [module.id],
@@ -155,7 +182,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
   const resolving = new Promise<Resolved[]>((done) => (resolve = done));
   // Per file of the plan (the test file, each setup file that mocks): the paths it names that cannot be mocked, and why.
   const unmockable = new Map<string, Map<string, string>>();
-  const sources: MockSource[] = [...plan.setup, { file: plan.file, specifiers: plan.specifiers }];
+  const sources: MockSource[] = [...plan.setup, plan];
   const refuse = (from: string, specifier: string, why: string) => {
     let refused = unmockable.get(from);
     if (!refused) unmockable.set(from, (refused = new Map()));
@@ -184,6 +211,10 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
                 importer: from,
                 pluginData: { turnlensInner: true, mocksInner: true },
               });
+              if ((resolved.errors.length > 0 || resolved.namespace !== "file") && !/^[./]/.test(specifier) && !specifier.includes(":")) {
+                const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
+                return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
+              }
               if (resolved.errors.length > 0 || resolved.namespace !== "file") {
                 refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
                 return undefined;
@@ -221,7 +252,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             importer: args.importer,
             pluginData: { turnlensInner: true, mocksInner: true },
           });
-          if (resolved.errors.length > 0) return undefined;
+          if (resolved.errors.length > 0) return mocked.get(args.path)?.kind === "virtual" ? { path: args.path, namespace: MOCK_NAMESPACE } : undefined;
           id = resolved.path;
         }
         return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
@@ -238,7 +269,12 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
     const bySpecifier = new Map(list.map((item) => [item.specifier, item]));
     const table = [
       ...list.map(
-        (item) => `{ specifier: ${JSON.stringify(item.specifier)}, id: ${JSON.stringify(item.id)}, actual: () => import(${JSON.stringify(ACTUAL_PREFIX + item.id)}) }`,
+        (item) =>
+          `{ specifier: ${JSON.stringify(item.specifier)}, id: ${JSON.stringify(item.id)}, actual: ${
+            item.kind === "virtual"
+              ? `() => Promise.reject(new Error(${JSON.stringify(`Cannot find module "${item.specifier}" imported from ${item.from}`)}))`
+              : `() => import(${JSON.stringify(ACTUAL_PREFIX + item.id)})`
+          } }`,
       ),
       ...[...(unmockable.get(path) ?? [])].map(
         ([specifier, error]) =>

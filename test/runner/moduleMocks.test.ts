@@ -119,6 +119,22 @@ test("the import form", () => expect(value).toBe("mocked"));
       },
     },
     {
+      name: "a factory mocks a bare name no installed module answers to, and the file's imports of it get the factory's values",
+      files: {
+        "virtual.test.ts": `import { expect, test, vi } from "vitest";
+// @ts-expect-error: no module has this name
+import fallback, { value as renamed } from "no-such-package-anywhere";
+vi.mock("no-such-package-anywhere", () => ({ value: "from the factory", default: "the default" }));
+test("virtual", () => expect([renamed, fallback]).toEqual(["from the factory", "the default"]));
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "virtual.test.ts > virtual": "passed" });
+      },
+    },
+    {
       name: "a mock of a module the runner serves is refused with why",
       files: {
         "served.test.ts": `import { test, vi } from "vitest";
