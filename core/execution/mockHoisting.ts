@@ -29,6 +29,9 @@ function visit(node: unknown, each: (node: AcornNode) => void): void {
   }
 }
 
+/** The mock calls whose path may be written `import("./x")` (hoistMocks's list). */
+const MOCK_METHODS = new Set(["mock", "unmock", "doMock", "doUnmock", "importActual", "importMock"]);
+
 /** The error hoistMocks throws: a plain object with Vitest's message (and a code frame). */
 export class HoistError extends Error {}
 
@@ -51,9 +54,17 @@ export async function hoistedSource(file: string, text: string, loader: "ts" | "
     throw new HoistError(`${String(thrown.message)}${typeof thrown.frame === "string" ? `\n${thrown.frame}` : ""}`);
   }
   if (!s) return `${js.code}\n${inlineMap(js.map)}`;
+  // `vi.mock(import("./x"))` names its module by that import, which hoistMocks made the path itself: not an import to reroute.
+  const named = new Set<unknown>();
+  visit(ast, (node) => {
+    const callee = node.callee as (AcornNode & { property?: { name?: unknown } }) | undefined;
+    if (node.type !== "CallExpression" || callee?.type !== "MemberExpression" || !MOCK_METHODS.has(callee.property?.name as string)) return;
+    const first = (node.arguments as AcornNode[])[0];
+    named.add(first?.type === "AwaitExpression" ? first.argument : first);
+  });
   // A later `import("./x")` of a mocked module asks the registry (vi.doMock after the first import).
   visit(ast, (node) => {
-    if (node.type !== "ImportExpression") return;
+    if (node.type !== "ImportExpression" || named.has(node)) return;
     const source = node.source as AcornNode & { value?: unknown };
     if (source.type !== "Literal" || typeof source.value !== "string") return;
     const replacement = options.dynamicImport(source.value);

@@ -23,18 +23,67 @@ const REGISTRY_KEY = "turnlens:moduleMocks";
 export const MOCK_NAMESPACE = "turnlens-mock";
 const ACTUAL_PREFIX = "turnlens-actual:";
 
-/** What a test file mocks: the paths its mock calls name, as written. */
-export interface MockPlan {
+/** A file of the bundle that makes mock calls, and the paths they name, as written (relative to it). */
+export interface MockSource {
   file: string;
   specifiers: string[];
+  /** The names the file imports from each bare path it mocks: a virtual module's (one that does not exist) proxy exports these. */
+  imported?: Record<string, string[]>;
 }
 
-/** The plan of `file` from its text, or undefined when it names no module to mock (most files). */
-export function planModuleMocks(file: string, text: string): MockPlan | undefined {
+/**
+ * What a test file's bundle mocks: the paths its own mock calls name (`file`, `specifiers`), and
+ * those of the config's setup files that make mock calls (`setup`). As under Vitest, a setup file's
+ * `vi.mock` holds for the test file it runs before; its paths are relative to the setup file.
+ */
+export interface MockPlan extends MockSource {
+  setup: MockSource[];
+  /** Whether the test file makes mock calls itself (`vi.hoisted` alone names no path, and is hoisted too). */
+  own: boolean;
+}
+
+function mockSource(file: string, text: string): MockSource | undefined {
   if (!MOCK_CALL.test(text)) return undefined;
   const specifiers = new Set<string>();
   for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
-  return { file, specifiers: [...specifiers] };
+  const imported: Record<string, string[]> = {};
+  for (const specifier of specifiers) if (!/^[./]/.test(specifier)) imported[specifier] = importedNames(text, specifier);
+  return { file, specifiers: [...specifiers], imported };
+}
+
+/** The names `text`'s import and export-from statements take from `specifier` (and `default`). */
+function importedNames(text: string, specifier: string): string[] {
+  const names = new Set(["default"]);
+  const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+    const braces = /\{([^}]*)\}/.exec(match[1]!);
+    for (const part of braces?.[1]?.split(",") ?? []) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)[0]!
+        .trim()
+        .replace(/^["']|["']$/g, "");
+      if (name) names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The plan of `file` from its text and the setup files' (path and text), or undefined when none of
+ * them names a module to mock (most files).
+ */
+export function planModuleMocks(file: string, text: string, setupTexts: ReadonlyArray<{ file: string; text: string }> = []): MockPlan | undefined {
+  const setup = setupTexts.flatMap((one) => mockSource(one.file, one.text) ?? []);
+  const own = mockSource(file, text);
+  if (!own && setup.length === 0) return undefined;
+  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, setup, own: own !== undefined };
+}
+
+/** Whether `text` makes a mock call (a setup file that does makes every test file's bundle mock). */
+export function makesMockCalls(text: string): boolean {
+  return MOCK_CALL.test(text);
 }
 
 /** Whether the file at `path` mocks modules: such a file is bundled alone, never with others. */
@@ -47,10 +96,15 @@ export async function mocksModules(path: string): Promise<boolean> {
 }
 
 interface Resolved {
+  /** The file whose mock call names it (the test file or a setup file). */
+  from: string;
   specifier: string;
   /** The module's identity: `node:x` for a builtin, else its absolute path. */
   id: string;
-  kind: "builtin" | "package" | "file";
+  /** `virtual`: a bare name no module answers to, which a factory's mock stands for (Vitest mocks such names too). */
+  kind: "builtin" | "package" | "file" | "virtual";
+  /** A virtual module's export names: those its importers take. */
+  names?: string[];
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -58,6 +112,7 @@ const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(na
 
 /** The export names of the real module `id`, which its proxy re-exports by name. */
 async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
+  if (module.kind === "virtual") return module.names ?? ["default"];
   if (module.kind === "builtin") return [...new Set([...Object.keys(requireHere(module.id) as object), "default"])];
   const result = await build({
     entryPoints: [module.id],
@@ -103,12 +158,14 @@ function proxySource(id: string, names: string[]): string {
   ].join("\n");
 }
 
-/** A bundle's module mocks: the esbuild plugin and the rewrite of its entry's text. */
+/** A bundle's module mocks: the esbuild plugin and the rewrite of the text of its files that mock. */
 export interface ModuleMocksBundle {
   /** Placed before turnlens's own plugin. */
   plugin: Plugin;
-  /** The entry's text (already read), hoisted, with the table of its mocked modules declared first. */
-  entryText(text: string, loader: "ts" | "tsx" | "js" | "jsx"): Promise<string>;
+  /** Whether `path` is a file of the plan whose text sourceText rewrites (the entry, a setup file that mocks). */
+  rewrites(path: string): boolean;
+  /** That file's text (already read), hoisted, with the table of the modules it names declared first. */
+  sourceText(path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx"): Promise<string>;
 }
 
 const REGISTRY_EXPRESSION = `globalThis[Symbol.for("turnlens.modules")][${JSON.stringify(REGISTRY_KEY)}].moduleMocks`;
@@ -123,36 +180,49 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
   (registry() as Record<string, unknown>)[REGISTRY_KEY] = { moduleMocks };
   let resolve: (list: Resolved[]) => void = () => {};
   const resolving = new Promise<Resolved[]>((done) => (resolve = done));
-  const unmockable = new Map<string, string>();
+  // Per file of the plan (the test file, each setup file that mocks): the paths it names that cannot be mocked, and why.
+  const unmockable = new Map<string, Map<string, string>>();
+  const sources: MockSource[] = [...plan.setup, plan];
+  const refuse = (from: string, specifier: string, why: string) => {
+    let refused = unmockable.get(from);
+    if (!refused) unmockable.set(from, (refused = new Map()));
+    refused.set(specifier, why);
+  };
   const plugin: Plugin = {
     name: "turnlens-module-mocks",
     setup(b) {
-      const resolveDir = dirname(plan.file);
       // esbuild resolves only once the build has started.
       b.onStart(() => {
         resolveAll();
       });
       const resolveAll = () =>
         Promise.all(
-          plan.specifiers.map(async (specifier): Promise<Resolved | undefined> => {
-            if (isServed(specifier)) {
-              unmockable.set(specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
-              return undefined;
-            }
-            if (isBuiltin(specifier)) return { specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
-            const resolved = await b.resolve(specifier, {
-              kind: "import-statement",
-              resolveDir,
-              importer: plan.file,
-              pluginData: { turnlensInner: true, mocksInner: true },
-            });
-            if (resolved.errors.length > 0 || resolved.namespace !== "file") {
-              unmockable.set(specifier, `Cannot find module "${specifier}" imported from ${plan.file}`);
-              return undefined;
-            }
-            const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
-            return { specifier, id: resolved.path, kind };
-          }),
+          sources.flatMap((source) =>
+            source.specifiers.map(async (specifier): Promise<Resolved | undefined> => {
+              const from = source.file;
+              if (isServed(specifier)) {
+                refuse(from, specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
+                return undefined;
+              }
+              if (isBuiltin(specifier)) return { from, specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
+              const resolved = await b.resolve(specifier, {
+                kind: "import-statement",
+                resolveDir: dirname(from),
+                importer: from,
+                pluginData: { turnlensInner: true, mocksInner: true },
+              });
+              if ((resolved.errors.length > 0 || resolved.namespace !== "file") && !/^[./]/.test(specifier) && !specifier.includes(":")) {
+                const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
+                return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
+              }
+              if (resolved.errors.length > 0 || resolved.namespace !== "file") {
+                refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
+                return undefined;
+              }
+              const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
+              return { from, specifier, id: resolved.path, kind };
+            }),
+          ),
         ).then(
           (list) => resolve(list.filter((item): item is Resolved => item !== undefined)),
           () => resolve([]),
@@ -182,7 +252,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             importer: args.importer,
             pluginData: { turnlensInner: true, mocksInner: true },
           });
-          if (resolved.errors.length > 0) return undefined;
+          if (resolved.errors.length > 0) return mocked.get(args.path)?.kind === "virtual" ? { path: args.path, namespace: MOCK_NAMESPACE } : undefined;
           id = resolved.path;
         }
         return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
@@ -193,14 +263,20 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
       });
     },
   };
-  const entryText = async (text: string, loader: "ts" | "tsx" | "js" | "jsx") => {
-    const list = await resolving;
+  const isSetup = new Set(plan.setup.map((source) => source.file));
+  const sourceText = async (path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx") => {
+    const list = (await resolving).filter((item) => item.from === path);
     const bySpecifier = new Map(list.map((item) => [item.specifier, item]));
     const table = [
       ...list.map(
-        (item) => `{ specifier: ${JSON.stringify(item.specifier)}, id: ${JSON.stringify(item.id)}, actual: () => import(${JSON.stringify(ACTUAL_PREFIX + item.id)}) }`,
+        (item) =>
+          `{ specifier: ${JSON.stringify(item.specifier)}, id: ${JSON.stringify(item.id)}, actual: ${
+            item.kind === "virtual"
+              ? `() => Promise.reject(new Error(${JSON.stringify(`Cannot find module "${item.specifier}" imported from ${item.from}`)}))`
+              : `() => import(${JSON.stringify(ACTUAL_PREFIX + item.id)})`
+          } }`,
       ),
-      ...[...unmockable].map(
+      ...[...(unmockable.get(path) ?? [])].map(
         ([specifier, error]) =>
           `{ specifier: ${JSON.stringify(specifier)}, id: "", error: ${JSON.stringify(error)}, actual: () => Promise.reject(new Error(${JSON.stringify(error)})) }`,
       ),
@@ -208,12 +284,16 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
     // Loaded by the first file that mocks: hoistMocks's module compiles WebAssembly (@vitest/mocker's
     // lexers) as it loads, which the CLI and a worker that mocks nothing must not pay for.
     const { hoistedSource } = await import("./mockHoisting.ts");
-    return hoistedSource(plan.file, text, loader, {
+    // A setup file's table joins the mocks of the test file it runs before; the test file's starts them, or joins them.
+    const start = isSetup.has(path) ? "forSetupFile" : "forFile";
+    return hoistedSource(path, text, loader, {
       // One line, so the file's own lines keep their numbers in what esbuild reads.
-      prologue: `const __turnlens_mocks = ${REGISTRY_EXPRESSION}; __turnlens_mocks.forFile(${JSON.stringify(plan.file)}, [${table.join(", ")}]);\n`,
+      prologue: `const __turnlens_mocks = ${REGISTRY_EXPRESSION}; __turnlens_mocks.${start}(${JSON.stringify(path)}, [${table.join(", ")}]);\n`,
       dynamicImport: (specifier) => (bySpecifier.has(specifier) ? `__turnlens_mocks.dynamicImport(${JSON.stringify(specifier)})` : undefined),
       test: MOCK_CALL,
     });
   };
-  return { plugin, entryText };
+  // The test file is rewritten only when it mocks itself: else its imports reach the setup files' mocks through the proxies alone.
+  const rewritten = new Set([...plan.setup.map((source) => source.file), ...(plan.own ? [plan.file] : [])]);
+  return { plugin, rewrites: (path) => rewritten.has(path), sourceText };
 }

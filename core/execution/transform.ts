@@ -10,9 +10,10 @@ import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
-import { MOCK_NAMESPACE, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
+import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
+import { IMPORT_META_ENV_GLOBAL } from "../testApi/stubs.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -224,7 +225,8 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
           const contents = spyableNamespaceImports(rewriteImportMeta(text, args.path));
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
-          if (mocks && args.path === entry) return { contents: await mocks.entryText(contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
+          if (mocks?.rewrites(args.path))
+            return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
           return { contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
@@ -348,6 +350,15 @@ export function useSetupFiles(files: readonly string[]): void {
   setupFiles = [...files];
 }
 
+/** The setup files' texts (an editor's buffer first), read for their mock calls; one that cannot be read is left to esbuild to report. */
+async function setupTexts(overlay: SourceOverlay): Promise<Array<{ file: string; text: string }>> {
+  const files = setupFiles;
+  const texts = await Promise.all(
+    files.map((file) => (overlay[file] !== undefined ? Promise.resolve(overlay[file]) : readBoundedSource(file, true).catch(() => undefined))),
+  );
+  return files.flatMap((file, index) => (typeof texts[index] === "string" ? [{ file, text: texts[index] }] : []));
+}
+
 /**
  * A line-coverage run keeps every statement of the files a bundle reads: esbuild's tree shaking
  * drops a function no test imports, which would then count neither as run nor as missed.
@@ -358,6 +369,9 @@ let keepAllCode = false;
 export function useCoverageBundles(on: boolean): void {
   keepAllCode = on;
 }
+
+/** What a bundled file's `import.meta.env` is: Vitest's proxy over process.env, which the worker installs (stubs.ts). */
+const IMPORT_META_ENV = `globalThis.${IMPORT_META_ENV_GLOBAL}`;
 
 const TEST_BUNDLE_OPTIONS = {
   bundle: true,
@@ -391,7 +405,12 @@ export function bundleAhead(files: readonly string[]): void {
   const cwd = process.cwd();
   // A file that mocks modules is bundled alone when it runs: its mocks route the imports of modules
   // this build would share between its entries (moduleMocks.ts). It gets no output here.
-  const plain = Promise.all(wanted.map((file) => mocksModules(file))).then((mocking) => wanted.filter((_file, index) => !mocking[index]));
+  // A setup file that mocks (vi.mock in the config's setupFiles) makes every file's bundle mock.
+  const plain = setupTexts({}).then((setup) =>
+    setup.some((one) => makesMockCalls(one.text))
+      ? []
+      : Promise.all(wanted.map((file) => mocksModules(file))).then((mocking) => wanted.filter((_file, index) => !mocking[index])),
+  );
   const built = plain
     .then((entries) => {
       if (entries.length === 0) throw new Error("every file mocks modules");
@@ -406,7 +425,7 @@ export function bundleAhead(files: readonly string[]): void {
         metafile: true,
         plugins: [turnlensPlugin(undefined, {}, served)],
         // Each output gets its own file's values in place of the tokens (below).
-        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname" },
+        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
         banner: {
           js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
         },
@@ -467,7 +486,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
-    const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "");
+    const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "", await setupTexts(overlay));
     const mocks = plan && moduleMocksBundle(plan);
     const result = await build({
       entryPoints: [file],
@@ -481,6 +500,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       define: {
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),
+        "import.meta.env": IMPORT_META_ENV,
       },
       banner: {
         js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,

@@ -10,7 +10,7 @@ import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
 import { installMutationPlan, startMutatedTest } from "../testing/scriptMutation.ts";
 import { expect } from "../testApi/testApi.ts";
-import { checkExpectedAssertions, resetExpectForTest } from "../testApi/vitestExpect.ts";
+import { checkExpectedAssertions, resetExpectForTest, setExpectTestPath } from "../testApi/vitestExpect.ts";
 import { setRunning } from "../testApi/collector.ts";
 import { snapshotTestStarts } from "./snapshotRun.ts";
 import { type ExpectTask, setTestForExpect } from "../testApi/expectTest.ts";
@@ -96,6 +96,7 @@ class TurnlensVitestRunner implements VitestRunner {
 
   async importFile(_path: string, source: VitestRunnerImportSource): Promise<void> {
     if (source !== "collect") return;
+    setExpectTestPath(this.options.file);
     this.emit({ type: "phase", phase: { kind: "load" }, deadlineMs: this.options.timeoutMs });
     const limit = Math.max(this.options.timeoutMs, 1000);
     let timer: NodeJS.Timeout | undefined;

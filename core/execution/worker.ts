@@ -13,6 +13,7 @@ import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
 import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 import { installTestGlobals } from "../testApi/testGlobals.ts";
+import { installImportMetaEnv } from "../testApi/stubs.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
@@ -47,6 +48,7 @@ installTestGlobals();
 beginFileScope();
 endFileScope();
 registry();
+installImportMetaEnv();
 pictureBuiltins();
 
 /** The parent is gone: kill what this worker started, and the worker, at once. */

@@ -42,3 +42,36 @@ export function endFileStubs(): void {
   unstubAllGlobals();
   unstubAllEnvs();
 }
+
+/** The global a bundle's `import.meta.env` reads (transform.ts defines it so): Vitest's proxy over process.env. */
+export const IMPORT_META_ENV_GLOBAL = "__turnlensImportMetaEnv";
+
+/**
+ * `import.meta.env` as Vitest gives it to test files (its createImportMetaEnvProxy): process.env
+ * itself, so a change through either is seen by both, with DEV, PROD and SSR read and written as
+ * booleans ("1" or "" in process.env). The worker installs it once, with the values Vitest puts in
+ * process.env for a run in its node environment (mode "test").
+ */
+export function installImportMetaEnv(): void {
+  const env = process.env;
+  env.MODE ??= "test";
+  env.DEV ??= "1";
+  env.PROD ??= "";
+  env.BASE_URL ??= "/";
+  env.NODE_ENV ??= "test";
+  env.SSR = "1";
+  const proxy = new Proxy(env, {
+    get(_target, key) {
+      if (typeof key !== "string") return undefined;
+      if (ENV_BOOLEANS.includes(key)) return !!env[key];
+      return env[key];
+    },
+    set(_target, key, value) {
+      if (typeof key !== "string") return true;
+      if (ENV_BOOLEANS.includes(key)) env[key] = value ? "1" : "";
+      else env[key] = value;
+      return true;
+    },
+  });
+  Object.defineProperty(globalThis, IMPORT_META_ENV_GLOBAL, { value: proxy, configurable: true, writable: false, enumerable: false });
+}

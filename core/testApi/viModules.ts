@@ -20,8 +20,11 @@ type Factory = (importOriginal: () => Promise<unknown>) => unknown;
 type Mocked = ManualMockedModule | AutomockedModule | AutospiedModule;
 
 class FileMocks {
-  readonly bySpecifier = new Map<string, MockTableEntry>();
+  /** The paths of the file whose mock calls run now (the last table declared: a setup file's, then the test file's). */
+  bySpecifier = new Map<string, MockTableEntry>();
   readonly byId = new Map<string, MockTableEntry>();
+  /** Whether the test file's own table was declared: a setup file of the next test file starts new mocks. */
+  testFileStarted = false;
   readonly registry = new MockerRegistry();
   /** Automocked modules already made, per registration (a new vi.mock makes a new one). */
   readonly automocked = new WeakMap<Mocked, Promise<ModuleRecord>>();
@@ -32,6 +35,12 @@ class FileMocks {
     readonly file: string,
     entries: readonly MockTableEntry[],
   ) {
+    this.declare(entries);
+  }
+
+  /** A file's table: its paths are the ones mock calls name from now on; its modules join the bundle's. */
+  declare(entries: readonly MockTableEntry[]): void {
+    this.bySpecifier = new Map();
     for (const entry of entries) {
       this.bySpecifier.set(entry.specifier, entry);
       if (entry.error === undefined) this.byId.set(entry.id, entry);
@@ -178,7 +187,15 @@ export function mockModule(path: string, factory: () => unknown): void {
 export const moduleMocks = {
   /** Starts a test file's mocks: what the file names in its mock calls. */
   forFile(file: string, entries: readonly MockTableEntry[]): void {
-    current = new FileMocks(file, entries);
+    // The setup files that ran first in this bundle registered their mocks (forSetupFile): they hold for this file too.
+    if (current && !current.testFileStarted) current.declare(entries);
+    else current = new FileMocks(file, entries);
+    current.testFileStarted = true;
+  },
+  /** A setup file's mocks, run in the bundle before its test file: registered in the mocks that test file then starts with. */
+  forSetupFile(file: string, entries: readonly MockTableEntry[]): void {
+    if (current && !current.testFileStarted) current.declare(entries);
+    else current = new FileMocks(file, entries);
   },
   /** A proxy module's exports when it is first imported: the mock or the real module. */
   load(id: string): Promise<ModuleRecord> {

@@ -15,9 +15,15 @@ import {
   onTestFinished as runnerOnTestFinished,
   suite as runnerSuite,
   test as runnerTest,
+  createTaskCollector,
+  getCurrentSuite,
+  getCurrentTest,
+  getFn,
+  getHooks,
   type SuiteAPI,
   type TestAPI,
 } from "@vitest/runner";
+import { createChainable, matchesTags } from "@vitest/runner/utils";
 import { collectingState, runningTest } from "./collector.ts";
 import * as handWritten from "./testApi.ts";
 
@@ -61,5 +67,22 @@ export const aroundAll: typeof runnerAroundAll = runnerAroundAll;
 export const aroundEach: typeof runnerAroundEach = runnerAroundEach;
 export const onTestFinished: typeof runnerOnTestFinished = either(runnerOnTestFinished, handWritten.onTestFinished);
 export const onTestFailed: typeof runnerOnTestFailed = runnerOnTestFailed;
+/**
+ * Vitest's runner class, exported for custom task collectors: its static helpers are @vitest/runner's
+ * (`createTaskCollector`, `getCurrentSuite`, `createChainable`, …). Turnlens runs files with its own
+ * runner (vitestRunner.ts), so the class is there for those statics, not to be constructed.
+ */
+// biome-ignore lint/complexity/noStaticOnlyClass: Vitest exports a class here, which custom runners extend.
+export class TestRunner {
+  static createTaskCollector = createTaskCollector;
+  static getCurrentSuite = getCurrentSuite;
+  static getCurrentTest = getCurrentTest;
+  static createChainable = createChainable;
+  static getSuiteHooks = getHooks;
+  static getTestFn = getFn;
+  static setSuiteHooks = getHooks;
+  static setTestFn = getFn;
+  static matchesTags = matchesTags;
+}
 /** Vitest exports its `vi` under both names. */
 export const vitest: typeof handWritten.vi = handWritten.vi;

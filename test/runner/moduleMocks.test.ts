@@ -77,6 +77,64 @@ test("a later import", async () => {
       },
     },
     {
+      name: "a setup file's vi.mock, its path relative to the setup file, holds for every test file it runs before, beside the test file's own mocks",
+      files: {
+        "turnlens.config.json": JSON.stringify({ setupFiles: ["./test/setup.ts"] }),
+        "src/dep.ts": 'export const value = "real";\n',
+        "test/setup.ts": 'import { vi } from "vitest";\nvi.mock("../src/dep", () => ({ value: "mocked by the setup file" }));\n',
+        "test/plain.test.ts": `import { expect, test } from "vitest";
+import { value } from "../src/dep";
+test("the setup file's mock", () => expect(value).toBe("mocked by the setup file"));
+`,
+        "test/ownMocks.test.ts": `import { expect, test, vi } from "vitest";
+import { value } from "../src/dep.ts";
+import { hostname } from "node:os";
+vi.mock("node:os", () => ({ hostname: () => "mocked host", default: {} }));
+test("the setup file's mock and its own", () => expect([value, hostname()]).toEqual(["mocked by the setup file", "mocked host"]));
+`,
+      },
+      args: ["test", "--maxWorkers", "1", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({
+          "plain.test.ts > the setup file's mock": "passed",
+          "ownMocks.test.ts > the setup file's mock and its own": "passed",
+        });
+      },
+    },
+    {
+      name: "vi.mock(import(path)) names the module by that import's path, as vi.mock(path) does",
+      files: {
+        "dep.ts": 'export const value = "real";\n',
+        "importForm.test.ts": `import { expect, test, vi } from "vitest";
+import { value } from "./dep.ts";
+vi.mock(import("./dep.ts"), () => ({ value: "mocked" }));
+test("the import form", () => expect(value).toBe("mocked"));
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "importForm.test.ts > the import form": "passed" });
+      },
+    },
+    {
+      name: "a factory mocks a bare name no installed module answers to, and the file's imports of it get the factory's values",
+      files: {
+        "virtual.test.ts": `import { expect, test, vi } from "vitest";
+// @ts-expect-error: no module has this name
+import fallback, { value as renamed } from "no-such-package-anywhere";
+vi.mock("no-such-package-anywhere", () => ({ value: "from the factory", default: "the default" }));
+test("virtual", () => expect([renamed, fallback]).toEqual(["from the factory", "the default"]));
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "virtual.test.ts > virtual": "passed" });
+      },
+    },
+    {
       name: "a mock of a module the runner serves is refused with why",
       files: {
         "served.test.ts": `import { test, vi } from "vitest";

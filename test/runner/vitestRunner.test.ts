@@ -73,6 +73,53 @@ test.concurrent("second", async () => {
   );
 
   test(
+    "expect.getState().testPath is the file's path from its top-level code on, and TestRunner's statics declare custom tasks",
+    async () => {
+      const file = `import { expect, test, TestRunner } from "vitest";
+const atLoad = expect.getState().testPath;
+const custom = TestRunner.createTaskCollector(function (name: string, fn: () => void) {
+  TestRunner.getCurrentSuite().task(name, { ...this, handler: fn });
+});
+test("read at load", () => expect(atLoad?.endsWith("/state.test.ts")).toBe(true));
+test("read in a test", () => expect(expect.getState().testPath).toBe(atLoad));
+custom("declared by a custom collector", () => {});
+`;
+      const { files } = await report({ "state.test.ts": file });
+      expect(outcomes(files[0]!.tests)).toEqual([
+        ["read at load", "passed", undefined],
+        ["read in a test", "passed", undefined],
+        ["declared by a custom collector", "passed", undefined],
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
+    "import.meta.env is process.env as Vitest gives it: mode test, DEV, PROD and SSR as booleans, a change through either seen by both",
+    async () => {
+      const file = `import { expect, test, vi } from "vitest";
+test("defaults", () => {
+  expect([import.meta.env.MODE, import.meta.env.DEV, import.meta.env.PROD, import.meta.env.SSR]).toEqual(["test", true, false, true]);
+  expect([process.env.DEV, process.env.PROD, process.env.NODE_ENV]).toEqual(["1", "", "test"]);
+});
+test("one object", () => {
+  import.meta.env.SET_THROUGH_META = "a";
+  expect(process.env.SET_THROUGH_META).toBe("a");
+  vi.stubEnv("PROD", true);
+  expect([import.meta.env.PROD, process.env.PROD]).toEqual([true, "1"]);
+  expect("import.meta.env").toBe("import" + ".meta.env");
+});
+`;
+      const { files } = await report({ "env.test.ts": file });
+      expect(outcomes(files[0]!.tests)).toEqual([
+        ["defaults", "passed", undefined],
+        ["one object", "passed", undefined],
+      ]);
+    },
+    SLOW,
+  );
+
+  test(
     "-t selects by the full name in any of its spellings, and a suite with no selected test runs no hook",
     async () => {
       const file = `import { beforeAll, describe, test } from "vitest";
