@@ -20,6 +20,8 @@ import {
   getCurrentTest,
   getFn,
   getHooks,
+  setFn,
+  setHooks,
   type SuiteAPI,
   type TestAPI,
 } from "@vitest/runner";
@@ -80,8 +82,8 @@ export class TestRunner {
   static createChainable = createChainable;
   static getSuiteHooks = getHooks;
   static getTestFn = getFn;
-  static setSuiteHooks = getHooks;
-  static setTestFn = getFn;
+  static setSuiteHooks = setHooks;
+  static setTestFn = setFn;
   static matchesTags = matchesTags;
 }
 /** Vitest exports its `vi` under both names. */
