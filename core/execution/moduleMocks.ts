@@ -47,8 +47,13 @@ function mockSource(file: string, text: string): MockSource | undefined {
   const specifiers = new Set<string>();
   for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
   const imported: Record<string, string[]> = {};
-  for (const specifier of specifiers) if (!/^[./]/.test(specifier)) imported[specifier] = importedNames(text, specifier);
+  for (const specifier of specifiers) if (isBareName(specifier)) imported[specifier] = importedNames(text, specifier);
   return { file, specifiers: [...specifiers], imported };
+}
+
+/** A package's name (not a relative or absolute path): the kind of path a virtual module may have. */
+function isBareName(specifier: string): boolean {
+  return !/^[./]/.test(specifier);
 }
 
 /** The names `text`'s import and export-from statements take from `specifier` (and `default`). */
@@ -211,11 +216,12 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
                 importer: from,
                 pluginData: { turnlensInner: true, mocksInner: true },
               });
-              if ((resolved.errors.length > 0 || resolved.namespace !== "file") && !/^[./]/.test(specifier) && !specifier.includes(":")) {
+              const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
+              if (missing && isBareName(specifier) && !specifier.includes(":")) {
                 const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
                 return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
               }
-              if (resolved.errors.length > 0 || resolved.namespace !== "file") {
+              if (missing) {
                 refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
                 return undefined;
               }
