@@ -120,6 +120,8 @@ export class TestExplorer implements vscode.Disposable {
   private controller: vscode.TestController | undefined;
   private runProfile: vscode.TestRunProfile | undefined;
   private readonly runs = new Map<string, ActiveRun>();
+  /** A file's uri → its tests whose snapshot did not match in its last run. */
+  private readonly snapshotFailures = new Map<string, string[]>();
   /** Token sources of the runs commands started, so Stop cancels them. */
   private readonly commandRuns = new Set<vscode.CancellationTokenSource>();
   private debugLauncher: DebugLauncher | undefined;
@@ -443,6 +445,7 @@ export class TestExplorer implements vscode.Disposable {
   private async handle(active: ActiveRun, message: TestRunProgressMessage): Promise<void> {
     if (active.finished) return;
     if (message.type === "output") return active.run ? active.run.appendOutput(terminalText(message.text)) : void active.output.push(message.text);
+    if (message.type === "snapshotFailures") return this.setSnapshotFailures(message.uri, message.tests);
     if (message.type === "end") {
       if (!active.run) await this.lensesShown(active.changedFiles);
       await active
@@ -719,7 +722,7 @@ export class TestExplorer implements vscode.Disposable {
       const chosen = paths ? new Set(paths.map((path) => TestId.of(uri, path))) : undefined;
       for (const message of progress) {
         if (message.type === "output") run.appendOutput(terminalText(message.text));
-        else if (message.type !== "end" && (!chosen || chosen.has(message.test)))
+        else if (message.type !== "end" && message.type !== "snapshotFailures" && (!chosen || chosen.has(message.test)))
           for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
       }
     }
@@ -779,6 +782,16 @@ export class TestExplorer implements vscode.Disposable {
     if (!this.client.client.isRunning()) return;
     for (const runId of this.runs.keys()) void this.client.client.sendNotification(CancelTestRunNotification.type, { runId }).catch(() => {});
     await this.client.client.sendRequest(ExecuteCommandRequest.type, { command: Commands.cancelRuns, arguments: [] }).catch(() => undefined);
+  }
+
+  /**
+   * The tests whose snapshot did not match in their file's last run: package.json shows "Update
+   * Snapshots" on these items only (`testId in turnlens.snapshotFailures`), as vscode-jest does.
+   */
+  private setSnapshotFailures(uri: string, tests: string[]): void {
+    if (tests.length > 0) this.snapshotFailures.set(uri, tests);
+    else if (!this.snapshotFailures.delete(uri)) return;
+    void vscode.commands.executeCommand("setContext", "turnlens.snapshotFailures", [...this.snapshotFailures.values()].flat());
   }
 
   /**

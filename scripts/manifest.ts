@@ -98,7 +98,7 @@ export function clientManifest(): Record<string, unknown> {
         "testing/item/context": [
           { command: "turnlens.showTranscript", when: "controllerId == turnlens" },
           { command: "turnlens.showTimeline", when: "controllerId == turnlens" },
-          { command: "turnlens.updateTestSnapshots", when: "controllerId == turnlens" },
+          { command: "turnlens.updateTestSnapshots", when: "controllerId == turnlens && testId in turnlens.snapshotFailures" },
         ],
         // A failed test's message in Test Results (and the peek's tree) gets "Show the Run's Timeline" as a button
         // on its row and in its context menu (extension/timelinePanel.ts). Not testing/message/content: VS Code

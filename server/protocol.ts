@@ -171,6 +171,11 @@ export type TestRunProgressMessage =
   /** What the tests wrote to stdout or stderr. */
   | { type: "output"; text: string }
   /**
+   * A file's run ended: the tests of `uri` whose snapshot did not match in it (none when every
+   * snapshot matched), the ones "Update Snapshots" is offered on. Sent before the run's `end`.
+   */
+  | { type: "snapshotFailures"; uri: string; tests: string[] }
+  /**
    * The run is over: finished, cancelled, or refused. Always the last message of a run. A
    * background run whose results were published says which versions of its inputs they came from.
    */

@@ -249,6 +249,7 @@ export class RunStates {
         this.ended = true;
         return [];
       case "output":
+      case "snapshotFailures":
         return [];
       case "enqueued":
       case "started": {

@@ -3,7 +3,7 @@
 // self-describing ids, their `turnlens/testRunProgress` (and every background run's), and
 // `turnlens/cancelTestRun`. The tree itself is testsDiscovered.ts's.
 import { pathToFileURL } from "node:url";
-import type { TestReport } from "../../core/execution/report.ts";
+import type { FileReport, TestReport } from "../../core/execution/report.ts";
 import {
   CancelTestRunNotification,
   EXPERIMENTAL_CAPABILITY,
@@ -86,10 +86,12 @@ export function register(server: Server): void {
     }),
   );
   scheduler.onDidEndRun.event(
-    server.guardNotification("test run end", ({ run, outcome, result }: { run: RunInfo; outcome: string; result?: { report: { error?: { message: string } } } }) => {
+    server.guardNotification("test run end", ({ run, outcome, result }: { run: RunInfo; outcome: string; result?: { report: FileReport } }) => {
       // Published results say which versions of the files they read they came from.
       const inputs = outcome === "fresh" ? state.get(run.uri)?.results?.inputs.map(({ file, ...version }) => ({ uri: pathToFileURL(file).href, ...version })) : undefined;
+      const snapshotFailures = result ? snapshotFailuresOf(run.uri, result.report) : undefined;
       for (const { runId, background } of targets(run)) {
+        if (snapshotFailures) progress(runId, snapshotFailures, background);
         if (background) {
           progress(runId, { type: "end", ...(inputs ? { inputs } : {}) }, background);
           continue;
@@ -150,4 +152,11 @@ export function register(server: Server): void {
       end(params.runId);
     }),
   );
+}
+
+/** The tests of a file's run whose snapshot did not match, by the explorer's test ids. */
+function snapshotFailuresOf(uri: string, report: FileReport): TestRunProgressMessage {
+  const failedIds = new Set(report.snapshots?.failures.map((failure) => failure.testId));
+  const tests = report.tests.filter((test) => failedIds.has(test.id)).map((test) => TestId.of(uri, test.path));
+  return { type: "snapshotFailures", uri, tests };
 }

@@ -55,11 +55,11 @@ describe("the extension manifest", () => {
     expect(contributes.commands.find((command: { command: string }) => command.command === "turnlens.showTimeline").icon).toMatch(/^\$\([a-z-]+\)$/);
   });
 
-  test("offers Update Snapshots on a Turnlens test in the Testing view, a command of its own that calls the server's turnlens.updateSnapshot", () => {
+  test("offers Update Snapshots on a Turnlens test in the Testing view whose snapshot did not match, a command of its own that calls the server's turnlens.updateSnapshot", () => {
     const onItem = contributes.menus["testing/item/context"] as Array<{ command: string; when: string }>;
     expect(onItem.find((entry) => entry.command === "turnlens.updateTestSnapshots")).toEqual({
       command: "turnlens.updateTestSnapshots",
-      when: "controllerId == turnlens",
+      when: "controllerId == turnlens && testId in turnlens.snapshotFailures",
     });
     expect(contributes.commands.find((command: { command: string }) => command.command === "turnlens.updateTestSnapshots").title).toBe("Update Snapshots");
     expect(Commands.updateSnapshot).toBe("turnlens.updateSnapshot");

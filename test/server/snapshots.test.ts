@@ -11,7 +11,7 @@ import type { CodeAction, Diagnostic, Range } from "vscode-languageserver-protoc
 import { parseFixture } from "./check/annotations.ts";
 import { fixtureTests, serverForFile } from "./check/fixtureTests.ts";
 import type { OpenedFixture } from "./check/openFixture.ts";
-import type { UpdateSnapshotResult } from "../../server/protocol.ts";
+import { TestId, type UpdateSnapshotResult } from "../../server/protocol.ts";
 import { EDITOR_CAPABILITIES } from "./harness.ts";
 
 const server = serverForFile();
@@ -66,6 +66,13 @@ function project(name: string): string {
   writeFileSync(file, parseFixture(FIXTURE).text);
   return file;
 }
+
+/** What each run of the document said of its tests whose snapshot did not match, in order. */
+const snapshotFailures = (opened: OpenedFixture): string[][] =>
+  opened.server
+    .all<{ message: { type: string; uri?: string; tests?: string[] } }>("turnlens/testRunProgress")
+    .filter((params) => params.message.type === "snapshotFailures" && params.message.uri === opened.uri)
+    .map((params) => params.message.tests ?? []);
 
 const snapFileOf = (file: string) => join(file, "..", "__snapshots__", `${file.split("/").at(-1)}.snap`);
 
@@ -166,6 +173,8 @@ fixtureTests(server, [
         ['{\n  "n": 1,\n  "text": "hello",\n}', '{\n  "n": 2,\n  "text": "hello",\n}'],
         ['"old line"', '"new\nline"'],
       ]);
+      // The Testing view offers "Update Snapshots" on these two tests only.
+      expect(snapshotFailures(opened).at(-1)).toEqual([TestId.of(opened.uri, ["greeting", "says hello"]), TestId.of(opened.uri, ["greeting", "prints two lines"])]);
     },
   },
   {
@@ -185,6 +194,7 @@ fixtureTests(server, [
         .filter((params) => params.uri === opened.uri)
         .at(-1);
       expect(after?.diagnostics.map((diagnostic) => diagnostic.range.start.line)).toEqual([10]);
+      expect(snapshotFailures(opened).at(-1)).toEqual([TestId.of(opened.uri, ["greeting", "prints two lines"])]);
     },
   },
   {
