@@ -61,6 +61,8 @@ export function register(server: Server): void {
 
   /** The tests each run has said started (the runner re-announces a test before its body). */
   const startedTests = new WeakMap<RunInfo, Set<string>>();
+  /** Files whose last run had a snapshot mismatch: only they (and files leaving this set) are told about, so a run without snapshots sends nothing more. */
+  const filesWithSnapshotFailures = new Set<string>();
   scheduler.onRunEvent.event(
     server.guardNotification("test run progress", ({ run, event }: Parameters<Parameters<typeof scheduler.onRunEvent.event>[0]>[0]) => {
       if (event.type === "phase" && event.phase.kind === "test") {
@@ -90,8 +92,11 @@ export function register(server: Server): void {
       // Published results say which versions of the files they read they came from.
       const inputs = outcome === "fresh" ? state.get(run.uri)?.results?.inputs.map(({ file, ...version }) => ({ uri: pathToFileURL(file).href, ...version })) : undefined;
       const snapshotFailures = result ? snapshotFailuresOf(run.uri, result.report) : undefined;
+      const snapshotFailuresChanged = snapshotFailures && (snapshotFailures.tests.length > 0 || filesWithSnapshotFailures.has(run.uri));
+      if (snapshotFailures?.tests.length) filesWithSnapshotFailures.add(run.uri);
+      else if (snapshotFailures) filesWithSnapshotFailures.delete(run.uri);
       for (const { runId, background } of targets(run)) {
-        if (snapshotFailures) progress(runId, snapshotFailures, background);
+        if (snapshotFailuresChanged) progress(runId, snapshotFailures, background);
         if (background) {
           progress(runId, { type: "end", ...(inputs ? { inputs } : {}) }, background);
           continue;
@@ -155,7 +160,7 @@ export function register(server: Server): void {
 }
 
 /** The tests of a file's run whose snapshot did not match, by the explorer's test ids. */
-function snapshotFailuresOf(uri: string, report: FileReport): TestRunProgressMessage {
+function snapshotFailuresOf(uri: string, report: FileReport): { type: "snapshotFailures"; uri: string; tests: string[] } {
   const failedIds = new Set(report.snapshots?.failures.map((failure) => failure.testId));
   const tests = report.tests.filter((test) => failedIds.has(test.id)).map((test) => TestId.of(uri, test.path));
   return { type: "snapshotFailures", uri, tests };

@@ -210,6 +210,12 @@ fixtureTests(server, [
         parseFixture(FIXTURE).text.replace('toMatchInlineSnapshot(`"old line"`)', 'toMatchInlineSnapshot(`\n      "new\n      line"\n    `)'),
       );
       expect(readFileSync(snapFileOf(inlineFile), "utf8")).toBe(SNAP_FILE);
+      // The editor reloads the rewritten file; then only the .snap entry fails, and once it is updated too the
+      // Testing view is told no snapshot fails, which hides "Update Snapshots" on the file.
+      await opened.server.changeAndRun(opened.uri, readFileSync(inlineFile, "utf8"));
+      expect(snapshotFailures(opened).at(-1)).toEqual([TestId.of(opened.uri, ["greeting", "says hello"])]);
+      await update(opened, 0);
+      expect(snapshotFailures(opened).at(-1)).toEqual([]);
     },
   },
   {
