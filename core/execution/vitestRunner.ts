@@ -327,7 +327,12 @@ class TurnlensVitestRunner implements VitestRunner {
     const errors = test.result?.errors ?? [];
     const thrown = this.thrown.get(test) ?? [];
     // The error as thrown when it is the one the runner kept (it carries the run's problems).
-    const first: unknown = thrown.find((e) => messageOf(e) === errors[0]?.message) ?? errors[0] ?? new Error("the test failed");
+    // A thrown value that cannot be read (a revoked Proxy) is said as such by errorReport.
+    const first: unknown =
+      thrown.find((e) => messageOf(e) === errors[0]?.message) ??
+      thrown.find((e) => typeof e === "object" && e !== null && messageOf(e) === undefined) ??
+      errors[0] ??
+      new Error("the test failed");
     const report = errorReport(first, this.options.file);
     if (!report.location && this.planned.get(test)?.info.location) report.location = this.planned.get(test)!.info.location!;
     if (errors.length > 1) {
@@ -338,8 +343,13 @@ class TurnlensVitestRunner implements VitestRunner {
   }
 }
 
+/** A thrown object's message; undefined for one that is not an object or cannot be read (a revoked Proxy). */
 function messageOf(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null ? String((error as { message?: unknown }).message ?? "") : undefined;
+  try {
+    return typeof error === "object" && error !== null ? String((error as { message?: unknown }).message ?? "") : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function round(ms: number): number {

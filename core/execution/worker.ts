@@ -17,6 +17,7 @@ import { installImportMetaEnv } from "../testApi/stubs.ts";
 import { beginFileScope, endFileScope } from "./leftovers.ts";
 import { registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
+import { giveRunnerItsTimers } from "./runnerTimers.ts";
 import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
 import { type LineCoverageData, type LoadedBundle, startCoverage, stopCoverage, takeCoverage } from "./v8Coverage.ts";
 
@@ -49,6 +50,7 @@ beginFileScope();
 endFileScope();
 registry();
 installImportMetaEnv();
+giveRunnerItsTimers();
 pictureBuiltins();
 
 /** The parent is gone: kill what this worker started, and the worker, at once. */

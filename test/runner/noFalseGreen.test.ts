@@ -157,6 +157,19 @@ describe("one result per test, whatever it does to its process", () => {
   });
 
   cliTest({
+    name: "on Vitest's runner too, a test that throws a revoked Proxy fails alone and the rest of its file runs",
+    args: [fixture("revokedProxyVitest"), "--reporter", "json"],
+    code: 1,
+    check: (result) => {
+      const report = json(result.stdout);
+      const file = fileOf(report, "c.test.ts");
+      expect(file.error).toBeUndefined();
+      expect(statuses(report, "c.test.ts")).toEqual({ "passes first": "passed", "throws a revoked proxy": "failed", "fails after": "failed" });
+      expect(file.tests[1]!.error?.message).toBe("a value was thrown that cannot be read: Cannot perform 'getPrototypeOf' on a proxy that has been revoked");
+    },
+  });
+
+  cliTest({
     name: "garbage on the worker's channel fails the test behind it and every file is still reported",
     args: [fixture("channelGarbage"), "--maxWorkers", "1", "--reporter", "json"],
     code: 1,

@@ -86,6 +86,17 @@ describe("timeouts a timer cannot hold", () => {
         ]),
     },
     {
+      name: "on Vitest's runner too, hook, per-test and default timeouts of 2^31 ms and more do not fire at once",
+      args: [fixture("limits/hugeTimeoutVitest.test.ts"), "--reporter", "json"],
+      code: 0,
+      check: (result) =>
+        expect(reportOf(result).files[0]!.tests.map((t) => [t.name, t.status, t.error?.message])).toEqual([
+          ["has a per-test timeout of 2^31 ms", "passed", undefined],
+          ["has an infinite per-test timeout", "passed", undefined],
+          ["runs under a default timeout of 2^40 ms", "passed", undefined],
+        ]),
+    },
+    {
       name: "--timeout past what a timer holds is a usage error",
       args: [fixture("limits"), "--timeout", "40000m"],
       code: 2,
