@@ -57,6 +57,11 @@ class TurnlensVitestRunner implements VitestRunner {
   readonly strayOutside: unknown[] = [];
   /** The test whose body is running, across its awaits (tests may run concurrently). */
   private readonly current = new AsyncLocalStorage<Test>();
+  /**
+   * `task.file.pool`: Turnlens runs each file in a forked child process (workerProcess.ts), which is
+   * what Vitest calls the `forks` pool (`process.send` there, no worker thread).
+   */
+  readonly pool = "forks";
   loadError: unknown;
   private initialConfig: RunnerConfigChange | undefined;
   /** Set by startTests for the run: skips what has not run and aborts the running tests' signals. */
