@@ -91,9 +91,22 @@ function refusedTargets(): (pid: number) => boolean {
 type Sink = (error: unknown) => void;
 let sink: Sink | null = null;
 
+/** The process's error listeners when the file began: any other is the test's own. */
+let listenersBefore = new Set<unknown>();
+
 /** Routes uncaught errors to `next` (the running test), or to stderr when null. */
 export function routeStrayErrors(next: Sink | null): void {
   sink = next;
+  listenersBefore = next ? new Set([...process.listeners("uncaughtException"), ...process.listeners("unhandledRejection")]) : new Set();
+}
+
+/**
+ * Whether the test file listens for `event` itself: as Vitest does, an error it listens for is
+ * taken as handled by it (a test of its own `process.on("unhandledRejection")`), not a failure.
+ */
+function handledByTest(event: "uncaughtException" | "unhandledRejection"): boolean {
+  const listeners = event === "uncaughtException" ? process.listeners("uncaughtException") : process.listeners("unhandledRejection");
+  return sink !== null && listeners.some((listener) => !listenersBefore.has(listener));
 }
 let guarded = false;
 
@@ -112,13 +125,14 @@ export function guardProcess(): void {
     if (signal !== 0 && refused(Number(pid))) throw new ProcessKillError(Number(pid), signal);
     return realKill(pid, signal);
   }) as typeof process.kill;
-  const route = (error: unknown) => {
+  const route = (error: unknown, event: "uncaughtException" | "unhandledRejection") => {
+    if (handledByTest(event)) return;
     if (sink) sink(error);
     else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`turnlens: an error was thrown while no test was running:\n${text}\n`);
     }
   };
-  process.on("uncaughtException", route);
-  process.on("unhandledRejection", route);
+  process.on("uncaughtException", (error) => route(error, "uncaughtException"));
+  process.on("unhandledRejection", (error) => route(error, "unhandledRejection"));
 }

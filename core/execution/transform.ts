@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
 import type { ErrorReport } from "./report.ts";
 import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
+import { replaceInCode } from "./codeOnly.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
 import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
@@ -82,7 +83,8 @@ function loaderFor(file: string): "ts" | "tsx" | "js" | "jsx" {
 /** `import.meta.url` and friends of the original file, since the bundle lives elsewhere. */
 function rewriteImportMeta(text: string, file: string): string {
   if (!text.includes("import.meta")) return text;
-  return text.replace(/\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g, (_m, key: string) => {
+  // In code only: a string or comment that says "import.meta.url" keeps saying it.
+  return replaceInCode(text, /\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g, (_m, key: string) => {
     switch (key) {
       case "url":
         return JSON.stringify(pathToFileURL(file).href);

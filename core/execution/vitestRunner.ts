@@ -9,8 +9,9 @@ import type { VitestRunnerConfig, VitestRunnerImportSource } from "@vitest/runne
 import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
 import { installMutationPlan, startMutatedTest } from "../testing/scriptMutation.ts";
-import { expect } from "../testApi/testApi.ts";
-import { checkExpectedAssertions, resetExpectForTest, setExpectTestPath } from "../testApi/vitestExpect.ts";
+import { checkExpectedAssertions, createExpect, resetExpectForTest, setExpectTestPath } from "../testApi/vitestExpect.ts";
+import { setSnapshotTestOf } from "../testApi/snapshots.ts";
+import { onRunnerConfig, type RunnerConfigChange } from "../testApi/runnerConfig.ts";
 import { setRunning } from "../testApi/collector.ts";
 import { snapshotTestStarts } from "./snapshotRun.ts";
 import { type ExpectTask, setTestForExpect } from "../testApi/expectTest.ts";
@@ -56,7 +57,13 @@ class TurnlensVitestRunner implements VitestRunner {
   readonly strayOutside: unknown[] = [];
   /** The test whose body is running, across its awaits (tests may run concurrently). */
   private readonly current = new AsyncLocalStorage<Test>();
+  /**
+   * `task.file.pool`: Turnlens runs each file in a forked child process (workerProcess.ts), which is
+   * what Vitest calls the `forks` pool (`process.send` there, no worker thread).
+   */
+  readonly pool = "forks";
   loadError: unknown;
+  private initialConfig: RunnerConfigChange | undefined;
   /** Set by startTests for the run: skips what has not run and aborts the running tests' signals. */
   declare cancel?: VitestRunner["cancel"];
 
@@ -204,7 +211,9 @@ class TurnlensVitestRunner implements VitestRunner {
   async runTask(test: Test): Promise<void> {
     const fn = getFn(test);
     try {
-      await this.current.run(test, () => fn());
+      // Only a concurrent test needs its body's awaits told apart: on Node 20 an AsyncLocalStorage
+      // in use marks every promise with its store, which a test printing a promise would see.
+      await (test.concurrent ? this.current.run(test, () => fn()) : fn());
     } catch (error) {
       const list = this.thrown.get(test) ?? [];
       list.push(error);
@@ -216,7 +225,9 @@ class TurnlensVitestRunner implements VitestRunner {
   onAfterTryTask(test: Test): void {
     // `expect.assertions(n)` and `expect.hasAssertions()`, checked as the test's own failure.
     if (test.result?.state === "fail") return;
-    checkExpectedAssertions();
+    // The test's own `context.expect` counted its assertions when it used it (Vitest's `_local`).
+    const local = (test.context as { _local?: boolean; expect?: ReturnType<typeof createExpect> })._local;
+    checkExpectedAssertions(local ? test.context.expect : undefined);
   }
 
   onTaskFinished(test: Test): void {
@@ -231,9 +242,36 @@ class TurnlensVitestRunner implements VitestRunner {
     this.recordOnce(test);
   }
 
+  /** `context.expect`: an `expect` of the test's own (Vitest's), made when first read, so its snapshots and soft failures are the test's even among concurrent ones. */
   extendTaskContext<T>(context: T): T {
-    (context as { expect?: unknown }).expect = expect;
+    const task = (context as { task: Test }).task;
+    let own: ReturnType<typeof createExpect> | undefined;
+    Object.defineProperty(context, "expect", {
+      get: () => {
+        own ??= createExpect(task as unknown as ExpectTask);
+        return own;
+      },
+    });
+    Object.defineProperty(context, "_local", { get: () => own !== undefined });
     return context;
+  }
+
+  /** `vi.setConfig`'s `sequence` and `maxConcurrency` (merged into the file's), or `undefined`: back as the file began. */
+  changeConfig(change: RunnerConfigChange | undefined): void {
+    this.initialConfig ??= { sequence: { ...this.config.sequence }, maxConcurrency: this.config.maxConcurrency };
+    const next = change ?? this.initialConfig;
+    if (next.sequence) this.config.sequence = { ...this.config.sequence, ...next.sequence };
+    if (next.maxConcurrency !== undefined) this.config.maxConcurrency = next.maxConcurrency;
+  }
+
+  endConcurrency(): void {
+    this.current.disable();
+  }
+
+  /** The test a snapshot made by an `expect` bound to `task` belongs to, as the file's report names it. */
+  snapshotTestOf(task: unknown): { name: string; id: string } | undefined {
+    const info = this.planned.get(task as Test)?.info;
+    return info ? { name: info.path.join(" > "), id: info.id } : undefined;
   }
 
   onRun(trace: RunTrace): void {
@@ -435,6 +473,8 @@ export async function runOnVitestRunner(
   const onAbort = () => runner.cancel?.("keyboard-input");
   options.signal?.addEventListener("abort", onAbort);
   installMutationPlan(options.mutation);
+  setSnapshotTestOf((task) => runner.snapshotTestOf(task));
+  onRunnerConfig((change) => runner.changeConfig(change));
   let files: File[];
   try {
     // Collected before the run starts so an abort already given stops it at once.
@@ -446,6 +486,10 @@ export async function runOnVitestRunner(
     return finish(runner.inFileOrder(), runner.loadError === undefined ? errorReport(error, file) : loadErrorOf(runner.loadError, file, outfile));
   } finally {
     installMutationPlan(undefined);
+    setSnapshotTestOf(undefined);
+    onRunnerConfig(undefined);
+    // The promise hooks it enabled are off again for the worker's next file.
+    runner.endConcurrency();
     unsubscribe();
     stopNaming();
     options.signal?.removeEventListener("abort", onAbort);

@@ -4,6 +4,7 @@
 import "./plainColors.ts";
 import { type Assertion, type ExpectPollOptions, type ExpectStatic, type PromisifyAssertion, chai } from "@vitest/expect";
 import type { ExpectTask } from "./expectTest.ts";
+import { advanceFakeTimersBy } from "./fakeTimers.ts";
 
 // Matchers that make no sense retried (Vitest's list): refused with its words.
 const unsupported = [
@@ -78,6 +79,9 @@ export function createExpectPoll(expect: ExpectStatic): ExpectStatic["poll"] {
                 } catch (error) {
                   if (lastAttempt || (phase === "assertion" && chai.util.flag(assertion, "_poll.assert_once"))) throwWithCause(error, STACK_TRACE_ERROR);
                   await new Promise((resolve) => safeSetTimeout(resolve, interval));
+                  // Under fake timers each retry moves them on by the interval, as Vitest's does, so a
+                  // value a faked timer sets is seen.
+                  advanceFakeTimersBy(interval);
                 }
               }
             } finally {

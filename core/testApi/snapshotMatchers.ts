@@ -35,6 +35,13 @@ function named<A extends unknown[]>(utils: ChaiUtilsLike, name: SnapshotKind, fn
   };
 }
 
+/** What a snapshot match reads of the assertion besides its value: its test and `.resolves`/`.rejects`' call error. */
+function bound(utils: ChaiUtilsLike, assertion: object): { task?: unknown; callError?: Error } {
+  const task = utils.flag(assertion, "vitest-test");
+  const callError = utils.flag(assertion, "error");
+  return { ...(task === undefined ? {} : { task }), ...(callError instanceof Error ? { callError } : {}) };
+}
+
 function refuseNot(utils: ChaiUtilsLike, assertion: object, name: SnapshotKind): void {
   if (utils.flag(assertion, "negate")) throw new Error(`${name} cannot be used with "not"`);
 }
@@ -70,7 +77,10 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
       named(utils, "toMatchSnapshot", function (this: object, propertiesOrHint?: unknown, hint?: unknown) {
         refuseNot(utils, this, "toMatchSnapshot");
         const received = utils.flag(this, "object");
-        assertMatchResult(matchSnapshot({ kind: "toMatchSnapshot", received, ...normalizeArguments(propertiesOrHint, hint) }), utils.flag(this, "message"));
+        assertMatchResult(
+          matchSnapshot({ kind: "toMatchSnapshot", received, ...normalizeArguments(propertiesOrHint, hint), ...bound(utils, this) }),
+          utils.flag(this, "message"),
+        );
       }),
     );
   }
@@ -82,7 +92,7 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
     // The stack at the call: a mismatch found after the file is read is placed at the matcher (as
     // Vitest's recordAsyncExpect does), not at the `await` the test resumes from.
     const atCall = new Error("toMatchFileSnapshot");
-    return matchFileSnapshot({ kind: "toMatchFileSnapshot", received, ...normalizeArguments(hint, undefined) }, file).then((result) => {
+    return matchFileSnapshot({ kind: "toMatchFileSnapshot", received, ...normalizeArguments(hint, undefined), ...bound(utils, this) }, file).then((result) => {
       try {
         assertMatchResult(result, message);
       } catch (error) {
@@ -98,7 +108,7 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
     named(utils, "toMatchInlineSnapshot", function (this: object, propertiesOrInline?: unknown, inlineOrHint?: unknown, hint?: unknown) {
       refuseNot(utils, this, "toMatchInlineSnapshot");
       const received = utils.flag(this, "object");
-      const call = { kind: "toMatchInlineSnapshot" as const, received, ...normalizeInlineArguments(propertiesOrInline, inlineOrHint, hint) };
+      const call = { kind: "toMatchInlineSnapshot" as const, received, ...normalizeInlineArguments(propertiesOrInline, inlineOrHint, hint), ...bound(utils, this) };
       assertMatchResult(matchSnapshot(call), utils.flag(this, "message"));
     }),
   );
@@ -108,7 +118,10 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
     named(utils, "toThrowErrorMatchingSnapshot", function (this: object, propertiesOrHint?: unknown, hint?: unknown) {
       refuseNot(utils, this, "toThrowErrorMatchingSnapshot");
       const received = thrownBy(utils.flag(this, "object"), utils.flag(this, "promise") as string | undefined);
-      assertMatchResult(matchSnapshot({ kind: "toThrowErrorMatchingSnapshot", received, ...normalizeArguments(propertiesOrHint, hint) }), utils.flag(this, "message"));
+      assertMatchResult(
+        matchSnapshot({ kind: "toThrowErrorMatchingSnapshot", received, ...normalizeArguments(propertiesOrHint, hint), ...bound(utils, this) }),
+        utils.flag(this, "message"),
+      );
     }),
   );
   utils.addMethod(
@@ -117,7 +130,7 @@ export const SnapshotPlugin = (chai: ChaiLike, utils: ChaiUtilsLike): void => {
     named(utils, "toThrowErrorMatchingInlineSnapshot", function (this: object, inlineOrHint?: unknown, hint?: unknown) {
       refuseNot(utils, this, "toThrowErrorMatchingInlineSnapshot");
       const received = thrownBy(utils.flag(this, "object"), utils.flag(this, "promise") as string | undefined);
-      const call = { kind: "toThrowErrorMatchingInlineSnapshot" as const, received, ...normalizeInlineArguments(undefined, inlineOrHint, hint) };
+      const call = { kind: "toThrowErrorMatchingInlineSnapshot" as const, received, ...normalizeInlineArguments(undefined, inlineOrHint, hint), ...bound(utils, this) };
       assertMatchResult(matchSnapshot(call), utils.flag(this, "message"));
     }),
   );

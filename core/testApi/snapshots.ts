@@ -54,8 +54,22 @@ export interface SnapshotTest {
   id: string;
 }
 
-/** The one place the current test is read from (the lead re-points it at @vitest/runner's). */
-export function currentSnapshotTest(): SnapshotTest | undefined {
+/** How a runner names the test an `expect` is bound to (its task); undefined: the collector's running test. */
+let testOfTask: ((task: unknown) => SnapshotTest | undefined) | undefined;
+
+/**
+ * Set by a runner whose `expect` carries its test (@vitest/runner's: `context.expect`, and the
+ * global `expect` bound to the test last started): a snapshot is keyed by that test, as under
+ * Vitest, not by whichever concurrent test the runner started last.
+ */
+export function setSnapshotTestOf(resolve: ((task: unknown) => SnapshotTest | undefined) | undefined): void {
+  testOfTask = resolve;
+}
+
+/** The test a snapshot belongs to: the assertion's own (`task`) when the runner names it, else the running one. */
+export function currentSnapshotTest(task?: unknown): SnapshotTest | undefined {
+  const bound = task !== undefined && testOfTask ? testOfTask(task) : undefined;
+  if (bound) return bound;
   const test = runningTest();
   if (!test) return undefined;
   const path = test.path ?? [test.name];
@@ -100,6 +114,11 @@ export async function beginSnapshots(file: string, update: SnapshotUpdate, siteO
   theClient().clear();
   current = { file, update, siteOf, failures: [] };
   await theClient().setup(file, { updateSnapshot: update, snapshotEnvironment: new TurnlensSnapshotEnvironment(), snapshotFormat: {} });
+}
+
+/** The running file's snapshot state, as Vitest puts it on `expect.getState().snapshotState`; undefined outside a file. */
+export function currentSnapshotState(): SnapshotState | undefined {
+  return current ? theClient().getSnapshotState(current.file) : undefined;
 }
 
 /** A test skipped: its snapshots are not obsolete (Vitest's `skipTest`). */
@@ -168,22 +187,29 @@ export interface SnapshotCall {
   errorMessage?: string;
   /** A file snapshot's path (resolved) and content, undefined when there is no such file yet. */
   raw?: { file: string; content?: string };
+  /** The test the assertion is bound to (chai's `vitest-test` flag), when it has one. */
+  task?: unknown;
+  /**
+   * The error `.resolves`/`.rejects` made at the user's call (chai's `error` flag): the matcher runs
+   * later, off a promise, so the inline snapshot's line is read from this error's stack (as Vitest does).
+   */
+  callError?: Error;
 }
 
-function stateOf(kind: SnapshotKind): { state: FileState; snapshots: SnapshotState; test: SnapshotTest } {
-  const test = currentSnapshotTest();
+function stateOf(kind: SnapshotKind, task?: unknown): { state: FileState; snapshots: SnapshotState; test: SnapshotTest } {
+  const test = currentSnapshotTest(task);
   if (!current || !test) throw new Error(`'${kind}' cannot be used without test context`);
   return { state: current, snapshots: theClient().getSnapshotState(current.file), test };
 }
 
 /** A stack @vitest/snapshot reads an inline snapshot's place from: the user's call, already mapped to the source. */
-function inlineStackError(state: FileState, kind: SnapshotKind): Error {
+function inlineStackError(state: FileState, kind: SnapshotKind, callError: Error | undefined): Error {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 100;
   const holder: { stack?: string } = {};
   Error.captureStackTrace(holder);
   Error.stackTraceLimit = limit;
-  const site = state.siteOf(holder.stack);
+  const site = state.siteOf(holder.stack) ?? (callError ? state.siteOf(callError.stack) : undefined);
   if (!site) throw new Error(`${kind}: the line of the call could not be found in the test's stack`);
   // @vitest/snapshot takes the frame after one named __INLINE_SNAPSHOT_OFFSET_1__, and parses no
   // stack that already has `stacks`: the site is the bundle's frame mapped back to the .ts source.
@@ -196,12 +222,12 @@ function inlineStackError(state: FileState, kind: SnapshotKind): Error {
 
 /** Matches `received` against its snapshot; records a failure for the file's report. Throws on misuse. */
 export function matchSnapshot(call: SnapshotCall): SnapshotMatch {
-  const { state, snapshots, test } = stateOf(call.kind);
+  const { state, snapshots, test } = stateOf(call.kind, call.task);
   const isInline = call.kind === "toMatchInlineSnapshot" || call.kind === "toThrowErrorMatchingInlineSnapshot";
   const inlineSnapshot = call.inlineSnapshot === undefined ? undefined : stripSnapshotIndentation(call.inlineSnapshot);
   const testName = [test.name, ...(call.hint ? [call.hint] : [])].join(" > ");
   const key = snapshots.probeExpectedSnapshot({ testName, testId: test.id, isInline, ...(inlineSnapshot === undefined ? {} : { inlineSnapshot }) }).key;
-  const error = isInline ? inlineStackError(state, call.kind) : undefined;
+  const error = isInline ? inlineStackError(state, call.kind, call.callError) : undefined;
   // Copied now: @vitest/snapshot moves the frame's column to its own 0-based one.
   const site = error ? { ...(error as Error & { stacks: Site[] }).stacks[1]! } : undefined;
   const rawSnapshot = call.raw;
@@ -236,7 +262,7 @@ export function matchSnapshot(call: SnapshotCall): SnapshotMatch {
 
 /** `toMatchFileSnapshot`: reads the file (asynchronously, as Vitest does), then matches. */
 export async function matchFileSnapshot(call: SnapshotCall, rawFile: string): Promise<SnapshotMatch> {
-  const { state, snapshots } = stateOf(call.kind);
+  const { state, snapshots } = stateOf(call.kind, call.task);
   const file = await snapshots.environment.resolveRawPath(state.file, rawFile);
   const content = await snapshots.environment.readSnapshotFile(file);
   return matchSnapshot({ ...call, raw: content === null ? { file } : { file, content } });

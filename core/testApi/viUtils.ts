@@ -6,9 +6,10 @@ import { endFileTimers, type FakeTimerInstallOpts, timerUtils } from "./fakeTime
 import { mockUtils, replaceProperty, restoreFileSpies, restoreReplacedProperties } from "./spies.ts";
 import { endFileStubs, stubEnv, stubGlobal, unstubAllEnvs, unstubAllGlobals } from "./stubs.ts";
 import { waitFor, waitUntil } from "./waitFor.ts";
+import { changeRunnerConfig, type RunnerConfigChange, resetRunnerConfig } from "./runnerConfig.ts";
 
-/** What `vi.setConfig` changes here: the tests' timeout and the fake timers' defaults. */
-export interface RuntimeConfig {
+/** What `vi.setConfig` changes here: the tests' timeout, the fake timers' defaults, and the runner's `sequence` and `maxConcurrency`. */
+export interface RuntimeConfig extends RunnerConfigChange {
   testTimeout?: number;
   fakeTimers?: FakeTimerInstallOpts;
 }
@@ -61,8 +62,10 @@ function makeVi() {
       savedConfig ??= { testTimeout: fileDefaultTimeout(), fakeTimers: fakeTimersConfig };
       if (typeof config.testTimeout === "number") setFileDefaultTimeout(config.testTimeout);
       if (config.fakeTimers) fakeTimersConfig = { ...fakeTimersConfig, ...config.fakeTimers };
+      changeRunnerConfig(config);
     },
     resetConfig(): void {
+      resetRunnerConfig();
       if (!savedConfig) return;
       if (savedConfig.testTimeout !== undefined) setFileDefaultTimeout(savedConfig.testTimeout);
       fakeTimersConfig = savedConfig.fakeTimers;

@@ -23,6 +23,7 @@ import "./snapshotMatchers.ts";
 import { chaiPlugins } from "./chaiPlugins.ts";
 import { type ExpectTask, currentTestForExpect, setTestForExpect } from "./expectTest.ts";
 import { createExpectPoll } from "./expectPoll.ts";
+import { currentSnapshotState } from "./snapshots.ts";
 
 // What Vitest's own declarations add to @vitest/expect's `expect` (vitest/dist's global.d.ts),
 // word for word, less the snapshot members, which the snapshot plugin declares.
@@ -48,6 +49,7 @@ interface CountingState extends MatcherState {
   isExpectingAssertionsError?: Error | null;
   expectedAssertionsNumberErrorGen?: (() => Error) | null;
   testPath?: string;
+  snapshotState?: unknown;
 }
 
 for (const plugin of chaiPlugins) chai.use(plugin);
@@ -135,6 +137,8 @@ export function resetExpectForTest(fullName: string, file: string): void {
       expectedAssertionsNumberErrorGen: null,
       currentTestName: fullName,
       testPath: file,
+      // Vitest's: the file's snapshot state, which a test's own `expect` copies too.
+      snapshotState: currentSnapshotState(),
     },
     globalExpect,
   );

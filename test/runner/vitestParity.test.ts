@@ -294,6 +294,28 @@ describe("vitest run with the turnlens plugin", () => {
     });
   });
 
+  test("runner details mean the same: a concurrent test's own expect keys its snapshot, inline snapshots after .resolves, vi.setConfig's hook order, expect.poll under fake timers, a test's own error listener", () => {
+    const prefix = "bun-api/vitest/runDetails.test.ts > ";
+    const pick = (outcomes: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(outcomes)
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([key, status]) => [key.slice(prefix.length), status]),
+      );
+    const expected = {
+      "concurrent > one": "passed",
+      "concurrent > two": "passed",
+      "an inline snapshot after .resolves and .rejects matches": "passed",
+      "hooks as a list > runs": "passed",
+      "the afterAll hooks ran in declaration order": "passed",
+      "expect.poll moves fake timers on": "passed",
+      "an unhandled rejection the test listens for is its own": "passed",
+      "import.meta.dirname": "passed",
+    };
+    expect(pick(result.vitest)).toEqual(expected);
+    expect(pick(result.turnlens)).toEqual(expected);
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
