@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { readFile } from "node:fs/promises";
 import { moduleMocks } from "../testApi/viModules.ts";
 import { readBoundedSource } from "./boundedSource.ts";
+import { mockFolderFile } from "./mockFolders.ts";
 import { isServed, registry } from "./served.ts";
 
 /** Any call hoistMocks or the registry handles; the cheap test before a file is parsed. */
@@ -60,7 +61,7 @@ function isBareName(specifier: string): boolean {
 function importedNames(text: string, specifier: string): string[] {
   const names = new Set(["default"]);
   const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;"'\`]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
     const braces = /\{([^}]*)\}/.exec(match[1]!);
     for (const part of braces?.[1]?.split(",") ?? []) {
       const name = part
@@ -71,6 +72,9 @@ function importedNames(text: string, specifier: string): string[] {
         .replace(/^["']|["']$/g, "");
       if (name) names.add(name);
     }
+    // `import * as ns`: the names the file reads from `ns` (a virtual module's names are known only from its use).
+    const namespace = /\*\s*as\s+([A-Za-z_$][\w$]*)/.exec(match[1]!)?.[1];
+    if (namespace) for (const use of text.matchAll(new RegExp(`(?<![\\w$.])${namespace.replace(/\$/g, "\\$")}\\s*\\.\\s*([A-Za-z_$][\\w$]*)`, "g"))) names.add(use[1]!);
   }
   return [...names];
 }
@@ -110,6 +114,8 @@ interface Resolved {
   kind: "builtin" | "package" | "file" | "virtual";
   /** A virtual module's export names: those its importers take. */
   names?: string[];
+  /** Its file in a `__mocks__` folder, which `vi.mock(path)` without a factory gives instead of an automock (mockFolders.ts). */
+  redirect?: string;
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -117,7 +123,11 @@ const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(na
 
 /** The export names of the real module `id`, which its proxy re-exports by name. */
 async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
-  if (module.kind === "virtual") return module.names ?? ["default"];
+  if (module.kind === "virtual" && module.redirect === undefined) return module.names ?? ["default"];
+  if (module.kind === "virtual") {
+    const own = await exportsOf(b, { ...module, id: module.redirect as string, kind: "file", redirect: undefined });
+    return [...new Set([...(module.names ?? []), ...own])];
+  }
   if (module.kind === "builtin") return [...new Set([...Object.keys(requireHere(module.id) as object), "default"])];
   const result = await build({
     entryPoints: [module.id],
@@ -200,39 +210,44 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
       b.onStart(() => {
         resolveAll();
       });
+      const root = b.initialOptions.absWorkingDir ?? process.cwd();
+      const withRedirect = (module: Resolved | undefined): Resolved | undefined => {
+        const redirect = module && mockFolderFile(root, module.specifier, module.id, module.kind, module.from);
+        return redirect ? { ...module!, redirect } : module;
+      };
       const resolveAll = () =>
         Promise.all(
-          sources.flatMap((source) =>
-            source.specifiers.map(async (specifier): Promise<Resolved | undefined> => {
-              const from = source.file;
-              if (isServed(specifier)) {
-                refuse(from, specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
-                return undefined;
-              }
-              if (isBuiltin(specifier)) return { from, specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
-              const resolved = await b.resolve(specifier, {
-                kind: "import-statement",
-                resolveDir: dirname(from),
-                importer: from,
-                pluginData: { turnlensInner: true, mocksInner: true },
-              });
-              const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
-              if (missing && isBareName(specifier) && !specifier.includes(":")) {
-                const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
-                return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
-              }
-              if (missing) {
-                refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
-                return undefined;
-              }
-              const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
-              return { from, specifier, id: resolved.path, kind };
-            }),
-          ),
+          sources.flatMap((source) => source.specifiers.map(async (specifier): Promise<Resolved | undefined> => withRedirect(await resolveOne(source, specifier)))),
         ).then(
           (list) => resolve(list.filter((item): item is Resolved => item !== undefined)),
           () => resolve([]),
         );
+      const resolveOne = async (source: MockSource, specifier: string): Promise<Resolved | undefined> => {
+        const from = source.file;
+        if (isServed(specifier)) {
+          refuse(from, specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
+          return undefined;
+        }
+        if (isBuiltin(specifier)) return { from, specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
+        const resolved = await b.resolve(specifier, {
+          kind: "import-statement",
+          resolveDir: dirname(from),
+          importer: from,
+          pluginData: { turnlensInner: true, mocksInner: true },
+        });
+        const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
+        // A bare name, or an absolute path (Vite's root-relative `/data`), no module answers to: mocked by its name, as Vitest does.
+        if (missing && (isBareName(specifier) || specifier.startsWith("/")) && !specifier.includes(":")) {
+          const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
+          return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
+        }
+        if (missing) {
+          refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
+          return undefined;
+        }
+        const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
+        return { from, specifier, id: resolved.path, kind };
+      };
       const byId = resolving.then((list) => new Map(list.map((item) => [item.id, item])));
 
       // The real module behind a proxy (or vi.importActual): the file, the package or the builtin itself.
@@ -280,7 +295,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             item.kind === "virtual"
               ? `() => Promise.reject(new Error(${JSON.stringify(`Cannot find module "${item.specifier}" imported from ${item.from}`)}))`
               : `() => import(${JSON.stringify(ACTUAL_PREFIX + item.id)})`
-          } }`,
+          }${item.redirect === undefined ? "" : `, redirect: () => import(${JSON.stringify(item.redirect)})`} }`,
       ),
       ...[...(unmockable.get(path) ?? [])].map(
         ([specifier, error]) =>

@@ -2,7 +2,7 @@
 // `vi.importActual`, `vi.importMock`, `vi.hoisted` and bun's `mock.module`, over @vitest/mocker's
 // registry and automocker. The bundle (core/execution/moduleMocks.ts) sends every import of a
 // mocked module here, through the table its file declares first (`forFile`).
-import { AutomockedModule, type AutospiedModule, type ManualMockedModule, MockerRegistry, mockObject } from "@vitest/mocker";
+import { AutomockedModule, type AutospiedModule, type ManualMockedModule, MockerRegistry, mockObject, type RedirectedModule } from "@vitest/mocker";
 import { createMockInstance } from "@vitest/spy";
 
 type ModuleRecord = Record<string | symbol, unknown>;
@@ -12,12 +12,14 @@ export interface MockTableEntry {
   specifier: string;
   id: string;
   actual: () => Promise<ModuleRecord>;
+  /** Its file in a `__mocks__` folder: what a mock without a factory gives (core/execution/mockFolders.ts). */
+  redirect?: () => Promise<ModuleRecord>;
   /** Why this path cannot be mocked (a served name, a module not found). */
   error?: string;
 }
 
 type Factory = (importOriginal: () => Promise<unknown>) => unknown;
-type Mocked = ManualMockedModule | AutomockedModule | AutospiedModule;
+type Mocked = ManualMockedModule | AutomockedModule | AutospiedModule | RedirectedModule;
 
 class FileMocks {
   /** The paths of the file whose mock calls run now (the last table declared: a setup file's, then the test file's). */
@@ -96,6 +98,7 @@ async function moduleFor(mocks: FileMocks, entry: MockTableEntry): Promise<Modul
   const mock = mocks.registry.getById(entry.id) as Mocked | undefined;
   if (!mock) return entry.actual();
   if (mock.type === "manual") return (await mock.resolve()) as ModuleRecord;
+  if (mock.type === "redirect") return entry.redirect ? entry.redirect() : entry.actual();
   return automock(mocks, mock, entry, mock.type);
 }
 
@@ -118,9 +121,12 @@ function register(what: string, path: unknown, factoryOrOptions?: Factory | { sp
   if (typeof factoryOrOptions === "function") {
     const importOriginal = () => entry.actual();
     mock = mocks.registry.register("manual", entry.specifier, entry.id, entry.id, () => factoryOrOptions(importOriginal)) as Mocked;
+  } else if (factoryOrOptions?.spy) {
+    mock = mocks.registry.register("autospy", entry.specifier, entry.id, entry.id);
   } else {
-    mock = factoryOrOptions?.spy
-      ? mocks.registry.register("autospy", entry.specifier, entry.id, entry.id)
+    // Without a factory, a `__mocks__` file next to the module (or at the root, for a package) is the mock, as under Vitest.
+    mock = entry.redirect
+      ? mocks.registry.register("redirect", entry.specifier, entry.id, entry.id, entry.id)
       : mocks.registry.register("automock", entry.specifier, entry.id, entry.id);
   }
   return { mocks, entry, mock };
@@ -162,7 +168,13 @@ export const viModules = {
     const mocks = fileMocks("vi.importMock");
     const mock = mocks.registry.getById(entry.id) as Mocked | undefined;
     if (mock?.type === "manual") return strictModule(entry.specifier, (await mock.resolve()) as ModuleRecord) as T;
-    return (await automock(mocks, mock ?? new AutomockedModule(entry.specifier, entry.id, entry.id), entry, mock?.type ?? "automock")) as T;
+    if ((mock === undefined || mock.type === "redirect") && entry.redirect) return (await entry.redirect()) as T;
+    return (await automock(
+      mocks,
+      mock && mock.type !== "redirect" ? mock : new AutomockedModule(entry.specifier, entry.id, entry.id),
+      entry,
+      mock?.type === "autospy" ? "autospy" : "automock",
+    )) as T;
   },
 };
 
