@@ -19,6 +19,9 @@ const MOCK_CALL = /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|hoisted|doMock|doUnm
 const MOCK_PATH =
   /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(\s*(?:(?:await\s+)?import\s*\(\s*)?(["'`])((?:(?!\1)[^\\\n$])+)\1/g;
 
+/** The path of each import, export-from and literal `import()` of a file's text. */
+const IMPORTED_PATH = /\b(?:from|import)\s*\(?\s*(["'])([^"'\n]+)\1/g;
+
 /** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
 const REGISTRY_KEY = "turnlens:moduleMocks";
 export const MOCK_NAMESPACE = "turnlens-mock";
@@ -203,9 +206,11 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
     if (!refused) unmockable.set(from, (refused = new Map()));
     refused.set(specifier, why);
   };
+  let pluginBuild: PluginBuild | undefined;
   const plugin: Plugin = {
     name: "turnlens-module-mocks",
     setup(b) {
+      pluginBuild = b;
       // esbuild resolves only once the build has started.
       b.onStart(() => {
         resolveAll();
@@ -273,21 +278,52 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             importer: args.importer,
             pluginData: { turnlensInner: true, mocksInner: true },
           });
-          if (resolved.errors.length > 0) return mocked.get(args.path)?.kind === "virtual" ? { path: args.path, namespace: MOCK_NAMESPACE } : undefined;
+          // A virtual module's names are those its importer takes: a proxy per importer (the suffix makes it a module of its own).
+          if (resolved.errors.length > 0)
+            return mocked.get(args.path)?.kind === "virtual"
+              ? { path: args.path, namespace: MOCK_NAMESPACE, suffix: `?importer=${encodeURIComponent(args.importer)}` }
+              : undefined;
           id = resolved.path;
         }
         return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
       });
       b.onLoad({ filter: /.*/, namespace: MOCK_NAMESPACE }, async (args) => {
         const module = (await byId).get(args.path)!;
-        return { contents: proxySource(args.path, await exportsOf(b, module)), loader: "js", resolveDir: dirname(plan.file) };
+        const importer = module.kind === "virtual" && args.suffix?.startsWith("?importer=") ? decodeURIComponent(args.suffix.slice("?importer=".length)) : "";
+        const imported = importer ? importedNames((await readFile(importer, "utf8").catch(() => "")) as string, args.path) : [];
+        const names = [...new Set([...(await exportsOf(b, module)), ...imported])];
+        return { contents: proxySource(args.path, names), loader: "js", resolveDir: dirname(plan.file) };
       });
     },
   };
   const isSetup = new Set(plan.setup.map((source) => source.file));
   const sourceText = async (path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx") => {
-    const list = (await resolving).filter((item) => item.from === path);
+    const all = await resolving;
+    const list = all.filter((item) => item.from === path);
     const bySpecifier = new Map(list.map((item) => [item.specifier, item]));
+    // The file's imports that name a mocked module by another path (`./x` where the mock says `./x.ts`) join its table.
+    const byId = new Map(all.map((item) => [item.id, item]));
+    for (const [, , specifier] of text.matchAll(IMPORTED_PATH)) {
+      if (bySpecifier.has(specifier!) || isServed(specifier!) || !pluginBuild) continue;
+      const id = isBuiltin(specifier!)
+        ? specifier!.startsWith("node:")
+          ? specifier!
+          : `node:${specifier}`
+        : (
+            await pluginBuild.resolve(specifier!, {
+              kind: "import-statement",
+              resolveDir: dirname(path),
+              importer: path,
+              pluginData: { turnlensInner: true, mocksInner: true },
+            })
+          ).path;
+      const same = id ? byId.get(id) : undefined;
+      if (same && same.kind !== "virtual") {
+        const alias = { ...same, from: path, specifier: specifier! };
+        list.push(alias);
+        bySpecifier.set(specifier!, alias);
+      }
+    }
     const table = [
       ...list.map(
         (item) =>

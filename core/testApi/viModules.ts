@@ -102,6 +102,22 @@ async function moduleFor(mocks: FileMocks, entry: MockTableEntry): Promise<Modul
   return automock(mocks, mock, entry, mock.type);
 }
 
+/** Gives every proxy of a mocked module the module it stands for now (vi.resetModules). */
+function rebindAll(mocks: FileMocks): void {
+  for (const [id, binders] of mocks.binders) {
+    const entry = mocks.byId.get(id);
+    if (!entry || binders.length === 0) continue;
+    const apply = (module: unknown) => {
+      for (const bind of binders) bind(module as ModuleRecord);
+    };
+    const mock = mocks.registry.getById(id) as Mocked | undefined;
+    // A factory that returns its module (not a promise) is applied before the next line of the test runs.
+    const now = mock?.type === "manual" ? mock.resolve() : moduleFor(mocks, entry);
+    if (now && typeof (now as PromiseLike<unknown>).then === "function") (now as Promise<unknown>).then(apply, () => {});
+    else apply(now);
+  }
+}
+
 /** As Vitest gives a factory's module to an import: a name the factory did not return throws. */
 function strictModule(raw: string, module: ModuleRecord): ModuleRecord {
   return new Proxy(module, {
@@ -145,13 +161,25 @@ export const viModules = {
   unmock(path: string | Promise<unknown>): void {
     fileMocks(`vi.unmock("${String(path)}")`).registry.deleteById(entryOf("vi.unmock", path).id);
   },
-  /** Not hoisted: the imports that follow get the mock. */
-  doMock(path: string | Promise<unknown>, factory?: ModuleFactory | { spy?: boolean }): void {
+  /** Not hoisted: the imports that follow get the mock. With `using`, the block's end undoes it (Vitest's disposable). */
+  doMock(path: string | Promise<unknown>, factory?: ModuleFactory | { spy?: boolean }): Partial<Disposable> {
     register("vi.doMock", path, factory as Factory | { spy?: boolean } | undefined);
+    const undo: Partial<Disposable> = {};
+    if (Symbol.dispose) undo[Symbol.dispose] = () => viModules.doUnmock(path);
+    return undo;
   },
   /** Not hoisted: the imports that follow get the real module. */
   doUnmock(path: string | Promise<unknown>): void {
     fileMocks(`vi.doUnmock("${String(path)}")`).registry.deleteById(entryOf("vi.doUnmock", path).id);
+  },
+  /**
+   * Vitest evaluates again the modules imported after it; a bundle's modules run once, so instead each
+   * module already imported that imports a mocked one is given what that module is now (the mock
+   * registered since, or the real module): at once for a factory's module, when loaded for others.
+   */
+  resetModules<Self>(this: Self): Self {
+    if (current) rebindAll(current);
+    return this;
   },
   /** Hoisted with the mocks: its value is its factory's, there for the mocks' factories to use. */
   hoisted<T>(factory: () => T): T {

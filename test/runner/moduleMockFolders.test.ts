@@ -86,6 +86,24 @@ test('namespace', () => expect([virtual.factory, named, typeof dirname]).toEqual
       },
     },
     {
+      name: "a module of the project importing a name from a module no file answers to gets it from the factory, though the test file names it only in vi.doMock",
+      files: {
+        "reader.ts": '// @ts-expect-error: no module has this name\nimport { value } from "no-such-package-anywhere";\nexport const read = () => value;\n',
+        "indirect.test.ts": `import { expect, test, vi } from "vitest";
+test("indirect", async () => {
+  vi.doMock("no-such-package-anywhere", () => ({ value: "from the factory" }));
+  const { read } = await import("./reader.ts");
+  expect(read()).toBe("from the factory");
+});
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "indirect.test.ts > indirect": "passed" });
+      },
+    },
+    {
       name: "vi.doMock of an absolute path no file is at gives its factory's module to a later import, and vi.doUnmock ends it",
       files: {
         "absolute.test.ts": `import { afterEach, beforeEach, expect, test, vi } from "vitest";
