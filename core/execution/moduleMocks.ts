@@ -22,6 +22,9 @@ const MOCK_PATH =
 /** The path of each import, export-from and literal `import()` of a file's text. */
 const IMPORTED_PATH = /\b(?:from|import)\s*\(?\s*(["'])([^"'\n]+)\1/g;
 
+/** `import(` of anything but a literal (a variable, a call): Vite's mocker sees those imports too. */
+const COMPUTED_IMPORT = /(?<![.\w$])import\s*\((?=\s*[A-Za-z_$])/g;
+
 /** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
 const REGISTRY_KEY = "turnlens:moduleMocks";
 export const MOCK_NAMESPACE = "turnlens-mock";
@@ -182,6 +185,8 @@ export interface ModuleMocksBundle {
   plugin: Plugin;
   /** Whether `path` is a file of the plan whose text sourceText rewrites (the entry, a setup file that mocks). */
   rewrites(path: string): boolean;
+  /** Another project file's text: its `import(name)` of a name known only when it runs asks the mocks first. */
+  moduleText(path: string, text: string): string;
   /** That file's text (already read), hoisted, with the table of the modules it names declared first. */
   sourceText(path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx"): Promise<string>;
 }
@@ -352,5 +357,6 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
   };
   // The test file is rewritten only when it mocks itself: else its imports reach the setup files' mocks through the proxies alone.
   const rewritten = new Set([...plan.setup.map((source) => source.file), ...(plan.own ? [plan.file] : [])]);
-  return { plugin, rewrites: (path) => rewritten.has(path), sourceText };
+  const moduleText = (_path: string, text: string) => text.replace(COMPUTED_IMPORT, `(${REGISTRY_EXPRESSION}.computedImport((name) => import(name)))(`);
+  return { plugin, rewrites: (path) => rewritten.has(path), sourceText, moduleText };
 }

@@ -252,6 +252,21 @@ export const moduleMocks = {
     if (!binders) mocks.binders.set(id, (binders = []));
     binders.push(setter);
   },
+  /**
+   * An `import(name)` whose name is known only when it runs, in a module of a bundle that mocks: a
+   * mocked module's name gets what the mock call gave it, any other name `native` (the module's own import).
+   */
+  computedImport(native: (name: unknown) => Promise<unknown>): (name: unknown) => Promise<unknown> {
+    return (name) => {
+      const mocks = current;
+      if (!mocks || typeof name !== "string") return native(name);
+      const entry = mocks.bySpecifier.get(name) ?? mocks.byId.get(name) ?? mocks.byId.get(name.startsWith("node:") ? name : `node:${name}`);
+      if (!entry || entry.error !== undefined) return native(name);
+      return moduleFor(mocks, entry).then((module) =>
+        (mocks.registry.getById(entry.id) as Mocked | undefined)?.type === "manual" ? strictModule(name, module) : module,
+      );
+    };
+  },
   /** A test file's `import("x")` of a mocked module, asked at the time of the call (vi.doMock). */
   async dynamicImport(specifier: string): Promise<ModuleRecord> {
     const mocks = fileMocks(`import("${specifier}")`);

@@ -43,6 +43,27 @@ test("alias", () => expect([timeout, vi.isMockFunction(fn)]).toEqual([10_000, tr
         expect(statuses(reportOf(result))).toEqual({ "alias.test.ts > alias": "passed" });
       },
     },
+    {
+      name: "a project module's import(name) of a name known only when it runs gets the mock of a builtin or of a bare name no module answers to, and the real module otherwise",
+      files: {
+        "load.ts": "export async function load(name: string) {\n  return import(name);\n}\n",
+        "computed.test.ts": `import { expect, test, vi } from "vitest";
+import { load } from "./load.ts";
+vi.mock("node:os", () => ({ default: { hostname: () => "mocked host" } }));
+vi.mock("no-such-package-anywhere", () => ({ foo: "foo" }));
+test("computed", async () => {
+  expect((await load("os")).default.hostname()).toBe("mocked host");
+  expect(await load("no-such-package-anywhere")).toMatchObject({ foo: "foo" });
+  expect(typeof (await load("node:path")).join).toBe("function");
+});
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "computed.test.ts > computed": "passed" });
+      },
+    },
   ]);
 });
 
