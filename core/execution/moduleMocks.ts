@@ -34,6 +34,8 @@ const ACTUAL_PREFIX = "turnlens-actual:";
 export interface MockSource {
   file: string;
   specifiers: string[];
+  /** The paths a call names without a factory (`vi.mock("./x")`, `vi.importMock`): only those may need their `__mocks__` file. */
+  factoryless?: string[];
   /** The names the file imports from each bare path it mocks: a virtual module's (one that does not exist) proxy exports these. */
   imported?: Record<string, string[]>;
 }
@@ -52,10 +54,16 @@ export interface MockPlan extends MockSource {
 function mockSource(file: string, text: string): MockSource | undefined {
   if (!MOCK_CALL.test(text)) return undefined;
   const specifiers = new Set<string>();
-  for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
+  const factoryless = new Set<string>();
+  for (const match of text.matchAll(MOCK_PATH)) {
+    specifiers.add(match[2]!);
+    // The call ends after its path (the import form's own parenthesis aside): no factory, so Vitest looks in __mocks__.
+    const closes = /import\s*\($/.test(match[0].slice(0, -match[2]!.length - 2).trimEnd()) ? /^\s*\)\s*\)/ : /^\s*\)/;
+    if (closes.test(text.slice(match.index + match[0].length))) factoryless.add(match[2]!);
+  }
   const imported: Record<string, string[]> = {};
   for (const specifier of specifiers) if (isBareName(specifier)) imported[specifier] = importedNames(text, specifier);
-  return { file, specifiers: [...specifiers], imported };
+  return { file, specifiers: [...specifiers], imported, factoryless: [...factoryless] };
 }
 
 /** A package's name (not a relative or absolute path): the kind of path a virtual module may have. */
@@ -93,7 +101,7 @@ export function planModuleMocks(file: string, text: string, setupTexts: Readonly
   const setup = setupTexts.flatMap((one) => mockSource(one.file, one.text) ?? []);
   const own = mockSource(file, text);
   if (!own && setup.length === 0) return undefined;
-  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, setup, own: own !== undefined };
+  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, factoryless: own?.factoryless ?? [], setup, own: own !== undefined };
 }
 
 /** Whether `text` makes a mock call (a setup file that does makes every test file's bundle mock). */
@@ -222,7 +230,9 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
       });
       const root = b.initialOptions.absWorkingDir ?? process.cwd();
       const withRedirect = (module: Resolved | undefined): Resolved | undefined => {
-        const redirect = module && mockFolderFile(root, module.specifier, module.id, module.kind, module.from);
+        // A mock with a factory never loads the __mocks__ file (which may import what is not installed): it is left out of the bundle.
+        const wanted = module && sources.some((source) => source.factoryless?.includes(module.specifier));
+        const redirect = wanted ? mockFolderFile(root, module.specifier, module.id, module.kind, module.from) : undefined;
         return redirect ? { ...module!, redirect } : module;
       };
       const resolveAll = () =>
@@ -290,6 +300,8 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
               : undefined;
           id = resolved.path;
         }
+        // A __mocks__ file that imports the module it stands for gets the real one, as under Vitest.
+        if (mocked.get(id)?.redirect === args.importer) return undefined;
         return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
       });
       b.onLoad({ filter: /.*/, namespace: MOCK_NAMESPACE }, async (args) => {
