@@ -70,7 +70,10 @@ await build({
   external: ["esbuild"],
   // paths.ts finds Turnlens's install from its own file, here dist/workerMain.js.
   define: { "import.meta.url": "__turnlensModuleUrl" },
-  banner: { js: 'const __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // "use strict" first: esbuild writes it for the ES modules it bundles, but after a banner it is no
+  // longer a directive, and the served code (@vitest/spy's mocks, chai) would run sloppy: `this` in a
+  // plain call of a vi.fn() would be globalThis where Vitest gives undefined.
+  banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });
 

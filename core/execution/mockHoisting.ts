@@ -75,6 +75,17 @@ export async function hoistedSource(file: string, text: string, loader: "ts" | "
       // Inside what hoistMocks rewrote (vi.mock(import("./x"))): left as it is.
     }
   });
+  // A static import of a mocked module, which hoistMocks made `await import("./x")`, gets the
+  // registry's module itself, as under Vitest: a namespace import has the factory's names (not the
+  // real module's), and reading a name the factory did not return throws.
+  for (const node of (ast as { body: AcornNode[] }).body) {
+    const source = node.type === "ImportDeclaration" ? (node.source as { value?: unknown }).value : undefined;
+    const replacement = typeof source === "string" ? options.dynamicImport(source) : undefined;
+    if (replacement === undefined) continue;
+    const hoistedLine = s.slice(node.start, node.end);
+    const rewritten = hoistedLine.replace(/= await import\((["'])(?:(?!\1)[^\\]|\\.)*\1\);/, () => `= await ${replacement};`);
+    if (rewritten !== hoistedLine) s.update(node.start, node.end, rewritten);
+  }
   s.prepend(options.prologue);
   const hoisted = s.generateDecodedMap({ hires: true, source: file, includeContent: false });
   const mappings = chain(hoisted.mappings as number[][][], decodeMappings(JSON.parse(js.map).mappings as string));

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { readFile } from "node:fs/promises";
 import { moduleMocks } from "../testApi/viModules.ts";
 import { readBoundedSource } from "./boundedSource.ts";
+import { mockFolderFile } from "./mockFolders.ts";
 import { isServed, registry } from "./served.ts";
 
 /** Any call hoistMocks or the registry handles; the cheap test before a file is parsed. */
@@ -17,6 +18,12 @@ const MOCK_CALL = /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|hoisted|doMock|doUnm
 /** The string-literal path of each such call (`vi.mock(import("./x"))` too). */
 const MOCK_PATH =
   /\b(?:(?:vi|vitest)\s*\.\s*(?:mock|unmock|doMock|doUnmock|importActual|importMock)|mock\s*\.\s*module)\s*(?:<(?:[^<>]|<[^<>]*>)*>\s*)?\(\s*(?:(?:await\s+)?import\s*\(\s*)?(["'`])((?:(?!\1)[^\\\n$])+)\1/g;
+
+/** The path of each import, export-from and literal `import()` of a file's text. */
+const IMPORTED_PATH = /\b(?:from|import)\s*\(?\s*(["'])([^"'\n]+)\1/g;
+
+/** `import(` of anything but a literal (a variable, a call): Vite's mocker sees those imports too. */
+const COMPUTED_IMPORT = /(?<![.\w$])import\s*\((?=\s*[A-Za-z_$])/g;
 
 /** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
 const REGISTRY_KEY = "turnlens:moduleMocks";
@@ -27,6 +34,8 @@ const ACTUAL_PREFIX = "turnlens-actual:";
 export interface MockSource {
   file: string;
   specifiers: string[];
+  /** The paths a call names without a factory (`vi.mock("./x")`, `vi.importMock`): only those may need their `__mocks__` file. */
+  factoryless?: string[];
   /** The names the file imports from each bare path it mocks: a virtual module's (one that does not exist) proxy exports these. */
   imported?: Record<string, string[]>;
 }
@@ -45,10 +54,16 @@ export interface MockPlan extends MockSource {
 function mockSource(file: string, text: string): MockSource | undefined {
   if (!MOCK_CALL.test(text)) return undefined;
   const specifiers = new Set<string>();
-  for (const match of text.matchAll(MOCK_PATH)) specifiers.add(match[2]!);
+  const factoryless = new Set<string>();
+  for (const match of text.matchAll(MOCK_PATH)) {
+    specifiers.add(match[2]!);
+    // The call ends after its path (the import form's own parenthesis aside): no factory, so Vitest looks in __mocks__.
+    const closes = /import\s*\($/.test(match[0].slice(0, -match[2]!.length - 2).trimEnd()) ? /^\s*\)\s*\)/ : /^\s*\)/;
+    if (closes.test(text.slice(match.index + match[0].length))) factoryless.add(match[2]!);
+  }
   const imported: Record<string, string[]> = {};
   for (const specifier of specifiers) if (isBareName(specifier)) imported[specifier] = importedNames(text, specifier);
-  return { file, specifiers: [...specifiers], imported };
+  return { file, specifiers: [...specifiers], imported, factoryless: [...factoryless] };
 }
 
 /** A package's name (not a relative or absolute path): the kind of path a virtual module may have. */
@@ -60,7 +75,7 @@ function isBareName(specifier: string): boolean {
 function importedNames(text: string, specifier: string): string[] {
   const names = new Set(["default"]);
   const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+  for (const match of text.matchAll(new RegExp(`\\b(?:import|export)\\s+(?:type\\s+)?([^;"'\`]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
     const braces = /\{([^}]*)\}/.exec(match[1]!);
     for (const part of braces?.[1]?.split(",") ?? []) {
       const name = part
@@ -71,6 +86,9 @@ function importedNames(text: string, specifier: string): string[] {
         .replace(/^["']|["']$/g, "");
       if (name) names.add(name);
     }
+    // `import * as ns`: the names the file reads from `ns` (a virtual module's names are known only from its use).
+    const namespace = /\*\s*as\s+([A-Za-z_$][\w$]*)/.exec(match[1]!)?.[1];
+    if (namespace) for (const use of text.matchAll(new RegExp(`(?<![\\w$.])${namespace.replace(/\$/g, "\\$")}\\s*\\.\\s*([A-Za-z_$][\\w$]*)`, "g"))) names.add(use[1]!);
   }
   return [...names];
 }
@@ -83,7 +101,7 @@ export function planModuleMocks(file: string, text: string, setupTexts: Readonly
   const setup = setupTexts.flatMap((one) => mockSource(one.file, one.text) ?? []);
   const own = mockSource(file, text);
   if (!own && setup.length === 0) return undefined;
-  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, setup, own: own !== undefined };
+  return { file, specifiers: own?.specifiers ?? [], imported: own?.imported ?? {}, factoryless: own?.factoryless ?? [], setup, own: own !== undefined };
 }
 
 /** Whether `text` makes a mock call (a setup file that does makes every test file's bundle mock). */
@@ -110,6 +128,8 @@ interface Resolved {
   kind: "builtin" | "package" | "file" | "virtual";
   /** A virtual module's export names: those its importers take. */
   names?: string[];
+  /** Its file in a `__mocks__` folder, which `vi.mock(path)` without a factory gives instead of an automock (mockFolders.ts). */
+  redirect?: string;
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -117,7 +137,11 @@ const isBuiltin = (name: string) => name.startsWith("node:") || isNodeBuiltin(na
 
 /** The export names of the real module `id`, which its proxy re-exports by name. */
 async function exportsOf(b: PluginBuild, module: Resolved): Promise<string[]> {
-  if (module.kind === "virtual") return module.names ?? ["default"];
+  if (module.kind === "virtual" && module.redirect === undefined) return module.names ?? ["default"];
+  if (module.kind === "virtual") {
+    const own = await exportsOf(b, { ...module, id: module.redirect as string, kind: "file", redirect: undefined });
+    return [...new Set([...(module.names ?? []), ...own])];
+  }
   if (module.kind === "builtin") return [...new Set([...Object.keys(requireHere(module.id) as object), "default"])];
   const result = await build({
     entryPoints: [module.id],
@@ -169,6 +193,8 @@ export interface ModuleMocksBundle {
   plugin: Plugin;
   /** Whether `path` is a file of the plan whose text sourceText rewrites (the entry, a setup file that mocks). */
   rewrites(path: string): boolean;
+  /** Another project file's text: its `import(name)` of a name known only when it runs asks the mocks first. */
+  moduleText(path: string, text: string): string;
   /** That file's text (already read), hoisted, with the table of the modules it names declared first. */
   sourceText(path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx"): Promise<string>;
 }
@@ -193,46 +219,55 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
     if (!refused) unmockable.set(from, (refused = new Map()));
     refused.set(specifier, why);
   };
+  let pluginBuild: PluginBuild | undefined;
   const plugin: Plugin = {
     name: "turnlens-module-mocks",
     setup(b) {
+      pluginBuild = b;
       // esbuild resolves only once the build has started.
       b.onStart(() => {
         resolveAll();
       });
+      const root = b.initialOptions.absWorkingDir ?? process.cwd();
+      const withRedirect = (module: Resolved | undefined): Resolved | undefined => {
+        // A mock with a factory never loads the __mocks__ file (which may import what is not installed): it is left out of the bundle.
+        const wanted = module && sources.some((source) => source.factoryless?.includes(module.specifier));
+        const redirect = wanted ? mockFolderFile(root, module.specifier, module.id, module.kind, module.from) : undefined;
+        return redirect ? { ...module!, redirect } : module;
+      };
       const resolveAll = () =>
         Promise.all(
-          sources.flatMap((source) =>
-            source.specifiers.map(async (specifier): Promise<Resolved | undefined> => {
-              const from = source.file;
-              if (isServed(specifier)) {
-                refuse(from, specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
-                return undefined;
-              }
-              if (isBuiltin(specifier)) return { from, specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
-              const resolved = await b.resolve(specifier, {
-                kind: "import-statement",
-                resolveDir: dirname(from),
-                importer: from,
-                pluginData: { turnlensInner: true, mocksInner: true },
-              });
-              const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
-              if (missing && isBareName(specifier) && !specifier.includes(":")) {
-                const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
-                return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
-              }
-              if (missing) {
-                refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
-                return undefined;
-              }
-              const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
-              return { from, specifier, id: resolved.path, kind };
-            }),
-          ),
+          sources.flatMap((source) => source.specifiers.map(async (specifier): Promise<Resolved | undefined> => withRedirect(await resolveOne(source, specifier)))),
         ).then(
           (list) => resolve(list.filter((item): item is Resolved => item !== undefined)),
           () => resolve([]),
         );
+      const resolveOne = async (source: MockSource, specifier: string): Promise<Resolved | undefined> => {
+        const from = source.file;
+        if (isServed(specifier)) {
+          refuse(from, specifier, `turnlens serves "${specifier}" itself; it cannot be mocked`);
+          return undefined;
+        }
+        if (isBuiltin(specifier)) return { from, specifier, id: specifier.startsWith("node:") ? specifier : `node:${specifier}`, kind: "builtin" };
+        const resolved = await b.resolve(specifier, {
+          kind: "import-statement",
+          resolveDir: dirname(from),
+          importer: from,
+          pluginData: { turnlensInner: true, mocksInner: true },
+        });
+        const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
+        // A bare name, or an absolute path (Vite's root-relative `/data`), no module answers to: mocked by its name, as Vitest does.
+        if (missing && (isBareName(specifier) || specifier.startsWith("/")) && !specifier.includes(":")) {
+          const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));
+          return { from, specifier, id: specifier, kind: "virtual", names: [...names] };
+        }
+        if (missing) {
+          refuse(from, specifier, `Cannot find module "${specifier}" imported from ${from}`);
+          return undefined;
+        }
+        const kind = /[\\/]node_modules[\\/]/.test(resolved.path) ? "package" : "file";
+        return { from, specifier, id: resolved.path, kind };
+      };
       const byId = resolving.then((list) => new Map(list.map((item) => [item.id, item])));
 
       // The real module behind a proxy (or vi.importActual): the file, the package or the builtin itself.
@@ -258,21 +293,54 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             importer: args.importer,
             pluginData: { turnlensInner: true, mocksInner: true },
           });
-          if (resolved.errors.length > 0) return mocked.get(args.path)?.kind === "virtual" ? { path: args.path, namespace: MOCK_NAMESPACE } : undefined;
+          // A virtual module's names are those its importer takes: a proxy per importer (the suffix makes it a module of its own).
+          if (resolved.errors.length > 0)
+            return mocked.get(args.path)?.kind === "virtual"
+              ? { path: args.path, namespace: MOCK_NAMESPACE, suffix: `?importer=${encodeURIComponent(args.importer)}` }
+              : undefined;
           id = resolved.path;
         }
+        // A __mocks__ file that imports the module it stands for gets the real one, as under Vitest.
+        if (mocked.get(id)?.redirect === args.importer) return undefined;
         return mocked.has(id) ? { path: id, namespace: MOCK_NAMESPACE } : undefined;
       });
       b.onLoad({ filter: /.*/, namespace: MOCK_NAMESPACE }, async (args) => {
         const module = (await byId).get(args.path)!;
-        return { contents: proxySource(args.path, await exportsOf(b, module)), loader: "js", resolveDir: dirname(plan.file) };
+        const importer = module.kind === "virtual" && args.suffix?.startsWith("?importer=") ? decodeURIComponent(args.suffix.slice("?importer=".length)) : "";
+        const imported = importer ? importedNames((await readFile(importer, "utf8").catch(() => "")) as string, args.path) : [];
+        const names = [...new Set([...(await exportsOf(b, module)), ...imported])];
+        return { contents: proxySource(args.path, names), loader: "js", resolveDir: dirname(plan.file) };
       });
     },
   };
   const isSetup = new Set(plan.setup.map((source) => source.file));
   const sourceText = async (path: string, text: string, loader: "ts" | "tsx" | "js" | "jsx") => {
-    const list = (await resolving).filter((item) => item.from === path);
+    const all = await resolving;
+    const list = all.filter((item) => item.from === path);
     const bySpecifier = new Map(list.map((item) => [item.specifier, item]));
+    // The file's imports that name a mocked module by another path (`./x` where the mock says `./x.ts`) join its table.
+    const byId = new Map(all.map((item) => [item.id, item]));
+    for (const [, , specifier] of text.matchAll(IMPORTED_PATH)) {
+      if (bySpecifier.has(specifier!) || isServed(specifier!) || !pluginBuild) continue;
+      const id = isBuiltin(specifier!)
+        ? specifier!.startsWith("node:")
+          ? specifier!
+          : `node:${specifier}`
+        : (
+            await pluginBuild.resolve(specifier!, {
+              kind: "import-statement",
+              resolveDir: dirname(path),
+              importer: path,
+              pluginData: { turnlensInner: true, mocksInner: true },
+            })
+          ).path;
+      const same = id ? byId.get(id) : undefined;
+      if (same && same.kind !== "virtual") {
+        const alias = { ...same, from: path, specifier: specifier! };
+        list.push(alias);
+        bySpecifier.set(specifier!, alias);
+      }
+    }
     const table = [
       ...list.map(
         (item) =>
@@ -280,7 +348,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
             item.kind === "virtual"
               ? `() => Promise.reject(new Error(${JSON.stringify(`Cannot find module "${item.specifier}" imported from ${item.from}`)}))`
               : `() => import(${JSON.stringify(ACTUAL_PREFIX + item.id)})`
-          } }`,
+          }${item.redirect === undefined ? "" : `, redirect: () => import(${JSON.stringify(item.redirect)})`} }`,
       ),
       ...[...(unmockable.get(path) ?? [])].map(
         ([specifier, error]) =>
@@ -301,5 +369,6 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
   };
   // The test file is rewritten only when it mocks itself: else its imports reach the setup files' mocks through the proxies alone.
   const rewritten = new Set([...plan.setup.map((source) => source.file), ...(plan.own ? [plan.file] : [])]);
-  return { plugin, rewrites: (path) => rewritten.has(path), sourceText };
+  const moduleText = (_path: string, text: string) => text.replace(COMPUTED_IMPORT, `(${REGISTRY_EXPRESSION}.computedImport((name) => import(name)))(`);
+  return { plugin, rewrites: (path) => rewritten.has(path), sourceText, moduleText };
 }

@@ -229,7 +229,7 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
           if (mocks?.rewrites(args.path))
             return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
-          return { contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
+          return { contents: mocks ? mocks.moduleText(args.path, contents) : contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);
           throw error;

@@ -2,7 +2,7 @@
 // `vi.importActual`, `vi.importMock`, `vi.hoisted` and bun's `mock.module`, over @vitest/mocker's
 // registry and automocker. The bundle (core/execution/moduleMocks.ts) sends every import of a
 // mocked module here, through the table its file declares first (`forFile`).
-import { AutomockedModule, type AutospiedModule, type ManualMockedModule, MockerRegistry, mockObject } from "@vitest/mocker";
+import { AutomockedModule, type AutospiedModule, type ManualMockedModule, MockerRegistry, mockObject, type RedirectedModule } from "@vitest/mocker";
 import { createMockInstance } from "@vitest/spy";
 
 type ModuleRecord = Record<string | symbol, unknown>;
@@ -12,12 +12,14 @@ export interface MockTableEntry {
   specifier: string;
   id: string;
   actual: () => Promise<ModuleRecord>;
+  /** Its file in a `__mocks__` folder: what a mock without a factory gives (core/execution/mockFolders.ts). */
+  redirect?: () => Promise<ModuleRecord>;
   /** Why this path cannot be mocked (a served name, a module not found). */
   error?: string;
 }
 
 type Factory = (importOriginal: () => Promise<unknown>) => unknown;
-type Mocked = ManualMockedModule | AutomockedModule | AutospiedModule;
+type Mocked = ManualMockedModule | AutomockedModule | AutospiedModule | RedirectedModule;
 
 class FileMocks {
   /** The paths of the file whose mock calls run now (the last table declared: a setup file's, then the test file's). */
@@ -96,7 +98,24 @@ async function moduleFor(mocks: FileMocks, entry: MockTableEntry): Promise<Modul
   const mock = mocks.registry.getById(entry.id) as Mocked | undefined;
   if (!mock) return entry.actual();
   if (mock.type === "manual") return (await mock.resolve()) as ModuleRecord;
+  if (mock.type === "redirect") return entry.redirect ? entry.redirect() : entry.actual();
   return automock(mocks, mock, entry, mock.type);
+}
+
+/** Gives every proxy of a mocked module the module it stands for now (vi.resetModules). */
+function rebindAll(mocks: FileMocks): void {
+  for (const [id, binders] of mocks.binders) {
+    const entry = mocks.byId.get(id);
+    if (!entry || binders.length === 0) continue;
+    const apply = (module: unknown) => {
+      for (const bind of binders) bind(module as ModuleRecord);
+    };
+    const mock = mocks.registry.getById(id) as Mocked | undefined;
+    // A factory that returns its module (not a promise) is applied before the next line of the test runs.
+    const now = mock?.type === "manual" ? mock.resolve() : moduleFor(mocks, entry);
+    if (now && typeof (now as PromiseLike<unknown>).then === "function") (now as Promise<unknown>).then(apply, () => {});
+    else apply(now);
+  }
 }
 
 /** As Vitest gives a factory's module to an import: a name the factory did not return throws. */
@@ -118,9 +137,12 @@ function register(what: string, path: unknown, factoryOrOptions?: Factory | { sp
   if (typeof factoryOrOptions === "function") {
     const importOriginal = () => entry.actual();
     mock = mocks.registry.register("manual", entry.specifier, entry.id, entry.id, () => factoryOrOptions(importOriginal)) as Mocked;
+  } else if (factoryOrOptions?.spy) {
+    mock = mocks.registry.register("autospy", entry.specifier, entry.id, entry.id);
   } else {
-    mock = factoryOrOptions?.spy
-      ? mocks.registry.register("autospy", entry.specifier, entry.id, entry.id)
+    // Without a factory, a `__mocks__` file next to the module (or at the root, for a package) is the mock, as under Vitest.
+    mock = entry.redirect
+      ? mocks.registry.register("redirect", entry.specifier, entry.id, entry.id, entry.id)
       : mocks.registry.register("automock", entry.specifier, entry.id, entry.id);
   }
   return { mocks, entry, mock };
@@ -139,13 +161,25 @@ export const viModules = {
   unmock(path: string | Promise<unknown>): void {
     fileMocks(`vi.unmock("${String(path)}")`).registry.deleteById(entryOf("vi.unmock", path).id);
   },
-  /** Not hoisted: the imports that follow get the mock. */
-  doMock(path: string | Promise<unknown>, factory?: ModuleFactory | { spy?: boolean }): void {
+  /** Not hoisted: the imports that follow get the mock. With `using`, the block's end undoes it (Vitest's disposable). */
+  doMock(path: string | Promise<unknown>, factory?: ModuleFactory | { spy?: boolean }): Partial<Disposable> {
     register("vi.doMock", path, factory as Factory | { spy?: boolean } | undefined);
+    const undo: Partial<Disposable> = {};
+    if (Symbol.dispose) undo[Symbol.dispose] = () => viModules.doUnmock(path);
+    return undo;
   },
   /** Not hoisted: the imports that follow get the real module. */
   doUnmock(path: string | Promise<unknown>): void {
     fileMocks(`vi.doUnmock("${String(path)}")`).registry.deleteById(entryOf("vi.doUnmock", path).id);
+  },
+  /**
+   * Vitest evaluates again the modules imported after it; a bundle's modules run once, so instead each
+   * module already imported that imports a mocked one is given what that module is now (the mock
+   * registered since, or the real module): at once for a factory's module, when loaded for others.
+   */
+  resetModules<Self>(this: Self): Self {
+    if (current) rebindAll(current);
+    return this;
   },
   /** Hoisted with the mocks: its value is its factory's, there for the mocks' factories to use. */
   hoisted<T>(factory: () => T): T {
@@ -162,7 +196,13 @@ export const viModules = {
     const mocks = fileMocks("vi.importMock");
     const mock = mocks.registry.getById(entry.id) as Mocked | undefined;
     if (mock?.type === "manual") return strictModule(entry.specifier, (await mock.resolve()) as ModuleRecord) as T;
-    return (await automock(mocks, mock ?? new AutomockedModule(entry.specifier, entry.id, entry.id), entry, mock?.type ?? "automock")) as T;
+    if ((mock === undefined || mock.type === "redirect") && entry.redirect) return (await entry.redirect()) as T;
+    return (await automock(
+      mocks,
+      mock && mock.type !== "redirect" ? mock : new AutomockedModule(entry.specifier, entry.id, entry.id),
+      entry,
+      mock?.type === "autospy" ? "autospy" : "automock",
+    )) as T;
   },
 };
 
@@ -211,6 +251,21 @@ export const moduleMocks = {
     let binders = mocks.binders.get(id);
     if (!binders) mocks.binders.set(id, (binders = []));
     binders.push(setter);
+  },
+  /**
+   * An `import(name)` whose name is known only when it runs, in a module of a bundle that mocks: a
+   * mocked module's name gets what the mock call gave it, any other name `native` (the module's own import).
+   */
+  computedImport(native: (name: unknown) => Promise<unknown>): (name: unknown) => Promise<unknown> {
+    return (name) => {
+      const mocks = current;
+      if (!mocks || typeof name !== "string") return native(name);
+      const entry = mocks.bySpecifier.get(name) ?? mocks.byId.get(name) ?? mocks.byId.get(name.startsWith("node:") ? name : `node:${name}`);
+      if (!entry || entry.error !== undefined) return native(name);
+      return moduleFor(mocks, entry).then((module) =>
+        (mocks.registry.getById(entry.id) as Mocked | undefined)?.type === "manual" ? strictModule(name, module) : module,
+      );
+    };
   },
   /** A test file's `import("x")` of a mocked module, asked at the time of the call (vi.doMock). */
   async dynamicImport(specifier: string): Promise<ModuleRecord> {

@@ -316,6 +316,20 @@ describe("vitest run with the turnlens plugin", () => {
     expect(pick(result.turnlens)).toEqual(expected);
   });
 
+  test("__mocks__ folders, a mocked module's namespace, vi.resetModules and a vi.fn()'s this mean the same under both runners", () => {
+    const prefix = "bun-api/vitest/mockFolders.test.ts > ";
+    const pick = (outcomes: Record<string, string>) => Object.fromEntries(Object.entries(outcomes).filter(([key]) => key.startsWith(prefix)));
+    const expected = {
+      [`${prefix}vi.mock(path) without a factory gives the __mocks__ file next to the module`]: "passed",
+      [`${prefix}a namespace import of a mocked module has the factory's names and no others`]: "passed",
+      [`${prefix}vi.importMock gives the __mocks__ file too`]: "passed",
+      [`${prefix}vi.resetModules returns vi`]: "passed",
+      [`${prefix}this in a plain call of a vi.fn() is undefined, and the receiver in a method call`]: "passed",
+    };
+    expect(pick(result.vitest)).toEqual(expected);
+    expect(pick(result.turnlens)).toEqual(expected);
+  });
+
   test("every name a test file imports the engine by is one instance of it", () => {
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > agentswf/* and turnlens/* are the same modules"]).toBe("passed");
     expect(result.vitest["bun-api/vitest/oneEngine.test.ts > bun:test's expect is the one the vitest name gives this file"]).toBe("passed");
