@@ -12,6 +12,8 @@ import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
 import { MissingImports } from "./missingImports.ts";
 import { commonJsAsModule } from "./commonJsInModulePackage.ts";
+import { runtimeImports } from "./dynamicImportCalls.ts";
+import { folderPackageEntry } from "./folderPackage.ts";
 import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
@@ -238,8 +240,23 @@ function turnlensPlugin(
       // A relative or absolute path to no file: the same stand-in (esbuild resolves the rest itself).
       b.onResolve({ filter: /^\.{0,2}\// }, async (args) => {
         if (args.pluginData?.turnlensInner || args.kind === "entry-point" || !args.importer) return undefined;
-        const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { turnlensInner: true } });
-        return resolved.errors.length > 0 ? standIn(args, `Cannot find module "${args.path}"`) : undefined;
+        const inner = { kind: args.kind, importer: args.importer, pluginData: { turnlensInner: true } };
+        const resolved = await b.resolve(args.path, { ...inner, resolveDir: args.resolveDir });
+        if (resolved.errors.length === 0) return undefined;
+        // "/src/a" names no file: it means the project's src/a, as under Vite (docs/vitest.md).
+        const root = b.initialOptions.absWorkingDir ?? process.cwd();
+        if (args.path.startsWith("/") && !args.path.startsWith("//")) {
+          const fromRoot = await b.resolve(`.${args.path}`, { ...inner, resolveDir: root });
+          if (fromRoot.errors.length === 0) return { path: fromRoot.path, namespace: fromRoot.namespace, sideEffects: fromRoot.sideEffects };
+        }
+        // A folder whose package.json has "exports": its entry, as Vite resolves it (folderPackage.ts).
+        if (args.path.startsWith(".")) {
+          const folder = resolve(args.resolveDir, args.path);
+          const entry = await folderPackageEntry(folder);
+          const found = entry && (await b.resolve(entry, { ...inner, resolveDir: folder }));
+          if (found && found.errors.length === 0) return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
+        }
+        return standIn(args, `Cannot find module "${args.path}"`);
       });
 
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
@@ -250,7 +267,7 @@ function turnlensPlugin(
           if (/\.d\.[cm]?ts$/.test(args.path)) return { contents: "", loader: "ts" };
           // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
-          const contents = spyableNamespaceImports(rewriteImportMeta(commonJsAsModule(args.path, text), args.path));
+          const contents = spyableNamespaceImports(runtimeImports(args.path, rewriteImportMeta(commonJsAsModule(args.path, text), args.path)));
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
           if (mocks?.rewrites(args.path))
             return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
@@ -557,4 +574,35 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
     if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd), inputs);
     throw error;
   }
+}
+
+/**
+ * The bundle of what `import(specifier)` gives in `importer` when the specifier is known only at run
+ * time (runtimeImport.ts): an entry that imports it, resolved from `importer`'s folder by the same
+ * rules as a test file's imports, whose default export is the module's namespace. A specifier that
+ * resolves to nothing gives a bundle that throws Node's ERR_MODULE_NOT_FOUND when it is imported.
+ */
+export async function bundleRuntimeImport(specifier: string, importer: string): Promise<string> {
+  const served = new Set<string>();
+  const missing = new MissingImports();
+  const result = await build({
+    stdin: {
+      contents: `import * as imported from ${JSON.stringify(specifier)};\nexport default imported;\n`,
+      resolveDir: dirname(importer),
+      sourcefile: importer,
+      loader: "js",
+    },
+    absWorkingDir: process.cwd(),
+    ...TEST_BUNDLE_OPTIONS,
+    resolveExtensions: RESOLVE_EXTENSIONS,
+    treeShaking: !keepAllCode,
+    plugins: [turnlensPlugin(undefined, {}, served, missing)],
+    define: { __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
+    banner: {
+      js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(pathToFileURL(importer).href)});`,
+    },
+  });
+  const output = result.outputFiles?.[0];
+  if (!output) throw new Error(`esbuild produced no bundle for import("${specifier}")`);
+  return output.text;
 }

@@ -1,0 +1,39 @@
+// `import(specifier)` whose specifier is known only at run time: the bundle keeps no such import
+// (esbuild cannot follow it), so it is resolved from the importing file, not from the bundle's
+// temporary folder, and the module bundled then by the same rules as the test file's own imports.
+import { builtinModules } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeExclusively } from "../tempFolder/privateFolder.ts";
+import { RUNTIME_IMPORT } from "./dynamicImportCalls.ts";
+import { importModule } from "./importModule.ts";
+import { bundlePathFor, bundleRuntimeImport } from "./transform.ts";
+
+const builtins = new Set(builtinModules);
+
+/** Each specifier's module by importer, so importing it twice gives the same namespace, as Node does. */
+const imported = new Map<string, Promise<unknown>>();
+
+async function runtimeImport(importer: string, specifier: unknown): Promise<unknown> {
+  // import() coerces its argument to a string, as Node's does.
+  const spec = String(specifier);
+  // What Node resolves the same from any folder is imported as it is.
+  if (/^(data|node|https?):/.test(spec) || builtins.has(spec)) return importModule(spec);
+  const path = spec.startsWith("file:") ? fileURLToPath(spec) : spec;
+  const key = `${importer}\0${path}`;
+  let module = imported.get(key);
+  if (!module) {
+    module = (async () => {
+      const code = await bundleRuntimeImport(path, importer);
+      const outfile = bundlePathFor(importer);
+      await writeExclusively(outfile, code);
+      return (await importModule(pathToFileURL(outfile).href)).default;
+    })();
+    imported.set(key, module);
+  }
+  return module;
+}
+
+/** Makes RUNTIME_IMPORT callable in this process (the worker does it once, at start). */
+export function installRuntimeImport(): void {
+  Object.defineProperty(globalThis, Symbol.for(RUNTIME_IMPORT), { value: runtimeImport, configurable: false, enumerable: false, writable: false });
+}
