@@ -1,7 +1,9 @@
 // `import(specifier)` whose specifier is known only at run time: the bundle keeps no such import
 // (esbuild cannot follow it), so it is resolved from the importing file, not from the bundle's
 // temporary folder, and the module bundled then by the same rules as the test file's own imports.
+import { existsSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { isAbsolute } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { RUNTIME_IMPORT } from "./dynamicImportCalls.ts";
@@ -19,6 +21,9 @@ async function runtimeImport(importer: string, specifier: unknown): Promise<unkn
   // What Node resolves the same from any folder is imported as it is.
   if (/^(data|node|https?):/.test(spec) || builtins.has(spec)) return importModule(spec);
   const path = spec.startsWith("file:") ? fileURLToPath(spec) : spec;
+  // A JavaScript file named by its full path Node imports itself, sharing its module cache with
+  // every other such import (a file the test just wrote, a build's output); TypeScript it cannot.
+  if (isAbsolute(path) && /\.[cm]?js$/.test(path) && existsSync(path)) return importModule(pathToFileURL(path).href);
   const key = `${importer}\0${path}`;
   let module = imported.get(key);
   if (!module) {
