@@ -1,8 +1,17 @@
 // A bundled file's `import(expression)` whose specifier only the run knows, sent to the runtime's
 // import (runtimeImport.ts), which resolves it from the file that wrote it, not from the bundle.
+import { pathToFileURL } from "node:url";
 
 /** What a bundled file's `import(expression)` calls: `globalThis[Symbol.for(RUNTIME_IMPORT)](importer, specifier)`. */
 export const RUNTIME_IMPORT = "turnlens.runtimeImport";
+
+/** What a bundled file's `import.meta.resolve(specifier)` calls, with its own file's URL first. */
+export const IMPORT_META_RESOLVE = "turnlens.importMetaResolve";
+
+/** The call that stands for `import.meta.resolve(` in `file` (its arguments follow, then its ")"). */
+export function importMetaResolveCall(file: string): string {
+  return `globalThis[Symbol.for(${JSON.stringify(IMPORT_META_RESOLVE)})](${JSON.stringify(pathToFileURL(file).href)}, `;
+}
 
 const DYNAMIC_IMPORT_OR_SKIPPED =
   /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|(?<![.\w$])import\s*\((?=\s*(?:\/\*[\s\S]*?\*\/\s*)*(?!['"\s]|\/\*|`\.{1,2}\/))/g;

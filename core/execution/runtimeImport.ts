@@ -2,11 +2,11 @@
 // (esbuild cannot follow it), so it is resolved from the importing file, not from the bundle's
 // temporary folder, and the module bundled then by the same rules as the test file's own imports.
 import { existsSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { isAbsolute } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
-import { RUNTIME_IMPORT } from "./dynamicImportCalls.ts";
+import { IMPORT_META_RESOLVE, RUNTIME_IMPORT } from "./dynamicImportCalls.ts";
 import { importModule } from "./importModule.ts";
 import { bundlePathFor, bundleRuntimeImport } from "./transform.ts";
 
@@ -38,7 +38,18 @@ async function runtimeImport(importer: string, specifier: unknown): Promise<unkn
   return module;
 }
 
-/** Makes RUNTIME_IMPORT callable in this process (the worker does it once, at start). */
+/** `import.meta.resolve(specifier)` of the file at `parentUrl`, as Node's resolves it there. */
+function importMetaResolve(parentUrl: string, specifier: unknown): string {
+  const spec = String(specifier);
+  if (/^\.{0,2}\//.test(spec)) return new URL(spec, parentUrl).href;
+  if (/^[a-z][a-z\d+.-]*:/i.test(spec)) return spec;
+  if (builtins.has(spec)) return `node:${spec}`;
+  return pathToFileURL(createRequire(parentUrl).resolve(spec)).href;
+}
+
+/** Makes RUNTIME_IMPORT and IMPORT_META_RESOLVE callable in this process (the worker does it once, at start). */
 export function installRuntimeImport(): void {
-  Object.defineProperty(globalThis, Symbol.for(RUNTIME_IMPORT), { value: runtimeImport, configurable: false, enumerable: false, writable: false });
+  const fixed = { configurable: false, enumerable: false, writable: false };
+  Object.defineProperty(globalThis, Symbol.for(RUNTIME_IMPORT), { value: runtimeImport, ...fixed });
+  Object.defineProperty(globalThis, Symbol.for(IMPORT_META_RESOLVE), { value: importMetaResolve, ...fixed });
 }

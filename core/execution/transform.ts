@@ -12,7 +12,7 @@ import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
 import { MissingImports } from "./missingImports.ts";
 import { commonJsAsModule } from "./commonJsInModulePackage.ts";
-import { runtimeImports } from "./dynamicImportCalls.ts";
+import { importMetaResolveCall, runtimeImports } from "./dynamicImportCalls.ts";
 import { folderPackageEntry } from "./folderPackage.ts";
 import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
@@ -84,7 +84,7 @@ function loaderFor(file: string): "ts" | "tsx" | "js" | "jsx" {
 }
 
 const IMPORT_META_OR_SKIPPED =
-  /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g;
+  /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|\bimport\.meta\.(url|dirname|filename|dir|path|file|main|resolve\s*\()(?!\s*\()/g;
 
 /** `import.meta.url` and friends of the original file, since the bundle lives elsewhere. */
 function rewriteImportMeta(text: string, file: string): string {
@@ -104,8 +104,11 @@ function rewriteImportMeta(text: string, file: string): string {
         return JSON.stringify(file);
       case "file":
         return JSON.stringify(basename(file));
-      default:
+      case "main":
         return "false";
+      default:
+        // `import.meta.resolve(`: Node's would resolve from the bundle's folder (dynamicImportCalls.ts).
+        return importMetaResolveCall(file);
     }
   });
 }

@@ -271,6 +271,7 @@ describe("vitest run with the turnlens plugin", () => {
       "import.meta.url written inside a string stays as written": "passed",
       "a relative import(variable) resolves from the importing file, not from the bundle": "passed",
       'an import of "/…" that names no file on disk starts at the project root': "passed",
+      "import.meta.resolve of a relative path is that file's URL, from the file that wrote it": "passed",
     };
     expect(pick(result.vitest)).toEqual(expected);
     expect(pick(result.turnlens)).toEqual(expected);
