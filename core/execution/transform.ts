@@ -1,7 +1,7 @@
 // Turns one test file into an ES module Node can import: esbuild bundles the file and its relative
 // imports; the names Turnlens serves become virtual modules that read the runner's own instances
 // from a global registry; other packages stay external and resolve from the test file's folder.
-import { build, transform, type Message, type Metafile, type PartialMessage, type Plugin } from "esbuild";
+import { build, type Message, type Metafile, type OnResolveArgs, type PartialMessage, type Plugin, transform } from "esbuild";
 import { builtinModules } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +11,10 @@ import { loadServed, servedNames, servedSourceFiles } from "./served.ts";
 import { replaceInCode } from "./codeOnly.ts";
 import { keepLoneSurrogates } from "./loneSurrogates.ts";
 import { spyableNamespaceImports } from "./spyableNamespaces.ts";
+import { MissingImports } from "./missingImports.ts";
+import { commonJsAsModule } from "./commonJsInModulePackage.ts";
+import { importMetaResolveCall, runtimeImports } from "./dynamicImportCalls.ts";
+import { folderPackageEntry } from "./folderPackage.ts";
 import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type ModuleMocksBundle, planModuleMocks } from "./moduleMocks.ts";
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
@@ -83,8 +87,9 @@ function loaderFor(file: string): "ts" | "tsx" | "js" | "jsx" {
 /** `import.meta.url` and friends of the original file, since the bundle lives elsewhere. */
 function rewriteImportMeta(text: string, file: string): string {
   if (!text.includes("import.meta")) return text;
-  // In code only: a string or comment that says "import.meta.url" keeps saying it.
-  return replaceInCode(text, /\bimport\.meta\.(url|dirname|filename|dir|path|file|main)\b(?!\s*\()/g, (_m, key: string) => {
+  // In code only: a string or comment that says "import.meta.url" keeps saying it. `import.meta.resolve(`
+  // matches with no key.
+  return replaceInCode(text, /\bimport\.meta\.(?:(url|dirname|filename|dir|path|file|main)\b(?!\s*\()|resolve\s*\()/g, (_m, key: string | undefined) => {
     switch (key) {
       case "url":
         return JSON.stringify(pathToFileURL(file).href);
@@ -96,8 +101,11 @@ function rewriteImportMeta(text: string, file: string): string {
         return JSON.stringify(file);
       case "file":
         return JSON.stringify(basename(file));
-      default:
+      case "main":
         return "false";
+      default:
+        // `import.meta.resolve(`: Node's would resolve from the bundle's folder (dynamicImportCalls.ts).
+        return importMetaResolveCall(file);
     }
   });
 }
@@ -164,11 +172,22 @@ function servedShimUrl(name: string): Promise<string> {
  * `loaded` gathers every file the plugin loads, which names the inputs of a build that failed (it
  * has no metafile); a build that succeeds reads them from its metafile, per entry.
  */
-function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, served: Set<string>, loaded?: Set<string>, mocks?: ModuleMocksBundle): Plugin {
+function turnlensPlugin(
+  entry: string | undefined,
+  sources: SourceOverlay,
+  served: Set<string>,
+  missing: MissingImports,
+  loaded?: Set<string>,
+  mocks?: ModuleMocksBundle,
+): Plugin {
   const servedFiles = servedSourceFiles();
+  // An import that resolves to nothing: a module that throws when it runs (missingImports.ts).
+  const standIn = async (args: OnResolveArgs, text: string) =>
+    missing.stand(args, sources[args.importer] ?? (await readBoundedSource(args.importer, true).catch(() => undefined)) ?? "", text);
   return {
     name: "turnlens",
     setup(b) {
+      missing.install(b);
       // The entry may exist only as an editor's text (`sources`): it resolves to itself, on disk or not.
       if (entry !== undefined) {
         b.onResolve({ filter: new RegExp(`^${escapeRegExp(entry)}$`) }, (args) => (args.kind === "entry-point" ? { path: entry } : undefined));
@@ -203,7 +222,7 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
           const text = spec.startsWith("file:")
             ? `Cannot find module "${spec}"`
             : `Cannot find package "${packageName(spec)}": it is not installed in a node_modules folder next to the importing file or above it`;
-          return { errors: [{ text }] };
+          return args.importer ? standIn(args, text) : { errors: [{ text }] };
         }
         const servedName = servedFiles.get(resolved.path);
         if (servedName) {
@@ -218,14 +237,37 @@ function turnlensPlugin(entry: string | undefined, sources: SourceOverlay, serve
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
         return { path, external: true };
       });
+      // A relative or absolute path to no file: the same stand-in (esbuild resolves the rest itself).
+      b.onResolve({ filter: /^\.{0,2}\// }, async (args) => {
+        if (args.pluginData?.turnlensInner || args.kind === "entry-point" || !args.importer) return undefined;
+        const inner = { kind: args.kind, importer: args.importer, pluginData: { turnlensInner: true } };
+        const resolved = await b.resolve(args.path, { ...inner, resolveDir: args.resolveDir });
+        if (resolved.errors.length === 0) return undefined;
+        // "/src/a" names no file: it means the project's src/a, as under Vite (docs/vitest.md).
+        const root = b.initialOptions.absWorkingDir ?? process.cwd();
+        if (args.path.startsWith("/") && !args.path.startsWith("//")) {
+          const fromRoot = await b.resolve(`.${args.path}`, { ...inner, resolveDir: root });
+          if (fromRoot.errors.length === 0) return { path: fromRoot.path, namespace: fromRoot.namespace, sideEffects: fromRoot.sideEffects };
+        }
+        // A folder whose package.json has "exports": its entry, as Vite resolves it (folderPackage.ts).
+        if (args.path.startsWith(".")) {
+          const folder = resolve(args.resolveDir, args.path);
+          const entry = await folderPackageEntry(folder);
+          const found = entry && (await b.resolve(entry, { ...inner, resolveDir: folder }));
+          if (found && found.errors.length === 0) return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
+        }
+        return standIn(args, `Cannot find module "${args.path}"`);
+      });
 
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         if (args.namespace !== "file") return undefined;
         loaded?.add(args.path);
         try {
+          // A declaration file (a glob import may reach one) has no code to run.
+          if (/\.d\.[cm]?ts$/.test(args.path)) return { contents: "", loader: "ts" };
           // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
-          const contents = spyableNamespaceImports(rewriteImportMeta(text, args.path));
+          const contents = spyableNamespaceImports(runtimeImports(args.path, rewriteImportMeta(commonJsAsModule(args.path, text), args.path)));
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
           if (mocks?.rewrites(args.path))
             return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
@@ -375,6 +417,9 @@ export function useCoverageBundles(on: boolean): void {
 /** What a bundled file's `import.meta.env` is: Vitest's proxy over process.env, which the worker installs (stubs.ts). */
 const IMPORT_META_ENV = `globalThis.${IMPORT_META_ENV_GLOBAL}`;
 
+// Vite's extensions too (.mjs, .mts, .cjs, .cts), after esbuild's own: `import "./module"` finds module.mjs.
+const RESOLVE_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs", ".mts", ".cjs", ".cts"];
+
 const TEST_BUNDLE_OPTIONS = {
   bundle: true,
   platform: "node",
@@ -404,6 +449,7 @@ export function bundleAhead(files: readonly string[]): void {
     return;
   }
   const served = new Set<string>();
+  const missing = new MissingImports();
   const cwd = process.cwd();
   // A file that mocks modules is bundled alone when it runs: its mocks route the imports of modules
   // this build would share between its entries (moduleMocks.ts). It gets no output here.
@@ -422,10 +468,11 @@ export function bundleAhead(files: readonly string[]): void {
         outExtension: { ".js": ".mjs" },
         absWorkingDir: cwd,
         ...TEST_BUNDLE_OPTIONS,
+        resolveExtensions: RESOLVE_EXTENSIONS,
         inject: setupFiles,
         treeShaking: !keepAllCode,
         metafile: true,
-        plugins: [turnlensPlugin(undefined, {}, served)],
+        plugins: [turnlensPlugin(undefined, {}, served, missing)],
         // Each output gets its own file's values in place of the tokens (below).
         define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
         banner: {
@@ -450,6 +497,8 @@ export function bundleAhead(files: readonly string[]): void {
         const output = done?.result.outputFiles.find((o) => o.path === outfile);
         const meta = done?.metas.get(outfile);
         if (!done || !output || !meta) return undefined;
+        // A file whose static imports reach a missing module is bundled alone, to say so (bundleTestFile).
+        if (missing.eager(done.result.metafile, [meta.entryPoint ?? file, ...setupFiles], cwd).length > 0) return undefined;
         const servedHere = new Set(meta.imports.flatMap((i) => (i.external ? [done.names.get(i.path)].filter((n): n is string => n !== undefined) : [])));
         const code = output.text
           .replace(FILE_TOKEN, () => JSON.stringify(file))
@@ -485,6 +534,7 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
   const overlay: SourceOverlay = keepLoneSurrogates(typeof sources === "string" ? { [file]: sources } : sources);
   const served = new Set<string>();
   const loaded = new Set<string>();
+  const missing = new MissingImports();
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
@@ -494,11 +544,12 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       entryPoints: [file],
       absWorkingDir: cwd,
       ...TEST_BUNDLE_OPTIONS,
+      resolveExtensions: RESOLVE_EXTENSIONS,
       inject: setupFiles,
       treeShaking: !keepAllCode,
       outfile,
       metafile: true,
-      plugins: mocks ? [mocks.plugin, turnlensPlugin(file, overlay, served, loaded, mocks)] : [turnlensPlugin(file, overlay, served, loaded)],
+      plugins: mocks ? [mocks.plugin, turnlensPlugin(file, overlay, served, missing, loaded, mocks)] : [turnlensPlugin(file, overlay, served, missing, loaded)],
       define: {
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),
@@ -510,7 +561,12 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
     });
     const output = result.outputFiles.find((o) => o.path.endsWith(".mjs")) ?? result.outputFiles[0];
     if (!output) throw new BundleError({ message: "esbuild produced no output" });
-    return { code: output.text, served, inputs: inputsOf(result.metafile, file, cwd) };
+    const inputs = inputsOf(result.metafile, file, cwd);
+    // A missing module the file imports statically: the file cannot start, so it fails now, placed.
+    const entryPoint = Object.values(result.metafile.outputs).find((meta) => meta.entryPoint !== undefined)?.entryPoint ?? file;
+    const eager = missing.eager(result.metafile, [entryPoint, ...setupFiles], cwd);
+    if (eager.length > 0) throw new BundleError(bundleErrorReport(eager, cwd), inputs);
+    return { code: output.text, served, inputs };
   } catch (error) {
     if (error instanceof BundleError) throw error;
     const messages = (error as { errors?: Message[] }).errors;
@@ -518,4 +574,35 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
     if (Array.isArray(messages) && messages.length > 0) throw new BundleError(bundleErrorReport(messages, cwd), inputs);
     throw error;
   }
+}
+
+/**
+ * The bundle of what `import(specifier)` gives in `importer` when the specifier is known only at run
+ * time (runtimeImport.ts): an entry that imports it, resolved from `importer`'s folder by the same
+ * rules as a test file's imports, whose default export is the module's namespace. A specifier that
+ * resolves to nothing gives a bundle that throws Node's ERR_MODULE_NOT_FOUND when it is imported.
+ */
+export async function bundleRuntimeImport(specifier: string, importer: string): Promise<string> {
+  const served = new Set<string>();
+  const missing = new MissingImports();
+  const result = await build({
+    stdin: {
+      contents: `import * as imported from ${JSON.stringify(specifier)};\nexport default imported;\n`,
+      resolveDir: dirname(importer),
+      sourcefile: importer,
+      loader: "js",
+    },
+    absWorkingDir: process.cwd(),
+    ...TEST_BUNDLE_OPTIONS,
+    resolveExtensions: RESOLVE_EXTENSIONS,
+    treeShaking: !keepAllCode,
+    plugins: [turnlensPlugin(undefined, {}, served, missing)],
+    define: { __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
+    banner: {
+      js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(pathToFileURL(importer).href)});`,
+    },
+  });
+  const output = result.outputFiles?.[0];
+  if (!output) throw new Error(`esbuild produced no bundle for import("${specifier}")`);
+  return output.text;
 }

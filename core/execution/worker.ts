@@ -6,6 +6,7 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { installRuntimeImport } from "./runtimeImport.ts";
 import { bundleAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
 import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
@@ -51,6 +52,7 @@ endFileScope();
 registry();
 installImportMetaEnv();
 giveRunnerItsTimers();
+installRuntimeImport();
 pictureBuiltins();
 
 /** The parent is gone: kill what this worker started, and the worker, at once. */

@@ -123,6 +123,39 @@ describe("a test file that cannot load", () => {
       },
     },
     {
+      name: "a missing module reached only by a dynamic import fails that import when it runs, not the file",
+      files: {
+        // The template literal makes esbuild bundle every file of parts/, the one that imports a missing package too.
+        "lazy.test.ts": [
+          'import { expect, test } from "vitest";',
+          "const part = (name: string) => import(`./parts/${name}.ts`);",
+          'test("a part whose imports exist loads", async () => {',
+          '  expect((await part("present")).value).toBe(1);',
+          "});",
+          'test("a part that imports a missing package rejects when imported", async () => {',
+          '  await expect(part("absent")).rejects.toMatchObject({ code: "ERR_MODULE_NOT_FOUND", message: expect.stringMatching(/^Cannot find package \'not-an-installed-package\' imported from .*absent\\.ts$/) });',
+          "});",
+          'test("a dynamic import of a missing package or file rejects", async () => {',
+          '  await expect(import("not-an-installed-package")).rejects.toThrow("Cannot find package \'not-an-installed-package\' imported from");',
+          '  await expect(import("./missing-helper.ts")).rejects.toThrow("Cannot find module");',
+          "});",
+          "",
+        ].join("\n"),
+        "parts/present.ts": "export const value = 1;\n",
+        "parts/absent.ts": 'import { helper } from "not-an-installed-package";\nexport const value = helper();\n',
+      },
+      cwd: ROOT,
+      args: [DIR, "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result), "lazy.test.ts")).toEqual({
+          "a part whose imports exist loads": "passed",
+          "a part that imports a missing package rejects when imported": "passed",
+          "a dynamic import of a missing package or file rejects": "passed",
+        });
+      },
+    },
+    {
       name: "an error thrown at a file's top level fails that file with its location",
       files: { "throws.test.ts": 'import { test } from "bun:test";\ntest("x", () => {});\nthrow new Error("top-level failure");\n' },
       cwd: ROOT,

@@ -257,6 +257,26 @@ describe("vitest run with the turnlens plugin", () => {
     });
   });
 
+  test("imports resolve and fail alike: a missing module fails its dynamic import, not the file; folders, .mjs, CommonJS, import(variable), /root", () => {
+    const prefix = "bun-api/vitest/resolveImports.test.ts > ";
+    const pick = (outcomes: Record<string, string>) =>
+      Object.fromEntries(Object.entries(outcomes).flatMap(([key, status]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), status]] : [])));
+    const expected = {
+      "a part of a dynamic import whose imports exist loads": "passed",
+      "a part that imports a missing package rejects when imported, with Node's code": "passed",
+      "a dynamic import of a missing package rejects with Node's words": "passed",
+      "an extensionless relative import finds a .mjs file": "passed",
+      "a folder whose package.json has exports is imported as that package, under Node's conditions": "passed",
+      "a module.exports file in a type:module package is its default export": "passed",
+      "import.meta.url written inside a string stays as written": "passed",
+      "a relative import(variable) resolves from the importing file, not from the bundle": "passed",
+      'an import of "/…" that names no file on disk starts at the project root': "passed",
+      "import.meta.resolve of a relative path is that file's URL, from the file that wrote it": "passed",
+    };
+    expect(pick(result.vitest)).toEqual(expected);
+    expect(pick(result.turnlens)).toEqual(expected);
+  });
+
   test("snapshots: the .snap file and inline snapshots Vitest wrote match under both, and under CI a changed or missing one fails", () => {
     const prefix = "bun-api/vitest/snapshots.test.ts > ";
     const pick = (outcomes: Record<string, string>) =>
