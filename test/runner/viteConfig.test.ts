@@ -77,7 +77,7 @@ test("the next file gets the define's value again", () => expect(__VERSION__).to
       },
     },
     {
-      name: "env and the .env files' VITE_ variables reach process.env and import.meta.env (.env.test.local winning, others ignored), with the worker's ids",
+      name: "env and the .env files' VITE_ variables reach process.env and import.meta.env (.env.test.local winning, others ignored), with the worker's ids, in the environment Vitest names node",
       files: {
         "turnlens.config.json": JSON.stringify({ env: { API_URL: "http://localhost" } }),
         ".env": 'VITE_NAME=base\nVITE_QUOTED="a b" # comment\nSECRET=hidden\n',
@@ -88,6 +88,7 @@ test("env", () => {
   expect([import.meta.env.VITE_NAME, import.meta.env.VITE_QUOTED, process.env.API_URL, import.meta.env.API_URL]).toEqual(["local", "a b", "http://localhost", "http://localhost"]);
   expect([process.env.SECRET, process.env.VITE_PROD]).toEqual([undefined, undefined]);
   expect([process.env.VITEST_POOL_ID, process.env.VITEST_WORKER_ID]).toEqual(["1", "1"]);
+  expect(expect.getState().environment).toBe("node");
 });
 `,
       },
