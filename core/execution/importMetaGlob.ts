@@ -187,8 +187,9 @@ async function globObject(patterns: string[], options: GlobOptions, file: string
     const spec = JSON.stringify(entry.spec);
     if (options.eager) {
       const name = `__turnlensGlob${call}_${index}`;
-      hoisted.push(picked ? `import { ${picked === "default" ? "default" : JSON.stringify(picked)} as ${name} } from ${spec};` : `import * as ${name} from ${spec};`);
-      return `${JSON.stringify(entry.key)}: ${name}`;
+      // The namespace, the export read from it: a module without that export gives undefined, as under Vite, not a bundle error.
+      hoisted.push(`import * as ${name} from ${spec};`);
+      return `${JSON.stringify(entry.key)}: ${picked ? `${name}[${JSON.stringify(picked)}]` : name}`;
     }
     const take = picked ? `.then((m) => m[${JSON.stringify(picked)}])` : "";
     return `${JSON.stringify(entry.key)}: () => import(${spec})${take}`;

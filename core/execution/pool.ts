@@ -189,7 +189,7 @@ interface Slot {
   /** Files promised to it next (it bundles them ahead); another worker takes one only when idle. */
   reserved: Pending[];
   exited: Promise<void>;
-  /** Its VITEST_POOL_ID (the lowest free from 1 when it started) and VITEST_WORKER_ID (its start's count). */
+  /** Its VITEST_POOL_ID (the lowest free from 1 when it started) and VITEST_WORKER_ID (how many started before it). */
   ids: { poolId: number; workerId: number };
 }
 
@@ -504,12 +504,13 @@ export class WorkerPool {
 
   private started = 0;
 
-  /** A new worker's ids: the lowest pool id no living worker has, and the count of workers started. */
+  /** A new worker's ids: the lowest pool id no living worker has, and the count of workers started before it. */
   private nextIds(): Slot["ids"] {
     const taken = new Set([...this.slots].filter((slot) => !slot.dead).map((slot) => slot.ids.poolId));
     let poolId = 1;
     while (taken.has(poolId)) poolId++;
-    return { poolId, workerId: ++this.started };
+    // Vitest 4 counts its workers from 0.
+    return { poolId, workerId: this.started++ };
   }
 
   private spawn(): Slot | undefined {

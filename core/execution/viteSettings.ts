@@ -28,7 +28,7 @@ const globalsAtStart = new Set(Reflect.ownKeys(globalThis));
 
 let current: SplitDefine = { globals: [], env: {}, replace: {} };
 
-/** Which worker of the pool this is, and which worker process, as Vitest numbers them (from 1). */
+/** Which worker of the pool this is (from 1) and which worker process (from 0), as Vitest 4 numbers them. */
 export interface WorkerIds {
   poolId: number;
   workerId: number;

@@ -87,7 +87,7 @@ test("the next file gets the define's value again", () => expect(__VERSION__).to
 test("env", () => {
   expect([import.meta.env.VITE_NAME, import.meta.env.VITE_QUOTED, process.env.API_URL, import.meta.env.API_URL]).toEqual(["local", "a b", "http://localhost", "http://localhost"]);
   expect([process.env.SECRET, process.env.VITE_PROD]).toEqual([undefined, undefined]);
-  expect([process.env.VITEST_POOL_ID, process.env.VITEST_WORKER_ID]).toEqual(["1", "1"]);
+  expect([process.env.VITEST_POOL_ID, process.env.VITEST_WORKER_ID]).toEqual(["1", "0"]);
   expect(expect.getState().environment).toBe("node");
 });
 `,
