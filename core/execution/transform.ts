@@ -500,8 +500,10 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       outfile,
       metafile: true,
       plugins: [
+        // A mocked module's import is the mocks' first (a `?raw` one too); Vite's suffixes come before Turnlens's own rules.
+        ...(mocks ? [mocks.plugin] : []),
         ...viteImportPlugins(),
-        ...(mocks ? [mocks.plugin, turnlensPlugin(file, overlay, served, loaded, mocks)] : [turnlensPlugin(file, overlay, served, loaded)]),
+        turnlensPlugin(file, overlay, served, loaded, mocks),
       ],
       define: {
         ...defineReplacements(),

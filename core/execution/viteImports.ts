@@ -29,8 +29,10 @@ const queryImports: Plugin = {
     b.onResolve({ filter: /\?(?:raw|init)$/ }, async (args) => {
       const [path = "", query = ""] = args.path.split(/(?=\?(?:raw|init)$)/);
       if (query === "?init" && !path.endsWith(".wasm")) return undefined;
-      // Resolved by esbuild itself (a package's file too): the text is read, never imported.
-      const resolved = await b.resolve(path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { turnlensInner: true } });
+      // Resolved by esbuild itself (a package's file too): the text is read, never imported. As
+      // Turnlens's own inner lookups (moduleMocks.ts): the mocks' rule, itself resolving, must not wait on this one.
+      const inner = { turnlensInner: true, mocksInner: true };
+      const resolved = await b.resolve(path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: inner });
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       return { path: resolved.path, suffix: query };
     });

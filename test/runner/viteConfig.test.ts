@@ -130,6 +130,20 @@ test("raw text", async () => {
       lastLine: "3 passed, 0 failed",
     },
     {
+      name: "a file that mocks a ?raw import gets the mock (its lookup does not wait on itself)",
+      files: {
+        "note.txt": "a note\n",
+        "mockRaw.test.ts": `import { expect, test, vi } from "vitest";
+import note from "./note.txt?raw";
+vi.mock("./note.txt?raw", () => ({ default: "mocked" }));
+test("mocked", () => expect(note).toBe("mocked"));
+`,
+      },
+      args: [],
+      code: 0,
+      lastLine: "1 passed, 0 failed",
+    },
+    {
       name: "a .wasm import is instantiated with the modules it imports (a cycle back to them too) and exports the instance's exports; ?init gives Vite's init",
       setup: writeWasm,
       files: {
