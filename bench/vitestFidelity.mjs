@@ -7,7 +7,7 @@
 // The suite's folder (the parent of the one given) is copied to a temporary project whose node_modules
 // links this repository's, `turnlens` and the suite's local packages; Vitest runs it with the suite's
 // own vite.config.ts (its projects, typecheck and reporters taken off), Turnlens with the same setup
-// file, name pattern, timeout, aliases (as tsconfig paths) and environment variables.
+// file, name pattern, timeout, define, env (its config) and aliases (as tsconfig paths).
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -128,13 +128,33 @@ delete test.reporters
 export default { ...base, test }
 `;
 
-/** The same settings in Turnlens's terms: its config file, and tsconfig paths for the suite's aliases. */
+/**
+ * The suite's vite.config.ts `define`, as written there. Turnlens drops `process`, `global` and
+ * `import.meta.vitest` as Vitest does; `undefined` is the one value JSON lacks, hence a .mjs config.
+ */
+const SUITE_DEFINE = `{
+  process: {},
+  global: {},
+  "import.meta.env.TEST_NAME": '"hello world"',
+  "process.env.HELLO_PROCESS": '"hello process"',
+  __DEFINE__: '"defined"',
+  __JSON__: JSON.stringify({ hello: "world" }),
+  __MODE__: "process.env.MODE",
+  "SOME.VARIABLE": '"variable"',
+  "SOME.SOME.VARIABLE": '"nested variable"',
+  __UNDEFINED__: undefined,
+  __NULL__: null,
+  __ZERO__: 0,
+  __FALSE__: false,
+  "import.meta.vitest": false,
+}`;
+
+/** The same settings in Turnlens's terms: its config file (define and env too), and tsconfig paths for the suite's aliases. */
 function writeTurnlensConfig(project, setup) {
   const pattern = "^((?!does not include test that).)*$";
-  writeFileSync(
-    join(project, "turnlens.config.json"),
-    `${JSON.stringify({ setupFiles: setup ? ["./test/setup.ts"] : [], testNamePattern: pattern, testTimeout: 10_000 }, null, 2)}\n`,
-  );
+  const settings = { setupFiles: setup ? ["./test/setup.ts"] : [], testNamePattern: pattern, testTimeout: 10_000, env: { CUSTOM_ENV: "foo" } };
+  const json = JSON.stringify(settings, null, 2);
+  writeFileSync(join(project, "turnlens.config.mjs"), `export default {\n  define: ${SUITE_DEFINE.replaceAll("\n", "\n  ")},\n${json.slice(2)};\n`);
   const tsconfig = {
     compilerOptions: {
       target: "ESNext",
@@ -209,8 +229,8 @@ async function compare(project, folderInProject, file, reports) {
     { cwd: project, env },
   );
   const turnlensOut = join(reports, `${stem}.turnlens.json`);
-  // The suite's config gives its workers this env and this node flag; Turnlens's config has neither, so the process gets them.
-  const turnlensEnv = { ...env, CUSTOM_ENV: "foo", NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --experimental-wasm-modules`.trim() };
+  // The suite's config gives its workers this node flag; Turnlens's config has none, so the process gets it.
+  const turnlensEnv = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --experimental-wasm-modules`.trim() };
   const turnlensRun = await run(
     process.execPath,
     [join(root, "bin", "turnlens.mjs"), "test", absolute, "--reporter", "json", "--outputFile", turnlensOut, "--maxWorkers", "1"],

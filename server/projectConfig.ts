@@ -8,6 +8,7 @@ import { dirname, sep } from "node:path";
 import { ConfigError, type ProjectConfig } from "../core/project/configFile.ts";
 import { findProjectConfig, stopConfigLoads } from "../core/project/configLoader.ts";
 import { MAX_TIMER_MS } from "../core/execution/limits.ts";
+import { type ViteSettings, viteSettingsOf } from "../core/execution/viteSettings.ts";
 import type { Timer } from "./scheduler.ts";
 import type { Logger } from "./state.ts";
 
@@ -58,9 +59,10 @@ export class ProjectConfigs {
 }
 
 /** What a run of `file` takes from its project's config: the timeout (0: none) and the setup files. */
-export function runSettingsFrom(config: ProjectConfig | undefined): { timeoutMs?: number; setupFiles?: string[] } {
+export function runSettingsFrom(config: ProjectConfig | undefined): { timeoutMs?: number; setupFiles?: string[]; vite?: ViteSettings } {
   if (!config) return {};
   return {
+    vite: viteSettingsOf(config, config.root),
     ...(config.testTimeout !== undefined ? { timeoutMs: config.testTimeout === 0 ? MAX_TIMER_MS : config.testTimeout } : {}),
     ...(config.setupFiles.length > 0 ? { setupFiles: config.setupFiles } : {}),
   };

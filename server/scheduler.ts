@@ -324,11 +324,22 @@ export class Scheduler {
         // The project's config file sets the timeout (over the editor's setting) and the setup files.
         const project = runSettingsFrom(config);
         const setupFiles = project.setupFiles ? { setupFiles: project.setupFiles } : {};
+        const vite = project.vite ? { vite: project.vite } : {};
         // An open document's run goes ahead of files run from disk (a Run All of the workspace): the
         // file in front of the user gets its results first. A disk run it waits for is hurried too.
         const first = document !== undefined || this.env.state.get(uri) !== undefined;
         const coverage = request.coverage ? { coverage: true as const } : {};
-        const job = { file: runFile, source: analysis.text, sources, timeoutMs: project.timeoutMs ?? timeoutMs, schemaModules, first, ...setupFiles, ...coverage };
+        const job = {
+          file: runFile,
+          source: analysis.text,
+          sources,
+          timeoutMs: project.timeoutMs ?? timeoutMs,
+          schemaModules,
+          first,
+          ...setupFiles,
+          ...vite,
+          ...coverage,
+        };
         return this.env.workers.run({ ...job, ...(onlyIds ? { onlyIds } : {}) }, controller.signal, {
           // The start's log line (startTimeline.ts): when an open document's first run reached a worker.
           onStart: () => info.version !== undefined && markStart("its run given to a worker"),

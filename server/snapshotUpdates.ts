@@ -42,6 +42,7 @@ export async function updateSnapshot(server: Server, uri: string, path: string[]
     first: true,
     traces: false,
     ...(project.setupFiles ? { setupFiles: project.setupFiles } : {}),
+    ...(project.vite ? { vite: project.vite } : {}),
   });
   // Undefined only for a cancelled job, and this one has no signal; the pool stopping (a shutdown) is the same.
   if (!result) return { ok: false, refused: "the run was stopped" };

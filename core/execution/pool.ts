@@ -15,6 +15,7 @@ import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
 import type { LineCoverageData } from "./v8Coverage.ts";
+import type { ViteSettings } from "./viteSettings.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
 export const GRACE_MS = 2000;
@@ -46,6 +47,8 @@ export interface FileJob {
   traces?: false;
   /** Files run in the file's bundle before its own code (the config's `setupFiles`, absolute). */
   setupFiles?: string[];
+  /** The config's define, env and `.env` folder (viteSettings.ts). */
+  vite?: ViteSettings;
   /** `turnlens test --mutate` (mutate.ts): the file's testWorkflow calls numbered, and maybe one entry changed. */
   mutation?: MutationPlan;
   /**
@@ -186,6 +189,8 @@ interface Slot {
   /** Files promised to it next (it bundles them ahead); another worker takes one only when idle. */
   reserved: Pending[];
   exited: Promise<void>;
+  /** Its VITEST_POOL_ID (the lowest free from 1 when it started) and VITEST_WORKER_ID (how many started before it). */
+  ids: { poolId: number; workerId: number };
 }
 
 export class WorkerPool {
@@ -394,7 +399,8 @@ export class WorkerPool {
     slot.reserved = taken;
     const setupFiles = taken[0]?.job.setupFiles;
     const coverage = taken[0]?.job.coverage ? { coverage: true as const } : {};
-    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}), ...coverage });
+    const vite = taken[0]?.job.vite;
+    this.send(slot, { type: "ahead", files: taken.map((pending) => pending.job.file), ...(setupFiles ? { setupFiles } : {}), ...coverage, ...(vite ? { vite } : {}) });
   }
 
   private idleSlots(): Slot[] {
@@ -461,7 +467,8 @@ export class WorkerPool {
       pending.started = true;
       pending.listener.onStart?.();
     }
-    const message: ParentMessage = { type: "run", file: job.file, timeoutMs: job.timeoutMs };
+    const message: ParentMessage = { type: "run", file: job.file, timeoutMs: job.timeoutMs, ids: slot.ids };
+    if (job.vite) message.vite = job.vite;
     if (job.source !== undefined) message.source = job.source;
     if (job.sources) message.sources = job.sources;
     if (job.pattern) message.pattern = job.pattern;
@@ -495,6 +502,17 @@ export class WorkerPool {
     );
   }
 
+  private started = 0;
+
+  /** A new worker's ids: the lowest pool id no living worker has, and the count of workers started before it. */
+  private nextIds(): Slot["ids"] {
+    const taken = new Set([...this.slots].filter((slot) => !slot.dead).map((slot) => slot.ids.poolId));
+    let poolId = 1;
+    while (taken.has(poolId)) poolId++;
+    // Vitest 4 counts its workers from 0.
+    return { poolId, workerId: this.started++ };
+  }
+
   private spawn(): Slot | undefined {
     let child: ChildProcess;
     try {
@@ -515,6 +533,7 @@ export class WorkerPool {
       runs: 0,
       reserved: [],
       exited: new Promise((resolve) => (resolveExit = resolve)),
+      ids: this.nextIds(),
     };
     this.slots.add(slot);
     child.stdout?.on("data", (chunk: Buffer) => this.output(slot, chunk.toString(), "stdout"));

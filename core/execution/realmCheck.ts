@@ -51,6 +51,11 @@ const WATCHED: ReadonlyArray<readonly [string, object]> = [
 /** Properties of globalThis that change on their own (Node's lazy globals, the runner's own state). */
 const GLOBALS_THAT_MOVE = new SafeSet<PropertyKey>(["_", "_error"]);
 
+/** Globals the runner itself sets afresh before each file (the config's `define`, viteSettings.ts): never a file's leftover. */
+export function globalsSetForEachFile(names: Iterable<string>): void {
+  for (const name of names) GLOBALS_THAT_MOVE.add(name);
+}
+
 /**
  * Globals Node itself adds later: fetch's dispatcher (`Symbol.for("undici.globalDispatcher.1")` in
  * Node 20, `.2` in Node 24) appears when fetch's code first loads. The first one seen joins the

@@ -19,6 +19,9 @@ import { MOCK_NAMESPACE, makesMockCalls, mocksModules, moduleMocksBundle, type M
 import { writeExclusively } from "../tempFolder/privateFolder.ts";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
 import { IMPORT_META_ENV_GLOBAL } from "../testApi/stubs.ts";
+import { defineReplacements } from "./viteSettings.ts";
+import { expandImportMetaGlob } from "./importMetaGlob.ts";
+import { viteImportPlugins } from "./viteImports.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -267,7 +270,9 @@ function turnlensPlugin(
           if (/\.d\.[cm]?ts$/.test(args.path)) return { contents: "", loader: "ts" };
           // An open buffer's text, saved or not, is what runs; the disk's is read within bounds.
           const text = sources[args.path] ?? (await readBoundedSource(args.path, true)) ?? "";
-          const contents = spyableNamespaceImports(runtimeImports(args.path, rewriteImportMeta(commonJsAsModule(args.path, text), args.path)));
+          const contents = spyableNamespaceImports(
+            runtimeImports(args.path, rewriteImportMeta(await expandImportMetaGlob(commonJsAsModule(args.path, text), args.path), args.path)),
+          );
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
           if (mocks?.rewrites(args.path))
             return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
@@ -472,9 +477,9 @@ export function bundleAhead(files: readonly string[]): void {
         inject: setupFiles,
         treeShaking: !keepAllCode,
         metafile: true,
-        plugins: [turnlensPlugin(undefined, {}, served, missing)],
+        plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, served, missing)],
         // Each output gets its own file's values in place of the tokens (below).
-        define: { __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
+        define: { ...defineReplacements(), __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
         banner: {
           js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
         },
@@ -549,8 +554,14 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       treeShaking: !keepAllCode,
       outfile,
       metafile: true,
-      plugins: mocks ? [mocks.plugin, turnlensPlugin(file, overlay, served, missing, loaded, mocks)] : [turnlensPlugin(file, overlay, served, missing, loaded)],
+      plugins: [
+        // A mocked module's import is the mocks' first (a `?raw` one too); Vite's suffixes come before Turnlens's own rules.
+        ...(mocks ? [mocks.plugin] : []),
+        ...viteImportPlugins(),
+        turnlensPlugin(file, overlay, served, missing, loaded, mocks),
+      ],
       define: {
+        ...defineReplacements(),
         __filename: JSON.stringify(file),
         __dirname: JSON.stringify(dirname(file)),
         "import.meta.env": IMPORT_META_ENV,

@@ -8,6 +8,7 @@ import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.
 import { runTestFile } from "./runFile.ts";
 import { installRuntimeImport } from "./runtimeImport.ts";
 import { bundleAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
+import { applyViteSettings, useViteSettings } from "./viteSettings.ts";
 import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
 import type { ParentMessage, WorkerMessage } from "./workerMessages.ts";
@@ -216,11 +217,13 @@ process.on("message", (raw) => {
   if (message.type === "exit") void exitWhenFlushed();
   if (message.type === "run") {
     useSetupFiles(message.setupFiles ?? []);
+    applyViteSettings(message.vite, message.ids);
     useCoverageBundles(message.coverage === true);
     void runOne(message);
   }
   if (message.type === "ahead") {
     useSetupFiles(message.setupFiles ?? []);
+    useViteSettings(message.vite);
     useCoverageBundles(message.coverage === true);
     bundleAhead(message.files);
   }

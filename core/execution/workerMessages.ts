@@ -9,6 +9,7 @@ import type { RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
 import type { LineCoverageData } from "./v8Coverage.ts";
+import type { ViteSettings, WorkerIds } from "./viteSettings.ts";
 
 export type ParentMessage =
   | {
@@ -39,9 +40,13 @@ export type ParentMessage =
       coverage?: true;
       /** Which snapshots are written (`-u`: all, a CI: none); absent, snapshotRun.ts's default. */
       updateSnapshot?: "all" | "new" | "none";
+      /** The config's define, env and `.env` folder (viteSettings.ts). */
+      vite?: ViteSettings;
+      /** This worker's VITEST_POOL_ID and VITEST_WORKER_ID. */
+      ids?: WorkerIds;
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
-  | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true }
+  | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true; vite?: ViteSettings }
   | { type: "exit" };
 
 export type WorkerMessage =

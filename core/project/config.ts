@@ -37,6 +37,15 @@ export interface TurnlensConfig {
   bail?: number;
   /** Only tests whose full name matches run, as `-t`. */
   testNamePattern?: string | RegExp;
+  /**
+   * Names replaced in test files and the files they bundle, as Vite's and Vitest's `define`: a string
+   * is source text (JSON such as `'"text"'`, or a name such as `"process.env.MODE"`), any other value
+   * stands for itself. A plain name becomes a global the file may reassign; `import.meta.env.X` and
+   * `process.env.X` set that variable; a dotted name is replaced where it is read (docs/config.md).
+   */
+  define?: Readonly<Record<string, unknown>>;
+  /** Environment variables each test file runs with (`process.env`, `import.meta.env`), as Vitest's `test.env`. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Returns the config as given: it is there for the type, so an editor and tsc check each key. */

@@ -7,6 +7,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { noSuchOption, suggestName } from "../workflow/unknownOptions.ts";
 import { MAX_TIMER_MS } from "../execution/limits.ts";
 import { REPORTER_NAMES } from "./config.ts";
+import { defineProblem, defineTexts } from "../execution/viteDefine.ts";
 
 /** The names a config file may have, in the order they are looked for. */
 export const CONFIG_FILE_NAMES = ["turnlens.config.ts", "turnlens.config.mts", "turnlens.config.js", "turnlens.config.mjs", "turnlens.config.json"] as const;
@@ -36,6 +37,10 @@ export interface ProjectConfig {
   passWithNoTests?: boolean;
   bail?: number;
   testNamePattern?: RegExp;
+  /** Vite's `define`, each value as source text (viteDefine.ts). */
+  define?: Record<string, string>;
+  /** Environment variables of each test file, as Vitest's `test.env`. */
+  env?: Record<string, string>;
 }
 
 /** A config that cannot be used: its message names the file and the key. */
@@ -74,6 +79,15 @@ const KEYS: Record<string, { expected: string; check: (value: unknown) => boolea
   passWithNoTests: { expected: "true or false", check: (value) => typeof value === "boolean" },
   bail: { expected: "a whole number of failed tests (0: never stop)", check: (value) => Number.isInteger(value) && (value as number) >= 0 },
   testNamePattern: { expected: "a regular expression, or its source as a string", check: (value) => typeof value === "string" || value instanceof RegExp },
+  define: {
+    expected: "an object of replacements by name, each JSON text or a name as a string (such as { __VERSION__: '\"1.2\"' }), or a plain value",
+    // Each entry's own problem is said below, by name.
+    check: isPlainObject,
+  },
+  env: {
+    expected: 'an object of strings by variable name (such as { API_URL: "http://localhost" })',
+    check: (value) => isPlainObject(value) && Object.values(value).every((text) => typeof text === "string"),
+  },
 };
 
 export const CONFIG_KEYS: readonly string[] = Object.keys(KEYS);
@@ -155,6 +169,15 @@ export function checkConfig(raw: unknown, file: string, where: string): ProjectC
       throw new ConfigError(`${where}: "testNamePattern" must be a valid regular expression: ${(error as Error).message}`);
     }
   }
+  if (raw.define !== undefined) {
+    const define = raw.define as Record<string, unknown>;
+    for (const [name, replacement] of Object.entries(define)) {
+      const problem = defineProblem(name, replacement);
+      if (problem) throw new ConfigError(`${where}: "define" ${problem}`);
+    }
+    config.define = defineTexts(define);
+  }
+  if (raw.env !== undefined) config.env = { ...(raw.env as Record<string, string>) };
   const setupFiles = raw.setupFiles === undefined ? [] : typeof raw.setupFiles === "string" ? [raw.setupFiles] : (raw.setupFiles as string[]);
   for (const setupFile of setupFiles) {
     const path = resolve(root, setupFile);

@@ -7,6 +7,7 @@ import { WorkerPool, type JobResult } from "../execution/pool.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
 import { importedModules } from "../execution/schemaNames.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
+import { viteSettingsOf } from "../execution/viteSettings.ts";
 import { resolveMaxWorkers } from "../project/configFile.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import type { ReporterGroup } from "./reporters/reporterGroup.ts";
@@ -80,6 +81,7 @@ export async function runFiles(
   // they stay in the worker, off the channel and out of this process's memory.
   const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
+  const vite = { vite: options.vite ?? viteSettingsOf(undefined, process.cwd()) };
   const coverage = options.coverage ? { coverage: true as const } : {};
   // Vitest's rule: `-u` rewrites, a CI writes nothing (a missing snapshot fails), else new ones are written.
   const snap = { updateSnapshot: options.update ? ("all" as const) : isCI ? ("none" as const) : ("new" as const) };
@@ -89,7 +91,7 @@ export async function runFiles(
       const ended: TestReport[] = [];
       // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
       const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...schemaModules, ...coverage, ...snap }, undefined, {
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...vite, ...schemaModules, ...coverage, ...snap }, undefined, {
         onStart: () => {
           started.add(file);
           unstarted--;

@@ -3,6 +3,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { MAX_TIMER_MS, workerCap } from "../execution/limits.ts";
+import { type ViteSettings, viteSettingsOf } from "../execution/viteSettings.ts";
 import type { CoverageFormat } from "../coverage/coverageReport.ts";
 import type { ReportType } from "istanbul-reports";
 import { resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "../project/configFile.ts";
@@ -43,6 +44,8 @@ export interface CliOptions {
   configFile?: string;
   /** Files each worker runs before each test file (the config's `setupFiles`, absolute). */
   setupFiles: string[];
+  /** The config's define and env, and the folder of the `.env` files (absent: the current folder's, no define). */
+  vite?: ViteSettings;
   /** The options a flag set, which the config file does not override. */
   given: ReadonlySet<ConfigurableOption>;
   /** `--mutate` (a table) or `--mutate=json`, with its budget per file and threshold (docs/mutate.md). */
@@ -71,7 +74,7 @@ export class CliUsageError extends Error {
  */
 export function withConfig(options: CliOptions, config: ProjectConfig | undefined): CliOptions {
   if (!config) return options;
-  const merged: CliOptions = { ...options, setupFiles: config.setupFiles };
+  const merged: CliOptions = { ...options, setupFiles: config.setupFiles, vite: viteSettingsOf(config, process.cwd()) };
   const unset = (key: ConfigurableOption) => !options.given.has(key);
   if (unset("pattern") && config.testNamePattern) merged.pattern = config.testNamePattern;
   if (unset("timeoutMs") && config.testTimeout !== undefined) merged.timeoutMs = config.testTimeout === 0 ? MAX_TIMER_MS : config.testTimeout;

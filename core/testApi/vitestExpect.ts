@@ -121,9 +121,12 @@ export { chai };
 // built on @vitest/runner calls the first two from those hooks; today's (runFile.ts) calls
 // startExpectTest / expectAfterBody / finishExpectTest, which wrap them.
 
-/** A test file starts loading: `expect.getState().testPath` is its path from its top-level code on, as under Vitest. */
+/**
+ * A test file starts loading: `expect.getState().testPath` is its path from its top-level code on,
+ * and `environment` the name of the environment it runs in (Node's, "node"), as under Vitest.
+ */
 export function setExpectTestPath(file: string): void {
-  setState<CountingState>({ testPath: file }, globalExpect);
+  setState<CountingState & { environment: string }>({ testPath: file, environment: "node" }, globalExpect);
 }
 
 /** Before each try of a test: its assertions are counted from zero, `expect.assertions` unset. */

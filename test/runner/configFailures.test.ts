@@ -10,7 +10,7 @@ import { FIXTURES } from "./harness.ts";
 
 const PASSES = 'import { test } from "bun:test";\ntest("passes", () => {});\n';
 const KEYS =
-  'it takes "include", "exclude", "testTimeout", "maxWorkers", "reporters", "outputFile", "silent", "setupFiles", "passWithNoTests", "bail", "testNamePattern"';
+  'it takes "include", "exclude", "testTimeout", "maxWorkers", "reporters", "outputFile", "silent", "setupFiles", "passWithNoTests", "bail", "testNamePattern", "define", "env"';
 
 /** A case file of config-hangs-server, copied into the fixtures. */
 function caseFile(name: string): string {

@@ -100,6 +100,27 @@ describe("vitest run with the turnlens plugin", () => {
     expect(result.vitest["bun-api/vitest/focused.test.ts > is not focused"]).toBe("skipped");
   });
 
+  test("what Vite gives a file with no config means the same under turnlens test: import.meta.glob, ?raw, the worker's ids, the environment's name", () => {
+    const prefix = "bun-api/vitest/viteImports.test.ts > ";
+    const outcomes = (runner: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(runner)
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([key, status]) => [key.slice(prefix.length), status]),
+      );
+    const expected = {
+      "a ?raw import is the file's text": "passed",
+      "a test file sees its worker's VITEST_POOL_ID and VITEST_WORKER_ID": "passed",
+      "a wrong expectation on a glob fails": "failed",
+      "import.meta.glob is lazy by default, keyed by the path from the file, in order": "passed",
+      "import.meta.glob with eager and import gives each module's export itself": "passed",
+      "import.meta.glob with query ?raw loads each file's text": "passed",
+      "the environment a file runs in is named node": "passed",
+    };
+    expect(outcomes(result.vitest)).toEqual(expected);
+    expect(outcomes(result.turnlens)).toEqual(expected);
+  });
+
   test("Vitest's runner names mean the same under turnlens test: modifiers, .each/.for, concurrency, retry, repeats, the context, fixtures, hooks", () => {
     const prefix = "bun-api/vitest/runnerSemantics.test.ts > ";
     const outcomes = (run: Record<string, string>) =>

@@ -1,0 +1,93 @@
+// The imports Vite gives a test file that esbuild has no loader for: `.wasm` as an ES module (the
+// WebAssembly ESM integration Vitest gets from Node: its imports imported, the instance's exports
+// exported), `x.wasm?init` (Vite's: a function that instantiates it), and `x?raw` (the file's text).
+import { readFile } from "node:fs/promises";
+import type { Plugin } from "esbuild";
+
+/** What of WebAssembly is used here (the project's TypeScript libs leave it out). */
+interface WasmEntry {
+  module: string;
+  name: string;
+}
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<object>;
+  Module: { imports(module: object): WasmEntry[]; exports(module: object): Array<{ name: string }> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** The esbuild plugins, placed before Turnlens's own so these suffixes are theirs. */
+export function viteImportPlugins(): Plugin[] {
+  return [queryImports, wasmModules];
+}
+
+/** `?raw` on any file, `?init` on a `.wasm` file: resolved as the file, the query kept as its suffix. */
+const queryImports: Plugin = {
+  name: "turnlens-vite-queries",
+  setup(b) {
+    // A `data:` URL (`data:application/wasm;base64,...`, `data:text/javascript,...`) is Node's to import when the file runs, as under Vitest.
+    b.onResolve({ filter: /^data:/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /\?(?:raw|init)$/ }, async (args) => {
+      const [path = "", query = ""] = args.path.split(/(?=\?(?:raw|init)$)/);
+      if (query === "?init" && !path.endsWith(".wasm")) return undefined;
+      // Resolved by esbuild itself (a package's file too): the text is read, never imported. As
+      // Turnlens's own inner lookups (moduleMocks.ts): the mocks' rule, itself resolving, must not wait on this one.
+      const inner = { turnlensInner: true, mocksInner: true };
+      const resolved = await b.resolve(path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: inner });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, suffix: query };
+    });
+    b.onLoad({ filter: /.*/ }, async (args) => {
+      if (args.namespace !== "file") return undefined;
+      if (args.suffix === "?raw") return { contents: await readFile(args.path, "utf8"), loader: "text" };
+      if (args.suffix === "?init") return { contents: wasmInitSource(args.path), loader: "js" };
+      return undefined;
+    });
+  },
+};
+
+/** `.wasm` imported as an ES module: compiled once while bundling to learn its imports and exports. */
+const wasmModules: Plugin = {
+  name: "turnlens-wasm",
+  setup(b) {
+    b.onLoad({ filter: /\.wasm$/ }, async (args) => {
+      if (args.namespace !== "file" || args.suffix) return undefined;
+      let module: object;
+      try {
+        module = await wasm.compile(await readFile(args.path));
+      } catch (error) {
+        return { errors: [{ text: `${args.path} is not a WebAssembly module esbuild can import: ${(error as Error).message}` }] };
+      }
+      return { contents: wasmModuleSource(args.path, wasm.Module.imports(module), wasm.Module.exports(module)), loader: "js" };
+    });
+  },
+};
+
+/**
+ * The module standing for a `.wasm` file, as the ESM integration links it: each module the wasm
+ * imports from is imported (a cycle back to the JS that imports the wasm works, as wasm-bindgen's
+ * output needs), the instance is made when the module runs, and each of its exports is exported.
+ * The bytes are read when it runs, from the file itself.
+ */
+export function wasmModuleSource(path: string, imports: readonly WasmEntry[], exports: ReadonlyArray<{ name: string }>): string {
+  const modules = [...new Set(imports.map((entry) => entry.module))];
+  const lines = [`import { readFileSync as __turnlensReadWasm } from "node:fs";`];
+  modules.forEach((name, index) => lines.push(`import * as __turnlensWasmImport${index} from ${JSON.stringify(name)};`));
+  const importObject = modules.map((name, index) => `${JSON.stringify(name)}: __turnlensWasmImport${index}`).join(", ");
+  lines.push(`const __turnlensWasmInstance = new WebAssembly.Instance(new WebAssembly.Module(__turnlensReadWasm(${JSON.stringify(path)})), { ${importObject} });`);
+  exports.forEach((entry, index) => {
+    lines.push(`const __turnlensWasmExport${index} = __turnlensWasmInstance.exports[${JSON.stringify(entry.name)}];`);
+    lines.push(`export { __turnlensWasmExport${index} as ${JSON.stringify(entry.name)} };`);
+  });
+  return lines.join("\n");
+}
+
+/** Vite's `x.wasm?init`: a default export that instantiates the module with the imports given and resolves to the instance. */
+function wasmInitSource(path: string): string {
+  return [
+    `import { readFileSync as __turnlensReadWasm } from "node:fs";`,
+    `export default async function init(imports = {}) {`,
+    `  const { instance } = await WebAssembly.instantiate(__turnlensReadWasm(${JSON.stringify(path)}), imports);`,
+    `  return instance;`,
+    `}`,
+  ].join("\n");
+}
