@@ -15,13 +15,14 @@ import { checkTimeline } from "./timeline.mjs";
 import { checkMutateLens } from "./mutateLens.mjs";
 import { checkAtAGlance } from "./atAGlance.mjs";
 import { checkGutterAndPeek } from "./gutterAndPeek.mjs";
+import { checkSnapshotPeek } from "./snapshotPeek.mjs";
 import { checkColdStart } from "./coldStart.mjs";
 import { takeCoverageScreenshot } from "./coverageScreenshot.mjs";
 import { configTestFilesWorkspace } from "./configTestFilesWorkspace.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const cache = resolve(process.env.TURNLENS_E2E_CACHE || join(root, ".e2e-cache"));
-// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, coldStart, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, gutterAndPeek, coverageScreenshot, or one suite's name).
+// TURNLENS_E2E_SKIP: comma-separated steps to leave out (package, tests, coldStart, screenshots, workflowScreenshot, completionScreenshot, editorStateScreenshots, timeline, mutateLens, atAGlance, gutterAndPeek, snapshotPeek, coverageScreenshot, or one suite's name).
 const skip = new Set((process.env.TURNLENS_E2E_SKIP ?? "").split(",").filter(Boolean));
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -142,6 +143,7 @@ try {
     { name: "mutateLens", workspace: "mutateLens", from: "examples/mutation", run: checkMutateLens },
     { name: "atAGlance", workspace: "atAGlance", from: "examples", run: checkAtAGlance },
     { name: "gutterAndPeek", workspace: "gutterAndPeek", from: "examples", run: checkGutterAndPeek },
+    { name: "snapshotPeek", workspace: "snapshotPeek", from: "examples/summarize", run: checkSnapshotPeek },
     { name: "coverageScreenshot", workspace: "coverageShot", from: "examples", run: takeCoverageScreenshot },
   ];
   for (const step of browserSteps) {

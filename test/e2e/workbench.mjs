@@ -66,6 +66,10 @@ export function showHoverAtCursor(page, hover) {
 
 /** What a step that takes pictures returns when it failed at `stage`: why, and the page then in logs/`picture`. */
 export async function failedAt(page, logs, picture, stage, error, files) {
-  await page.screenshot({ path: join(logs, picture) }).catch(() => {});
-  return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (the page then: ${join(logs, picture)})` };
+  // Said when the picture could not be taken, so the message never names a file that is not there.
+  const pictured = await page.screenshot({ path: join(logs, picture), timeout: 60_000 }).then(
+    () => `the page then: ${join(logs, picture)}`,
+    (failure) => `no picture of the page: ${failure.message.split("\n")[0]}`,
+  );
+  return { ok: false, files, error: `${stage}: ${error.message.split("\n").slice(0, 3).join(" ")} (${pictured})` };
 }
