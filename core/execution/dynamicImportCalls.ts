@@ -13,6 +13,11 @@ export function importMetaResolveCall(file: string): string {
   return `globalThis[Symbol.for(${JSON.stringify(IMPORT_META_RESOLVE)})](${JSON.stringify(pathToFileURL(file).href)}, `;
 }
 
+/** What stands for `import(` of a non-literal in `file`: the specifier and ")" follow. */
+export function runtimeImportCall(file: string): string {
+  return `globalThis[Symbol.for(${JSON.stringify(RUNTIME_IMPORT)})](${JSON.stringify(file)}, `;
+}
+
 const DYNAMIC_IMPORT_OR_SKIPPED =
   /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|(?<![.\w$])import\s*\((?=\s*(?:\/\*[\s\S]*?\*\/\s*)*(?!['"\s]|\/\*|`\.{1,2}\/))/g;
 
@@ -24,7 +29,5 @@ const DYNAMIC_IMPORT_OR_SKIPPED =
  */
 export function runtimeImports(file: string, text: string): string {
   if (!text.includes("import")) return text;
-  return text.replace(DYNAMIC_IMPORT_OR_SKIPPED, (match) =>
-    match.startsWith("import") ? `globalThis[Symbol.for(${JSON.stringify(RUNTIME_IMPORT)})](${JSON.stringify(file)}, ` : match,
-  );
+  return text.replace(DYNAMIC_IMPORT_OR_SKIPPED, (match) => (match.startsWith("import") ? runtimeImportCall(file) : match));
 }

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { readFile } from "node:fs/promises";
 import { moduleMocks } from "../testApi/viModules.ts";
 import { readBoundedSource } from "./boundedSource.ts";
+import { runtimeImportCall } from "./dynamicImportCalls.ts";
 import { mockFolderFile } from "./mockFolders.ts";
 import { isServed, registry } from "./served.ts";
 
@@ -21,9 +22,6 @@ const MOCK_PATH =
 
 /** The path of each import, export-from and literal `import()` of a file's text. */
 const IMPORTED_PATH = /\b(?:from|import)\s*\(?\s*(["'])([^"'\n]+)\1/g;
-
-/** `import(` of anything but a literal (a variable, a call): Vite's mocker sees those imports too. */
-const COMPUTED_IMPORT = /(?<![.\w$])import\s*\((?=\s*[A-Za-z_$])/g;
 
 /** The key under which bundles find the registry, in the served modules' registry (made at the worker's start). */
 const REGISTRY_KEY = "turnlens:moduleMocks";
@@ -369,6 +367,9 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
   };
   // The test file is rewritten only when it mocks itself: else its imports reach the setup files' mocks through the proxies alone.
   const rewritten = new Set([...plan.setup.map((source) => source.file), ...(plan.own ? [plan.file] : [])]);
-  const moduleText = (_path: string, text: string) => text.replace(COMPUTED_IMPORT, `(${REGISTRY_EXPRESSION}.computedImport((name) => import(name)))(`);
+  // `import(` of anything but a literal (a variable, a call), which the bundle already sends to the runtime's
+  // import (dynamicImportCalls.ts): Vite's mocker sees those imports too, so the mocks are asked first.
+  const moduleText = (path: string, text: string) =>
+    text.replaceAll(runtimeImportCall(path), `(${REGISTRY_EXPRESSION}.computedImport((name) => ${runtimeImportCall(path)}name)))(`);
   return { plugin, rewrites: (path) => rewritten.has(path), sourceText, moduleText };
 }

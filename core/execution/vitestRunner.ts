@@ -59,7 +59,7 @@ class TurnlensVitestRunner implements VitestRunner {
   private readonly current = new AsyncLocalStorage<Test>();
   /**
    * `task.file.pool`: Turnlens runs each file in a forked child process (workerProcess.ts), which is
-   * what Vitest calls the `forks` pool (`process.send` there, no worker thread).
+   * what Vitest calls the `forks` pool (a child process, no worker thread; its IPC channel stays the runner's).
    */
   readonly pool = "forks";
   loadError: unknown;

@@ -18,7 +18,7 @@ afterEach(() => {
 
 const RUNS = ['import { test } from "bun:test";', "", 'test("runs", () => {', '  throw new Error("the test ran");', "});", ""].join("\n");
 const KEYS =
-  'it takes "include", "exclude", "testTimeout", "maxWorkers", "reporters", "outputFile", "silent", "setupFiles", "passWithNoTests", "bail", "testNamePattern"';
+  'it takes "include", "exclude", "testTimeout", "maxWorkers", "reporters", "outputFile", "silent", "setupFiles", "passWithNoTests", "bail", "testNamePattern", "define", "env"';
 
 function caseFile(name: string): string {
   return readFileSync(join(FIXTURES, "configHangs", name), "utf8");
