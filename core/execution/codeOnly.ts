@@ -108,15 +108,20 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
   return spans;
 }
 
-/** `text.replace(pattern, replace)` in the code alone; everywhere when the scanner cannot read the file. */
+/**
+ * `text.replace(pattern, replace)` for the matches that start in code; everywhere when the scanner
+ * cannot read the file. The pattern sees the whole text, so a lookahead past the code (`import(` then
+ * a string) reads what follows.
+ */
 export function replaceInCode(text: string, pattern: RegExp, replace: (match: string, ...groups: string[]) => string): string {
   const spans = codeSpans(text);
   if (!spans) return text.replace(pattern, replace);
-  let out = "";
-  let at = 0;
-  for (const [begin, end] of spans) {
-    out += text.slice(at, begin) + text.slice(begin, end).replace(pattern, replace);
-    at = end;
-  }
-  return out + text.slice(at);
+  // Matches come in order of their offset, so one walk over the spans serves them all.
+  let span = 0;
+  return text.replace(pattern, (match: string, ...rest: unknown[]) => {
+    const offset = rest.find((value) => typeof value === "number") as number;
+    while (span < spans.length && spans[span]![1] <= offset) span++;
+    const inCode = span < spans.length && spans[span]![0] <= offset;
+    return inCode ? replace(match, ...(rest.slice(0, rest.indexOf(offset)) as string[])) : match;
+  });
 }

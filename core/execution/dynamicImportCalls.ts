@@ -1,6 +1,7 @@
 // A bundled file's `import(expression)` whose specifier only the run knows, sent to the runtime's
 // import (runtimeImport.ts), which resolves it from the file that wrote it, not from the bundle.
 import { pathToFileURL } from "node:url";
+import { replaceInCode } from "./codeOnly.ts";
 
 /** What a bundled file's `import(expression)` calls: `globalThis[Symbol.for(RUNTIME_IMPORT)](importer, specifier)`. */
 export const RUNTIME_IMPORT = "turnlens.runtimeImport";
@@ -18,16 +19,16 @@ export function runtimeImportCall(file: string): string {
   return `globalThis[Symbol.for(${JSON.stringify(RUNTIME_IMPORT)})](${JSON.stringify(file)}, `;
 }
 
-const DYNAMIC_IMPORT_OR_SKIPPED =
-  /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|(?<![.\w$])import\s*\((?=\s*(?:\/\*[\s\S]*?\*\/\s*)*(?!['"\s]|\/\*|`\.{1,2}\/))/g;
+/** `import(` whose argument is not a string, nor a template literal starting "./" or "../" (comments before it allowed). */
+const DYNAMIC_IMPORT = /(?<![.\w$])import\s*\((?=\s*(?:\/\*[\s\S]*?\*\/\s*)*(?!['"\s]|\/\*|`\.{1,2}\/))/g;
 
 /**
  * `text` with each `import(expression)` whose argument is not a string (a variable, a call) sent to
  * RUNTIME_IMPORT with `file` as its importer. esbuild bundles a string itself, and a template literal
  * that starts "./" or "../" as every file it may name (so each is the bundle's one copy of it);
- * quoted strings and comments are left as written.
+ * strings (a template literal's text too), comments and regular expressions are left as written (codeOnly.ts).
  */
 export function runtimeImports(file: string, text: string): string {
   if (!text.includes("import")) return text;
-  return text.replace(DYNAMIC_IMPORT_OR_SKIPPED, (match) => (match.startsWith("import") ? runtimeImportCall(file) : match));
+  return replaceInCode(text, DYNAMIC_IMPORT, () => runtimeImportCall(file));
 }

@@ -607,8 +607,9 @@ export async function bundleRuntimeImport(specifier: string, importer: string): 
     ...TEST_BUNDLE_OPTIONS,
     resolveExtensions: RESOLVE_EXTENSIONS,
     treeShaking: !keepAllCode,
-    plugins: [turnlensPlugin(undefined, {}, served, missing)],
-    define: { __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
+    // The same rules as the test file's own imports: Vite's suffixes and client, the config's define.
+    plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, served, missing)],
+    define: { ...defineReplacements(), __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
     banner: {
       js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(pathToFileURL(importer).href)});`,
     },

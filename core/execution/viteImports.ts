@@ -1,7 +1,10 @@
 // The imports Vite gives a test file that esbuild has no loader for: `.wasm` as an ES module (the
 // WebAssembly ESM integration Vitest gets from Node: its imports imported, the instance's exports
-// exported), `x.wasm?init` (Vite's: a function that instantiates it), and `x?raw` (the file's text).
+// exported), `x.wasm?init` (Vite's: a function that instantiates it), `x?raw` and `x.css?inline` (the
+// file's text), `x?url` and an asset (an image, media, a font: its URL from the root), and
+// `/@vite/client` (the stub Vitest serves in its place: no dev server runs under a test).
 import { readFile } from "node:fs/promises";
+import { isAbsolute, relative, sep } from "node:path";
 import type { Plugin } from "esbuild";
 
 /** What of WebAssembly is used here (the project's TypeScript libs leave it out). */
@@ -17,18 +20,29 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The esbuild plugins, placed before Turnlens's own so these suffixes are theirs. */
 export function viteImportPlugins(): Plugin[] {
-  return [queryImports, wasmModules];
+  return [queryImports, wasmModules, viteClient];
 }
 
-/** `?raw` on any file, `?init` on a `.wasm` file: resolved as the file, the query kept as its suffix. */
+/** Vite's asset types (vite's KNOWN_ASSET_TYPES) but `.txt`, which Bun imports as its text: imported, each is its URL. */
+const ASSET = /\.(apng|bmp|png|jpe?g|jfif|pjpeg|pjp|gif|svg|ico|webp|avif|cur|jxl|mp4|webm|ogg|mp3|wav|flac|aac|opus|mov|m4a|vtt|woff2?|eot|ttf|otf|webmanifest|pdf)$/i;
+
+/** A file's URL as Vite's dev server gives it: from the root (the working folder), or `/@fs/` and its full path outside it. */
+export function viteAssetUrl(path: string, root = process.cwd()): string {
+  const fromRoot = relative(root, path);
+  if (fromRoot.startsWith("..") || isAbsolute(fromRoot)) return `/@fs/${path.split(sep).join("/").replace(/^\//, "")}`;
+  return `/${fromRoot.split(sep).join("/")}`;
+}
+
+/** `?raw`/`?url` on any file, `?inline` on a stylesheet, `?init` on a `.wasm` file: resolved as the file, the query kept as its suffix. */
 const queryImports: Plugin = {
   name: "turnlens-vite-queries",
   setup(b) {
     // A `data:` URL (`data:application/wasm;base64,...`, `data:text/javascript,...`) is Node's to import when the file runs, as under Vitest.
     b.onResolve({ filter: /^data:/ }, (args) => ({ path: args.path, external: true }));
-    b.onResolve({ filter: /\?(?:raw|init)$/ }, async (args) => {
-      const [path = "", query = ""] = args.path.split(/(?=\?(?:raw|init)$)/);
+    b.onResolve({ filter: /\?(?:raw|init|url|inline)$/ }, async (args) => {
+      const [path = "", query = ""] = args.path.split(/(?=\?(?:raw|init|url|inline)$)/);
       if (query === "?init" && !path.endsWith(".wasm")) return undefined;
+      if (query === "?inline" && !/\.(css|less|sass|scss|styl|stylus|pcss|postcss|sss)$/.test(path)) return undefined;
       // Resolved by esbuild itself (a package's file too): the text is read, never imported. As
       // Turnlens's own inner lookups (moduleMocks.ts): the mocks' rule, itself resolving, must not wait on this one.
       const inner = { turnlensInner: true, mocksInner: true };
@@ -38,10 +52,44 @@ const queryImports: Plugin = {
     });
     b.onLoad({ filter: /.*/ }, async (args) => {
       if (args.namespace !== "file") return undefined;
-      if (args.suffix === "?raw") return { contents: await readFile(args.path, "utf8"), loader: "text" };
+      if (args.suffix === "?raw" || args.suffix === "?inline") return { contents: await readFile(args.path, "utf8"), loader: "text" };
+      if (args.suffix === "?url" || (!args.suffix && ASSET.test(args.path)))
+        return { contents: `export default ${JSON.stringify(viteAssetUrl(args.path))};`, loader: "js" };
       if (args.suffix === "?init") return { contents: wasmInitSource(args.path), loader: "js" };
       return undefined;
     });
+  },
+};
+
+/** Vitest's stub of Vite's client (vitest/dist/module-evaluator.js): hot contexts that do nothing, styles put in a document if there is one. */
+const VITE_CLIENT_STUB = `export const injectQuery = (id) => id;
+export const createHotContext = () => ({ accept() {}, prune() {}, dispose() {}, decline() {}, invalidate() {}, on() {}, send() {} });
+export function updateStyle(id, css) {
+  if (typeof document === "undefined") return;
+  const element = document.querySelector(\`[data-vite-dev-id="\${id}"]\`);
+  if (element) {
+    element.textContent = css;
+    return;
+  }
+  const style = document.createElement("style");
+  style.setAttribute("type", "text/css");
+  style.setAttribute("data-vite-dev-id", id);
+  style.textContent = css;
+  document.querySelector("head")?.appendChild(style);
+}
+export function removeStyle(id) {
+  if (typeof document === "undefined") return;
+  const sheet = document.querySelector(\`[data-vite-dev-id="\${id}"]\`);
+  if (sheet) document.head.removeChild(sheet);
+}
+`;
+
+/** `/@vite/client` (and `@vite/client`): the stub, as Vitest gives it. */
+const viteClient: Plugin = {
+  name: "turnlens-vite-client",
+  setup(b) {
+    b.onResolve({ filter: /^\/?@vite\/client$/ }, () => ({ path: "/@vite/client", namespace: "turnlens-vite-client" }));
+    b.onLoad({ filter: /.*/, namespace: "turnlens-vite-client" }, () => ({ contents: VITE_CLIENT_STUB, loader: "js" }));
   },
 };
 

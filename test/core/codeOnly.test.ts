@@ -2,6 +2,7 @@
 // a test named "import.meta.dirname", a comment or a regular expression keep their text.
 import { describe, expect, test } from "bun:test";
 import { replaceInCode } from "../../core/execution/codeOnly.ts";
+import { runtimeImportCall, runtimeImports } from "../../core/execution/dynamicImportCalls.ts";
 
 const rewrite = (text: string) => replaceInCode(text, /\bimport\.meta\.url\b/g, () => "URL");
 
@@ -24,5 +25,21 @@ describe("replaceInCode", () => {
 
   test("a text the scanner cannot read (an unclosed string) is rewritten everywhere, as before", () => {
     expect(rewrite(`const s = "import.meta.url\nimport.meta.url`)).toBe(`const s = "URL\nURL`);
+  });
+});
+
+describe("runtimeImports", () => {
+  const call = runtimeImportCall("/p/a.ts");
+
+  test("import(name) in code goes to the runtime's import; a string's, a template's text and a comment's are left as written", () => {
+    expect(runtimeImports("/p/a.ts", "const m = await import(name);")).toBe(`const m = await ${call}name);`);
+    const written = "const file = `await import(name)`; // import(name)\nconst s = 'import(name)';";
+    expect(runtimeImports("/p/a.ts", written)).toBe(written);
+  });
+
+  test("import of a string or of a template starting ./ is esbuild's; a template starting otherwise, or after a comment, is the runtime's", () => {
+    expect(runtimeImports("/p/a.ts", 'import("./x.ts"); import(`./${n}.ts`)')).toBe('import("./x.ts"); import(`./${n}.ts`)');
+    expect(runtimeImports("/p/a.ts", "import(`${base}/x.js`)")).toBe(`${call}\`\${base}/x.js\`)`);
+    expect(runtimeImports("/p/a.ts", "import(/* @vite-ignore */ name)")).toBe(`${call}/* @vite-ignore */ name)`);
   });
 });

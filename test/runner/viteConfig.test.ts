@@ -1,6 +1,6 @@
 // What a Vite config gives a Vitest test file, given by Turnlens's own: the config's `define` and
 // `env`, the `.env` files' VITE_ variables, VITEST_POOL_ID/VITEST_WORKER_ID, `import.meta.glob`,
-// `.wasm` imports (and Vite's `?init`, `?raw`). Each row runs `turnlens test` on a fresh project.
+// `.wasm` imports (and Vite's `?init`, `?raw`, `?url`, `?inline`, assets), `/@vite/client`. Each row runs `turnlens test` on a fresh project.
 import { describe } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -161,6 +161,57 @@ test("esm", async () => {
 test("init", async () => {
   const instance = await init({ "./host.js": { double: (x: number) => x * 3 } });
   expect(instance.exports.quadruple(2)).toBe(18);
+});
+`,
+      },
+      args: [],
+      code: 0,
+      lastLine: "2 passed, 0 failed",
+    },
+    {
+      name: "/@vite/client is Vitest's stub of Vite's client: hot contexts that do nothing, styles only where there is a document",
+      files: {
+        "client.test.ts": `import { expect, test } from "vitest";
+// @ts-expect-error Vite's client has no types here
+import * as client from "/@vite/client";
+test("stub", () => {
+  const hot = client.createHotContext("/x.ts");
+  expect(Object.keys(hot).sort()).toEqual(["accept", "decline", "dispose", "invalidate", "on", "prune", "send"]);
+  expect(client.injectQuery("/a.css")).toBe("/a.css");
+  expect(client.updateStyle("a", "body {}")).toBeUndefined();
+  expect(client.removeStyle("a")).toBeUndefined();
+});
+`,
+      },
+      args: [],
+      code: 0,
+      lastLine: "1 passed, 0 failed",
+    },
+    {
+      name: "an asset import and ?url are the file's URL from the root (/@fs/ outside it), a stylesheet's ?inline its text, by a literal import and by import(name) alike",
+      files: {
+        "assets/logo.png": "png",
+        "assets/site.css": ".a { color: red; }\n",
+        "assets.test.ts": `import { expect, test } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+// @ts-expect-error Vite's imports have no types here
+import logo from "./assets/logo.png";
+// @ts-expect-error
+import css from "./assets/site.css?inline";
+// @ts-expect-error
+import cssUrl from "./assets/site.css?url";
+test("literal", () => {
+  expect([logo, css, cssUrl]).toEqual(["/assets/logo.png", ".a { color: red; }\\n", "/assets/site.css"]);
+});
+test("import(name)", async () => {
+  const load = (name: string) => import(name);
+  expect((await load("./assets/logo.png")).default).toBe("/assets/logo.png");
+  expect((await load("./assets/site.css?inline")).default).toBe(".a { color: red; }\\n");
+  const outside = join(tmpdir(), \`turnlens-asset-\${process.pid}.mp3\`);
+  writeFileSync(outside, "");
+  expect((await load(outside)).default).toBe("/@fs" + outside);
 });
 `,
       },

@@ -100,7 +100,7 @@ describe("vitest run with the turnlens plugin", () => {
     expect(result.vitest["bun-api/vitest/focused.test.ts > is not focused"]).toBe("skipped");
   });
 
-  test("what Vite gives a file with no config means the same under turnlens test: import.meta.glob, ?raw, the worker's ids, the environment's name", () => {
+  test("what Vite gives a file with no config means the same under turnlens test: import.meta.glob, ?raw, the worker's ids, the environment's name, /@vite/client", () => {
     const prefix = "bun-api/vitest/viteImports.test.ts > ";
     const outcomes = (runner: Record<string, string>) =>
       Object.fromEntries(
@@ -109,7 +109,10 @@ describe("vitest run with the turnlens plugin", () => {
           .map(([key, status]) => [key.slice(prefix.length), status]),
       );
     const expected = {
+      "/@vite/client is Vitest's stub: a hot context whose methods do nothing": "passed",
       "a ?raw import is the file's text": "passed",
+      "a ?url import is the file's URL from the root": "passed",
+      "an import(name) known only when it runs gets Vite's imports too: ?raw, ?url, /@vite/client": "passed",
       "a test file sees its worker's VITEST_POOL_ID and VITEST_WORKER_ID": "passed",
       "a wrong expectation on a glob fails": "failed",
       "import.meta.glob is lazy by default, keyed by the path from the file, in order": "passed",
