@@ -22,8 +22,9 @@ async function runtimeImport(importer: string, specifier: unknown): Promise<unkn
   if (/^(data|node|https?):/.test(spec) || builtins.has(spec)) return importModule(spec);
   const path = spec.startsWith("file:") ? fileURLToPath(spec) : spec;
   // A JavaScript file named by its full path Node imports itself, sharing its module cache with
-  // every other such import (a file the test just wrote, a build's output); TypeScript it cannot.
-  if (isAbsolute(path) && /\.[cm]?js$/.test(path) && existsSync(path)) return importModule(pathToFileURL(path).href);
+  // every other such import (a file the test just wrote, a build's output); TypeScript it cannot. A
+  // `file:` URL keeps its query and hash, which make it another instance of the module, as in Node.
+  if (isAbsolute(path) && /\.[cm]?js$/.test(path) && existsSync(path)) return importModule(spec.startsWith("file:") ? spec : pathToFileURL(path).href);
   const key = `${importer}\0${path}`;
   let module = imported.get(key);
   if (!module) {

@@ -4,7 +4,19 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isAbsolute, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type File, getCurrentTest, getFn, getHooks, type Suite, startTests, type Task, type Test, type VitestRunner } from "@vitest/runner";
+import {
+  type File,
+  getCurrentTest,
+  getFn,
+  getHooks,
+  type Suite,
+  startTests,
+  type Task,
+  type Test,
+  type TestAnnotation,
+  type TestArtifact,
+  type VitestRunner,
+} from "@vitest/runner";
 import type { VitestRunnerConfig, VitestRunnerImportSource } from "@vitest/runner/types";
 import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
@@ -240,6 +252,19 @@ class TurnlensVitestRunner implements VitestRunner {
 
   onAfterRunTask(test: Test): void {
     this.recordOnce(test);
+  }
+
+  /**
+   * `context.annotate(message, type?, attachment?)`: the runner keeps it on `task.annotations`, as
+   * under Vitest; Turnlens's reporters do not print annotations yet (docs/vitest.md).
+   */
+  async onTestAnnotate(_test: Test, annotation: TestAnnotation): Promise<TestAnnotation> {
+    return annotation;
+  }
+
+  /** `recordArtifact(task, artifact)`: kept on the task as an annotation is. */
+  async onTestArtifactRecord<Artifact extends TestArtifact>(_test: Test, artifact: Artifact): Promise<Artifact> {
+    return artifact;
   }
 
   /** `context.expect`: an `expect` of the test's own (Vitest's), made when first read, so its snapshots and soft failures are the test's even among concurrent ones. */

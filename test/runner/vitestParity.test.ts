@@ -296,6 +296,7 @@ describe("vitest run with the turnlens plugin", () => {
       "a relative import(variable) resolves from the importing file, not from the bundle": "passed",
       'an import of "/…" that names no file on disk starts at the project root': "passed",
       "import.meta.resolve of a relative path is that file's URL, from the file that wrote it": "passed",
+      "a file: URL with a query or a hash is another instance of the module, as in Node": "passed",
     };
     expect(pick(result.vitest)).toEqual(expected);
     expect(pick(result.turnlens)).toEqual(expected);
@@ -355,6 +356,7 @@ describe("vitest run with the turnlens plugin", () => {
       "expect.poll moves fake timers on": "passed",
       "an unhandled rejection the test listens for is its own": "passed",
       "import.meta.dirname": "passed",
+      "context.annotate resolves with the annotation and keeps it on the test": "passed",
     };
     expect(pick(result.vitest)).toEqual(expected);
     expect(pick(result.turnlens)).toEqual(expected);
