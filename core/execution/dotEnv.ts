@@ -1,7 +1,7 @@
 // The `.env` files Vite reads for a test run (mode "test"): `.env`, `.env.local`, `.env.test`,
 // `.env.test.local` in the project's folder, later files winning, and only the variables named
 // with Vite's prefix `VITE_`, which is what Vitest puts in a test file's `import.meta.env`.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The files, in the order they are read (a later one wins), as Vite's loadEnv for mode "test". */
@@ -13,7 +13,15 @@ const PREFIX = "VITE_";
 /** The `VITE_` variables the folder's `.env` files set (a file that is not there sets none). */
 export function readDotEnv(folder: string): Record<string, string> {
   const found: Record<string, string> = {};
+  // One listing of the folder, read before each test file, rather than four failed opens and their errors.
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(folder));
+  } catch {
+    return found;
+  }
   for (const name of DOT_ENV_FILES) {
+    if (!names.has(name)) continue;
     let text: string;
     try {
       text = readFileSync(join(folder, name), "utf8");

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { moduleMocks } from "../testApi/viModules.ts";
 import { readBoundedSource } from "./boundedSource.ts";
 import { runtimeImportCall } from "./dynamicImportCalls.ts";
+import { VITE_QUERY_NAMESPACE } from "./viteImports.ts";
 import { mockFolderFile } from "./mockFolders.ts";
 import { isServed, registry } from "./served.ts";
 
@@ -253,7 +254,7 @@ export function moduleMocksBundle(plan: MockPlan): ModuleMocksBundle {
           importer: from,
           pluginData: { turnlensInner: true, mocksInner: true },
         });
-        const missing = resolved.errors.length > 0 || resolved.namespace !== "file";
+        const missing = resolved.errors.length > 0 || (resolved.namespace !== "file" && resolved.namespace !== VITE_QUERY_NAMESPACE);
         // A bare name, or an absolute path (Vite's root-relative `/data`), no module answers to: mocked by its name, as Vitest does.
         if (missing && (isBareName(specifier) || specifier.startsWith("/")) && !specifier.includes(":")) {
           const names = new Set(sources.flatMap((one) => one.imported?.[specifier] ?? []));

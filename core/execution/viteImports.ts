@@ -4,7 +4,7 @@
 // file's text), `x?url` and an asset (an image, media, a font: its URL from the root), and
 // `/@vite/client` (the stub Vitest serves in its place: no dev server runs under a test).
 import { readFile } from "node:fs/promises";
-import { isAbsolute, relative, sep } from "node:path";
+import { dirname, isAbsolute, relative, sep } from "node:path";
 import type { Plugin } from "esbuild";
 
 /** What of WebAssembly is used here (the project's TypeScript libs leave it out). */
@@ -25,6 +25,9 @@ export function viteImportPlugins(): Plugin[] {
 
 /** Vite's asset types (vite's KNOWN_ASSET_TYPES) but `.txt`, which Bun imports as its text: imported, each is its URL. */
 const ASSET = /\.(apng|bmp|png|jpe?g|jfif|pjpeg|pjp|gif|svg|ico|webp|avif|cur|jxl|mp4|webm|ogg|mp3|wav|flac|aac|opus|mov|m4a|vtt|woff2?|eot|ttf|otf|webmanifest|pdf)$/i;
+
+/** Where `?raw`, `?url`, `?inline` and `?init` imports resolve to (a mocked one is still found, moduleMocks.ts). */
+export const VITE_QUERY_NAMESPACE = "turnlens-vite-query";
 
 /** A file's URL as Vite's dev server gives it: from the root (the working folder), or `/@fs/` and its full path outside it. */
 export function viteAssetUrl(path: string, root = process.cwd()): string {
@@ -48,16 +51,18 @@ const queryImports: Plugin = {
       const inner = { turnlensInner: true, mocksInner: true };
       const resolved = await b.resolve(path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: inner });
       if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { path: resolved.path, suffix: query };
+      // A namespace of its own, so esbuild asks this plugin to load these files alone, not every module of a bundle.
+      return { path: resolved.path, suffix: query, namespace: VITE_QUERY_NAMESPACE };
     });
-    b.onLoad({ filter: /.*/ }, async (args) => {
-      if (args.namespace !== "file") return undefined;
-      if (args.suffix === "?raw" || args.suffix === "?inline") return { contents: await readFile(args.path, "utf8"), loader: "text" };
-      if (args.suffix === "?url" || (!args.suffix && ASSET.test(args.path)))
-        return { contents: `export default ${JSON.stringify(viteAssetUrl(args.path))};`, loader: "js" };
-      if (args.suffix === "?init") return { contents: wasmInitSource(args.path), loader: "js" };
-      return undefined;
+    b.onLoad({ filter: /.*/, namespace: VITE_QUERY_NAMESPACE }, async (args) => {
+      const resolveDir = dirname(args.path);
+      if (args.suffix === "?raw" || args.suffix === "?inline") return { contents: await readFile(args.path, "utf8"), loader: "text", resolveDir };
+      if (args.suffix === "?url") return { contents: `export default ${JSON.stringify(viteAssetUrl(args.path))};`, loader: "js", resolveDir };
+      return { contents: wasmInitSource(args.path), loader: "js", resolveDir };
     });
+    b.onLoad({ filter: ASSET }, (args) =>
+      args.namespace === "file" && !args.suffix ? { contents: `export default ${JSON.stringify(viteAssetUrl(args.path))};`, loader: "js" } : undefined,
+    );
   },
 };
 
