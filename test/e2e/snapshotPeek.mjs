@@ -2,9 +2,9 @@
 // `vitest` test file whose .snap entry and inline snapshot no longer match: the Test Results peek of
 // the .snap failure is a diff of the stored snapshot against the received value (snapshot-peek.png);
 // the Testing view's menu has "Update Snapshots" on that test and not on a passing one
-// (snapshot-update-menu.png), and choosing it rewrites the .snap entry and the test passes; the
-// quick fix "Update this snapshot" (Ctrl+.) rewrites the inline snapshot in the source and that test
-// passes. Waits for what it shows.
+// (snapshot-update-menu.png), and choosing it rewrites the .snap entry and the test passes
+// (snapshot-updated.png); the quick fix "Update this snapshot" (Ctrl+.) rewrites the inline
+// snapshot in the source and that test passes. Waits for what it shows.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./browser.mjs";
@@ -12,6 +12,7 @@ import { WAIT, failedAt, openWorkspace, painted, untilShown, workbench } from ".
 
 const PEEK_PICTURE = "snapshot-peek.png";
 const MENU_PICTURE = "snapshot-update-menu.png";
+const UPDATED_PICTURE = "snapshot-updated.png";
 const TEST_FILE = "summary.test.ts";
 const SNAP_FILE = `__snapshots__/${TEST_FILE}.snap`;
 const SNAP_TEST = "the summary is the one in its snapshot";
@@ -196,6 +197,9 @@ export async function checkSnapshotPeek({ url, dir, folder, out, logs = dir, say
     await row(SNAP_TEST).locator(".codicon-testing-passed-icon").waitFor(WAIT);
     await untilGutter(page, `test("${SNAP_TEST}"`, "passed");
     checks.push('Update Snapshots rewrote the .snap entry to "Three sentences now." (the other entry kept) and the test passed, in the Testing view and the gutter');
+    await page.screenshot({ path: join(out, UPDATED_PICTURE) });
+    files.push(UPDATED_PICTURE);
+    say(`  wrote docs/images/${UPDATED_PICTURE}`);
     // The menu item goes with the failure.
     await untilShown(
       page.locator(".monaco-menu .action-label", { hasText: /^Show the Run's Transcript$/ }),
