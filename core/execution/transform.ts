@@ -274,8 +274,13 @@ function turnlensPlugin(
             runtimeImports(args.path, rewriteImportMeta(await expandImportMetaGlob(commonJsAsModule(args.path, text), args.path), args.path)),
           );
           // A test file that mocks modules: its mocks hoisted above its imports (moduleMocks.ts).
+          // Its own `import(name)` asks the mocks first too, as another module's does (moduleText).
           if (mocks?.rewrites(args.path))
-            return { contents: await mocks.sourceText(args.path, contents, loaderFor(args.path)), loader: "js", resolveDir: dirname(args.path) };
+            return {
+              contents: await mocks.sourceText(args.path, mocks.moduleText(args.path, contents), loaderFor(args.path)),
+              loader: "js",
+              resolveDir: dirname(args.path),
+            };
           return { contents: mocks ? mocks.moduleText(args.path, contents) : contents, loader: loaderFor(args.path), resolveDir: dirname(args.path) };
         } catch (error) {
           if (error instanceof UnbundlableFile) return unbundlable(args.path, error);

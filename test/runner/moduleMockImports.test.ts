@@ -64,6 +64,25 @@ test("computed", async () => {
         expect(statuses(reportOf(result))).toEqual({ "computed.test.ts > computed": "passed" });
       },
     },
+    {
+      name: "a test file's own import(name) of a name known only when it runs gets the mock it set, as another module's does",
+      files: {
+        "own.test.ts": `import { expect, test, vi } from "vitest";
+vi.mock("node:os", () => ({ default: { hostname: () => "mocked host" } }));
+test("own", async () => {
+  const name = "node:os";
+  expect((await import(name)).default.hostname()).toBe("mocked host");
+  const path = "node:path";
+  expect(typeof (await import(path)).join).toBe("function");
+});
+`,
+      },
+      args: [".", "--reporter", "json"],
+      code: 0,
+      check: (result) => {
+        expect(statuses(reportOf(result))).toEqual({ "own.test.ts > own": "passed" });
+      },
+    },
   ]);
 });
 
