@@ -16,6 +16,12 @@ const MINUTES = 20 * 60_000;
 let project = "";
 let result: ParityResult;
 
+/** One fixture file's outcomes under a runner, by the test's name within the file (describe > test). */
+function outcomesOfFile(runner: Record<string, string>, file: string): Record<string, string> {
+  const prefix = `bun-api/vitest/${file} > `;
+  return Object.fromEntries(Object.entries(runner).flatMap(([key, status]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), status]] : [])));
+}
+
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), "turnlens-vitest-project-"));
   cpSync(join(ROOT, "examples"), join(project, "examples"), { recursive: true });
@@ -60,12 +66,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("bun:test's names mean the same under Vitest: done callbacks, failing, if, each rows, matchers, mocks, timeouts", () => {
-    const prefix = "bun-api/vitest/bunApi.test.ts > ";
-    const bunApi = Object.fromEntries(
-      Object.entries(result.vitest)
-        .filter(([key]) => key.startsWith(prefix))
-        .map(([key, status]) => [key.slice(prefix.length), status]),
-    );
+    const bunApi = outcomesOfFile(result.vitest, "bunApi.test.ts");
     expect(bunApi).toEqual({
       "a beforeAll that takes done ends when it calls it": "passed",
       "a beforeEach teardown > ran after the first test, after its afterEach": "passed",
@@ -101,13 +102,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("what Vite gives a file with no config means the same under turnlens test: import.meta.glob, ?raw, the worker's ids, the environment's name, /@vite/client", () => {
-    const prefix = "bun-api/vitest/viteImports.test.ts > ";
-    const outcomes = (runner: Record<string, string>) =>
-      Object.fromEntries(
-        Object.entries(runner)
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, status]) => [key.slice(prefix.length), status]),
-      );
+    const outcomes = (runner: Record<string, string>) => outcomesOfFile(runner, "viteImports.test.ts");
     const expected = {
       "/@vite/client is Vitest's stub: a hot context whose methods do nothing": "passed",
       "a ?raw import is the file's text": "passed",
@@ -125,13 +120,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("Vitest's runner names mean the same under turnlens test: modifiers, .each/.for, concurrency, retry, repeats, the context, fixtures, hooks", () => {
-    const prefix = "bun-api/vitest/runnerSemantics.test.ts > ";
-    const outcomes = (run: Record<string, string>) =>
-      Object.fromEntries(
-        Object.entries(run)
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, status]) => [key.slice(prefix.length), status]),
-      );
+    const outcomes = (runner: Record<string, string>) => outcomesOfFile(runner, "runnerSemantics.test.ts");
     const expected = {
       "concurrency > a concurrent describe > runs at most maxConcurrency at once 1": "passed",
       "concurrency > a concurrent describe > runs at most maxConcurrency at once 2": "passed",
@@ -194,13 +183,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("expect means what Vitest's means: assert, expectTypeOf, soft, poll, asymmetric and custom matchers, circular Sets and Maps, assertion counts", () => {
-    const prefix = "bun-api/vitest/expectSemantics.test.ts > ";
-    const outcomes = (runner: Record<string, string>) =>
-      Object.fromEntries(
-        Object.entries(runner)
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, status]) => [key.slice(prefix.length), status]),
-      );
+    const outcomes = (runner: Record<string, string>) => outcomesOfFile(runner, "expectSemantics.test.ts");
     const expected = {
       "asymmetric matchers": "passed",
       "chai's assert fails": "failed",
@@ -226,12 +209,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("Vitest 4's mocks, fake timers, stubs and waits mean the same under both runners", () => {
-    const prefix = "bun-api/vitest/spiesAndTimers.test.ts > ";
-    const outcomes = Object.fromEntries(
-      Object.entries(result.vitest)
-        .filter(([key]) => key.startsWith(prefix))
-        .map(([key, status]) => [key.slice(prefix.length), status]),
-    );
+    const outcomes = outcomesOfFile(result.vitest, "spiesAndTimers.test.ts");
     expect(outcomes).toEqual({
       "fake timers > advanceTimersByTime runs the timers that come due": "passed",
       "fake timers > advanceTimersByTimeAsync awaits promise callbacks between timers": "passed",
@@ -282,9 +260,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("imports resolve and fail alike: a missing module fails its dynamic import, not the file; folders, .mjs, CommonJS, import(variable), /root", () => {
-    const prefix = "bun-api/vitest/resolveImports.test.ts > ";
-    const pick = (outcomes: Record<string, string>) =>
-      Object.fromEntries(Object.entries(outcomes).flatMap(([key, status]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), status]] : [])));
+    const pick = (runner: Record<string, string>) => outcomesOfFile(runner, "resolveImports.test.ts");
     const expected = {
       "a part of a dynamic import whose imports exist loads": "passed",
       "a part that imports a missing package rejects when imported, with Node's code": "passed",
@@ -303,13 +279,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("snapshots: the .snap file and inline snapshots Vitest wrote match under both, and under CI a changed or missing one fails", () => {
-    const prefix = "bun-api/vitest/snapshots.test.ts > ";
-    const pick = (outcomes: Record<string, string>) =>
-      Object.fromEntries(
-        Object.entries(outcomes)
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, status]) => [key.slice(prefix.length), status]),
-      );
+    const pick = (runner: Record<string, string>) => outcomesOfFile(runner, "snapshots.test.ts");
     const expected = {
       "a run > its turns > match the .snap file": "passed",
       "a run > matches with properties": "passed",
@@ -340,13 +310,7 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("runner details mean the same: a concurrent test's own expect keys its snapshot, inline snapshots after .resolves, vi.setConfig's hook order, expect.poll under fake timers, a test's own error listener", () => {
-    const prefix = "bun-api/vitest/runDetails.test.ts > ";
-    const pick = (outcomes: Record<string, string>) =>
-      Object.fromEntries(
-        Object.entries(outcomes)
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([key, status]) => [key.slice(prefix.length), status]),
-      );
+    const pick = (runner: Record<string, string>) => outcomesOfFile(runner, "runDetails.test.ts");
     const expected = {
       "concurrent > one": "passed",
       "concurrent > two": "passed",
@@ -363,14 +327,13 @@ describe("vitest run with the turnlens plugin", () => {
   });
 
   test("__mocks__ folders, a mocked module's namespace, vi.resetModules and a vi.fn()'s this mean the same under both runners", () => {
-    const prefix = "bun-api/vitest/mockFolders.test.ts > ";
-    const pick = (outcomes: Record<string, string>) => Object.fromEntries(Object.entries(outcomes).filter(([key]) => key.startsWith(prefix)));
+    const pick = (runner: Record<string, string>) => outcomesOfFile(runner, "mockFolders.test.ts");
     const expected = {
-      [`${prefix}vi.mock(path) without a factory gives the __mocks__ file next to the module`]: "passed",
-      [`${prefix}a namespace import of a mocked module has the factory's names and no others`]: "passed",
-      [`${prefix}vi.importMock gives the __mocks__ file too`]: "passed",
-      [`${prefix}vi.resetModules returns vi`]: "passed",
-      [`${prefix}this in a plain call of a vi.fn() is undefined, and the receiver in a method call`]: "passed",
+      "vi.mock(path) without a factory gives the __mocks__ file next to the module": "passed",
+      "a namespace import of a mocked module has the factory's names and no others": "passed",
+      "vi.importMock gives the __mocks__ file too": "passed",
+      "vi.resetModules returns vi": "passed",
+      "this in a plain call of a vi.fn() is undefined, and the receiver in a method call": "passed",
     };
     expect(pick(result.vitest)).toEqual(expected);
     expect(pick(result.turnlens)).toEqual(expected);
