@@ -1,7 +1,8 @@
 // Replacing a pattern in a file's code but not in its strings, comments or regular expressions: the
 // bundler's own rewrites of source text (`import.meta.url` as the original file's) must leave a test
-// named "import.meta.url" as written. A light scanner, not a parser; an unbalanced file is left to
-// the plain replacement.
+// named "import.meta.url" as written; `import.meta.glob` is expanded only where it is code
+// (importMetaGlob.ts). A light scanner, not a parser; an unbalanced file is left to the plain
+// replacement.
 
 /** Characters after which `/` starts a regular expression rather than dividing. */
 const BEFORE_REGEX = new Set([..."(,=:[!&|?{};+-*%<>~^"]);
@@ -46,17 +47,16 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
     while (begin > 0 && /[\w$]/.test(text[begin - 1]!)) begin--;
     return text.slice(begin, end);
   };
-  const previousChar = (at: number): string | undefined => {
-    let j = at - 1;
-    while (j >= 0 && /\s/.test(text[j]!)) j--;
-    return j < 0 ? undefined : text[j];
-  };
+  // The last character of code before `i` (a string, a template or a regex counts as a value; a comment
+  // as nothing): a `/` after one that may end a value divides, after any other it starts a regex.
+  let last: string | undefined;
   while (i < text.length) {
     const ch = text[i]!;
     const next = text[i + 1];
     if (ch === "'" || ch === '"') {
       close(i);
       if (!skipString(ch)) return undefined;
+      last = ch;
       start = ++i;
     } else if (ch === "`" || (ch === "}" && templates.length > 0 && templates.at(-1) === 0)) {
       close(i);
@@ -65,6 +65,7 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
       const ended = skipTemplate();
       if (ended === undefined) return undefined;
       if (ended === "code") templates.push(0);
+      last = ended === "code" ? "{" : "`";
       start = ++i;
     } else if (ch === "/" && next === "/") {
       close(i);
@@ -77,10 +78,11 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
       if (end < 0) return undefined;
       start = i = end + 2;
     } else if (ch === "/") {
-      const before = previousChar(i);
+      const before = last;
       const word = previousWord(i);
       const isRegex = before === undefined || BEFORE_REGEX.has(before) || (word !== "" && REGEX_KEYWORDS.has(word) && /[\w$]/.test(before));
       if (!isRegex) {
+        last = ch;
         i++;
         continue;
       }
@@ -94,12 +96,14 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
         else if (c === "/" && !inClass) break;
         else if (c === "\n") return undefined;
       }
+      last = "/";
       start = ++i;
     } else {
       if (templates.length > 0) {
         if (ch === "{") templates[templates.length - 1]!++;
         else if (ch === "}") templates[templates.length - 1]!--;
       }
+      if (!/\s/.test(ch)) last = ch;
       i++;
     }
   }
@@ -109,19 +113,36 @@ export function codeSpans(text: string): Array<[number, number]> | undefined {
 }
 
 /**
+ * Whether an index of `text` is in its code (not in a string, a template's text, a comment or a
+ * regular expression); every index is when the scanner cannot read the file.
+ */
+export function codeAt(text: string): (index: number) => boolean {
+  const spans = codeSpans(text);
+  if (!spans) return () => true;
+  return (index) => {
+    // The last span starting at or before the index, by bisection: the spans are in order.
+    let low = 0;
+    let high = spans.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (spans[middle]![0] <= index) low = middle;
+      else high = middle - 1;
+    }
+    const span = spans[low];
+    return span !== undefined && span[0] <= index && index < span[1];
+  };
+}
+
+/**
  * `text.replace(pattern, replace)` for the matches that start in code; everywhere when the scanner
  * cannot read the file. The pattern sees the whole text, so a lookahead past the code (`import(` then
- * a string) reads what follows.
+ * a string) reads what follows. The text is scanned only once a match is found.
  */
 export function replaceInCode(text: string, pattern: RegExp, replace: (match: string, ...groups: string[]) => string): string {
-  const spans = codeSpans(text);
-  if (!spans) return text.replace(pattern, replace);
-  // Matches come in order of their offset, so one walk over the spans serves them all.
-  let span = 0;
+  let inCode: ((index: number) => boolean) | undefined;
   return text.replace(pattern, (match: string, ...rest: unknown[]) => {
     const offset = rest.find((value) => typeof value === "number") as number;
-    while (span < spans.length && spans[span]![1] <= offset) span++;
-    const inCode = span < spans.length && spans[span]![0] <= offset;
-    return inCode ? replace(match, ...(rest.slice(0, rest.indexOf(offset)) as string[])) : match;
+    inCode ??= codeAt(text);
+    return inCode(offset) ? replace(match, ...(rest.slice(0, rest.indexOf(offset)) as string[])) : match;
   });
 }

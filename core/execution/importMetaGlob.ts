@@ -5,6 +5,7 @@
 import { dirname, relative, resolve } from "node:path";
 import { runInNewContext } from "node:vm";
 import { glob } from "tinyglobby";
+import { codeAt } from "./codeOnly.ts";
 
 interface GlobOptions {
   eager?: boolean;
@@ -19,7 +20,7 @@ const CALL = /\bimport\.meta\.glob\s*(?:<[^>()]*>\s*)?\(/g;
 export async function expandImportMetaGlob(text: string, file: string): Promise<string> {
   if (!text.includes("import.meta.glob")) return text;
   const calls: Array<{ start: number; end: number; args: string }> = [];
-  const code = codeStarts(text);
+  const code = codeAt(text);
   for (const match of text.matchAll(CALL)) {
     // One in a string, a template's text or a comment is text, not a call.
     if (!code(match.index)) continue;
@@ -42,90 +43,6 @@ export async function expandImportMetaGlob(text: string, file: string): Promise<
   }
   out += text.slice(at);
   return hoisted.length > 0 ? `${hoisted.join("\n")}\n${out}` : out;
-}
-
-/**
- * Whether an index of the text is in its code (not in a string, a template's text, a comment or a
- * regular expression literal): a scan of the JavaScript or TypeScript, a `/` taken as a regular
- * expression where an expression may start.
- */
-function codeStarts(text: string): (index: number) => boolean {
-  const notCode: Array<[number, number]> = [];
-  // Open template literals' `${` depth, innermost last: a `}` at that depth resumes the template's text.
-  const templates: number[] = [];
-  let depth = 0;
-  let previous = "";
-  const skipString = (from: number, quote: string) => {
-    let i = from + 1;
-    while (i < text.length && text[i] !== quote && text[i] !== "\n") i += text[i] === "\\" ? 2 : 1;
-    return i;
-  };
-  /** From inside a template's text: the index of its closing backtick, or of the `${` opening an expression. */
-  const templateText = (from: number) => {
-    let i = from;
-    while (i < text.length && text[i] !== "`" && !(text[i] === "$" && text[i + 1] === "{")) i += text[i] === "\\" ? 2 : 1;
-    return i;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (/\s/.test(char)) continue;
-    if (char === "/" && text[i + 1] === "/") {
-      const end = text.indexOf("\n", i);
-      notCode.push([i, end === -1 ? text.length : end]);
-      i = end === -1 ? text.length : end;
-      continue;
-    }
-    if (char === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      notCode.push([i, end === -1 ? text.length : end + 2]);
-      i = end === -1 ? text.length : end + 1;
-      continue;
-    }
-    let end: number | undefined;
-    if (char === '"' || char === "'") end = skipString(i, char);
-    else if (
-      char === "/" &&
-      (previous === "" ||
-        /[(,=:[!&|?{};+\-*%<>~^]/.test(previous) ||
-        /\b(?:return|typeof|case|do|else|in|of|void|yield|await)$/.test(text.slice(Math.max(0, i - 7), i).trimEnd()))
-    ) {
-      let inClass = false;
-      let j = i + 1;
-      for (; j < text.length && text[j] !== "\n"; j++) {
-        if (text[j] === "\\") j++;
-        else if (text[j] === "[") inClass = true;
-        else if (text[j] === "]") inClass = false;
-        else if (text[j] === "/" && !inClass) break;
-      }
-      end = j;
-    } else if (char === "`" || (char === "}" && templates.at(-1) === depth)) {
-      if (char === "}") {
-        templates.pop();
-        depth--;
-      }
-      const stop = templateText(i + 1);
-      notCode.push([i, stop + 1]);
-      if (text[stop] === "$") {
-        templates.push(++depth);
-        i = stop + 1;
-        previous = "{";
-      } else {
-        i = stop;
-        previous = "a";
-      }
-      continue;
-    }
-    if (end !== undefined) {
-      notCode.push([i, end + 1]);
-      i = end;
-      previous = "a";
-      continue;
-    }
-    if (char === "{") depth++;
-    else if (char === "}") depth--;
-    previous = char;
-  }
-  return (index) => !notCode.some(([start, end]) => index >= start && index < end);
 }
 
 /** The index of the `)` closing the `(` at `open`, past strings, template literals and comments. */

@@ -1,7 +1,8 @@
 // The bundler rewrites `import.meta.url` and friends in a file's code only (core/execution/codeOnly.ts):
 // a test named "import.meta.dirname", a comment or a regular expression keep their text.
 import { describe, expect, test } from "bun:test";
-import { replaceInCode } from "../../core/execution/codeOnly.ts";
+import { codeAt, replaceInCode } from "../../core/execution/codeOnly.ts";
+import { expandImportMetaGlob } from "../../core/execution/importMetaGlob.ts";
 import { runtimeImportCall, runtimeImports } from "../../core/execution/dynamicImportCalls.ts";
 
 const rewrite = (text: string) => replaceInCode(text, /\bimport\.meta\.url\b/g, () => "URL");
@@ -41,5 +42,19 @@ describe("runtimeImports", () => {
     expect(runtimeImports("/p/a.ts", 'import("./x.ts"); import(`./${n}.ts`)')).toBe('import("./x.ts"); import(`./${n}.ts`)');
     expect(runtimeImports("/p/a.ts", "import(`${base}/x.js`)")).toBe(`${call}\`\${base}/x.js\`)`);
     expect(runtimeImports("/p/a.ts", "import(/* @vite-ignore */ name)")).toBe(`${call}/* @vite-ignore */ name)`);
+  });
+});
+
+describe("codeAt", () => {
+  test("an index in a string, a template's text, a comment or a regex is not code; one in a template's ${} is", () => {
+    const text = 'a("s"); `t ${b} t`; // c\n/r/.test(d)';
+    const inCode = codeAt(text);
+    const at = (fragment: string) => inCode(text.indexOf(fragment));
+    expect([at("a("), at("s"), at("t "), at("b}"), at("// c"), at("r/"), at("d)")]).toEqual([true, false, false, true, false, false, true]);
+  });
+
+  test("import.meta.glob written in a string or a comment is left as written", async () => {
+    const text = "const s = \"import.meta.glob('./x/*.ts')\"; // import.meta.glob('./y')\n";
+    expect(await expandImportMetaGlob(text, "/nowhere/a.ts")).toBe(text);
   });
 });
