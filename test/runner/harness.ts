@@ -21,12 +21,13 @@ export interface CliResult {
 }
 
 /**
- * The variables by which std-env tells a coding agent runs the command (and GitHub Actions), unset:
- * the runner's tests see the reporters a person gets unless a test sets one (docs/runner.md, Reporters).
+ * The variables by which std-env tells a coding agent or a CI runs the command, unset: the runner's
+ * tests see the reporters a person gets, and snapshots written as on a laptop, unless a test sets one
+ * (docs/runner.md, Reporters; .ci/run sets CI=true, under which no snapshot is written).
  */
 export function withoutAgentOrCi(): Record<string, string | undefined> {
   const unset = ["AI_AGENT", "CLAUDECODE", "CLAUDE_CODE", "REPL_ID", "GEMINI_CLI", "CODEX_SANDBOX", "CODEX_THREAD_ID", "OPENCODE", "AUGMENT_AGENT"];
-  unset.push("GOOSE_PROVIDER", "JUNIE_DATA", "JUNIE_SHIM_PATH", "COPILOT_AGENT", "COPILOT_CLI", "CURSOR_AGENT", "GITHUB_ACTIONS");
+  unset.push("GOOSE_PROVIDER", "JUNIE_DATA", "JUNIE_SHIM_PATH", "COPILOT_AGENT", "COPILOT_CLI", "CURSOR_AGENT", "GITHUB_ACTIONS", "CI");
   const env: Record<string, string | undefined> = Object.fromEntries(unset.map((name) => [name, undefined]));
   if (/devin/.test(process.env.EDITOR ?? "")) env.EDITOR = undefined;
   if (/kiro/.test(process.env.TERM_PROGRAM ?? "")) env.TERM_PROGRAM = undefined;
