@@ -4,6 +4,7 @@
 // same dist/worker.mjs to run tests.
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 
 const entryPoints = {
   // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (core/runner/cli.ts).
@@ -94,7 +95,7 @@ await build({
 
 // The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
 // static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
-await build({
+const serverBuild = await build({
   // dist/server.js is the small entry (server/start.ts) that starts a worker, then loads dist/serverMain.js.
   entryPoints: { server: "server/start.ts", serverMain: "server/main.ts" },
   outdir: "dist",
@@ -108,6 +109,36 @@ await build({
   define: { "import.meta.url": "__turnlensModuleUrl" },
   banner: { js: 'const __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   sourcemap: "linked",
+  // The TypeScript compiler is not in it: server/analysis/lazyTypescript.ts stands in for
+  // server/analysis/typescript.ts and loads dist/serverTypescript.js (below) on first use, so the
+  // server answers `initialize` and starts a document's first run without loading 9 MB it does not need yet.
+  plugins: [
+    {
+      name: "lazy-typescript",
+      setup(build) {
+        const source = resolve("server/analysis/typescript.ts");
+        build.onResolve({ filter: /typescript\.ts$/ }, (args) =>
+          resolve(args.resolveDir, args.path) === source ? { path: resolve("server/analysis/lazyTypescript.ts") } : undefined,
+        );
+      },
+    },
+  ],
+  metafile: true,
+  logLevel: "warning",
+});
+// An import of the compiler that bypassed typescript.ts would put the 9 MB back on every start.
+for (const [output, { inputs }] of Object.entries(serverBuild.metafile.outputs))
+  if (Object.keys(inputs).some((input) => input.includes("node_modules/typescript/")))
+    throw new Error(`build: ${output} holds the TypeScript compiler (import it through server/analysis/typescript.ts)`);
+
+// The compiler the server's static pass loads on first use (server/analysis/lazyTypescript.ts), on its own.
+await build({
+  entryPoints: { serverTypescript: "typescript" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
   logLevel: "warning",
 });
 

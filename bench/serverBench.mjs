@@ -524,14 +524,16 @@ try {
     await measureEdits(client, uri, slot, WARMUP, "typedWarm", true, titled);
     for (let k = 1; k <= 3; k++) await measureVitestSave(vitest, 1000 + k);
     const typed = [];
+    const typedFirstTest = [];
     const bursts = [];
     const saves = [];
     for (let k = 1; k <= GOAL_SAMPLES; k++) {
-      typed.push(...(await measureEdits(client, uri, slot, 1, `typed${k}x`, true, titled)));
+      typed.push(...(await measureEdits(client, uri, slot, 1, `typed${k}x`, true, titled, typedFirstTest)));
       saves.push(await measureVitestSave(vitest, k));
       bursts.push(await measureBurst(client, uri, slot, k));
     }
     results.runtimeDefault = stats(typed);
+    results.runtimeDefaultFirstTest = stats(typedFirstTest);
     results.burstDefault = stats(bursts);
     results.vitestRerun = stats(saves);
     await vitest.stop();
@@ -593,6 +595,7 @@ try {
   row("start → first run's diagnostics (default settings)", results.firstRun);
   row("  peer: vitest --watch start → first result", results.vitestFirst);
   row("edit → runtime diagnostics, 10 tests (default settings)", results.runtimeDefault);
+  row("  of which edit → the run's first test started", results.runtimeDefaultFirstTest);
   row(`  a burst of ${BURST_KEYS} keys ${BURST_GAP_MS} ms apart: last key → its diagnostics`, results.burstDefault);
   row("  peer: vitest --watch, save → rerun's result", results.vitestRerun);
   if (results.workflowEdit) row("a workflow edit → its open test file's diagnostics (default settings)", results.workflowEdit);

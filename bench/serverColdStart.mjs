@@ -87,7 +87,7 @@ for (let index = 0; index < starts + (warmCache ? 1 : 0); index++) {
   const result = await start(cache);
   if (!warmCache) rmSync(cache, { recursive: true, force: true });
   if (warmCache && index === 0) continue; // the start that writes the cache
-  const phases = Object.fromEntries([...(result.startLine ?? "").matchAll(/([a-z' ]+?) (\d+)(?: ·|$)/g)].map((match) => [match[1].trim(), Number(match[2])]));
+  const phases = Object.fromEntries([...(result.startLine ?? "").matchAll(/([A-Za-z' ]+?) (\d+)(?: ·|$)/g)].map((match) => [match[1].trim(), Number(match[2])]));
   rows.push({ ...result, phases });
   console.log(`load ${load}: initialize answered ${Math.round(result.initialized)} ms, the result lens ${Math.round(result.lensed)} ms after the spawn`);
   console.log(`  ${result.startLine}`);

@@ -13,6 +13,7 @@ import { Scheduler, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
 import { logger } from "./logger.ts";
+import { loadTypescript } from "./analysis/typescript.ts";
 import { fileOf, ServerState, type Logger } from "./state.ts";
 import { WorkerPool, type WorkerFactory } from "../core/execution/pool.ts";
 import { AnswerSchemas } from "./answerSchemas.ts";
@@ -213,6 +214,15 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
       result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };
       markStart("initialize answered");
+      // The static pass's compiler is not in the server's bundle (analysis/lazyTypescript.ts): it loads
+      // once this answer is out, while the client sends its first documents, unless one needed it first.
+      setImmediate(() => {
+        try {
+          loadTypescript();
+        } catch (error) {
+          log.error(`the TypeScript compiler could not be loaded: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+      });
       return result;
     }),
   );

@@ -31,8 +31,8 @@ export function cacheFolder(): string | undefined {
   return makePrivateFolder(folder) === undefined ? folder : undefined;
 }
 
-/** Runs the CommonJS file `file` as require would, its compiled code cached between starts. */
-export function requireWithCodeCache(file: string): void {
+/** Runs the CommonJS file `file` as require would, its compiled code cached between starts; returns its exports. */
+export function requireWithCodeCache(file: string): unknown {
   // esbuild writes ASCII (it escapes the rest), which read as Latin-1 is a one-byte string made at
   // copying speed, where decoding 11 MB as UTF-8 costs ~50 ms; a file with other bytes is UTF-8.
   const bytes = readFileSync(file);
@@ -63,7 +63,7 @@ export function requireWithCodeCache(file: string): void {
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
   run.call(loaded.exports, loaded.exports, createRequire(file), loaded, file, dirname(file));
   loaded.loaded = true;
-  if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
+  if (!cacheFile || (cachedData && !script.cachedDataRejected)) return loaded.exports;
   let written = false;
   const write = () => {
     if (written) return;
@@ -82,4 +82,5 @@ export function requireWithCodeCache(file: string): void {
   };
   setTimeout(write, WRITE_AFTER_MS).unref();
   process.once("exit", write);
+  return loaded.exports;
 }

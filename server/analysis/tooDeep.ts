@@ -125,30 +125,36 @@ function deepNodeRegions(sourceFile: ts.SourceFile): Array<[number, number]> {
   return regions;
 }
 
-const OPENERS = new Set([ts.SyntaxKind.OpenParenToken, ts.SyntaxKind.OpenBracketToken, ts.SyntaxKind.OpenBraceToken]);
-const CLOSERS = new Set([ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.CloseBraceToken]);
-
-/** After these a `/` divides; after anything else it starts a regular expression. */
-const ENDS_AN_OPERAND = new Set([
-  ts.SyntaxKind.Identifier,
-  ts.SyntaxKind.PrivateIdentifier,
-  ts.SyntaxKind.NumericLiteral,
-  ts.SyntaxKind.BigIntLiteral,
-  ts.SyntaxKind.StringLiteral,
-  ts.SyntaxKind.RegularExpressionLiteral,
-  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
-  ts.SyntaxKind.TemplateTail,
-  ts.SyntaxKind.CloseParenToken,
-  ts.SyntaxKind.CloseBracketToken,
-  ts.SyntaxKind.CloseBraceToken,
-  ts.SyntaxKind.ThisKeyword,
-  ts.SyntaxKind.SuperKeyword,
-  ts.SyntaxKind.TrueKeyword,
-  ts.SyntaxKind.FalseKeyword,
-  ts.SyntaxKind.NullKeyword,
-  ts.SyntaxKind.PlusPlusToken,
-  ts.SyntaxKind.MinusMinusToken,
-]);
+/** The token kinds the bracket scan tells apart; made at the first scan, so loading this module does not load
+ * the TypeScript compiler (typescript.ts loads it on first use). */
+let tokenKinds: { openers: Set<ts.SyntaxKind>; closers: Set<ts.SyntaxKind>; endsAnOperand: Set<ts.SyntaxKind> } | undefined;
+function kinds() {
+  return (tokenKinds ??= {
+    openers: new Set([ts.SyntaxKind.OpenParenToken, ts.SyntaxKind.OpenBracketToken, ts.SyntaxKind.OpenBraceToken]),
+    closers: new Set([ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.CloseBraceToken]),
+    /** After these a `/` divides; after anything else it starts a regular expression. */
+    endsAnOperand: new Set([
+      ts.SyntaxKind.Identifier,
+      ts.SyntaxKind.PrivateIdentifier,
+      ts.SyntaxKind.NumericLiteral,
+      ts.SyntaxKind.BigIntLiteral,
+      ts.SyntaxKind.StringLiteral,
+      ts.SyntaxKind.RegularExpressionLiteral,
+      ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+      ts.SyntaxKind.TemplateTail,
+      ts.SyntaxKind.CloseParenToken,
+      ts.SyntaxKind.CloseBracketToken,
+      ts.SyntaxKind.CloseBraceToken,
+      ts.SyntaxKind.ThisKeyword,
+      ts.SyntaxKind.SuperKeyword,
+      ts.SyntaxKind.TrueKeyword,
+      ts.SyntaxKind.FalseKeyword,
+      ts.SyntaxKind.NullKeyword,
+      ts.SyntaxKind.PlusPlusToken,
+      ts.SyntaxKind.MinusMinusToken,
+    ]),
+  });
+}
 
 /**
  * The bracketed regions opened past DEPTH_LIMIT, from their opening bracket to its match (or the
@@ -157,6 +163,7 @@ const ENDS_AN_OPERAND = new Set([
  */
 function deepBracketRegions(text: string): Array<[number, number]> {
   const regions: Array<[number, number]> = [];
+  const { openers: OPENERS, closers: CLOSERS, endsAnOperand: ENDS_AN_OPERAND } = kinds();
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
   // What each open level is: a bracket or a template's `${`.
   const open: Array<"bracket" | "template"> = [];
