@@ -1,5 +1,5 @@
 // A cold language server's phases, over its stdio protocol: `node bench/serverColdStart.mjs
-// [--starts=N] [--warm-cache] [--run-all-first]` starts dist/server.js N times on a copy of
+// [--starts=N] [--warm-cache] [--run-all-first] [--root=DIR]` starts dist/server.js N times on a copy of
 // examples/ (each with a fresh temporary folder: no code cache, as a first window has, unless
 // --warm-cache), opens summarize/summarize.test.ts and asks for its lenses until one has a result,
 // and prints the server's own start line (server/startTimeline.ts) and the medians of each phase.
@@ -11,9 +11,10 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
 
-const root = resolve(import.meta.dirname, "..");
-const SERVER = join(root, "dist/server.js");
 const args = process.argv.slice(2);
+// --root=DIR: another tree's build (the base of an A/B), this script's own by default.
+const root = resolve(args.find((arg) => arg.startsWith("--root="))?.slice("--root=".length) ?? join(import.meta.dirname, ".."));
+const SERVER = join(root, "dist/server.js");
 const starts = Number(args.find((arg) => arg.startsWith("--starts="))?.split("=")[1] ?? 3);
 const warmCache = args.includes("--warm-cache");
 const runAllFirst = args.includes("--run-all-first");
@@ -59,6 +60,7 @@ async function start(cacheDir) {
   const opened = performance.now() - spawned;
   connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(join(workspace, FILE), "utf8") } });
   let lensed;
+  let serverCpu;
   /** How long each codeLens request took to be answered (VS Code's lens debounce is their average). */
   const answers = [];
   for (;;) {
@@ -67,6 +69,7 @@ async function start(cacheDir) {
     answers.push(performance.now() - asked);
     if ((lenses ?? []).some((lens) => /^[✓✗]/.test(lens.command?.title ?? ""))) {
       lensed = performance.now() - spawned;
+      serverCpu = cpuMsOf(child.pid);
       break;
     }
     if (performance.now() - spawned > 120_000) throw new Error(`no result lens in 120 s; the log:\n${log.join("\n")}`);
@@ -75,7 +78,17 @@ async function start(cacheDir) {
   await Promise.race([lineSeen, new Promise((resolve) => setTimeout(resolve, 2000))]);
   child.kill("SIGTERM");
   rmSync(workspace, { recursive: true, force: true });
-  return { initialized, opened, lensed, startLine, log, answers };
+  return { initialized, opened, lensed, serverCpu, startLine, log, answers };
+}
+
+/** The CPU time (user + system, ms) the process `pid` has used so far, its children not counted; undefined off Linux. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -89,7 +102,9 @@ for (let index = 0; index < starts + (warmCache ? 1 : 0); index++) {
   if (warmCache && index === 0) continue; // the start that writes the cache
   const phases = Object.fromEntries([...(result.startLine ?? "").matchAll(/([A-Za-z' ]+?) (\d+)(?: ·|$)/g)].map((match) => [match[1].trim(), Number(match[2])]));
   rows.push({ ...result, phases });
-  console.log(`load ${load}: initialize answered ${Math.round(result.initialized)} ms, the result lens ${Math.round(result.lensed)} ms after the spawn`);
+  console.log(
+    `load ${load}: initialize answered ${Math.round(result.initialized)} ms, the result lens ${Math.round(result.lensed)} ms after the spawn; the server process's CPU by then ${result.serverCpu} ms`,
+  );
   console.log(`  ${result.startLine}`);
   const sorted = [...result.answers].sort((a, b) => a - b);
   console.log(
@@ -101,3 +116,5 @@ const names = [...new Set(rows.flatMap((row) => Object.keys(row.phases)))];
 console.log(`medians of ${rows.length} (${warmCache ? "code cache written" : "no code cache"}${runAllFirst ? ", Run All first" : ""}), ms after the process began:`);
 for (const name of names) console.log(`  ${name.padEnd(28)} ${median(rows.flatMap((row) => row.phases[name] ?? []))}`);
 console.log(`  ${"result lens (client)".padEnd(28)} ${Math.round(median(rows.map((row) => row.lensed)))} (after the spawn)`);
+const cpus = rows.flatMap((row) => row.serverCpu ?? []);
+if (cpus.length > 0) console.log(`  ${"server CPU by the lens".padEnd(28)} ${median(cpus)} (user + system of the server process, its workers not counted)`);

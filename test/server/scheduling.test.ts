@@ -99,24 +99,61 @@ describe("the scheduler", () => {
   );
 
   test(
-    "the default debounce is 25 ms: an edit's run starts once typing paused that long, not before",
+    "the default debounce is 10 ms: an edit's run starts once typing paused that long, not before",
     async () => {
-      expect(defaultSettings.debounceMs).toBe(25);
+      expect(defaultSettings.debounceMs).toBe(10);
       await start();
       const { text } = mistake("turn-past-list");
       const uri = await server.open(join(MISTAKES, "virtual-debounce.test.ts"), text);
-      await server.advance(24);
+      await server.advance(9);
       await server.flush();
       expect(progressOf(uri)).toEqual([]);
       await server.advance(1);
       await server.runEnded(uri);
       const from = server.received.length;
       await server.change(uri, `${text}// edited\n`);
-      await server.advance(24);
+      await server.advance(9);
       await server.flush();
       expect(progressOf(uri, from)).toEqual([]);
       await server.advance(1);
       expect((await server.runEnded(uri, from))?.version).toBe(2);
+    },
+    SLOW,
+  );
+
+  test(
+    "a burst of typing starts no more runs at the default debounce than at the 25 ms it was: one run a key when keys come 30 ms or more apart (a person typing, a key repeating), one for the burst when an editor sends its changes 5 ms apart",
+    async () => {
+      /** Runs started by bursts of 5 changes `gapMs` apart (each burst after the last one's runs ended), by gap. */
+      const runsPerBurst = async (settings: { debounceMs?: number }, gaps: number[]): Promise<number[]> => {
+        await start({ initializationOptions: { settings } });
+        const { text } = mistake("turn-past-list");
+        const uri = await openVirtual("burst", text);
+        const debounceMs = settings.debounceMs ?? defaultSettings.debounceMs;
+        await server.advance(debounceMs);
+        await server.runEnded(uri);
+        let runs = 0;
+        server.server.scheduler.onDidStartRun.event((run) => void (run.uri === uri && runs++));
+        const counts: number[] = [];
+        let edit = 0;
+        for (const gap of gaps) {
+          runs = 0;
+          for (let key = 1; key <= 5; key++) {
+            await server.change(uri, `${text}// edit ${++edit}\n`);
+            await server.advance(key < 5 ? gap : debounceMs);
+          }
+          await server.flush();
+          // Every run the burst started has ended (the cancelled ones first) before the next burst.
+          for (let from = 0; server.server.scheduler.runPending(uri); from = server.received.length) await server.runEnded(uri, from);
+          counts.push(runs);
+        }
+        return counts;
+      };
+      const gaps = [5, 30, 40, 100];
+      const before = await runsPerBurst({ debounceMs: 25 }, gaps);
+      expect(before).toEqual([1, 5, 5, 5]);
+      server.dispose();
+      expect(await runsPerBurst({}, gaps)).toEqual(before);
     },
     SLOW,
   );
