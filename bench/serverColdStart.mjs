@@ -1,5 +1,5 @@
 // A cold language server's phases, over its stdio protocol: `node bench/serverColdStart.mjs
-// [--starts=N] [--warm-cache] [--run-all-first] [--root=DIR]` starts dist/server.js N times on a copy of
+// [--starts=N] [--warm-cache] [--run-all-first] [--root=DIR] [--cpu-prof=DIR]` starts dist/server.js N times on a copy of
 // examples/ (each with a fresh temporary folder: no code cache, as a first window has, unless
 // --warm-cache), opens summarize/summarize.test.ts and asks for its lenses until one has a result,
 // and prints the server's own start line (server/startTimeline.ts) and the medians of each phase.
@@ -15,6 +15,8 @@ const args = process.argv.slice(2);
 // --root=DIR: another tree's build (the base of an A/B), this script's own by default.
 const root = resolve(args.find((arg) => arg.startsWith("--root="))?.slice("--root=".length) ?? join(import.meta.dirname, ".."));
 const SERVER = join(root, "dist/server.js");
+// --cpu-prof=DIR: a CPU profile of each server process (not its workers) written to DIR.
+const profileDir = args.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
 const starts = Number(args.find((arg) => arg.startsWith("--starts="))?.split("=")[1] ?? 3);
 const warmCache = args.includes("--warm-cache");
 const runAllFirst = args.includes("--run-all-first");
@@ -24,7 +26,11 @@ async function start(cacheDir) {
   const workspace = mkdtempSync(join(tmpdir(), "turnlens-cold-ws-"));
   cpSync(join(root, "examples"), workspace, { recursive: true });
   const spawned = performance.now();
-  const child = spawn(process.execPath, [SERVER, "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, TMPDIR: cacheDir } });
+  const child = spawn(process.execPath, [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`] : []), SERVER, "--stdio"], {
+    cwd: workspace,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, TMPDIR: cacheDir },
+  });
   child.stderr.on("data", () => {});
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const log = [];
