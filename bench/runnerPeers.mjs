@@ -1,9 +1,13 @@
-// `npm run bench`'s runner part (goals P5 and P6 of issue 13): `turnlens test`, `bun test` and
-// `vitest run --no-isolate` on the same generated files (1,000 × 10 one-turn tests, and 10 and 100
-// for linearity) and on examples/, each served the same modules, run interleaved several times.
-// Prints medians, the peak resident memory of each run's whole process tree, ratios and the load.
-// Flags: --quick (10 and 100 files, one round), --rounds=N, --sizes=10,100,1000, --keep (leave the
-// corpus folder), --turnlens-only (no peers: for profiling Turnlens alone; prints no goal line).
+// `npm run bench`'s runner part (issue 29's goals P5 and P6, and the 100,000-test suite): `turnlens
+// test`, `bun test` and `vitest run --no-isolate` on the same generated files (100 and 1,000 × 10
+// one-turn tests), `turnlens test` and `bun test` on examples/ and on a generated suite of 100,000
+// tests, each served the same modules, run interleaved several times. Prints medians, the peak
+// resident memory of each run's whole process tree, the ratios (bun ÷ turnlens: above 1, Turnlens is
+// faster) and the load, one `goal` line per goal.
+// Flags: --quick (100 files, one round, the suite at a tenth), --rounds=N, --sizes=100,1000,
+// --goals=P5,P6,suite (only those), --suite-files=N (the suite's files: 100,000 tests in N files,
+// default 1,000), --keep (leave the corpus folder), --turnlens-only (no peers: for profiling
+// Turnlens alone; prints no goal line).
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -13,12 +17,26 @@ import { root } from "./bundleAndRun.mjs";
 import { writeCorpus, writeExamplesCorpus } from "./peerCorpus.mjs";
 
 const args = process.argv.slice(2);
+if (args.includes("--help")) {
+  // The comment atop this file is the help.
+  const text = readFileSync(new URL(import.meta.url), "utf8");
+  console.log(text.slice(0, text.indexOf("\n\n")).replace(/^\/\/ ?/gm, ""));
+  process.exit(0);
+}
 const quick = args.includes("--quick");
 const keep = args.includes("--keep");
 const roundsArg = args.find((arg) => arg.startsWith("--rounds="));
 const rounds = roundsArg ? Number(roundsArg.slice("--rounds=".length)) : quick ? 1 : 3;
 const sizesArg = args.find((arg) => arg.startsWith("--sizes="));
-const sizes = sizesArg ? sizesArg.slice("--sizes=".length).split(",").map(Number) : quick ? [10, 100] : [10, 100, 1000];
+const sizes = sizesArg ? sizesArg.slice("--sizes=".length).split(",").map(Number) : quick ? [100] : [100, 1000];
+/** The goals this script measures, and which of them to run (--goals=; names are case-insensitive). */
+const GOALS = ["P5", "P6", "suite"];
+const goalsArg = args.find((arg) => arg.startsWith("--goals="));
+const goals = goalsArg ? GOALS.filter((goal) => goalsArg.slice("--goals=".length).toLowerCase().split(",").includes(goal.toLowerCase())) : GOALS;
+/** The suite: 100,000 one-turn tests (a tenth with --quick) in `suiteFiles` files of equal size. */
+const SUITE_TESTS = quick ? 10_000 : 100_000;
+const suiteFilesArg = args.find((arg) => arg.startsWith("--suite-files="));
+const suiteFiles = suiteFilesArg ? Number(suiteFilesArg.slice("--suite-files=".length)) : quick ? 100 : 1000;
 
 const bin = join(root, "node_modules", ".bin");
 /** How each runner is started, in a corpus folder whose test files are under `tests`. */
@@ -104,14 +122,14 @@ function median(values) {
 }
 
 /** Each runner `rounds` times over `cwd`, interleaved (turnlens, bun, vitest, turnlens, …). */
-async function measure(label, cwd, tests, names) {
+async function measure(label, cwd, tests, names, times = rounds) {
   const samples = Object.fromEntries(names.map((name) => [name, { seconds: [], peakBytes: [] }]));
   const loads = [];
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < times; round++) {
     for (const name of names) {
       loads.push(loadavg()[0]);
       const sample = await runOnce(name, cwd, tests);
-      if (rounds > 1)
+      if (times > 1)
         console.log(
           `    ${label} ${name} round ${round + 1}: ${sample.seconds.toFixed(2)} s, peak RSS ${(sample.peakBytes / 1048576).toFixed(0)} MiB, load ${loads[loads.length - 1].toFixed(1)}`,
         );
@@ -153,44 +171,53 @@ try {
   else rmSync(scratch, { recursive: true, force: true });
 }
 
+const mib = (bytes) => `${bytes.toFixed(0)} MiB`;
+
 async function main() {
-  console.log(`runner peers: ${rounds} interleaved round(s) each, corpus in ${scratch}`);
-  const bySize = {};
-  for (const size of sizes) {
-    const dir = join(scratch, `files${size}`);
-    writeCorpus(dir, root, size);
-    bySize[size] = await measure(`${size} files`, dir, "tests", peerNames);
+  console.log(`runner peers: ${rounds} interleaved round(s) each, goals ${goals.join(", ")}, corpus in ${scratch}`);
+  const lines = [];
+  // P5: each size under the three runners; the time against bun test, the memory against vitest --no-isolate.
+  if (goals.includes("P5") || turnlensOnly) {
+    for (const size of sizes) {
+      const dir = join(scratch, `files${size}`);
+      writeCorpus(dir, root, size);
+      const at = await measure(`${size} files`, dir, "tests", peerNames);
+      if (turnlensOnly) continue;
+      const tl = at.turnlens;
+      const bun = at["bun test"];
+      const vitest = at["vitest --no-isolate"];
+      const ratio = bun.seconds / tl.seconds;
+      const load = at.load.toFixed(1);
+      const size10 = `${size.toLocaleString("en-US")} files × 10 tests`;
+      lines.push(
+        `goal P5 ${size10} · turnlens ${seconds(tl.seconds)} · bun test ${seconds(bun.seconds)} · vitest run --no-isolate ${seconds(vitest.seconds)} · ratio bun ÷ turnlens ${ratio.toFixed(2)} (target ≥ 1.0) · ${verdict(ratio >= 1)} · load ${load}`,
+        `goal P5 ${size10}, peak memory of the whole tree · turnlens ${mib(tl.peakMiB)} · vitest run --no-isolate ${mib(vitest.peakMiB)} · bun test ${mib(bun.peakMiB)} · ratio vitest ÷ turnlens ${(vitest.peakMiB / tl.peakMiB).toFixed(2)} (target ≥ 1.0) · ${verdict(tl.peakMiB <= vitest.peakMiB)} · load ${load}`,
+      );
+    }
+    if (!turnlensOnly && !sizes.includes(1000)) lines.push(`goal P5 1,000 files × 10 tests · not measured (${quick ? "--quick" : `--sizes=${sizes.join(",")}`})`);
   }
   if (turnlensOnly) return;
-  const examplesDir = join(scratch, "examples");
-  writeExamplesCorpus(examplesDir, root);
-  const examples = await measure("examples/", examplesDir, "examples", ["turnlens", "bun test"]);
-
-  const largest = sizes[sizes.length - 1];
-  const big = bySize[largest];
-  const tl = big.turnlens;
-  const bunRatio = tl.seconds / big["bun test"].seconds;
-  const vitestRatio = tl.seconds / big["vitest --no-isolate"].seconds;
-  const steps = sizes.slice(1).map((size, i) => bySize[size].turnlens.seconds / bySize[sizes[i]].turnlens.seconds);
-  const linear = steps.length > 0 && steps.every((step) => step <= 10);
-  const load = big.load.toFixed(1);
-  const suffix = largest === 1000 ? "" : ` (${largest} files${quick ? ": --quick" : ", not 1,000"})`;
+  if (goals.includes("P6")) {
+    const examplesDir = join(scratch, "examples");
+    writeExamplesCorpus(examplesDir, root);
+    const examples = await measure("examples/", examplesDir, "examples", ["turnlens", "bun test"]);
+    const ratio = examples["bun test"].seconds / examples.turnlens.seconds;
+    lines.push(
+      `goal P6 examples/ · turnlens ${seconds(examples.turnlens.seconds)} · bun test ${seconds(examples["bun test"].seconds)} · ratio bun ÷ turnlens ${ratio.toFixed(2)} (target ≥ 1.0) · ${verdict(ratio >= 1)} · load ${examples.load.toFixed(1)}`,
+    );
+  }
+  // The suite: one round (it is long); tests per second is the suite's tests over the command's wall time.
+  if (goals.includes("suite")) {
+    const perFile = Math.round(SUITE_TESTS / suiteFiles);
+    const total = perFile * suiteFiles;
+    const dir = join(scratch, "suite");
+    writeCorpus(dir, root, suiteFiles, perFile);
+    const suite = await measure(`${total.toLocaleString("en-US")} tests`, dir, "tests", ["turnlens", "bun test"], 1);
+    const rate = (name) => Math.round(total / suite[name].seconds).toLocaleString("en-US");
+    lines.push(
+      `goal suite ${total.toLocaleString("en-US")} tests (${suiteFiles.toLocaleString("en-US")} files × ${perFile}) · turnlens ${seconds(suite.turnlens.seconds)}, ${rate("turnlens")} tests/s, peak ${mib(suite.turnlens.peakMiB)} · bun test ${seconds(suite["bun test"].seconds)}, ${rate("bun test")} tests/s, peak ${mib(suite["bun test"].peakMiB)} · ratio bun ÷ turnlens ${(suite["bun test"].seconds / suite.turnlens.seconds).toFixed(2)} (reported, no target) · load ${suite.load.toFixed(1)}`,
+    );
+  }
   console.log("");
-  console.log(
-    `goal P5 · turnlens ${seconds(tl.seconds)} · bun test ${seconds(big["bun test"].seconds)} · ratio ${bunRatio.toFixed(2)} (target < 1) · ${verdict(bunRatio < 1)} · load ${load}${suffix}`,
-  );
-  console.log(
-    `goal P5 · turnlens ${seconds(tl.seconds)} · vitest run --no-isolate ${seconds(big["vitest --no-isolate"].seconds)} · ratio ${vitestRatio.toFixed(2)} (target ≤ 0.5) · ${verdict(vitestRatio <= 0.5)} · load ${load}${suffix}`,
-  );
-  console.log(
-    `goal P5 · turnlens peak RSS ${tl.peakMiB.toFixed(0)} MiB · bun test ${big["bun test"].peakMiB.toFixed(0)} MiB · vitest ${big["vitest --no-isolate"].peakMiB.toFixed(0)} MiB · target < 400 MiB · ${verdict(tl.peakMiB < 400)} · load ${load}${suffix}`,
-  );
-  const stepsText = steps.length > 0 ? steps.map((step) => `${step.toFixed(1)}×`).join(", ") : "none (one size measured)";
-  console.log(
-    `goal P5 · turnlens ${sizes.map((size) => `${size} files ${seconds(bySize[size].turnlens.seconds)}`).join(" → ")} · steps ${stepsText} (target ≤ 10× each) · ${verdict(linear)} · load ${load}`,
-  );
-  const exampleRatio = examples.turnlens.seconds / examples["bun test"].seconds;
-  console.log(
-    `goal P6 · turnlens ${seconds(examples.turnlens.seconds)} · bun test ${seconds(examples["bun test"].seconds)} · ratio ${exampleRatio.toFixed(2)} (target < 1) · ${verdict(exampleRatio < 1)} · load ${examples.load.toFixed(1)}`,
-  );
+  for (const line of lines) console.log(line);
 }
