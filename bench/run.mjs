@@ -6,7 +6,7 @@
 // and then bench/runnerPeers.mjs: turnlens test beside bun test and vitest (P5, P6, the suite).
 // `--goals=P1,P2,P4,P5,P6,suite` runs only what measures those goals of issue 29 (P1: the 1,000-turn
 // benchmark; P2 and P4: the server's goal phases; P5, P6, suite: runnerPeers with --goals=), on the
-// dist/ built, and `--rounds=N` is passed to runnerPeers. Every run ends with its goal lines together.
+// dist/ built; `--rounds=N`, `--sizes=`, `--suite-files=` and `--suite-limit=` are passed to runnerPeers. Every run ends with its goal lines together.
 // `--only=NAME` with a name of PROTOCOL_BENCHMARKS runs that script alone, on the dist/ built.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -47,9 +47,11 @@ const withServer = args.includes("--with-server");
 const profile = args.includes("--profile");
 const sourceMaps = args.includes("--source-maps");
 const quick = args.includes("--quick");
-const rounds = args.find((arg) => arg.startsWith("--rounds="));
+/** runnerPeers' own flags, passed on to it alone. */
+const PEER_FLAGS = ["--rounds=", "--sizes=", "--suite-files=", "--suite-limit="];
+const peerFlags = args.filter((arg) => PEER_FLAGS.some((flag) => arg.startsWith(flag)));
 const benchArgs = args.filter(
-  (arg) => arg !== "--profile" && arg !== "--source-maps" && arg !== "--with-server" && !arg.startsWith("--goals=") && !arg.startsWith("--rounds="),
+  (arg) => arg !== "--profile" && arg !== "--source-maps" && arg !== "--with-server" && !arg.startsWith("--goals=") && !peerFlags.includes(arg),
 );
 const only = benchArgs.some((arg) => arg.startsWith("--only="));
 const partial = profile || sourceMaps || quick || only || asked !== undefined;
@@ -124,7 +126,7 @@ if (builtParts && (goals.includes("P2") || goals.includes("P4"))) {
 // 3. `turnlens test` beside `bun test` and `vitest run --no-isolate` on the same files.
 const peerGoals = goals.filter((goal) => goal === "P5" || goal === "P6" || goal === "suite");
 if (builtParts && (process.exitCode ?? 0) === 0 && peerGoals.length > 0) {
-  process.exitCode = await runPart("runnerPeers.mjs", [...(quick ? ["--quick"] : []), ...(rounds ? [rounds] : []), `--goals=${peerGoals.join(",")}`]);
+  process.exitCode = await runPart("runnerPeers.mjs", [...(quick ? ["--quick"] : []), ...peerFlags, `--goals=${peerGoals.join(",")}`]);
 }
 
 if (goalLines.length > 0) {
