@@ -10,8 +10,12 @@ import * as esbuild from "esbuild";
 
 export const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Bundles `entry` (relative to the repo) with `options` added, runs it with `nodeArgs` and `args`; returns the exit code. */
-export async function bundleAndRun(entry, { options = {}, nodeArgs = [], args = [] } = {}) {
+/**
+ * Bundles `entry` (relative to the repo) with `options` added, runs it with `nodeArgs` and `args`;
+ * returns the exit code. With `onStdout`, the child's stdout is handed to it once the child ends
+ * (instead of going straight to this process's).
+ */
+export async function bundleAndRun(entry, { options = {}, nodeArgs = [], args = [], onStdout } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), "turnlens-bench-"));
   const outfile = join(scratch, basename(entry).replace(/\.ts$/, ".mjs"));
   try {
@@ -26,8 +30,10 @@ export async function bundleAndRun(entry, { options = {}, nodeArgs = [], args = 
       logLevel: "warning",
       ...options,
     });
-    const child = spawnSync(process.execPath, ["--no-warnings", ...nodeArgs, outfile, ...args], { cwd: root, stdio: "inherit" });
+    const stdio = onStdout ? ["inherit", "pipe", "inherit"] : "inherit";
+    const child = spawnSync(process.execPath, ["--no-warnings", ...nodeArgs, outfile, ...args], { cwd: root, stdio, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     if (child.error) throw child.error;
+    if (onStdout) onStdout(child.stdout);
     return child.status ?? 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
