@@ -291,7 +291,7 @@ export class AgentRegistry implements Agents {
       if (state.stopped !== undefined) return { outcome: stoppedOutcome(state) };
       const n = ++state.turns;
       const deadlineAt = timeoutMs === undefined ? undefined : attempt.clocks.deadline.now() + timeoutMs;
-      const turnScope = scope.child(deadlineAt === undefined ? {} : { deadlineAt });
+      const turnScope = deadlineAt === undefined ? scope.child() : scope.child({ deadlineAt });
       state.running.add(turnScope);
       try {
         const outcome = await this.turnWithNudge(state, spec, n, turnScope, askedAt);
