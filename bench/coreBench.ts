@@ -282,6 +282,11 @@ interface Result {
   p95Ms: number;
   minMs: number;
   meanMs: number;
+  /**
+   * Median CPU time of the whole process per call (user + system, GC threads included): on a shared
+   * machine other jobs' preemption swells the wall time, far less the CPU a call spends.
+   */
+  cpuMedianMs: number;
   /** Units (turns, timers, exchanges) per second at the median. */
   perSecond: number;
   /** Microseconds per unit at the median: the test's fixed cost included. */
@@ -311,12 +316,17 @@ async function measure(test: Case, scale: number): Promise<Result> {
   warnings = {};
   for (let index = 0; index < warmup; index++) await test.once();
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   for (let index = 0; index < iterations; index++) {
+    const cpuStarted = process.cpuUsage();
     const started = performance.now();
     await test.once();
     samples.push(performance.now() - started);
+    const cpu = process.cpuUsage(cpuStarted);
+    cpuSamples.push((cpu.user + cpu.system) / 1000);
   }
   samples.sort((a, b) => a - b);
+  cpuSamples.sort((a, b) => a - b);
   const medianMs = quantile(samples, 0.5);
   return {
     name: test.name,
@@ -329,6 +339,7 @@ async function measure(test: Case, scale: number): Promise<Result> {
     p95Ms: quantile(samples, 0.95),
     minMs: samples[0]!,
     meanMs: samples.reduce((sum, sample) => sum + sample, 0) / samples.length,
+    cpuMedianMs: quantile(cpuSamples, 0.5),
     perSecond: (test.perTest * 1000) / medianMs,
     microsecondsEach: (medianMs * 1000) / test.perTest,
     warnings,
@@ -337,12 +348,13 @@ async function measure(test: Case, scale: number): Promise<Result> {
 
 function table(results: Result[]): string {
   const rows = [
-    ["benchmark", "median ms", "p95 ms", "min ms", "per second (median)", "µs each", "iterations"],
+    ["benchmark", "median ms", "p95 ms", "min ms", "cpu ms", "per second (median)", "µs each", "iterations"],
     ...results.map((result) => [
       result.diagnostic ? `(${result.name})` : result.name,
       result.medianMs.toFixed(3),
       result.p95Ms.toFixed(3),
       result.minMs.toFixed(3),
+      result.cpuMedianMs.toFixed(3),
       `${Math.round(result.perSecond).toLocaleString("en-US")} ${result.unit}s`,
       result.microsecondsEach.toFixed(1),
       String(result.iterations),

@@ -72,6 +72,15 @@ function located(at: Partial<ProblemTrace>, entry: Entry): Partial<ProblemTrace>
   return site ? { ...at, site } : at;
 }
 
+/** The host's record of a turn: what the test reads, its trace, and while in flight the entry it met. */
+interface TurnRecord {
+  turn: TestTurn;
+  trace: TurnTrace;
+  sites: PendingSites;
+  moments: { started: Moment; ended?: Moment } | undefined;
+  entry: Entry | undefined;
+}
+
 const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
 
 export class ScriptedHost implements AgentHost {
@@ -83,9 +92,8 @@ export class ScriptedHost implements AgentHost {
   moment: (() => Moment) | undefined;
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
-  /** The entry each turn in flight met, by operation id: a stall is placed on them. */
-  private readonly metEntries = new Map<number, Entry>();
-  private readonly records = new Map<number, { turn: TestTurn; trace: TurnTrace; sites: PendingSites; moments?: { started: Moment; ended?: Moment } }>();
+  /** Each turn's record by operation id; `entry` is the entry it met while it is in flight (a stall is placed on them). */
+  private readonly records = new Map<number, TurnRecord>();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
@@ -153,11 +161,10 @@ export class ScriptedHost implements AgentHost {
 
   /** Where the entries the turns in flight met were written, in the order the turns started. */
   inFlightSites(): SourceSite[] {
-    return [...this.inFlight.keys()].map((id) => this.metEntries.get(id)?.site).filter((site): site is SourceSite => !!site);
+    return [...this.inFlight.keys()].map((id) => this.records.get(id)?.entry?.site).filter((site): site is SourceSite => !!site);
   }
 
   settle(operation: TurnOperation, outcome: Outcome): void {
-    this.metEntries.delete(operation.id);
     if (operation.kind === "compact") {
       this.inFlight.delete(operation.id);
       this.compactions?.settle(operation, outcome);
@@ -166,6 +173,7 @@ export class ScriptedHost implements AgentHost {
     }
     this.inFlight.delete(operation.id);
     const record = this.records.get(operation.id);
+    if (record) record.entry = undefined;
     // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
     if (record?.moments && this.moment) record.moments.ended = this.moment();
     if (record && !(this.attemptParked && record.turn.outcome === "awaiting-reply")) {
@@ -239,7 +247,7 @@ export class ScriptedHost implements AgentHost {
   }
 
   private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
-    this.metEntries.set(operation.id, entry);
+    this.records.get(operation.id)!.entry = entry;
     if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at, entry);
     if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, located(at, entry)));
     // The same schema object (the usual case: the test imports the workflow's) needs no comparing.
@@ -359,7 +367,7 @@ export class ScriptedHost implements AgentHost {
     if (operation.askedAt) sites.add(trace, "askedAt", operation.askedAt);
     const openedAt = this.openedAt.get(operation.agent);
     if (openedAt) sites.add(trace, "openedAt", openedAt);
-    const record: { turn: TestTurn; trace: TurnTrace; sites: PendingSites; moments?: { started: Moment; ended?: Moment } } = { turn, trace, sites };
+    const record: TurnRecord = { turn, trace, sites, moments: undefined, entry: undefined };
     attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);

@@ -291,7 +291,7 @@ export class AgentRegistry implements Agents {
       if (state.stopped !== undefined) return { outcome: stoppedOutcome(state) };
       const n = ++state.turns;
       const deadlineAt = timeoutMs === undefined ? undefined : attempt.clocks.deadline.now() + timeoutMs;
-      const turnScope = scope.child(deadlineAt === undefined ? {} : { deadlineAt });
+      const turnScope = deadlineAt === undefined ? scope.child() : scope.child({ deadlineAt });
       state.running.add(turnScope);
       try {
         const outcome = await this.turnWithNudge(state, spec, n, turnScope, askedAt);
@@ -351,26 +351,23 @@ export class AgentRegistry implements Agents {
     const asker = { scope, idleWhile: <T>(waiting: Promise<T>) => operation.idleWhile(waiting) } as Asker;
     if (askedAt) asker.askedAt = askedAt;
     const messaging = this.messaging.forOperation(state, kind, asker, cause);
-    // Field by field, in the order hosts always saw them: a literal of optional spreads cost several
-    // times as much, and `signal` comes from the operation's prototype (see OperationOfScope).
-    const operation = new OperationOfScope(scope, messaging) as unknown as TurnOperation;
-    operation.id = this.attempt.nextOperationId();
-    operation.kind = kind;
-    if (compactionId !== undefined) operation.compactionId = compactionId;
-    operation.agent = state.opened.key;
-    operation.n = n;
-    operation.nudge = nudge;
-    operation.prompt = spec.prompt;
-    if (nudge) operation.nudgePrompt = nudgePrompt;
-    if (spec.schema !== undefined) operation.schema = spec.schema;
-    if (spec.label !== undefined) operation.label = spec.label;
-    const stage = scope.stage;
-    if (stage !== undefined) operation.stage = stage;
-    operation.cwd = state.opened.cwd;
-    operation.execution = { ...state.execution };
-    operation.messages = messaging.messages;
-    if (messaging.cause) operation.cause = messaging.cause;
-    if (askedAt) operation.askedAt = askedAt;
+    // Made in its constructor, field by field in the order hosts always saw them: a literal of
+    // optional spreads cost several times as much, and fields added after construction went to a
+    // backing store grown (and copied) several times a turn. `signal` comes from the operation's
+    // prototype (see OperationOfScope).
+    const operation = new OperationOfScope(
+      scope,
+      messaging,
+      this.attempt.nextOperationId(),
+      kind,
+      compactionId,
+      state,
+      n,
+      nudge,
+      spec,
+      nudgePrompt,
+      askedAt,
+    ) as unknown as TurnOperation;
     operation.submit = (raw) => {
       if (closed || answered) return { accepted: false, error: "the turn has ended" };
       // `wf result` is refused while the agent owes a reply it was shown.
@@ -430,9 +427,57 @@ class OperationOfScope {
   // `send`, `reply`, `tool` and `owes` are methods here too, over the operation's messaging: as own
   // closures they were five allocations a turn. Call them on the operation (a spread copy lacks them).
   readonly #messaging: OperationMessaging;
-  constructor(scope: Scope, messaging: OperationMessaging) {
+  // TurnOperation's fields, declared (not defined) so each is an own field only once assigned, in
+  // the order and presence hosts always saw.
+  declare id: number;
+  declare kind: OperationKind;
+  declare compactionId: string;
+  declare agent: string;
+  declare n: number;
+  declare nudge: boolean;
+  declare prompt: string;
+  declare nudgePrompt: string;
+  declare schema: TurnSpec["schema"];
+  declare label: string;
+  declare stage: string;
+  declare cwd: string;
+  declare execution: Execution;
+  declare messages: OperationMessaging["messages"];
+  declare cause: NonNullable<OperationMessaging["cause"]>;
+  declare askedAt: CallCapture;
+
+  constructor(
+    scope: Scope,
+    messaging: OperationMessaging,
+    id: number,
+    kind: OperationKind,
+    compactionId: string | undefined,
+    state: AgentState,
+    n: number,
+    nudge: boolean,
+    spec: TurnSpec,
+    nudgePrompt: string,
+    askedAt: CallCapture | undefined,
+  ) {
     this.#scope = scope;
     this.#messaging = messaging;
+    this.id = id;
+    this.kind = kind;
+    if (compactionId !== undefined) this.compactionId = compactionId;
+    this.agent = state.opened.key;
+    this.n = n;
+    this.nudge = nudge;
+    this.prompt = spec.prompt;
+    if (nudge) this.nudgePrompt = nudgePrompt;
+    if (spec.schema !== undefined) this.schema = spec.schema;
+    if (spec.label !== undefined) this.label = spec.label;
+    const stage = scope.stage;
+    if (stage !== undefined) this.stage = stage;
+    this.cwd = state.opened.cwd;
+    this.execution = { ...state.execution };
+    this.messages = messaging.messages;
+    if (messaging.cause) this.cause = messaging.cause;
+    if (askedAt) this.askedAt = askedAt;
   }
   get signal(): AbortSignal {
     return this.#scope.signal;

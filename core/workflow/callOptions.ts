@@ -208,6 +208,15 @@ export function shapeOf(rules: CallRules): string {
     .join(", ")} }`;
 }
 
+// Each call's option names and rules as lists, made once: every turn's `agent.run` is checked, and
+// listing them per call was a few arrays a turn.
+const ruleLists = new Map<CallName, { names: string[]; entries: Array<[string, CallRules[string]]> }>();
+function listsOf(call: CallName, rules: CallRules): { names: string[]; entries: Array<[string, CallRules[string]]> } {
+  let lists = ruleLists.get(call);
+  if (!lists) ruleLists.set(call, (lists = { names: Object.keys(rules), entries: Object.entries(rules) }));
+  return lists;
+}
+
 /**
  * Throws a TypeError into the workflow for the first thing `given` gets wrong by `rules`: not an
  * object at all, a name the call doesn't take (with the nearest it does), a needed option missing,
@@ -219,11 +228,11 @@ export function checkOptions(subject: string, call: CallName, given: unknown, op
   if (given === undefined && optional) return;
   if (!isPlainObject(given)) throw new TypeError(`${subject} takes ${shapeOf(rules)}, not ${shown(given)}`);
   const object = given as Record<string, unknown>;
-  const names = Object.keys(rules);
+  const { names, entries } = listsOf(call, rules);
   for (const name of Object.keys(object)) {
     if (!names.includes(name)) throw new TypeError(noSuchOption(subject, name, names).message);
   }
-  for (const [name, rule] of Object.entries(rules)) {
+  for (const [name, rule] of entries) {
     const value = object[name];
     if (value === undefined) {
       if (rule.required) throw new TypeError(`${subject} needs "${name}": ${rule.takes}`);

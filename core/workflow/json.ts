@@ -4,32 +4,53 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Why `value` is not a JSON value, or undefined when it is one. */
-export function whyNotJson(value: unknown, path = "$", seen = new Set<object>()): string | undefined {
+export function whyNotJson(value: unknown, path = "$"): string | undefined {
+  // Checked on every turn's answer and run line: the path is built only for the value that is
+  // wrong, and the ancestors a cycle is looked for among are a list, not a Set made per call.
   if (value === null || typeof value === "boolean" || typeof value === "string") return undefined;
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} is ${value}, not a finite number`;
-  if (typeof value !== "object") return `${path} is a ${typeof value}`;
-  if (seen.has(value)) return `${path} is a cycle`;
-  seen.add(value);
+  const wrong = notJsonIn(value, []);
+  if (!wrong) return undefined;
+  let at = path;
+  for (let index = wrong.segments.length - 1; index >= 0; index--) at += wrong.segments[index];
+  return `${at}${wrong.tail}`;
+}
+
+/** What is wrong in `value`: the path's segments from the wrong value up (reversed), and what is wrong there. */
+function notJsonIn(value: unknown, ancestors: object[]): { segments: string[]; tail: string } | undefined {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : { segments: [], tail: ` is ${value}, not a finite number` };
+  if (typeof value !== "object") return { segments: [], tail: ` is a ${typeof value}` };
+  if (ancestors.includes(value)) return { segments: [], tail: " is a cycle" };
+  ancestors.push(value);
   try {
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        const why = whyNotJson(value[index], `${path}[${index}]`, seen);
-        if (why) return why;
+        const wrong = notJsonIn(value[index], ancestors);
+        if (wrong) {
+          wrong.segments.push(`[${index}]`);
+          return wrong;
+        }
       }
       return undefined;
     }
     const prototype = Object.getPrototypeOf(value);
     if (prototype !== Object.prototype && prototype !== null) {
-      return `${path} is a ${value.constructor?.name ?? "class instance"}, not a plain object`;
+      return { segments: [], tail: ` is a ${value.constructor?.name ?? "class instance"}, not a plain object` };
     }
-    for (const [key, child] of Object.entries(value)) {
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const child = (value as Record<string, unknown>)[key];
       if (child === undefined) continue;
-      const why = whyNotJson(child, `${path}.${key}`, seen);
-      if (why) return why;
+      const wrong = notJsonIn(child, ancestors);
+      if (wrong) {
+        wrong.segments.push(`.${key}`);
+        return wrong;
+      }
     }
     return undefined;
   } finally {
-    seen.delete(value);
+    ancestors.pop();
   }
 }
 

@@ -391,7 +391,9 @@ export class MessageBus {
   }
 
   private takeUnseen(key: string, upTo?: BusMessage): BusMessage[] {
-    const queue = this.unseen.get(key) ?? [];
+    const queue = this.unseen.get(key);
+    // Most operations have nothing waiting: no lists made for them.
+    if (!queue) return NONE_SHOWN;
     const through = upTo ? queue.indexOf(upTo) + 1 : queue.length;
     const shown = queue.splice(0, through);
     if (queue.length === 0) this.unseen.delete(key);

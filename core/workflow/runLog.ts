@@ -4,7 +4,7 @@
 import type { Attempt } from "./attempt.ts";
 import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
-import { LOG_VERSION, type InLine, type RunLine, type StageLine, type StageRecord, type TurnEndedLine, type UnstampedRunLine } from "./runLines.ts";
+import { LOG_VERSION, type InLine, type RunLine, type StageLine, type StageRecord, type TurnBegunLine, type TurnEndedLine, type UnstampedRunLine } from "./runLines.ts";
 import type { Outcome, ReceivedEvent } from "./types.ts";
 
 // Writing ----------------------------------------------------------------------------------------
@@ -35,39 +35,30 @@ export function logSession(attempt: Attempt, agent: OpenedAgent): void {
  */
 export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: { value: unknown } | undefined) => void {
   const schema = operation.schema === undefined ? undefined : schemaAsJson(operation.schema);
-  appendRunLine(attempt, {
-    kind: "turn-begun",
-    op: operation.id,
-    agent: operation.agent,
-    operation: operation.kind ?? "turn",
-    n: operation.n,
-    nudge: operation.nudge,
-    ...(operation.stage !== undefined ? { stage: operation.stage } : {}),
-    ...(operation.label !== undefined ? { label: operation.label } : {}),
-    at: attempt.nowIso(),
-    ...(operation.nudge ? {} : { prompt: operation.prompt }),
-    ...(schema !== undefined ? { schema } : {}),
-  });
+  // Each line is made once, field by field in the order the lines always had: a run keeps two a
+  // turn until it ends, and a literal of optional spreads copied into appendRunLine's was two
+  // objects and several times the work (a 1,000-turn run's records are most of its garbage).
+  const begun = { v: LOG_VERSION, attempt: attempt.settings.attempt, kind: "turn-begun", op: operation.id, agent: operation.agent } as TurnBegunLine;
+  begun.operation = operation.kind ?? "turn";
+  begun.n = operation.n;
+  begun.nudge = operation.nudge;
+  if (operation.stage !== undefined) begun.stage = operation.stage;
+  if (operation.label !== undefined) begun.label = operation.label;
+  begun.at = attempt.nowIso();
+  if (!operation.nudge) begun.prompt = operation.prompt;
+  if (schema !== undefined) begun.schema = schema;
+  attempt.runLog.push(begun);
   return (end, answered) => {
     const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered !== undefined ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
-    const reason = "reason" in end ? end.reason : undefined;
-    appendRunLine(attempt, {
-      kind: "turn-ended",
-      op: operation.id,
-      agent: operation.agent,
-      n: operation.n,
-      end: kind,
-      ...(reason !== undefined ? { reason } : {}),
-      at: attempt.nowIso(),
-      ...answerField(kind === "answered" ? answered : undefined),
-    });
+    const ended = { v: LOG_VERSION, attempt: attempt.settings.attempt, kind: "turn-ended", op: operation.id, agent: operation.agent } as TurnEndedLine;
+    ended.n = operation.n;
+    ended.end = kind;
+    if ("reason" in end && end.reason !== undefined) ended.reason = end.reason;
+    ended.at = attempt.nowIso();
+    const answer = kind === "answered" && answered !== undefined ? asJson(answered.value) : undefined;
+    if (answer !== undefined) ended.answer = answer;
+    attempt.runLog.push(ended);
   };
-}
-
-/** An answered end's `answer`, once as JSON (an accepted answer is JSON already: it was parsed from its text). */
-function answerField(answered: { value: unknown } | undefined): { answer?: JsonValue } {
-  const answer = answered === undefined ? undefined : asJson(answered.value);
-  return answer === undefined ? {} : { answer };
 }
 
 // A workflow asks many turns of the same few schemas: each one's JSON is made once.
