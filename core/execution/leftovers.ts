@@ -4,6 +4,7 @@
 // never fires, or throws, while file B runs.
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { promisify } from "node:util";
+import { onProcessStart } from "./processStarts.ts";
 import { killTagged, tagDescendants, untagDescendants } from "./processTree.ts";
 
 type Kind = "timeout" | "interval" | "immediate";
@@ -19,6 +20,26 @@ interface Scope {
 let scope: Scope | null = null;
 let installed = false;
 let counter = 0;
+/** Whether a file has begun: until then only the runner's own code has run in this worker. */
+let filesBegun = false;
+/**
+ * Whether anything started a process or a thread since the first file began, inside a file's
+ * scope or not (a file's stray code may spawn after its end): while not, no process carries this
+ * worker's tag but esbuild's service, which the runner started, not detached, in the worker's
+ * process group (killing the group kills it), so a clean exit needs no search of /proc.
+ */
+let startedSinceFiles = false;
+
+/** A process or a thread was started: the file's scope, and the worker, are searched for it. */
+function markStarted(): void {
+  if (scope) scope.spawned = true;
+  if (filesBegun) startedSinceFiles = true;
+}
+
+/** Whether anything may have started a process since the first file began (startedSinceFiles). */
+export function startedProcesses(): boolean {
+  return startedSinceFiles;
+}
 
 const real = {
   setTimeout: globalThis.setTimeout,
@@ -79,42 +100,30 @@ function install(): void {
     constructor(...args: never[]) {
       super(...args);
       const owner = scope;
+      markStarted();
       if (owner) {
-        owner.spawned = true;
         owner.threads.add(this);
         this.once("exit", () => owner.threads.delete(this));
       }
     }
   };
-  // Every way child_process starts a process marks the file as having spawned. Searching /proc for
-  // the file's tag reads every process's environment, milliseconds on a busy machine: a file that
-  // started nothing is spared it.
-  const childProcess = createRequire(import.meta.url)("node:child_process") as Record<string, unknown>;
-  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"]) {
-    const original = childProcess[name];
-    if (typeof original !== "function") continue;
-    const marking = function (this: unknown, ...args: unknown[]) {
-      if (scope) scope.spawned = true;
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    // exec and execFile keep their promisified forms (util.promisify(exec) resolves { stdout, stderr }).
-    const custom = (original as unknown as Record<symbol, unknown>)[promisify.custom];
-    if (typeof custom === "function") {
-      const markingCustom = function (this: unknown, ...args: unknown[]) {
-        if (scope) scope.spawned = true;
-        return (custom as (...a: unknown[]) => unknown).apply(this, args);
-      };
-      Object.defineProperty(marking, promisify.custom, { value: markingCustom });
-    }
-    childProcess[name] = marking;
-  }
+  // Every way of starting a process marks the file as having spawned (processStarts.ts). Searching
+  // /proc for the file's tag reads every process's environment, milliseconds on a busy machine: a
+  // file that started nothing is spared it.
+  onProcessStart(() => markStarted());
   syncBuiltinESMExports();
+}
+
+/** Replaces the timer and process functions now, before any file runs (the worker's start). */
+export function installFileScopes(): void {
+  install();
 }
 
 /** Starts recording what the file's code starts; processes it spawns carry the returned tag. */
 export function beginFileScope(): void {
   install();
   endFileScope();
+  filesBegun = true;
   const tag = `file-${process.pid}-${++counter}`;
   scope = { tag, timers: new Map(), threads: new Set(), spawned: false };
   tagDescendants(tag);

@@ -5,7 +5,7 @@
 // grace), and workers stay warm between runs until the pool closes; prewarm() starts them early.
 import type { ChildProcess } from "node:child_process";
 import { isAbsolute, relative } from "node:path";
-import { killWorkerTree } from "./processTree.ts";
+import { endedClean, killGroup, killWorkerTree } from "./processTree.ts";
 import { removeTempFilesOf, removeTempFilesOfKilled } from "../tempFolder/tempFiles.ts";
 import { forkWorker } from "./workerProcess.ts";
 import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
@@ -191,6 +191,8 @@ interface Slot {
   exited: Promise<void>;
   /** Its VITEST_POOL_ID (the lowest free from 1 when it started) and VITEST_WORKER_ID (how many started before it). */
   ids: { poolId: number; workerId: number };
+  /** It said, exiting as asked, that nothing started a process in it since its first file began (`leaving`). */
+  leaving?: boolean;
 }
 
 export class WorkerPool {
@@ -545,7 +547,9 @@ export class WorkerPool {
     // The death is handled once its pipes closed, so the last output (V8's out-of-memory words
     // included) is in; a pipe some stray process still holds open gets a second to let go.
     child.on("exit", (code, signal) => {
-      if (child.pid !== undefined) killWorkerTree(child.pid);
+      // A worker that may be leaving clean is searched for (or not) at its close, once its last
+      // message is in (onExit); any other at once.
+      if (child.pid !== undefined && !mayLeaveClean(slot, code, signal)) killWorkerTree(child.pid);
       const late = setTimeout(() => {
         resolveExit();
         this.onExit(slot, code, signal);
@@ -605,6 +609,10 @@ export class WorkerPool {
       this.startupFailures = 0;
       this.options.observe?.("ready");
       this.pump();
+      return;
+    }
+    if (message.type === "leaving") {
+      slot.leaving = slot.exiting && !slot.active;
       return;
     }
     const active = slot.active;
@@ -680,9 +688,14 @@ export class WorkerPool {
     if (slot.dead) return;
     slot.dead = true;
     clearTimeout(slot.watchdog);
-    // What its tests spawned dies with it, and its temporary files go, whatever way it died.
+    // What its tests spawned dies with it, and its temporary files go, whatever way it died. A
+    // worker that exited as asked, saying nothing started a process in it, left nothing but its
+    // esbuild service, in its process group: /proc (milliseconds on a busy machine) is not searched.
     if (slot.child.pid !== undefined) {
-      killWorkerTree(slot.child.pid);
+      if (mayLeaveClean(slot, code, signal) && slot.leaving) {
+        killGroup(slot.child.pid);
+        endedClean(slot.child.pid);
+      } else killWorkerTree(slot.child.pid);
       removeTempFilesOf(slot.child.pid);
     }
     this.slots.delete(slot);
@@ -787,6 +800,11 @@ function guardChannel(child: ChildProcess, refuse: (why: string) => void): void 
       refuse(`bytes that are not a message (${error instanceof Error ? error.message : String(error)})`);
     }
   };
+}
+
+/** Whether a worker's exit may be a clean one: asked to exit, no file running, exit code 0. */
+function mayLeaveClean(slot: Slot, code: number | null, signal: NodeJS.Signals | null): boolean {
+  return slot.exiting && !slot.active && code === 0 && signal === null;
 }
 
 /** V8's last words when a heap is exhausted. */

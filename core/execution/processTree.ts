@@ -4,6 +4,7 @@
 // Linux reads them from /proc/<pid>/environ; elsewhere only the process group is killed.
 import * as fs from "node:fs";
 import { removeTempFilesOfKilled } from "../tempFolder/tempFiles.ts";
+import { onProcessStart } from "./processStarts.ts";
 
 /** The variable holding the tags, colon separated; children inherit it. */
 export const TREE_VARIABLE = "TURNLENS_TREES";
@@ -106,18 +107,37 @@ export function ownerTag(pid: number = process.pid): string {
 }
 
 let owning = false;
+/** The processes the owner started that have not been seen to end having started nothing. */
+const unaccounted = new Set<number>();
+/** Whether it started a process it could not follow (a synchronous one, a native addon's). */
+let untracked = false;
+
+/**
+ * A process the owner started ended, and provably left nothing that carries its tag (a worker that
+ * said, as it exited when asked, that nothing started a process in it: pool.ts).
+ */
+export function endedClean(pid: number): void {
+  unaccounted.delete(pid);
+}
 
 /**
  * Makes this process (the CLI or the language server) the owner of every process it starts from
  * now on: they carry its tag, and whenever it exits (an `exit` notification, stdin closing, an
  * uncaught error that ends it, a signal handled by `endOnSignals`) every one of them is killed.
+ * /proc is searched for them at the exit unless every process it started ended clean (endedClean):
+ * only its own descendants carry its tag, and each of those came through one it started.
  */
 export function ownProcessTree(): void {
   if (owning) return;
   owning = true;
   tagDescendants(ownerTag());
+  onProcessStart((pid) => {
+    if (pid === undefined) untracked = true;
+    else unaccounted.add(pid);
+  });
   // Their temporary files too: a killed worker cannot remove its own (tempFiles.ts).
   process.on("exit", () => {
+    if (unaccounted.size === 0 && !untracked) return;
     for (const pid of killTagged(ownerTag())) removeTempFilesOfKilled(pid);
   });
 }

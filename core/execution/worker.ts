@@ -16,7 +16,7 @@ import type { FileReport } from "./report.ts";
 import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.ts";
 import { installTestGlobals } from "../testApi/testGlobals.ts";
 import { installImportMetaEnv } from "../testApi/stubs.ts";
-import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { installFileScopes, startedProcesses } from "./leftovers.ts";
 import { registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { giveRunnerItsTimers } from "./runnerTimers.ts";
@@ -48,8 +48,7 @@ guardProcess();
 // The picture of the builtins each file is compared with, once the worker's own globals are in.
 // (and the runner's own: the file scope's timer wrappers, the served modules' registry).
 installTestGlobals();
-beginFileScope();
-endFileScope();
+installFileScopes();
 registry();
 installImportMetaEnv();
 giveRunnerItsTimers();
@@ -125,7 +124,13 @@ async function exitWhenFlushed(): Promise<never> {
   flush();
   if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
-  killTagged(tag);
+  // Nothing but the runner's own esbuild service (in this process group, which the pool kills)
+  // can carry this worker's tag unless something started a process since the first file began:
+  // then /proc is searched here, and else the pool is told, in the same tick as the exit (no test
+  // code runs between), that it need not search it either. A message that does not get through
+  // whole before the exit is lost, and the pool searches.
+  if (startedProcesses()) killTagged(tag);
+  else write({ type: "leaving" });
   return exitProcess(0);
 }
 

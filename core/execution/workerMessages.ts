@@ -51,6 +51,11 @@ export type ParentMessage =
 
 export type WorkerMessage =
   | { type: "ready" }
+  /**
+   * The worker's last word as it exits when asked, sent only when nothing started a process or a
+   * thread in it since its first file began (leftovers.ts): the pool need not search /proc for its tag.
+   */
+  | { type: "leaving" }
   | { type: "event"; file: string; event: RunEvent }
   /** What the file's tests wrote to stdout or stderr, in order, for the test that is running. */
   | { type: "output"; file: string; stream: "stdout" | "stderr"; text: string }
@@ -119,6 +124,7 @@ const schemaName = Type.Object({ schema: Type.String(), name: Type.String(), mod
 
 const messages: Record<WorkerMessage["type"], TSchema> = {
   ready: Type.Object({ type: Type.Literal("ready") }),
+  leaving: Type.Object({ type: Type.Literal("leaving") }),
   event: Type.Object({ type: Type.Literal("event"), file: Type.String(), event }),
   output: Type.Object({ type: Type.Literal("output"), file: Type.String(), stream: Type.Union([Type.Literal("stdout"), Type.Literal("stderr")]), text: Type.String() }),
   done: Type.Object({
