@@ -112,11 +112,37 @@ export function withSuite(suite: SuiteNode, body: () => void): void {
   }
 }
 
+/** Frames a declaration's first capture keeps: the test file's call is nearly always among them. */
+const DECLARATION_FRAMES = 6;
+
+/** The stack above this call, `frames` deep, formatted (and mapped through the source maps). */
+function stackOf(frames: number): string | undefined {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = frames;
+  Error.captureStackTrace(holder, callSite);
+  Error.stackTraceLimit = limit;
+  return holder.stack;
+}
+
 /** Where the test API was called from, in the user's file. */
 export function callSite(): Site | undefined {
+  if (!collecting) return undefined;
+  // Formatting maps every frame through the source maps, which cost by the frame (most of what
+  // declaring a test cost): a few frames first; the process's whole limit only when none of them
+  // is in the test file, so the site found is the one the whole stack gives.
+  const limit = Error.stackTraceLimit;
+  if (typeof limit === "number" && limit > DECLARATION_FRAMES) {
+    try {
+      const site = collecting.siteOf(stackOf(DECLARATION_FRAMES));
+      if (site && site.file === collecting.file) return site;
+    } catch {
+      // a limit a test made read-only: the whole stack, as below
+    }
+  }
   const holder: { stack?: string } = {};
   Error.captureStackTrace(holder);
-  return collecting?.siteOf(holder.stack);
+  return collecting.siteOf(holder.stack);
 }
 
 /** The test being run, for `onTestFinished` and the vitest context. */
