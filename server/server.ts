@@ -196,6 +196,14 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   // The early pool's worker lines, at their level, once the settings (logLevel) are read.
   if (early?.workerLines) server.onInitialize(() => early.workerLines?.attach((line) => write(log, line)));
   connection.onInitialized(() => {
+    // The static pass's compiler is not in the server's bundle (analysis/lazyTypescript.ts): it loads
+    // once the client has the answer to `initialize` (loaded sooner, it held that answer back by its
+    // ~250 ms), unless a document needed it first.
+    try {
+      loadTypescript();
+    } catch (error) {
+      log.error(`the TypeScript compiler could not be loaded: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
     for (const handler of initializedHandlers) server.forget("initialized", Promise.resolve().then(handler));
   });
 
@@ -214,15 +222,6 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       const experimental = (result.capabilities.experimental ?? {}) as Record<string, TurnlensServerCapabilities | undefined>;
       result.capabilities.experimental = { ...experimental, [EXPERIMENTAL_CAPABILITY]: { ...experimental[EXPERIMENTAL_CAPABILITY], protocol: PROTOCOL_VERSION } };
       markStart("initialize answered");
-      // The static pass's compiler is not in the server's bundle (analysis/lazyTypescript.ts): it loads
-      // once this answer is out, while the client sends its first documents, unless one needed it first.
-      setImmediate(() => {
-        try {
-          loadTypescript();
-        } catch (error) {
-          log.error(`the TypeScript compiler could not be loaded: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        }
-      });
       return result;
     }),
   );
