@@ -213,7 +213,10 @@ try {
 }
 
 async function main() {
-  console.log(`runner peers: ${rounds} interleaved round(s) each, goals ${goals.join(", ")}, corpus in ${scratch}`);
+  const roundGoals = goals.filter((goal) => goal !== "suite");
+  const roundsSaid = roundGoals.length > 0 || turnlensOnly ? `${rounds} interleaved round(s) each` : "";
+  const suiteSaid = goals.includes("suite") ? "the suite once" : "";
+  console.log(`runner peers: ${[roundsSaid, suiteSaid].filter(Boolean).join(", ")}, goals ${goals.join(", ")}, corpus in ${scratch}`);
   const lines = [];
   // P5: each size under the three runners; the time against bun test, the memory against vitest --no-isolate.
   if (goals.includes("P5") || turnlensOnly) {
