@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { root } from "./bundleAndRun.mjs";
+import { median } from "./median.mjs";
 
 const args = process.argv.slice(2);
 const roundsArg = args.find((arg) => arg.startsWith("--rounds="));
@@ -29,12 +30,6 @@ function turnlens(testArgs) {
     );
   });
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const plain = [];
 const whole = [];

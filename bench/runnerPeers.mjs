@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./bundleAndRun.mjs";
+import { median } from "./median.mjs";
 import { writeCorpus, writeExamplesCorpus } from "./peerCorpus.mjs";
 
 const args = process.argv.slice(2);
@@ -143,12 +144,6 @@ function runOnce(name, cwd, tests, limitMs) {
       else resolve({ seconds, cpuSeconds, peakBytes: peak });
     });
   });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Each runner `rounds` times over `cwd`, interleaved (turnlens, bun, vitest, turnlens, …). */

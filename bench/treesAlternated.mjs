@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { median } from "./median.mjs";
 import { writeCorpus, writeExamplesCorpus } from "./peerCorpus.mjs";
 
 const args = process.argv.slice(2);
@@ -42,11 +43,6 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const summary = Object.fromEntries(Object.entries(results).map(([name, list]) => [name, { wall: median(list.map((r) => r.wall)), cpu: median(list.map((r) => r.cpu)) }]));
 for (const name of ["before", "after"]) console.log(`${name.padEnd(6)} median wall ${summary[name].wall.toFixed(2)} s, CPU ${summary[name].cpu.toFixed(2)} s`);
 console.log(`after ÷ before: wall ${(summary.after.wall / summary.before.wall).toFixed(2)}, CPU ${(summary.after.cpu / summary.before.cpu).toFixed(2)}`);
