@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 
 const entryPoints = {
-  // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (core/runner/cli.ts).
+  // The command's entry: forks `turnlens test`'s first worker, then loads the CLI (dist/cliMain.js, below).
   cli: "core/runner/cliStart.ts",
   // The worker's entry: a few lines that load dist/workerMain.js (below) through a V8 code cache.
   worker: "core/execution/workerStart.ts",
@@ -74,6 +74,24 @@ await build({
   // "use strict" first: esbuild writes it for the ES modules it bundles, but after a banner it is no
   // longer a directive, and the served code (@vitest/spy's mocks, chai) would run sloppy: `this` in a
   // plain call of a vi.fn() would be globalThis where Vitest gives undefined.
+  banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: "warning",
+});
+
+// The CLI itself (core/runner/cli.ts: the command line, the pool, the reporters, and the engine that
+// `turnlens record` replays a run on), as one CommonJS bundle: dist/cli.mjs forks the first worker,
+// then runs it through a V8 code cache (codeCache.ts), as the worker's bundle above and for the same
+// reason: Node 20 compiled ~1 MB of the CLI's ES modules at every command, ~250 ms before it began.
+// No source map, as the worker's: its frames are Turnlens's own (stack.ts).
+await build({
+  entryPoints: { cliMain: "core/runner/cli.ts" },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  external: ["esbuild", "vitest", "vite", "istanbul-lib-coverage", "istanbul-lib-report", "istanbul-reports"],
+  define: { "import.meta.url": "__turnlensModuleUrl" },
   banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });

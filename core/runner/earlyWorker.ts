@@ -5,11 +5,20 @@ import { forkWorker } from "../execution/workerProcess.ts";
 
 type ChildProcess = ReturnType<typeof forkWorker>;
 
-let early: { child: ChildProcess; held: unknown[]; hold: (message: unknown) => void } | undefined;
+interface EarlyWorker {
+  child: ChildProcess;
+  held: unknown[];
+  hold: (message: unknown) => void;
+}
+
+// On the process, not in this module: the entry (dist/cli.mjs) forks it and the CLI's own bundle
+// (dist/cliMain.js, a second copy of this module) takes or discards it.
+const SLOT = Symbol.for("turnlens.earlyWorker");
+const slot = globalThis as { [SLOT]?: EarlyWorker };
 
 /** Forks the worker the first pool will take (its `ready` is held until then). */
 export function forkEarlyWorker(): void {
-  if (early) return;
+  if (slot[SLOT]) return;
   const child = forkWorker();
   const held: unknown[] = [];
   const hold = (message: unknown) => held.push(message);
@@ -18,7 +27,7 @@ export function forkEarlyWorker(): void {
   child.on("error", () => {});
   child.unref();
   child.channel?.unref();
-  early = { child, held, hold };
+  slot[SLOT] = { child, held, hold };
 }
 
 /**
@@ -27,8 +36,8 @@ export function forkEarlyWorker(): void {
  * message that arrives later.
  */
 export function takeEarlyWorker(): ChildProcess | undefined {
-  const taken = early;
-  early = undefined;
+  const taken = slot[SLOT];
+  slot[SLOT] = undefined;
   if (!taken) return undefined;
   const { child, held, hold } = taken;
   child.off("message", hold);
@@ -46,7 +55,7 @@ export function takeEarlyWorker(): ChildProcess | undefined {
 
 /** Ends the early worker if no pool took it. */
 export function discardEarlyWorker(): void {
-  const taken = early;
-  early = undefined;
+  const taken = slot[SLOT];
+  slot[SLOT] = undefined;
   taken?.child.kill("SIGKILL");
 }
