@@ -2,11 +2,24 @@
 // the worker, core/execution/v8Coverage.ts) merged into one map, the tests themselves left out, and
 // written through istanbul-reports in the formats Vitest's v8 provider writes (docs/runner.md, Coverage).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import type { CoverageMap } from "istanbul-lib-coverage";
-import libReport from "istanbul-lib-report";
-import reports, { type ReportType } from "istanbul-reports";
+import type LibReport from "istanbul-lib-report";
+import type Reports from "istanbul-reports";
+import type { ReportType } from "istanbul-reports";
 import { processTempFolder } from "../tempFolder/tempFiles.ts";
+
+/**
+ * istanbul-lib-report and istanbul-reports (some 20 CommonJS modules with theirs) load when a run
+ * writes coverage, not at every command's start. `require`, not `import()`: the CLI runs from a V8
+ * code cache, where Node 20 has no `import()` (core/execution/importModule.ts).
+ */
+const requireHere = createRequire(import.meta.url);
+const istanbulReports = () => ({
+  libReport: requireHere("istanbul-lib-report") as typeof LibReport,
+  reports: requireHere("istanbul-reports") as typeof Reports,
+});
 
 /**
  * The report formats `--coverage.reporter` takes: istanbul-reports' own names, as Vitest's
@@ -50,6 +63,7 @@ export interface LineCoverageOptions {
  */
 export function writeLineCoverage(map: CoverageMap, options: LineCoverageOptions, cwd: string, print: (text: string) => void): string | undefined {
   if (options.reporters.some((name) => name !== "none" && !PRINTED.has(name))) mkdirSync(options.reportsDirectory, { recursive: true });
+  const { libReport, reports } = istanbulReports();
   const context = libReport.createContext({ dir: options.reportsDirectory, coverageMap: map, defaultSummarizer: "nested", sourceFinder: readSource });
   let wroteFiles = false;
   for (const name of options.reporters) {
