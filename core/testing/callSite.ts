@@ -1,6 +1,7 @@
 // Where a script entry or a testWorkflow call was written: the caller's first stack frame, which
 // the runner's source maps (or Bun's) already map back to the .ts source.
 
+import { fileURLToPath } from "node:url";
 import type { SourceSite } from "./trace.ts";
 
 // "    at fn (/path/file.ts:12:5)" or "    at /path/file.ts:12:5" or "    at async fn (file:///x.ts:1:2)"
@@ -50,13 +51,14 @@ export function callSiteOf(callee: Function): SourceSite | undefined {
 
 /**
  * Turnlens's own source and built folders (`core/`, `dist/` of this package): no frame in them is a
- * user's. Found from where this module was loaded: core/testing/, or dist/ (a chunk of it), or the
- * `.ts` source a source-mapped dist frame points back to.
+ * user's (a source-mapped dist frame points back to core/). Found from where this module was loaded:
+ * core/testing/, or dist/ (a chunk, or a CommonJS bundle); from its URL, not from a stack: formatting
+ * one as the module loaded put Node's first stack formatting on every process's start, the CLI's too.
  */
 const OWN_FOLDERS = (() => {
-  const here = parseFrame(new Error().stack?.split("\n")[1] ?? "");
-  if (!here) return [];
-  const folder = here.file.slice(0, here.file.lastIndexOf("/") + 1);
+  const file = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : "";
+  if (!file) return [];
+  const folder = file.slice(0, file.lastIndexOf("/") + 1);
   const at = Math.max(folder.lastIndexOf("/core/"), folder.lastIndexOf("/dist/"));
   if (at < 0) return [folder];
   const root = folder.slice(0, at + 1);
