@@ -251,8 +251,15 @@ process.on("SIGINT", () => {});
 // The parent may have gone before this listener existed.
 if (!process.connected) dieWithTree();
 send({ type: "ready" });
-// esbuild's service starts while the first file is on its way, not when it has arrived.
+// esbuild's service starts while the first file is on its way, not when it has arrived. It is a Go
+// program, whose scheduler runs a thread a core and keeps idle ones spinning for work between the
+// plugin's callbacks; a worker bundles one build at a time, and its test files are small, so one
+// thread does the same work for less CPU (docs/runner.md, Speed). A GOMAXPROCS the user set stands;
+// the variable is the service's alone, gone from the worker's environment before any test runs.
+const goThreadsSet = process.env.GOMAXPROCS !== undefined;
+if (!goThreadsSet) process.env.GOMAXPROCS = "1";
 startBundler();
+if (!goThreadsSet) delete process.env.GOMAXPROCS;
 // Temporary files of workers killed earlier (the pool that owned them killed too) go, once the
 // worker has said it is ready: listing a busy temp folder must not delay the first file.
 setImmediate(() => removeStaleTempFiles());
