@@ -1,18 +1,18 @@
 // The language server's start, timed: the moments from the process's start to the first open test
 // document's first results (the bundle loaded, initialize, the worker ready, the document opened,
 // its run), said in one log line, so a slow first result can be placed (BENCHMARKS.md, "A cold window").
-// Each bundle (dist/server.js, dist/serverMain.js) has its own copy of this module: the server's adopts the other's marks.
+// Each bundle (dist/server.js, dist/serverEarlyPool.js, dist/serverMain.js) has its own copy of this module: each adopts the one before's marks.
 
-interface Mark {
+export interface Mark {
   what: string;
   /** ms since the process began (performance.now(): its origin is the process's start). */
   ms: number;
 }
 
-/** This bundle's marks; the server's bundle adopts dist/server.js's (adoptStartMarks) and marks into them. */
+/** This bundle's marks; the later bundles adopt dist/server.js's (adoptStartMarks) and mark into them. */
 let list: Mark[] = [];
 
-/** The marks made so far (server/start.ts hands them to the server's bundle with the early pool). */
+/** The marks made so far (firstWorker.ts hands them on with the first worker, earlyPool.ts with the early pool). */
 export function startMarks(): Mark[] {
   return list;
 }

@@ -1,6 +1,6 @@
 // The file a fresh worker runs before any document needs it, and the language server's early pool:
-// server/start.ts forks and warms a worker before the server's own bundle loads, and hands the pool
-// to server/main.ts through a global, so the first document's first run finds the engine loaded.
+// server/earlyPool.ts warms the worker dist/server.js forked before the server's own bundle loads,
+// and hands the pool to server/main.ts through a global, so the first document's run finds the engine loaded.
 import type { HeldLines } from "./workerLog.ts";
 import { join } from "node:path";
 import type { FileJob, WorkerPool } from "../core/execution/pool.ts";
@@ -49,7 +49,7 @@ export function warmupJob(folder: string): FileJob {
   return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: WARMUP_TIMEOUT_MS };
 }
 
-/** The pool server/start.ts made, and how the server, once loaded, sizes it and hears its log. */
+/** The pool server/earlyPool.ts made, and how the server, once loaded, sizes it and hears its log. */
 export interface EarlyWorkers {
   pool: WorkerPool;
   size: () => number;
@@ -67,7 +67,7 @@ export function handOverEarlyWorkers(early: EarlyWorkers): void {
   (globalThis as Record<symbol, unknown>)[EARLY_WORKERS] = early;
 }
 
-/** The early pool, once: undefined when the server was not started through server/start.ts. */
+/** The early pool, once: undefined when the server was not started through dist/server.js (server/start.ts). */
 export function takeEarlyWorkers(): EarlyWorkers | undefined {
   const holder = globalThis as Record<symbol, unknown>;
   const early = holder[EARLY_WORKERS] as EarlyWorkers | undefined;
