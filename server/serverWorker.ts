@@ -2,11 +2,12 @@
 // and the hand-over of the first one: dist/server.js forks it before anything else loads
 // (firstWorker.ts) and the next bundle, which makes the pool (earlyPool.ts), takes it; only a
 // global crosses from one bundle to the other.
-import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { forkWorker } from "../core/execution/workerProcess.ts";
 import { WORKER_HEAP_MB } from "./limits.ts";
 import type { Mark } from "./startTimeline.ts";
+
+type ChildProcess = ReturnType<typeof forkWorker>;
 
 /** Forks a worker of the language server: dist/worker.mjs, beside this bundle. */
 export function forkServerWorker(): ChildProcess {
