@@ -96,10 +96,10 @@ await build({
 // The language server: everything bundled (vscode-languageserver, the TypeScript compiler for the
 // static pass), so an editor starts it with `node dist/server.js --stdio` and nothing installed.
 const serverBuild = await build({
-  // dist/server.js is the small entry (server/start.ts) that forks a worker, then loads the early pool
-  // (dist/serverEarlyPool.js, which warms it) and that loads the server (dist/serverMain.js), each
-  // through the code cache: only the entry is compiled without it, so it holds as little as it can.
-  entryPoints: { server: "server/start.ts", serverEarlyPool: "server/earlyPool.ts", serverMain: "server/main.ts" },
+  // dist/server.js is the small entry (server/start.ts) that forks a worker, then loads the server
+  // (dist/serverMain.js, whose first module warms that worker) through the code cache: only the entry
+  // is compiled without it, so it holds as little as it can.
+  entryPoints: { server: "server/start.ts", serverMain: "server/main.ts" },
   outdir: "dist",
   bundle: true,
   platform: "node",

@@ -110,15 +110,7 @@ if (resolve(process.argv[1] ?? "") === import.meta.filename) {
   const targets = args.includes("--all") ? TARGETS : args.flatMap((arg, i) => (args[i - 1] === "--target" ? [arg] : []));
   if (targets.length === 0) targets.push(`${process.platform}-${process.arch}`);
   for (const target of targets) if (!TARGETS.includes(target)) throw new Error(`package-vsix: unknown target ${target} (one of ${TARGETS.join(", ")})`);
-  for (const needed of [
-    "dist/server.js",
-    "dist/serverEarlyPool.js",
-    "dist/serverMain.js",
-    "dist/serverTypescript.js",
-    "dist/worker.mjs",
-    "dist/workerMain.js",
-    "dist/extension.js",
-  ])
+  for (const needed of ["dist/server.js", "dist/serverMain.js", "dist/serverTypescript.js", "dist/worker.mjs", "dist/workerMain.js", "dist/extension.js"])
     if (!existsSync(join(root, needed))) throw new Error(`package-vsix: ${needed} is missing (run \`npm run build\`)`);
   // Older names of this script's output would be mistaken for current ones.
   for (const file of readdirSync(root)) if (file === `${manifest.name}-${manifest.version}.vsix`) rmSync(join(root, file));

@@ -1,6 +1,8 @@
-// The language server process, dist/serverMain.js, loaded by dist/serverEarlyPool.js (earlyPool.ts)
-// once that has started the worker pool: `node dist/server.js --stdio` (or `--node-ipc`, as the VS
-// Code client starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
+// The language server process, dist/serverMain.js, loaded by dist/server.js (start.ts) once that has
+// forked the first worker: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code client
+// starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
+// First: the early pool takes that worker and sends it its preload before the rest of this bundle is evaluated.
+import { earlyWorkers as early } from "./earlyPool.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
@@ -8,11 +10,9 @@ import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
 import { MessageBacklog } from "./messageBacklog.ts";
 import { startServer } from "./server.ts";
 import { forkServerWorker } from "./serverWorker.ts";
-import { takeEarlyWorkers } from "./warmup.ts";
 
 // dist/server.js owns the process tree and ends on signals, and earlyPool.ts made the pool; started on its own
 // (no early pool), this process does both itself.
-const early = takeEarlyWorkers();
 if (!early) {
   ownProcessTree();
   endOnSignals();

@@ -1,7 +1,7 @@
 // How the language server forks a worker (dist/worker.mjs beside its bundle, with its Node flags),
 // and the hand-over of the first one: dist/server.js forks it before anything else loads
-// (firstWorker.ts) and the next bundle, which makes the pool (earlyPool.ts), takes it; only a
-// global crosses from one bundle to the other.
+// (firstWorker.ts) and the server's bundle, whose pool (earlyPool.ts) takes it; only a global
+// crosses from one bundle to the other.
 import { join } from "node:path";
 import { forkWorker } from "../core/execution/workerProcess.ts";
 import { WORKER_HEAP_MB } from "./limits.ts";

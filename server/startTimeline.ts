@@ -1,7 +1,7 @@
 // The language server's start, timed: the moments from the process's start to the first open test
 // document's first results (the bundle loaded, initialize, the worker ready, the document opened,
 // its run), said in one log line, so a slow first result can be placed (BENCHMARKS.md, "A cold window").
-// Each bundle (dist/server.js, dist/serverEarlyPool.js, dist/serverMain.js) has its own copy of this module: each adopts the one before's marks.
+// Each bundle (dist/server.js, dist/serverMain.js) has its own copy of this module: the server's adopts the other's marks.
 
 export interface Mark {
   what: string;
@@ -9,10 +9,10 @@ export interface Mark {
   ms: number;
 }
 
-/** This bundle's marks; the later bundles adopt dist/server.js's (adoptStartMarks) and mark into them. */
+/** This bundle's marks; the server's bundle adopts dist/server.js's (adoptStartMarks) and marks into them. */
 let list: Mark[] = [];
 
-/** The marks made so far (firstWorker.ts hands them on with the first worker, earlyPool.ts with the early pool). */
+/** The marks made so far (firstWorker.ts hands them on with the first worker, earlyPool.ts to the server with the early pool). */
 export function startMarks(): Mark[] {
   return list;
 }

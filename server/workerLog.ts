@@ -1,5 +1,5 @@
 // The output channel's lines for the workers (window/logMessage through the logger): each worker's
-// start and end. Apart from runLog.ts so server/earlyPool.ts, whose bundle is kept small, imports only this.
+// start and end. Apart from runLog.ts so server/earlyPool.ts, evaluated before the rest of the server, imports only this.
 import type { WorkerFactory } from "../core/execution/pool.ts";
 import { HELD_WORKER_LINES } from "./limits.ts";
 

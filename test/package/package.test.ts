@@ -34,7 +34,7 @@ const SHIPPED = [
   /^dist\/vitest\.d\.mts$/,
   /^dist\/served\/typebox(-\w+)?\.mjs$/,
   /^dist\/chunks\/[\w.-]+\.mjs$/,
-  /^dist\/(server|serverEarlyPool|serverMain|serverTypescript|workerMain)\.js$/,
+  /^dist\/(server|serverMain|serverTypescript|workerMain)\.js$/,
   /^dist\/configProcess\.mjs$/,
   /^dist\/types\/.+\.d\.[cm]?ts$/,
   /^dist\/types\/node_modules\/.+\/(package\.json|licen[sc]e(\.md|\.txt)?|LICEN[SC]E(\.md|\.txt)?)$/,
