@@ -58,7 +58,7 @@ export interface ServerEnv {
   version?: string;
   /** When a warm worker is replaced (core/execution/limits.ts has the defaults). */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
-  /** The pool server/earlyPool.ts started before this bundle loaded (then `createWorker` is unused). */
+  /** The pool server/earlyPool.ts made as this bundle began, with the worker dist/server.js forked (then `createWorker` is unused). */
   workers?: EarlyWorkers;
   /**
    * The connection's message strategy (`createConnection(…, { messageStrategy: backlog })`): it

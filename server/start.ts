@@ -7,6 +7,6 @@ import { join } from "node:path";
 import { requireWithCodeCache } from "../core/execution/codeCache.ts";
 import { markStart } from "./startTimeline.ts";
 
-// The rest is other bundles (esbuild does not follow this path).
+// The server is the other bundle (esbuild does not follow this path).
 requireWithCodeCache(join(__dirname, "serverMain.js"));
 markStart("server bundle loaded");
