@@ -1,19 +1,18 @@
-// The language server process, dist/serverMain.js, loaded by dist/server.js (server/start.ts) once
-// that has started the worker pool: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code
-// client starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
+// The language server process, dist/serverMain.js, loaded by dist/server.js (start.ts) once that has
+// forked the first worker: `node dist/server.js --stdio` (or `--node-ipc`, as the VS Code client
+// starts it). Real timers, the real clock, and workers forked from dist/worker.mjs.
+// First: the early pool takes that worker and sends it its preload before the rest of this bundle is evaluated.
+import { earlyWorkers as early } from "./earlyPool.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { endOnSignals, ownProcessTree } from "../core/execution/processTree.ts";
-import { forkWorker } from "../core/execution/workerProcess.ts";
-import { WORKER_HEAP_MB } from "./limits.ts";
 import { MessageBacklog } from "./messageBacklog.ts";
 import { startServer } from "./server.ts";
-import { takeEarlyWorkers } from "./warmup.ts";
+import { forkServerWorker } from "./serverWorker.ts";
 
-// server/start.ts made the pool, owns the process tree and ends on signals; started on its own
+// dist/server.js owns the process tree and ends on signals, and earlyPool.ts made the pool; started on its own
 // (no early pool), this process does both itself.
-const early = takeEarlyWorkers();
 if (!early) {
   ownProcessTree();
   endOnSignals();
@@ -57,15 +56,5 @@ startServer(connection, {
   backlog,
   timer: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
   now: () => performance.now(),
-  createWorker: () =>
-    forkWorker({
-      // The worker entry next to this bundle: dist/worker.mjs, beside dist/server.js (the bundle keeps this comment: ASCII only, codeCache.ts).
-      entry: join(__dirname, "worker.mjs"),
-      env: { NO_COLOR: "1" },
-      // A test that exhausts memory crashes its worker (reported, respawned), not the machine. No
-      // --enable-source-maps, as `turnlens test`'s workers: it had Node read and parse the source maps
-      // of the worker's own ~4 MB of modules at every start (~40-60 ms on a loaded machine), where the
-      // worker turns maps on itself for the test files (their frames are the ones reports show).
-      execArgv: [`--max-old-space-size=${WORKER_HEAP_MB}`],
-    }),
+  createWorker: forkServerWorker,
 });

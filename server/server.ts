@@ -58,7 +58,7 @@ export interface ServerEnv {
   version?: string;
   /** When a warm worker is replaced (core/execution/limits.ts has the defaults). */
   workerRecycle?: { afterRuns: number; aboveRssBytes: number };
-  /** The pool server/start.ts started before this bundle loaded (then `createWorker` is unused). */
+  /** The pool server/earlyPool.ts made as this bundle began, with the worker dist/server.js forked (then `createWorker` is unused). */
   workers?: EarlyWorkers;
   /**
    * The connection's message strategy (`createConnection(…, { messageStrategy: backlog })`): it
@@ -212,7 +212,7 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
       state.clientCapabilities = params.capabilities;
       const result: InitializeResult = { capabilities: {}, serverInfo: { name: "turnlens", ...(env.version !== undefined ? { version: env.version } : {}) } };
       for (const contribute of initializers) contribute(params, result);
-      // A worker is forked and warmed now (unless server/start.ts did already), while the client
+      // A worker is forked and warmed now (unless dist/server.js did already), while the client
       // opens its first document, so that document's first run finds the engine loaded. Trust is
       // known now: in an untrusted workspace no worker stays.
       const folder = (params.rootUri ? fileOf(params.rootUri) : undefined) ?? process.cwd();

@@ -3,7 +3,7 @@
 // its run), said in one log line, so a slow first result can be placed (BENCHMARKS.md, "A cold window").
 // Each bundle (dist/server.js, dist/serverMain.js) has its own copy of this module: the server's adopts the other's marks.
 
-interface Mark {
+export interface Mark {
   what: string;
   /** ms since the process began (performance.now(): its origin is the process's start). */
   ms: number;
@@ -12,7 +12,7 @@ interface Mark {
 /** This bundle's marks; the server's bundle adopts dist/server.js's (adoptStartMarks) and marks into them. */
 let list: Mark[] = [];
 
-/** The marks made so far (server/start.ts hands them to the server's bundle with the early pool). */
+/** The marks made so far (firstWorker.ts hands them on with the first worker, earlyPool.ts to the server with the early pool). */
 export function startMarks(): Mark[] {
   return list;
 }

@@ -1,6 +1,6 @@
-// The file a fresh worker runs before any document needs it, and the language server's early pool:
-// server/start.ts forks and warms a worker before the server's own bundle loads, and hands the pool
-// to server/main.ts through a global, so the first document's first run finds the engine loaded.
+// The files a fresh worker runs before any document needs it (the language server's early pool,
+// earlyPool.ts, sends them to the worker dist/server.js forked first), so the first document's run
+// finds the engine loaded; and what that pool hands to the server.
 import type { HeldLines } from "./workerLog.ts";
 import { join } from "node:path";
 import type { FileJob, WorkerPool } from "../core/execution/pool.ts";
@@ -49,7 +49,7 @@ export function warmupJob(folder: string): FileJob {
   return { file: join(folder, "turnlens-warm-up.test.ts"), source, timeoutMs: WARMUP_TIMEOUT_MS };
 }
 
-/** The pool server/start.ts made, and how the server, once loaded, sizes it and hears its log. */
+/** The pool server/earlyPool.ts made, and how the server, once loaded, sizes it and hears its log. */
 export interface EarlyWorkers {
   pool: WorkerPool;
   size: () => number;
@@ -58,19 +58,4 @@ export interface EarlyWorkers {
   workerLines?: HeldLines;
   /** The start's marks made so far (startTimeline.ts), which the server's bundle goes on with. */
   startMarks?: Array<{ what: string; ms: number }>;
-}
-
-const EARLY_WORKERS = Symbol.for("turnlens.earlyWorkers");
-
-/** Leaves the early pool for server/main.ts (another bundle: only a global reaches it). */
-export function handOverEarlyWorkers(early: EarlyWorkers): void {
-  (globalThis as Record<symbol, unknown>)[EARLY_WORKERS] = early;
-}
-
-/** The early pool, once: undefined when the server was not started through server/start.ts. */
-export function takeEarlyWorkers(): EarlyWorkers | undefined {
-  const holder = globalThis as Record<symbol, unknown>;
-  const early = holder[EARLY_WORKERS] as EarlyWorkers | undefined;
-  delete holder[EARLY_WORKERS];
-  return early;
 }

@@ -1,5 +1,5 @@
 // The output channel's lines for the workers (window/logMessage through the logger): each worker's
-// start and end. Apart from runLog.ts so server/start.ts, whose bundle is kept small, imports only this.
+// start and end. Apart from runLog.ts so server/earlyPool.ts, evaluated before the rest of the server, imports only this.
 import type { WorkerFactory } from "../core/execution/pool.ts";
 import { HELD_WORKER_LINES } from "./limits.ts";
 
@@ -30,7 +30,7 @@ export function loggedWorkers(factory: WorkerFactory, say: (line: LogLine) => vo
 }
 
 /**
- * The worker lines of server/start.ts's early pool, whose first worker starts before the server
+ * The worker lines of server/earlyPool.ts's early pool, whose first worker starts before the server
  * has a connection: held until the server attaches its log at initialize, then written at their
  * level (not to stderr, which the client's output channel shows as an `[error]` line).
  */

@@ -106,18 +106,31 @@ export function ownerTag(pid: number = process.pid): string {
   return `owner-${pid}`;
 }
 
-let owning = false;
-/** The processes the owner started that have not been seen to end having started nothing. */
-const unaccounted = new Set<number>();
-/** Whether it started a process it could not follow (a synchronous one, a native addon's). */
-let untracked = false;
+interface Ownership {
+  owning: boolean;
+  /** The processes the owner started that have not been seen to end having started nothing. */
+  unaccounted: Set<number>;
+  /** Whether it started a process it could not follow (a synchronous one, a native addon's). */
+  untracked: boolean;
+}
+const OWNERSHIP = Symbol.for("turnlens.processOwnership");
+/**
+ * One per process, not per copy of this module: the language server's bundles each have a copy
+ * (dist/server.js owns the tree before its fork; the pool that sees a worker end clean is in
+ * another). Made by ownProcessTree only, so no global is added to a process that owns nothing (a worker).
+ */
+function ownership(make: boolean): Ownership | undefined {
+  const holder = globalThis as Record<symbol, unknown>;
+  if (make) holder[OWNERSHIP] ??= { owning: false, unaccounted: new Set<number>(), untracked: false };
+  return holder[OWNERSHIP] as Ownership | undefined;
+}
 
 /**
  * A process the owner started ended, and provably left nothing that carries its tag (a worker that
  * said, as it exited when asked, that nothing started a process in it: pool.ts).
  */
 export function endedClean(pid: number): void {
-  unaccounted.delete(pid);
+  ownership(false)?.unaccounted.delete(pid);
 }
 
 /**
@@ -128,16 +141,17 @@ export function endedClean(pid: number): void {
  * only its own descendants carry its tag, and each of those came through one it started.
  */
 export function ownProcessTree(): void {
-  if (owning) return;
-  owning = true;
+  const owner = ownership(true) as Ownership;
+  if (owner.owning) return;
+  owner.owning = true;
   tagDescendants(ownerTag());
   onProcessStart((pid) => {
-    if (pid === undefined) untracked = true;
-    else unaccounted.add(pid);
+    if (pid === undefined) owner.untracked = true;
+    else owner.unaccounted.add(pid);
   });
   // Their temporary files too: a killed worker cannot remove its own (tempFiles.ts).
   process.on("exit", () => {
-    if (unaccounted.size === 0 && !untracked) return;
+    if (owner.unaccounted.size === 0 && !owner.untracked) return;
     for (const pid of killTagged(ownerTag())) removeTempFilesOfKilled(pid);
   });
 }
