@@ -526,18 +526,35 @@ export function bundleAhead(files: readonly string[]): void {
   }
 }
 
+/** The bundle made ahead that the run which arrived last claimed (claimBundledAhead), by its file. */
+let claimed: { file: string; bundle: Promise<AheadBundle | undefined> | undefined } | undefined;
+
 /**
- * The bundle bundleAhead() made of `file`, if it is the next one promised. The pool sends a
- * worker its promised files in order, and gives one to another worker only from the end of the
- * list, so any other file means the rest of the list went elsewhere: those bundles are dropped
- * (never run later, when the files may have changed).
+ * Called as a run's message arrives, before the worker handles the messages after it: the pool
+ * sends a file's run and then the list of the files it promises next, and the run's own bundle is
+ * awaited only later, when that list is already here, so which bundle a run takes is decided
+ * against the list as it stood when the run was sent (taken then, every bundle made ahead was
+ * dropped by the file sent just before it, and each file was bundled again alone).
+ * The pool sends a worker its promised files in order, and gives one to another worker only from
+ * the end of the list, so any other file means the rest of the list went elsewhere: those bundles
+ * are dropped (never run later, when the files may have changed).
  */
-export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
-  if (ahead[0]?.file !== file || ahead[0].keepAllCode !== keepAllCode) {
-    ahead.length = 0;
-    return undefined;
+export function claimBundledAhead(file: string): void {
+  const next = ahead[0];
+  if (next?.file === file && next.keepAllCode === keepAllCode) {
+    ahead.shift();
+    claimed = { file, bundle: next.bundle };
+    return;
   }
-  return ahead.shift()?.bundle;
+  ahead.length = 0;
+  claimed = { file, bundle: undefined };
+}
+
+/** The bundle bundleAhead() made of `file`, if its run claimed one when it arrived (claimBundledAhead). */
+export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
+  const mine = claimed?.file === file ? claimed.bundle : undefined;
+  claimed = undefined;
+  return mine;
 }
 
 /**
