@@ -22,6 +22,7 @@ import { IMPORT_META_ENV_GLOBAL } from "../testApi/stubs.ts";
 import { defineReplacements } from "./viteSettings.ts";
 import { expandImportMetaGlob } from "./importMetaGlob.ts";
 import { viteImportPlugins } from "./viteImports.ts";
+import { failedOnUnresolvedPath, leftPathUnresolved } from "./unresolvedPaths.ts";
 
 export interface BundleResult {
   /** The bundled module's text. */
@@ -173,7 +174,9 @@ function servedShimUrl(name: string): Promise<string> {
 
 /**
  * `loaded` gathers every file the plugin loads, which names the inputs of a build that failed (it
- * has no metafile); a build that succeeds reads them from its metafile, per entry.
+ * has no metafile); a build that succeeds reads them from its metafile, per entry. `unchecked`,
+ * when given, leaves out the callback for relative and absolute imports (unresolvedPaths.ts) and
+ * gathers the absolute paths the plugin itself keeps external.
  */
 function turnlensPlugin(
   entry: string | undefined,
@@ -182,6 +185,7 @@ function turnlensPlugin(
   missing: MissingImports,
   loaded?: Set<string>,
   mocks?: ModuleMocksBundle,
+  unchecked?: Unchecked,
 ): Plugin {
   const servedFiles = servedSourceFiles();
   // An import that resolves to nothing: a module that throws when it runs (missingImports.ts).
@@ -238,29 +242,34 @@ function turnlensPlugin(
         }
         // An installed package: keep it external, at the exact file esbuild found next to the test.
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
+        unchecked?.kept.add(path);
         return { path, external: true };
       });
-      // A relative or absolute path to no file: the same stand-in (esbuild resolves the rest itself).
-      b.onResolve({ filter: /^\.{0,2}\// }, async (args) => {
-        if (args.pluginData?.turnlensInner || args.kind === "entry-point" || !args.importer) return undefined;
-        const inner = { kind: args.kind, importer: args.importer, pluginData: { turnlensInner: true } };
-        const resolved = await b.resolve(args.path, { ...inner, resolveDir: args.resolveDir });
-        if (resolved.errors.length === 0) return undefined;
-        // "/src/a" names no file: it means the project's src/a, as under Vite (docs/vitest.md).
-        const root = b.initialOptions.absWorkingDir ?? process.cwd();
-        if (args.path.startsWith("/") && !args.path.startsWith("//")) {
-          const fromRoot = await b.resolve(`.${args.path}`, { ...inner, resolveDir: root });
-          if (fromRoot.errors.length === 0) return { path: fromRoot.path, namespace: fromRoot.namespace, sideEffects: fromRoot.sideEffects };
-        }
-        // A folder whose package.json has "exports": its entry, as Vite resolves it (folderPackage.ts).
-        if (args.path.startsWith(".")) {
-          const folder = resolve(args.resolveDir, args.path);
-          const entry = await folderPackageEntry(folder);
-          const found = entry && (await b.resolve(entry, { ...inner, resolveDir: folder }));
-          if (found && found.errors.length === 0) return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
-        }
-        return standIn(args, `Cannot find module "${args.path}"`);
-      });
+      // Without this callback (`unchecked`), esbuild resolves path imports itself, and a build that
+      // cannot resolve one is made again with it (unresolvedPaths.ts).
+      if (!unchecked) {
+        // A relative or absolute path to no file: the same stand-in (esbuild resolves the rest itself).
+        b.onResolve({ filter: /^\.{0,2}\// }, async (args) => {
+          if (args.pluginData?.turnlensInner || args.kind === "entry-point" || !args.importer) return undefined;
+          const inner = { kind: args.kind, importer: args.importer, pluginData: { turnlensInner: true } };
+          const resolved = await b.resolve(args.path, { ...inner, resolveDir: args.resolveDir });
+          if (resolved.errors.length === 0) return undefined;
+          // "/src/a" names no file: it means the project's src/a, as under Vite (docs/vitest.md).
+          const root = b.initialOptions.absWorkingDir ?? process.cwd();
+          if (args.path.startsWith("/") && !args.path.startsWith("//")) {
+            const fromRoot = await b.resolve(`.${args.path}`, { ...inner, resolveDir: root });
+            if (fromRoot.errors.length === 0) return { path: fromRoot.path, namespace: fromRoot.namespace, sideEffects: fromRoot.sideEffects };
+          }
+          // A folder whose package.json has "exports": its entry, as Vite resolves it (folderPackage.ts).
+          if (args.path.startsWith(".")) {
+            const folder = resolve(args.resolveDir, args.path);
+            const entry = await folderPackageEntry(folder);
+            const found = entry && (await b.resolve(entry, { ...inner, resolveDir: folder }));
+            if (found && found.errors.length === 0) return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
+          }
+          return standIn(args, `Cannot find module "${args.path}"`);
+        });
+      }
 
       b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         if (args.namespace !== "file") return undefined;
@@ -383,6 +392,28 @@ function bundleErrorReport(messages: Message[], cwd: string): ErrorReport {
   return report;
 }
 
+/** What a build made without the path-import callback notes: the paths the plugin kept external. */
+interface Unchecked {
+  kept: Set<string>;
+}
+
+/**
+ * `attempt`'s build without the plugin's callback for relative and absolute imports, or, when that
+ * build left one unresolved, its build with it (unresolvedPaths.ts): the callback is a round trip
+ * to esbuild's process for every such import, and its answer matters only for one that names no file.
+ */
+async function buildCheckingPathsIfNeeded<R extends { metafile: Metafile }>(attempt: (unchecked?: Unchecked) => Promise<R>): Promise<R> {
+  const unchecked: Unchecked = { kept: new Set() };
+  let result: R;
+  try {
+    result = await attempt(unchecked);
+  } catch (error) {
+    if (failedOnUnresolvedPath(error)) return attempt();
+    throw error;
+  }
+  return leftPathUnresolved(result.metafile, unchecked.kept) ? attempt() : result;
+}
+
 /** A bundle made ahead of its run: where it is to be written, and what it is. */
 export interface AheadBundle extends BundleResult {
   outfile: string;
@@ -463,8 +494,8 @@ export function bundleAhead(files: readonly string[]): void {
     // No temporary folder (tempFiles.ts): each file says why when it runs.
     return;
   }
-  const served = new Set<string>();
-  const missing = new MissingImports();
+  // The last build's (buildCheckingPathsIfNeeded may make two).
+  let missing = new MissingImports();
   const cwd = process.cwd();
   // A file that mocks modules is bundled alone when it runs: its mocks route the imports of modules
   // this build would share between its entries (moduleMocks.ts). It gets no output here.
@@ -477,23 +508,26 @@ export function bundleAhead(files: readonly string[]): void {
   const built = plain
     .then((entries) => {
       if (entries.length === 0) throw new Error("every file mocks modules");
-      return build({
-        entryPoints: entries.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
-        outdir: processTempFolder(),
-        outExtension: { ".js": ".mjs" },
-        absWorkingDir: cwd,
-        ...TEST_BUNDLE_OPTIONS,
-        resolveExtensions: RESOLVE_EXTENSIONS,
-        inject: setupFiles,
-        treeShaking: !keepAllCode,
-        sourcesContent: keepAllCode,
-        metafile: true,
-        plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, served, missing)],
-        // Each output gets its own file's values in place of the tokens (below).
-        define: { ...defineReplacements(), __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
-        banner: {
-          js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
-        },
+      return buildCheckingPathsIfNeeded((unchecked) => {
+        missing = new MissingImports();
+        return build({
+          entryPoints: entries.map((file) => ({ in: file, out: basename(outfiles.get(file) ?? file, ".mjs") })),
+          outdir: processTempFolder(),
+          outExtension: { ".js": ".mjs" },
+          absWorkingDir: cwd,
+          ...TEST_BUNDLE_OPTIONS,
+          resolveExtensions: RESOLVE_EXTENSIONS,
+          inject: setupFiles,
+          treeShaking: !keepAllCode,
+          sourcesContent: keepAllCode,
+          metafile: true,
+          plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, new Set(), missing, undefined, undefined, unchecked)],
+          // Each output gets its own file's values in place of the tokens (below).
+          define: { ...defineReplacements(), __filename: "__turnlensFilename", __dirname: "__turnlensDirname", "import.meta.env": IMPORT_META_ENV },
+          banner: {
+            js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const __turnlensFilename = ${FILE_TOKEN}; const __turnlensDirname = ${DIR_TOKEN}; const require = __turnlensCreateRequire(${URL_TOKEN});`,
+          },
+        });
       });
     })
     .then(
@@ -526,18 +560,35 @@ export function bundleAhead(files: readonly string[]): void {
   }
 }
 
+/** The bundle made ahead that the run which arrived last claimed (claimBundledAhead), by its file. */
+let claimed: { file: string; bundle: Promise<AheadBundle | undefined> | undefined } | undefined;
+
 /**
- * The bundle bundleAhead() made of `file`, if it is the next one promised. The pool sends a
- * worker its promised files in order, and gives one to another worker only from the end of the
- * list, so any other file means the rest of the list went elsewhere: those bundles are dropped
- * (never run later, when the files may have changed).
+ * Called as a run's message arrives, before the worker handles the messages after it: the pool
+ * sends a file's run and then the list of the files it promises next, and the run's own bundle is
+ * awaited only later, when that list is already here, so which bundle a run takes is decided
+ * against the list as it stood when the run was sent (taken then, every bundle made ahead was
+ * dropped by the file sent just before it, and each file was bundled again alone).
+ * The pool sends a worker its promised files in order, and gives one to another worker only from
+ * the end of the list, so any other file means the rest of the list went elsewhere: those bundles
+ * are dropped (never run later, when the files may have changed).
  */
-export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
-  if (ahead[0]?.file !== file || ahead[0].keepAllCode !== keepAllCode) {
-    ahead.length = 0;
-    return undefined;
+export function claimBundledAhead(file: string): void {
+  const next = ahead[0];
+  if (next?.file === file && next.keepAllCode === keepAllCode) {
+    ahead.shift();
+    claimed = { file, bundle: next.bundle };
+    return;
   }
-  return ahead.shift()?.bundle;
+  ahead.length = 0;
+  claimed = { file, bundle: undefined };
+}
+
+/** The bundle bundleAhead() made of `file`, if its run claimed one when it arrived (claimBundledAhead). */
+export async function takeBundledAhead(file: string): Promise<AheadBundle | undefined> {
+  const mine = claimed?.file === file ? claimed.bundle : undefined;
+  claimed = undefined;
+  return mine;
 }
 
 /**
@@ -548,40 +599,48 @@ export async function takeBundledAhead(file: string): Promise<AheadBundle | unde
  */
 export async function bundleTestFile(file: string, outfile: string, sources: SourceOverlay | string = {}): Promise<BundleResult> {
   const overlay: SourceOverlay = keepLoneSurrogates(typeof sources === "string" ? { [file]: sources } : sources);
-  const served = new Set<string>();
-  const loaded = new Set<string>();
-  const missing = new MissingImports();
+  // The last build's (buildCheckingPathsIfNeeded may make two).
+  let served = new Set<string>();
+  let loaded = new Set<string>();
+  let missing = new MissingImports();
   const cwd = process.cwd();
   const fileUrl = pathToFileURL(file).href;
   try {
     const plan = planModuleMocks(file, overlay[file] ?? (await readBoundedSource(file, true).catch(() => undefined)) ?? "", await setupTexts(overlay));
     const mocks = plan && moduleMocksBundle(plan);
-    const result = await build({
-      entryPoints: [file],
-      absWorkingDir: cwd,
-      ...TEST_BUNDLE_OPTIONS,
-      resolveExtensions: RESOLVE_EXTENSIONS,
-      inject: setupFiles,
-      treeShaking: !keepAllCode,
-      sourcesContent: keepAllCode,
-      outfile,
-      metafile: true,
-      plugins: [
-        // A mocked module's import is the mocks' first (a `?raw` one too); Vite's suffixes come before Turnlens's own rules.
-        ...(mocks ? [mocks.plugin] : []),
-        ...viteImportPlugins(),
-        turnlensPlugin(file, overlay, served, missing, loaded, mocks),
-      ],
-      define: {
-        ...defineReplacements(),
-        __filename: JSON.stringify(file),
-        __dirname: JSON.stringify(dirname(file)),
-        "import.meta.env": IMPORT_META_ENV,
-      },
-      banner: {
-        js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,
-      },
-    });
+    const attempt = (unchecked?: Unchecked) => {
+      served = new Set();
+      loaded = new Set();
+      missing = new MissingImports();
+      return build({
+        entryPoints: [file],
+        absWorkingDir: cwd,
+        ...TEST_BUNDLE_OPTIONS,
+        resolveExtensions: RESOLVE_EXTENSIONS,
+        inject: setupFiles,
+        treeShaking: !keepAllCode,
+        sourcesContent: keepAllCode,
+        outfile,
+        metafile: true,
+        plugins: [
+          // A mocked module's import is the mocks' first (a `?raw` one too); Vite's suffixes come before Turnlens's own rules.
+          ...(mocks ? [mocks.plugin] : []),
+          ...viteImportPlugins(),
+          turnlensPlugin(file, overlay, served, missing, loaded, mocks, unchecked),
+        ],
+        define: {
+          ...defineReplacements(),
+          __filename: JSON.stringify(file),
+          __dirname: JSON.stringify(dirname(file)),
+          "import.meta.env": IMPORT_META_ENV,
+        },
+        banner: {
+          js: `import { createRequire as __turnlensCreateRequire } from "node:module"; const require = __turnlensCreateRequire(${JSON.stringify(fileUrl)});`,
+        },
+      });
+    };
+    // A file that mocks modules is built once: its mocks' plugin resolves them as its build starts (moduleMocks.ts).
+    const result = mocks ? await attempt() : await buildCheckingPathsIfNeeded(attempt);
     const output = result.outputFiles.find((o) => o.path.endsWith(".mjs")) ?? result.outputFiles[0];
     if (!output) throw new BundleError({ message: "esbuild produced no output" });
     const inputs = inputsOf(result.metafile, file, cwd);

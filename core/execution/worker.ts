@@ -7,7 +7,7 @@ import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
 import { installRuntimeImport } from "./runtimeImport.ts";
-import { bundleAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
+import { bundleAhead, claimBundledAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
 import { applyViteSettings, useViteSettings } from "./viteSettings.ts";
 import { removeStaleTempFiles } from "../tempFolder/tempFiles.ts";
 import { captureOutput, endOutputOfTest } from "./testOutput.ts";
@@ -224,6 +224,8 @@ process.on("message", (raw) => {
     useSetupFiles(message.setupFiles ?? []);
     applyViteSettings(message.vite, message.ids);
     useCoverageBundles(message.coverage === true);
+    // Now, before the list of files bundled ahead that follows this message replaces the one this run was sent against.
+    claimBundledAhead(message.file);
     void runOne(message);
   }
   if (message.type === "ahead") {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundleAhead, takeBundledAhead } from "../../core/execution/transform.ts";
+import { bundleAhead, claimBundledAhead, takeBundledAhead } from "../../core/execution/transform.ts";
 import { FIXTURES, SLOW, withOnePool } from "./harness.ts";
 
 /** Absolute paths: what a run reports and what an editor's buffers are keyed by. */
@@ -41,7 +41,9 @@ describe("a run reports the files its bundle read", () => {
   test("each file of a many-entry build made ahead reports its own inputs, not the others'", async () => {
     const otherTest = fixture("graph/other.test.ts");
     bundleAhead([testFile, otherTest]);
+    claimBundledAhead(testFile);
     const first = await takeBundledAhead(testFile);
+    claimBundledAhead(otherTest);
     const second = await takeBundledAhead(otherTest);
     expect(first?.inputs[0]).toBe(testFile);
     expect([...(first?.inputs ?? [])].sort()).toEqual([helperFile, testFile, workflowFile].sort());
