@@ -42,7 +42,7 @@ export function logOperation(attempt: Attempt, operation: TurnOperation): (end: 
     const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered !== undefined ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
     const reason = "reason" in end ? end.reason : undefined;
     const at = attempt.nowIso();
-    const answer = kind === "answered" && answered !== undefined ? asJson(answered.value) : undefined;
+    const answer = kind === "answered" && answered !== undefined ? parsedAsJson(answered.value) : undefined;
     attempt.runLog.push(new TurnEnded(version, operation, kind, reason, at, answer));
   };
 }
@@ -102,6 +102,43 @@ function deepFreeze<Value>(value: Value): Value {
     Object.freeze(value);
   }
   return value;
+}
+
+/** What a copy of a parsed value stops at: a number JSON has no text for. */
+const NOT_JSON = Symbol("not JSON");
+
+/**
+ * What asJson gives for a value JSON.parse made (an accepted answer: its text parsed, or the text
+ * itself), made in one walk rather than a check, a stringify and a parse on every answered turn.
+ * Such a value is plain data already; what asJson changes in one is kept: -0 is written 0, and a
+ * number out of range (`1e400` parses to Infinity) makes it no JSON.
+ */
+function parsedAsJson(value: unknown): JsonValue | undefined {
+  const copy = copyOfParsed(value);
+  return copy === NOT_JSON ? undefined : copy;
+}
+
+function copyOfParsed(value: unknown): JsonValue | typeof NOT_JSON {
+  if (typeof value === "number") return Number.isFinite(value) ? value + 0 : NOT_JSON;
+  if (typeof value !== "object" || value === null) return value as JsonValue;
+  if (Array.isArray(value)) {
+    const copy: JsonValue[] = [];
+    for (const item of value) {
+      const itemCopy = copyOfParsed(item);
+      if (itemCopy === NOT_JSON) return NOT_JSON;
+      copy.push(itemCopy);
+    }
+    return copy;
+  }
+  const copy: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(value)) {
+    const child = copyOfParsed((value as Record<string, unknown>)[key]);
+    if (child === NOT_JSON) return NOT_JSON;
+    // A key "__proto__" is an own field of what JSON.parse made; an assignment would set the prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
+  }
+  return copy;
 }
 
 /** `value` as plain JSON, or undefined when it is none (a schema with a function in it, a cycle). */
