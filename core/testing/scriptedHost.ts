@@ -14,7 +14,7 @@ import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
 import { captureCall as captureStackAbove, captureStack, LazySite, PendingSites, siteText } from "./callSite.ts";
-import { attachTurnTrace, type MatchTrace, type MomentTrace, type ProblemTrace, type SourceSite, type SpanTrace, type TurnTrace } from "./trace.ts";
+import { attachTurnTrace, Carrier, type MatchTrace, type MomentTrace, type ProblemTrace, type SourceSite, type SpanTrace, type TurnTrace } from "./trace.ts";
 import { plainRecord } from "../workflow/plainRecords.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
@@ -111,8 +111,6 @@ export class ScriptedHost implements AgentHost {
   moments: MomentSource | undefined;
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
-  /** Each turn's record by operation id; `entry` is the entry it met while it is in flight (a stall is placed on them). */
-  private readonly records = new Map<number, TurnRecord>();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
@@ -180,7 +178,7 @@ export class ScriptedHost implements AgentHost {
 
   /** Where the entries the turns in flight met were written, in the order the turns started. */
   inFlightSites(): SourceSite[] {
-    return [...this.inFlight.keys()].map((id) => this.records.get(id)?.entry?.site).filter((site): site is SourceSite => !!site);
+    return [...this.inFlight.values()].map((operation) => RecordOfOperation.of(operation)?.entry?.site).filter((site): site is SourceSite => !!site);
   }
 
   settle(operation: TurnOperation, outcome: Outcome): void {
@@ -191,12 +189,8 @@ export class ScriptedHost implements AgentHost {
       return;
     }
     this.inFlight.delete(operation.id);
-    const record = this.records.get(operation.id);
-    // Settled: nothing looks its record up by id again (what still runs of its script holds it).
-    if (record) {
-      this.records.delete(operation.id);
-      record.entry = undefined;
-    }
+    const record = RecordOfOperation.of(operation);
+    if (record) record.entry = undefined;
     // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
     if (record && record.moment >= 0 && this.moments) {
       this.turnMoments[record.moment + 2] = this.moments.now();
@@ -390,7 +384,7 @@ export class ScriptedHost implements AgentHost {
     attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);
-    this.records.set(operation.id, record);
+    new RecordOfOperation(operation, record);
     return record;
   }
 
@@ -428,6 +422,21 @@ export class ScriptedHost implements AgentHost {
       signal: operation.signal,
       ...agentCalls(operation, record, () => this.signals.activity()),
     };
+  }
+}
+
+/**
+ * Each turn's record, as a private field on its operation (trace.ts's Carrier): found again when
+ * the engine settles the operation, without a map entry made and dropped per turn.
+ */
+class RecordOfOperation extends Carrier {
+  #record: TurnRecord;
+  constructor(operation: TurnOperation, record: TurnRecord) {
+    super(operation);
+    this.#record = record;
+  }
+  static of(operation: TurnOperation): TurnRecord | undefined {
+    return #record in operation ? (operation as unknown as RecordOfOperation).#record : undefined;
   }
 }
 

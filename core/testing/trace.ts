@@ -321,8 +321,8 @@ export function publishRun(trace: RunTrace): void {
 /** What a recorded turn carries for traceOfTurn: its trace, and the run's sites written when it is read. */
 type TurnTraceRecord = { trace: TurnTrace; sites?: LazySites };
 
-/** Returns the object it is given, so a subclass's private field can be put on any object (TurnTraceOf). */
-class Carrier {
+/** @internal Returns the object it is given, so a subclass's private field can be put on any object (TurnTraceOf). */
+export class Carrier {
   constructor(target: object) {
     // biome-ignore lint/correctness/noConstructorReturn: the point of the class: a subclass's field goes on `target`.
     return target;
