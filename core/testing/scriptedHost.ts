@@ -14,10 +14,10 @@ import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
 import { captureCall as captureStackAbove, captureStack, LazySite, PendingSites, siteText } from "./callSite.ts";
-import { attachTurnTrace, type MatchTrace, type ProblemTrace, type SourceSite, type TurnTrace } from "./trace.ts";
+import { attachTurnTrace, Carrier, type MatchTrace, type MomentTrace, type ProblemTrace, type SourceSite, type SpanTrace, type TurnTrace } from "./trace.ts";
+import { plainRecord } from "../workflow/plainRecords.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
-import type { Moment } from "../workflow/clock.ts";
 
 /** What the host tells the test about: mistakes, and activity for the stall guard. */
 export interface HostSignals {
@@ -62,6 +62,7 @@ export interface SetRecord {
 }
 
 const never = new Promise<never>(() => {});
+const ONE_HOP = Promise.resolve();
 /** The mistakes that are a refusal of the script's answer, as the engine refuses one: the turn reads `refused`. */
 const REFUSALS: ReadonlySet<ProblemTrace["code"]> = new Set(["answer-refused", "schema-mismatch", "result-while-owing"]);
 
@@ -72,13 +73,27 @@ function located(at: Partial<ProblemTrace>, entry: Entry): Partial<ProblemTrace>
   return site ? { ...at, site } : at;
 }
 
-/** The host's record of a turn: what the test reads, its trace, and while in flight the entry it met. */
-interface TurnRecord {
-  turn: TestTurn;
-  trace: TurnTrace;
-  sites: PendingSites;
-  moments: { started: Moment; ended?: Moment } | undefined;
-  entry: Entry | undefined;
+/**
+ * The host's record of a turn: what the test reads, its trace, and while in flight the entry it
+ * met. A class, so its fields are the object's own from the start (one object a turn, kept as
+ * long as the turn: traceOfTurn reads its trace and sites).
+ */
+class TurnRecord {
+  /** The entry it met, while it is in flight. */
+  entry: Entry | undefined = undefined;
+  constructor(
+    readonly turn: TestTurn,
+    readonly trace: TurnTrace,
+    readonly sites: PendingSites,
+    /** Its place in the host's `turnMoments`, or -1 when the attempt had not started (no moments). */
+    readonly moment: number,
+  ) {}
+}
+
+/** Where a run's moments come from: the run clock's time and the attempt's next step (Attempt.moment's two halves). */
+export interface MomentSource {
+  now(): number;
+  step(): number;
 }
 
 const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({ from, text, asks, answers });
@@ -86,14 +101,16 @@ const shownAs = ({ from, text, asks, answers }: AgentMessage): TurnMessage => ({
 export class ScriptedHost implements AgentHost {
   readonly turns: TestTurn[] = [];
   readonly traces: TurnTrace[] = [];
-  /** When each of `traces` started and ended, by index (the timeline's). */
-  readonly moments: Array<{ started: Moment; ended?: Moment }> = [];
+  /**
+   * When each of `traces` started and ended, by index (the timeline's), as four numbers a turn:
+   * started at, its step, ended at, its step (NaN until it ends). Numbers in one list, not three
+   * objects and two boxed times a turn, kept until the run ends: a 1,000-turn test's scavenges copied them.
+   */
+  private readonly turnMoments: number[] = [];
   /** Now, as the timeline orders things; testWorkflow sets it once the attempt starts. */
-  moment: (() => Moment) | undefined;
+  moments: MomentSource | undefined;
   readonly agents: AgentRecord[] = [];
   readonly inFlight = new Map<number, TurnOperation>();
-  /** Each turn's record by operation id; `entry` is the entry it met while it is in flight (a stall is placed on them). */
-  private readonly records = new Map<number, TurnRecord>();
   /** Where each agent was opened, by key. */
   private readonly openedAt = new Map<string, CallCapture>();
   readonly sets: SetRecord[] = [];
@@ -161,7 +178,7 @@ export class ScriptedHost implements AgentHost {
 
   /** Where the entries the turns in flight met were written, in the order the turns started. */
   inFlightSites(): SourceSite[] {
-    return [...this.inFlight.keys()].map((id) => this.records.get(id)?.entry?.site).filter((site): site is SourceSite => !!site);
+    return [...this.inFlight.values()].map((operation) => RecordOfOperation.of(operation)?.entry?.site).filter((site): site is SourceSite => !!site);
   }
 
   settle(operation: TurnOperation, outcome: Outcome): void {
@@ -172,10 +189,13 @@ export class ScriptedHost implements AgentHost {
       return;
     }
     this.inFlight.delete(operation.id);
-    const record = this.records.get(operation.id);
+    const record = RecordOfOperation.of(operation);
     if (record) record.entry = undefined;
     // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
-    if (record?.moments && this.moment) record.moments.ended = this.moment();
+    if (record && record.moment >= 0 && this.moments) {
+      this.turnMoments[record.moment + 2] = this.moments.now();
+      this.turnMoments[record.moment + 3] = this.moments.step();
+    }
     if (record && !(this.attemptParked && record.turn.outcome === "awaiting-reply")) {
       record.turn.outcome = outcome.kind;
       record.trace.outcome = outcome.kind;
@@ -204,9 +224,11 @@ export class ScriptedHost implements AgentHost {
       );
       return never;
     }
-    const { trace } = this.record(operation);
+    const record = this.record(operation);
     this.signals.turnStarting?.(operation);
-    if (isWake) return this.messageScripts.meet(operation, this.turnFor(operation), trace, (entry, at) => this.noAnswer(operation, entry, at));
+    if (isWake) {
+      return this.messageScripts.meet(operation, this.turnFor(operation, record), record.trace, (entry, at) => this.noAnswer(operation, record, entry, at));
+    }
     const found = this.book.find(operation.agent);
     if (!found.found) {
       return this.fail(
@@ -229,55 +251,57 @@ export class ScriptedHost implements AgentHost {
         }),
       );
     }
-    const { entry, index } = walked;
-    const { pattern } = found;
-    // Field by field, in the order they always had (spreads of optional fields cost far more).
-    const match = { option: "agents", key: found.slot.key } as MatchTrace;
-    if (pattern) match.pattern = pattern;
-    match.index = index;
-    match.nudge = operation.nudge;
+    const entry = walked.entry;
+    const pattern = found.pattern;
+    const match = new AgentsMatch(found.slot.key, pattern, walked.index, operation.nudge);
     // The entry's site is written when the trace is read; a problem reads it at once (located).
     const site = lazySiteOf(entry);
     if (site) this.sites.add(match, "site", site);
-    trace.match = match;
-    const at: Partial<ProblemTrace> = { key: found.slot.key };
-    if (pattern) at.pattern = pattern;
-    at.index = index;
-    return this.meet(operation, entry, at);
+    record.trace.match = match;
+    return this.meet(operation, record, entry, match);
   }
 
-  private async meet(operation: TurnOperation, entry: Entry, at: Partial<ProblemTrace>): Promise<HostEnd> {
-    this.records.get(operation.id)!.entry = entry;
-    if (isNoAnswer(entry)) return this.noAnswer(operation, entry, at, entry);
-    if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, located(at, entry)));
+  /** `match`: the script entry that met the turn, which says where a problem of it is (placeOf). */
+  private async meet(operation: TurnOperation, record: TurnRecord, entry: Entry, match: MatchTrace): Promise<HostEnd> {
+    record.entry = entry;
+    if (isNoAnswer(entry)) return this.noAnswer(operation, record, entry, placeOf(match), entry);
+    if (!isAnswer(entry)) return this.fail(turnProblem("script-invalid", operation, `its script is not an entry: ${describe(entry)}`, located(placeOf(match), entry)));
     // The same schema object (the usual case: the test imports the workflow's) needs no comparing.
     if (entry.schema !== operation.schema && canonicalJson(entry.schema ?? null) !== canonicalJson(operation.schema ?? null)) {
       return this.fail(
         turnProblem("schema-mismatch", operation, schemaMismatchWhy({ expectedSchema: operation.schema, actualSchema: entry.schema }), {
-          ...located(at, entry),
+          ...located(placeOf(match), entry),
           expectedSchema: operation.schema ?? "text",
           actualSchema: entry.schema ?? "text",
         }),
-        operation,
+        record,
       );
     }
-    const reply = await scriptReply(
-      entry,
-      () => this.turnFor(operation),
-      () => operation.signal,
-    );
-    if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the turn" };
-    if (reply.kind === "no-answer") return this.noAnswer(operation, reply.entry, at, entry);
-    if (reply.kind === "mistake") {
-      return this.fail(turnProblem(reply.code, operation, reply.why, { ...located(at, entry), ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
+    let value: unknown;
+    if (entry.respond) {
+      const reply = await scriptReply(
+        entry,
+        () => this.turnFor(operation, record),
+        () => operation.signal,
+      );
+      if (reply.kind === "cancelled") return { kind: "cancelled", reason: "the engine cancelled the turn" };
+      if (reply.kind === "no-answer") return this.noAnswer(operation, record, reply.entry, placeOf(match), entry);
+      if (reply.kind === "mistake") {
+        return this.fail(turnProblem(reply.code, operation, reply.why, { ...located(placeOf(match), entry), ...(reply.thrownAt ? { thrownAt: reply.thrownAt } : {}) }));
+      }
+      value = reply.value;
+    } else {
+      // A value: the one hop awaiting scriptReply's settled promise took, without the call (what
+      // runs around the turn sees the same order).
+      await ONE_HOP;
+      value = entry.value;
     }
-    const value = reply.value;
     let raw: string;
     if (operation.schema === undefined) {
       if (typeof value !== "string") {
         return this.fail(
-          turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, located(at, entry), false),
-          operation,
+          turnProblem("answer-refused", operation, `the turn asks for text; its script answered ${describe(value)}`, located(placeOf(match), entry), false),
+          record,
         );
       }
       raw = value;
@@ -285,15 +309,15 @@ export class ScriptedHost implements AgentHost {
       try {
         raw = JSON.stringify(value) ?? "undefined";
       } catch (error) {
-        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, located(at, entry), false), operation);
+        return this.fail(turnProblem("answer-refused", operation, `its script's answer is not JSON: ${messageOf(error)}`, located(placeOf(match), entry), false), record);
       }
     }
     // The engine refuses a result while the agent owes a reply it was shown; so does the test, by name.
     const owed = operation.owes?.() ?? [];
     if (owed.length && !operation.signal.aborted) {
       return this.fail(
-        turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...located(at, entry), from: owed[0]! }),
-        operation,
+        turnProblem("result-while-owing", operation, `it returned a result while it owes "${owed[0]}" a reply`, { ...located(placeOf(match), entry), from: owed[0]! }),
+        record,
       );
     }
     const verdict = operation.submit(raw);
@@ -305,78 +329,78 @@ export class ScriptedHost implements AgentHost {
           operation,
           `the schema refused its script's answer: ${verdict.error}`,
           {
-            ...located(at, entry),
+            ...located(placeOf(match), entry),
             ...(verdict.path ? { path: verdict.path } : {}),
             expectedSchema: operation.schema,
           },
           false,
         ),
-        operation,
+        record,
       );
     }
-    const { trace } = this.records.get(operation.id)!;
-    trace.answer = verdict.value;
+    record.trace.answer = verdict.value;
     return { kind: "submitted" };
   }
 
   /** `siteOf`: the entry whose site a problem names (the one the script gave, when a function returned `entry`). */
-  private noAnswer(operation: TurnOperation, entry: NoAnswer, at: Partial<ProblemTrace>, siteOf: Entry = entry): Promise<HostEnd> | HostEnd {
+  private noAnswer(operation: TurnOperation, record: TurnRecord, entry: NoAnswer, at: Partial<ProblemTrace>, siteOf: Entry = entry): Promise<HostEnd> | HostEnd {
     const ended = noAnswerEnd(operation, entry, "turn");
-    const trace = this.records.get(operation.id)?.trace;
+    const trace = record.trace;
     if (ended) {
-      if (trace && NO_ANSWER_KINDS[entry.kind].scriptsItsEnd) trace.scripted = true;
+      if (NO_ANSWER_KINDS[entry.kind].scriptsItsEnd) trace.scripted = true;
       return ended;
     }
     // Interrupted: the operator stops the calling session's turn in its pane; no other agent has an operator.
     if (operation.execution.caller) {
-      if (trace) trace.scripted = true;
+      trace.scripted = true;
       return { kind: "cancelled", reason: "the operator interrupted the turn" };
     }
     return this.fail(turnProblem("interrupted-not-caller", operation, "only the calling session can be interrupted by the operator", located(at, siteOf), false));
   }
 
-  private fail(problem: ProblemTrace, operation?: TurnOperation): Promise<never> {
+  /** `record`: the turn whose script's answer the problem refuses, when it is a refusal. */
+  private fail(problem: ProblemTrace, record?: TurnRecord): Promise<never> {
     // The turn whose script's answer was refused reads `refused`, with why, in every view.
-    const trace = operation && this.records.get(operation.id)?.trace;
-    if (trace && REFUSALS.has(problem.code)) trace.refused = problem.message;
+    if (record && REFUSALS.has(problem.code)) record.trace.refused = problem.message;
     this.signals.fail(problem);
     return never;
   }
 
-  private record(operation: TurnOperation): { turn: TestTurn; trace: TurnTrace } {
-    // Field by field, in the order a test always saw them: spreads of optional fields cost several
-    // times as much, twice a turn.
-    const { schema, label, stage, cause, execution } = operation;
-    const turn = { agent: operation.agent, n: operation.n, nudge: operation.nudge, prompt: operation.prompt } as TestTurn;
-    if (schema !== undefined) turn.schema = schema;
-    if (label !== undefined) turn.label = label;
-    if (stage !== undefined) turn.stage = stage;
-    turn.cwd = operation.cwd;
-    turn.model = execution.model;
-    if (execution.effort !== undefined) turn.effort = execution.effort;
-    if (cause) turn.cause = shownAs(cause);
-    turn.messages = (operation.messages ?? []).map(shownAs);
-    turn.outcome = "cancelled";
-    const trace = { agent: operation.agent, n: operation.n, nudge: operation.nudge, prompt: operation.prompt } as TurnTrace;
-    if (schema !== undefined) trace.schema = schema;
-    if (label !== undefined) trace.label = label;
-    if (stage !== undefined) trace.stage = stage;
-    if (cause) trace.cause = { id: cause.id, from: cause.from };
-    trace.outcome = "cancelled";
+  private record(operation: TurnOperation): TurnRecord {
+    const turn = new RecordedTurn(operation);
+    const trace = new TracedTurn(operation);
     const sites = this.sites;
     if (operation.askedAt) sites.add(trace, "askedAt", operation.askedAt);
     const openedAt = this.openedAt.get(operation.agent);
     if (openedAt) sites.add(trace, "openedAt", openedAt);
-    const record: TurnRecord = { turn, trace, sites, moments: undefined, entry: undefined };
+    let moment = -1;
+    const moments = this.moments;
+    if (moments) {
+      const numbers = this.turnMoments;
+      moment = numbers.length;
+      numbers.push(moments.now(), moments.step(), Number.NaN, Number.NaN);
+    }
+    const record = new TurnRecord(turn, trace, sites, moment);
     attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);
-    if (this.moment) this.moments.push((record.moments = { started: this.moment() }));
-    this.records.set(operation.id, record);
+    new RecordOfOperation(operation, record);
     return record;
   }
 
-  private turnFor(operation: TurnOperation): Turn {
+  /** When each of `traces` started and ended, by index, as the trace's moments have them: times since `start`. */
+  turnSpans(start: number): SpanTrace[] {
+    const numbers = this.turnMoments;
+    const spans: SpanTrace[] = [];
+    for (let index = 0; index < numbers.length; index += 4) {
+      const endedStep = numbers[index + 3]!;
+      const ended = Number.isNaN(endedStep) ? undefined : new MomentOfTrace(numbers[index + 2]! - start, endedStep);
+      spans.push(new SpanOfTrace(new MomentOfTrace(numbers[index]! - start, numbers[index + 1]!), ended));
+    }
+    return spans;
+  }
+
+  private turnFor(operation: TurnOperation, record: TurnRecord): Turn {
     const signals = this.signals;
     return {
       agent: operation.agent,
@@ -396,7 +420,91 @@ export class ScriptedHost implements AgentHost {
       messages: (operation.messages ?? []).map(shownAs),
       ...(operation.cause ? { cause: shownAs(operation.cause) } : {}),
       signal: operation.signal,
-      ...agentCalls(operation, this.records.get(operation.id), () => this.signals.activity()),
+      ...agentCalls(operation, record, () => this.signals.activity()),
     };
   }
 }
+
+/**
+ * Each turn's record, as a private field on its operation (trace.ts's Carrier): found again when
+ * the engine settles the operation, without a map entry made and dropped per turn.
+ */
+class RecordOfOperation extends Carrier {
+  #record: TurnRecord;
+  constructor(operation: TurnOperation, record: TurnRecord) {
+    super(operation);
+    this.#record = record;
+  }
+  static of(operation: TurnOperation): TurnRecord | undefined {
+    return #record in operation ? (operation as unknown as RecordOfOperation).#record : undefined;
+  }
+}
+
+/** Where in its script a turn's problem is, from the entry that met it: made only for a problem. */
+function placeOf(match: MatchTrace): Partial<ProblemTrace> {
+  const at: Partial<ProblemTrace> = { key: match.key };
+  if (match.pattern) at.pattern = match.pattern;
+  at.index = match.index;
+  return at;
+}
+
+/** The messages an operation showed, as a turn records them. */
+const shownMessages = (messages: AgentMessage[] | undefined): TurnMessage[] => (messages === undefined || messages.length === 0 ? [] : messages.map(shownAs));
+
+// A turn's records are made by constructors of plain objects (plainRecords.ts), field by field in
+// the order a test always saw them: a run keeps them until it ends, and as literals they were
+// backing stores grown per turn and, pretenured, what made a long test's young collections copy
+// twice what it kept.
+
+/** A turn as the test reads it (`run.turns`). */
+const RecordedTurn = plainRecord(function (this: TestTurn, operation: TurnOperation) {
+  const { schema, label, stage, cause, execution } = operation;
+  this.agent = operation.agent;
+  this.n = operation.n;
+  this.nudge = operation.nudge;
+  this.prompt = operation.prompt;
+  if (schema !== undefined) this.schema = schema;
+  if (label !== undefined) this.label = label;
+  if (stage !== undefined) this.stage = stage;
+  this.cwd = operation.cwd;
+  this.model = execution.model;
+  if (execution.effort !== undefined) this.effort = execution.effort;
+  if (cause) this.cause = shownAs(cause);
+  this.messages = shownMessages(operation.messages);
+  this.outcome = "cancelled";
+});
+
+/** A turn as the editor shows it, before it meets its script (`match`, `answer` and the rest come after). */
+const TracedTurn = plainRecord(function (this: TurnTrace, operation: TurnOperation) {
+  const { schema, label, stage, cause } = operation;
+  this.agent = operation.agent;
+  this.n = operation.n;
+  this.nudge = operation.nudge;
+  this.prompt = operation.prompt;
+  if (schema !== undefined) this.schema = schema;
+  if (label !== undefined) this.label = label;
+  if (stage !== undefined) this.stage = stage;
+  if (cause) this.cause = { id: cause.id, from: cause.from };
+  this.outcome = "cancelled";
+});
+
+/** The `agents` entry that met a turn. */
+const AgentsMatch = plainRecord(function (this: MatchTrace, key: string, pattern: string | undefined, index: number | null, nudge: boolean) {
+  this.option = "agents";
+  this.key = key;
+  if (pattern) this.pattern = pattern;
+  this.index = index;
+  this.nudge = nudge;
+});
+
+/** A moment of the trace's timeline, `at` relative to the run's start. */
+const MomentOfTrace = plainRecord(function (this: MomentTrace, at: number, step: number) {
+  this.at = at;
+  this.step = step;
+});
+
+/** When a turn started and, unless it never did, ended. */
+const SpanOfTrace = plainRecord(function (this: SpanTrace, started: MomentTrace, ended: MomentTrace | undefined) {
+  this.started = started;
+  if (ended) this.ended = ended;
+});

@@ -120,6 +120,8 @@ interface Reached {
 /** One option's scripts for a run, remembering how far each agent walked its list. */
 export class ScriptBook {
   private readonly reached = new Map<string, Reached>();
+  /** The slot each agent found, by name: the slots never change in a run, and an agent is looked up every turn. */
+  private readonly foundSlots = new Map<string, Found>();
 
   constructor(
     readonly option: ScriptOption,
@@ -129,13 +131,20 @@ export class ScriptBook {
   ) {}
 
   find(agent: string): Found {
-    return findSlot(this.slots, agent, "agent");
+    const known = this.foundSlots.get(agent);
+    if (known) return known;
+    const found = findSlot(this.slots, agent, "agent");
+    // Only a slot found is kept: a refusal's lists go into a problem, which should have its own.
+    if (found.found) this.foundSlots.set(agent, found);
+    return found;
   }
 
   /** The entry for turn `n` of `agent` under `slot`, or undefined past a list's end. */
   entryFor(agent: string, slot: ScriptSlot, pattern: string | undefined, n: number): { entry: Entry; index: number | null } | undefined {
     const previous = this.reached.get(agent);
-    this.reached.set(agent, { slot, ...(pattern !== undefined ? { pattern } : {}), n: Math.max(previous?.n ?? 0, n) });
+    // The same slot again (every turn but an agent's first): the walk goes on in the record it has.
+    if (previous && previous.slot === slot && previous.pattern === pattern) previous.n = Math.max(previous.n, n);
+    else this.reached.set(agent, { slot, ...(pattern !== undefined ? { pattern } : {}), n: Math.max(previous?.n ?? 0, n) });
     if (!slot.isList) return { entry: slot.entries[0]!, index: null };
     const entry = slot.entries[n - 1];
     return entry ? { entry, index: n - 1 } : undefined;

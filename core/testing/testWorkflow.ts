@@ -259,7 +259,9 @@ async function runScripted<Args, Result>(
       sandboxes,
       onStart: (started) => {
         control = started;
-        host.moment = compactions.moment = decisions.moment = () => started.attempt.moment();
+        const attempt = started.attempt;
+        compactions.moment = decisions.moment = () => attempt.moment();
+        host.moments = { now: () => attempt.clocks.run.now(), step: () => attempt.nextStep() };
         events.connect(started);
         participants.connect(started);
         started.attempt.onPark(() => (host.attemptParked = true));
@@ -332,7 +334,7 @@ function runMoments(control: RunControl, start: number, host: ScriptedHost, comp
   const { attempt, messages } = control;
   const moments: RunMoments = {
     start: new Date(start).toISOString(),
-    turns: host.moments.map((moment) => span(moment.started, moment.ended)),
+    turns: host.turnSpans(start),
     compactions: compactions.moments.map((moment) => span(moment.started, moment.ended)),
     decisions: decisions.moments.map((moment) => span(moment.asked, moment.ended)),
     messages: messages.moments.map((moment) => ({ ...span(moment.sent, moment.ended), ...(moment.reached ? { reached: relative(moment.reached) } : {}) })),

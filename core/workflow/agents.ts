@@ -1,7 +1,8 @@
 // wf.agents.open and agent.run: opening and reopening agents, one turn at a time per agent in
 // call order, the one nudge, and every turn ending in an outcome value.
 
-import { checkAnswer } from "./answerCheck.ts";
+import { checkAnswer, type AnswerVerdict } from "./answerCheck.ts";
+import type { Activity } from "./activity.ts";
 import { durationToMilliseconds } from "./durations.ts";
 import type { AttemptWithParts } from "./attemptWithParts.ts";
 import type { CallCapture, ForkedFrom, HostEnd, OpenedAgent, OperationKind, TurnOperation } from "./host.ts";
@@ -41,8 +42,47 @@ export interface AgentState {
   running: Set<Scope>;
   /** Compactions and switches the workflow named with an `id`, by kind and id. */
   named: Map<string, { spec: string; result: Promise<unknown> }>;
-  /** Settles when the agent's previous operation has; operations of one agent run in call order. */
-  queue: Promise<void>;
+  /** Operations of one agent run in call order: each waits for the one called before it. */
+  callOrder: CallOrder;
+}
+
+/** Awaited where no operation is ahead: one hop, as a settled promise of its own took. */
+const NOTHING_AHEAD = Promise.resolve();
+
+/** An operation's place in its agent's call order (CallOrder). */
+class Place {
+  /** Settles once the operation before it is done. */
+  ahead: Promise<void> = NOTHING_AHEAD;
+  /** Set once the operation let the next one in. */
+  done = false;
+  /** Lets in the operation waiting on this one, once one does. */
+  wake: (() => void) | undefined = undefined;
+}
+
+/**
+ * The order an agent's operations run in: each waits until the one called before it has let it
+ * in. A promise is made only for an operation that finds one still running ahead of it (each
+ * turn made one, with its executor and resolving functions, for a wait almost never needed); the
+ * wait takes the same one hop either way, so what runs around a turn sees the same order.
+ */
+class CallOrder {
+  private last: Place | undefined;
+
+  /** Takes the next place: its `ahead` settles once the operation before it is done (at once when it is). */
+  enter(): Place {
+    const before = this.last;
+    const place = new Place();
+    this.last = place;
+    if (before && !before.done) place.ahead = new Promise<void>((resolve) => (before.wake = resolve));
+    return place;
+  }
+
+  /** The operation at `place` is done: the next one may run. */
+  leave(place: Place): void {
+    place.done = true;
+    if (this.last === place) this.last = undefined;
+    place.wake?.();
+  }
 }
 
 /** What a later operation on a stopped agent, or one it cut short, settles as. */
@@ -166,7 +206,7 @@ export class AgentRegistry implements Agents {
       isCaller: extra.isCaller === true,
       running: new Set(),
       named: new Map(),
-      queue: Promise.resolve(),
+      callOrder: new CallOrder(),
       ref: undefined!,
     };
     state.ref = this.refFor(state);
@@ -226,15 +266,13 @@ export class AgentRegistry implements Agents {
   /** @internal Runs `work` once the agent's earlier operations have settled, in the caller's scope. */
   async enqueue<T>(state: AgentState, work: (scope: Scope) => Promise<T>): Promise<T> {
     const scope = scopeOr(this.attempt.root);
-    const previous = state.queue;
-    let release!: () => void;
-    state.queue = new Promise((resolve) => (release = resolve));
+    const place = state.callOrder.enter();
     try {
-      await previous;
+      await place.ahead;
       await this.attempt.unlessAbandoned();
       return await work(scope);
     } finally {
-      release();
+      state.callOrder.leave(place);
     }
   }
 
@@ -281,11 +319,9 @@ export class AgentRegistry implements Agents {
     if (typeof spec.nudge === "object") checkOptions(`agent "${state.opened.key}": run's nudge`, "nudge", spec.nudge);
     const timeoutMs = spec.timeout === undefined ? undefined : durationToMilliseconds(spec.timeout, "a turn's timeout");
     const scope = scopeOr(attempt.root);
-    const previous = state.queue;
-    let release!: () => void;
-    state.queue = new Promise((resolve) => (release = resolve));
+    const place = state.callOrder.enter();
     try {
-      await previous;
+      await place.ahead;
       await attempt.unlessAbandoned();
       if (scope.cancelReason) return { outcome: outcomeOfCancel(scope.cancelReason) as Outcome<never> };
       if (state.stopped !== undefined) return { outcome: stoppedOutcome(state) };
@@ -303,7 +339,7 @@ export class AgentRegistry implements Agents {
         turnScope.dispose();
       }
     } finally {
-      release();
+      state.callOrder.leave(place);
     }
   }
 
@@ -342,22 +378,20 @@ export class AgentRegistry implements Agents {
     /** The workflow's call that asked it; a wake's is the call that asked the sender's turn. */
     asked?: CallCapture,
   ): Promise<OperationResult> {
-    let answered: { value: unknown } | undefined;
-    let closed = false;
-    const activity = this.attempt.activity;
     // A working operation keeps the run from idling; one waiting on a reply says so (idleWhile).
-    let working = activity.busy();
+    const working = this.attempt.activity.busy();
     const askedAt = asked ?? cause?.sentAt;
-    const asker = { scope, idleWhile: <T>(waiting: Promise<T>) => operation.idleWhile(waiting) } as Asker;
-    if (askedAt) asker.askedAt = askedAt;
+    const asker = new OperationAsker(scope, askedAt);
     const messaging = this.messaging.forOperation(state, kind, asker, cause);
     // Made in its constructor, field by field in the order hosts always saw them: a literal of
     // optional spreads cost several times as much, and fields added after construction went to a
-    // backing store grown (and copied) several times a turn. `signal` comes from the operation's
-    // prototype (see OperationOfScope).
+    // backing store grown (and copied) several times a turn. `signal`, `submit` and `idleWhile`
+    // come from the operation's prototype (see OperationOfScope).
     const operation = new OperationOfScope(
       scope,
       messaging,
+      this.attempt.activity,
+      working,
       this.attempt.nextOperationId(),
       kind,
       compactionId,
@@ -367,37 +401,19 @@ export class AgentRegistry implements Agents {
       spec,
       nudgePrompt,
       askedAt,
-    ) as unknown as TurnOperation;
-    operation.submit = (raw) => {
-      if (closed || answered) return { accepted: false, error: "the turn has ended" };
-      // `wf result` is refused while the agent owes a reply it was shown.
-      const owing = kind === "turn" ? messaging.refusesResult() : undefined;
-      if (owing) return { accepted: false, error: owing };
-      const verdict = checkAnswer(spec.schema, raw);
-      if (verdict.accepted) answered = { value: verdict.value };
-      return verdict;
-    };
-    operation.idleWhile = async (waiting) => {
-      working();
-      try {
-        return await waiting;
-      } finally {
-        if (!closed) working = activity.busy();
-      }
-    };
+    );
+    asker.operation = operation;
     const logEnd = logOperation(this.attempt, operation);
-    const hostEnd: Promise<HostEnd> = Promise.resolve()
-      .then(() => this.attempt.host.run(operation))
-      .catch((error) => ({ kind: "failed" as const, reason: `the agent's host failed: ${messageOf(error)}` }));
+    const host = this.attempt.host;
+    const hostEnd: Promise<HostEnd> = SETTLED.then(() => host.run(operation)).catch(hostFailed);
     // Raced against the scope's cancel through one listener, which the end removes; the promises
     // are the ones an AbortSignal's race took, so work around the turn sees the same order.
-    let stopListening = () => {};
+    let stopListening = NOTHING_TO_STOP;
     const cancelled = scope.cancelReason;
     const aborted = cancelled ? Promise.resolve<unknown>(cancelled) : new Promise<unknown>((resolve) => (stopListening = scope.onCancel(resolve)));
-    const raced = await Promise.race([hostEnd.then((end) => ({ end })), aborted.then((reason) => ({ aborted: reason }))]);
+    const raced = await Promise.race([hostEnd.then(asEnd), aborted.then(asAborted)]);
     stopListening();
-    closed = true;
-    working();
+    const answered = operation.close();
     logEnd("aborted" in raced ? outcomeOfCancel(raced.aborted) : raced.end, answered);
     if ("aborted" in raced) return { operation, end: outcomeOfCancel(raced.aborted) };
     const end = raced.end;
@@ -417,13 +433,46 @@ export class AgentRegistry implements Agents {
   }
 }
 
+/** A settled promise the host's run is chained on: one hop, as a new settled promise per turn took. */
+const SETTLED = Promise.resolve();
+const NOTHING_TO_STOP = () => {};
+// The race's steps, made once rather than as closures per turn.
+const hostFailed = (error: unknown): HostEnd => ({ kind: "failed", reason: `the agent's host failed: ${messageOf(error)}` });
+const asEnd = (end: HostEnd) => ({ end });
+const asAborted = (reason: unknown) => ({ aborted: reason });
+
+/** What an operation's `send` and `reply` wait as: its scope, and its `idleWhile` (a method, not a closure per turn). */
+class OperationAsker implements Asker {
+  operation!: TurnOperation;
+  declare askedAt: CallCapture;
+  constructor(
+    readonly scope: Scope,
+    askedAt: CallCapture | undefined,
+  ) {
+    if (askedAt) this.askedAt = askedAt;
+  }
+  idleWhile<T>(waiting: Promise<T>): Promise<T> {
+    return this.operation.idleWhile(waiting);
+  }
+}
+
 /**
  * What an operation is made from: its `signal` is its scope's, read only when the host asks, so a
  * turn answered without looking at it makes no AbortController. A getter on the prototype: one in
- * each operation's own fields made every operation several times dearer to make.
+ * each operation's own fields made every operation several times dearer to make. `submit` and
+ * `idleWhile` are methods over its private state for the same reason (as own closures they were
+ * two closures and a backing store a turn).
  */
-class OperationOfScope {
+class OperationOfScope implements TurnOperation {
   readonly #scope: Scope;
+  readonly #activity: Activity;
+  /** Ends the operation's count as work; replaced while it waits idle (idleWhile). */
+  #working: () => void;
+  /** Set once the engine stopped listening to the host: later answers are refused. */
+  #closed = false;
+  /** The answer the engine accepted, once it has. */
+  #answered: { value: unknown } | undefined = undefined;
+  readonly #schema: TurnSpec["schema"];
   // `send`, `reply`, `tool` and `owes` are methods here too, over the operation's messaging: as own
   // closures they were five allocations a turn. Call them on the operation (a spread copy lacks them).
   readonly #messaging: OperationMessaging;
@@ -449,6 +498,8 @@ class OperationOfScope {
   constructor(
     scope: Scope,
     messaging: OperationMessaging,
+    activity: Activity,
+    working: () => void,
     id: number,
     kind: OperationKind,
     compactionId: string | undefined,
@@ -461,6 +512,9 @@ class OperationOfScope {
   ) {
     this.#scope = scope;
     this.#messaging = messaging;
+    this.#activity = activity;
+    this.#working = working;
+    this.#schema = spec.schema;
     this.id = id;
     this.kind = kind;
     if (compactionId !== undefined) this.compactionId = compactionId;
@@ -481,6 +535,29 @@ class OperationOfScope {
   }
   get signal(): AbortSignal {
     return this.#scope.signal;
+  }
+  submit(raw: string): AnswerVerdict {
+    if (this.#closed || this.#answered) return { accepted: false, error: "the turn has ended" };
+    // `wf result` is refused while the agent owes a reply it was shown.
+    const owing = this.kind === "turn" ? this.#messaging.refusesResult() : undefined;
+    if (owing) return { accepted: false, error: owing };
+    const verdict = checkAnswer(this.#schema, raw);
+    if (verdict.accepted) this.#answered = { value: verdict.value };
+    return verdict;
+  }
+  async idleWhile<T>(waiting: Promise<T>): Promise<T> {
+    this.#working();
+    try {
+      return await waiting;
+    } finally {
+      if (!this.#closed) this.#working = this.#activity.busy();
+    }
+  }
+  /** @internal The engine stopped listening to the host: no answer is taken after; the answer taken, if one was. */
+  close(): { value: unknown } | undefined {
+    this.#closed = true;
+    this.#working();
+    return this.#answered;
   }
   send(peer: string, text: string, options?: SendOptions): Promise<SendResult> {
     return this.#messaging.send(peer, text, options);

@@ -67,6 +67,8 @@ export interface ParkedAt {
 }
 
 const never = new Promise<never>(() => {});
+/** Awaited like any settled promise (one hop): one for every call, not a new one for each (a turn awaits it twice). */
+const settled = Promise.resolve();
 
 export class Attempt {
   readonly root: Scope;
@@ -124,6 +126,11 @@ export class Attempt {
     return { at: this.clocks.run.now(), step: ++this.steps };
   }
 
+  /** The next step alone: for a recorder that keeps its moments as numbers (the test host's turns). */
+  nextStep(): number {
+    return ++this.steps;
+  }
+
   nextOperationId(): number {
     return ++this.operationCount;
   }
@@ -173,6 +180,6 @@ export class Attempt {
 
   /** Resolves at once, or never when the attempt was abandoned. */
   unlessAbandoned(): Promise<void> {
-    return this.abandoned ? never : Promise.resolve();
+    return this.abandoned ? never : settled;
   }
 }

@@ -80,7 +80,11 @@ export interface TurnOperation {
    * operation's prototype, made on first read: read it from the operation (a spread copy lacks it).
    */
   readonly signal: AbortSignal;
-  /** Hands the engine an answer (JSON text for a schema, else the text); the real check judges it. */
+  /**
+   * Hands the engine an answer (JSON text for a schema, else the text); the real check judges it.
+   * A method of the operation, as `idleWhile`, `send`, `reply`, `tool` and `owes` are: call it on
+   * the operation (a spread copy lacks them).
+   */
   submit(raw: string): AnswerVerdict;
   /** Awaits `waiting` without counting as work, so a run whose only turn awaits a reply can idle. */
   idleWhile<T>(waiting: Promise<T>): Promise<T>;

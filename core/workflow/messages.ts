@@ -57,7 +57,7 @@ class OperationCalls implements OperationMessaging {
   }
 
   refusesResult(): string | undefined {
-    const owed = this.owes()[0];
+    const owed = this.bus.firstOwed(this.state.opened.key);
     return owed ? `it owes "${owed}" a reply` : undefined;
   }
 }
@@ -178,7 +178,15 @@ export class MessageBus {
 
   /** @internal The peers `key` owes a reply, oldest question first. */
   owedPeers(key: string): string[] {
+    // Asked of every turn's answer: a run without messages makes one list, not two.
+    if (this.messages.length === 0) return [];
     return this.owedBy(key).map((question) => question.record.from);
+  }
+
+  /** @internal The first peer `key` owes a reply, if any: owedPeers' first, making no lists. */
+  firstOwed(key: string): string | undefined {
+    for (const message of this.messages) if (message.record.to === key && message.open && message.shown) return message.record.from;
+    return undefined;
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { Attempt } from "./attempt.ts";
 import type { HostEnd, OpenedAgent, TurnOperation } from "./host.ts";
 import { whyNotJson, type JsonValue } from "./json.ts";
+import { plainRecord } from "./plainRecords.ts";
 import { LOG_VERSION, type InLine, type RunLine, type StageLine, type StageRecord, type TurnBegunLine, type TurnEndedLine, type UnstampedRunLine } from "./runLines.ts";
 import type { Outcome, ReceivedEvent } from "./types.ts";
 
@@ -35,31 +36,56 @@ export function logSession(attempt: Attempt, agent: OpenedAgent): void {
  */
 export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: { value: unknown } | undefined) => void {
   const schema = operation.schema === undefined ? undefined : schemaAsJson(operation.schema);
-  // Each line is made once, field by field in the order the lines always had: a run keeps two a
-  // turn until it ends, and a literal of optional spreads copied into appendRunLine's was two
-  // objects and several times the work (a 1,000-turn run's records are most of its garbage).
-  const begun = { v: LOG_VERSION, attempt: attempt.settings.attempt, kind: "turn-begun", op: operation.id, agent: operation.agent } as TurnBegunLine;
-  begun.operation = operation.kind ?? "turn";
-  begun.n = operation.n;
-  begun.nudge = operation.nudge;
-  if (operation.stage !== undefined) begun.stage = operation.stage;
-  if (operation.label !== undefined) begun.label = operation.label;
-  begun.at = attempt.nowIso();
-  if (!operation.nudge) begun.prompt = operation.prompt;
-  if (schema !== undefined) begun.schema = schema;
-  attempt.runLog.push(begun);
+  const version = attempt.settings.attempt;
+  attempt.runLog.push(new TurnBegun(version, operation, attempt.nowIso(), schema));
   return (end, answered) => {
     const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered !== undefined ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
-    const ended = { v: LOG_VERSION, attempt: attempt.settings.attempt, kind: "turn-ended", op: operation.id, agent: operation.agent } as TurnEndedLine;
-    ended.n = operation.n;
-    ended.end = kind;
-    if ("reason" in end && end.reason !== undefined) ended.reason = end.reason;
-    ended.at = attempt.nowIso();
-    const answer = kind === "answered" && answered !== undefined ? asJson(answered.value) : undefined;
-    if (answer !== undefined) ended.answer = answer;
-    attempt.runLog.push(ended);
+    const reason = "reason" in end ? end.reason : undefined;
+    const at = attempt.nowIso();
+    const answer = kind === "answered" && answered !== undefined ? parsedAsJson(answered.value) : undefined;
+    attempt.runLog.push(new TurnEnded(version, operation, kind, reason, at, answer));
   };
 }
+
+// Each line is made once, field by field in the order the lines always had, by a constructor of
+// plain objects (plainRecords.ts): a run keeps two lines a turn until it ends, and they were most
+// of what a 1,000-turn run's young collections copied.
+const TurnBegun = plainRecord(function (this: TurnBegunLine, attempt: number, operation: TurnOperation, at: string, schema: JsonValue | undefined) {
+  this.v = LOG_VERSION;
+  this.attempt = attempt;
+  this.kind = "turn-begun";
+  this.op = operation.id;
+  this.agent = operation.agent;
+  this.operation = operation.kind ?? "turn";
+  this.n = operation.n;
+  this.nudge = operation.nudge;
+  if (operation.stage !== undefined) this.stage = operation.stage;
+  if (operation.label !== undefined) this.label = operation.label;
+  this.at = at;
+  if (!operation.nudge) this.prompt = operation.prompt;
+  if (schema !== undefined) this.schema = schema;
+});
+
+const TurnEnded = plainRecord(function (
+  this: TurnEndedLine,
+  attempt: number,
+  operation: TurnOperation,
+  end: TurnEndedLine["end"],
+  reason: string | undefined,
+  at: string,
+  answer: JsonValue | undefined,
+) {
+  this.v = LOG_VERSION;
+  this.attempt = attempt;
+  this.kind = "turn-ended";
+  this.op = operation.id;
+  this.agent = operation.agent;
+  this.n = operation.n;
+  this.end = end;
+  if (reason !== undefined) this.reason = reason;
+  this.at = at;
+  if (answer !== undefined) this.answer = answer;
+});
 
 // A workflow asks many turns of the same few schemas: each one's JSON is made once.
 const schemaJson = new WeakMap<object, JsonValue | null>();
@@ -76,6 +102,43 @@ function deepFreeze<Value>(value: Value): Value {
     Object.freeze(value);
   }
   return value;
+}
+
+/** What a copy of a parsed value stops at: a number JSON has no text for. */
+const NOT_JSON = Symbol("not JSON");
+
+/**
+ * What asJson gives for a value JSON.parse made (an accepted answer: its text parsed, or the text
+ * itself), made in one walk rather than a check, a stringify and a parse on every answered turn.
+ * Such a value is plain data already; what asJson changes in one is kept: -0 is written 0, and a
+ * number out of range (`1e400` parses to Infinity) makes it no JSON.
+ */
+function parsedAsJson(value: unknown): JsonValue | undefined {
+  const copy = copyOfParsed(value);
+  return copy === NOT_JSON ? undefined : copy;
+}
+
+function copyOfParsed(value: unknown): JsonValue | typeof NOT_JSON {
+  if (typeof value === "number") return Number.isFinite(value) ? value + 0 : NOT_JSON;
+  if (typeof value !== "object" || value === null) return value as JsonValue;
+  if (Array.isArray(value)) {
+    const copy: JsonValue[] = [];
+    for (const item of value) {
+      const itemCopy = copyOfParsed(item);
+      if (itemCopy === NOT_JSON) return NOT_JSON;
+      copy.push(itemCopy);
+    }
+    return copy;
+  }
+  const copy: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(value)) {
+    const child = copyOfParsed((value as Record<string, unknown>)[key]);
+    if (child === NOT_JSON) return NOT_JSON;
+    // A key "__proto__" is an own field of what JSON.parse made; an assignment would set the prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
+  }
+  return copy;
 }
 
 /** `value` as plain JSON, or undefined when it is none (a schema with a function in it, a cycle). */
