@@ -57,44 +57,37 @@ await build({
   logLevel: "warning",
 });
 
-// The worker itself (core/execution/worker.ts) and every module it serves to test files, as one
-// CommonJS bundle: dist/worker.mjs runs it through a V8 code cache (core/execution/codeCache.ts), which
-// Node 20 has for a script, not for ES modules. No source map: the worker's own frames are never a
-// user's (stack.ts), and Node would read and parse the map at every start.
-await build({
-  entryPoints: { workerMain: "core/execution/worker.ts" },
-  outdir: "dist",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  external: ["esbuild"],
-  // paths.ts finds Turnlens's install from its own file, here dist/workerMain.js.
-  define: { "import.meta.url": "__turnlensModuleUrl" },
-  // "use strict" first: esbuild writes it for the ES modules it bundles, but after a banner it is no
-  // longer a directive, and the served code (@vitest/spy's mocks, chai) would run sloppy: `this` in a
-  // plain call of a vi.fn() would be globalThis where Vitest gives undefined.
-  banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  logLevel: "warning",
-});
+/**
+ * A CommonJS bundle its ES module entry runs through a V8 code cache (core/execution/codeCache.ts),
+ * which Node 20 has for a script, not for ES modules. No source map: its frames are Turnlens's own,
+ * never a user's (stack.ts), and Node would read and parse the map at every start.
+ */
+function codeCachedBundle(entryPoints, external) {
+  return build({
+    entryPoints,
+    outdir: "dist",
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    external,
+    // paths.ts finds Turnlens's install from its own file, here dist/<the bundle>.js.
+    define: { "import.meta.url": "__turnlensModuleUrl" },
+    // "use strict" first: esbuild writes it for the ES modules it bundles, but after a banner it is no
+    // longer a directive, and the served code (@vitest/spy's mocks, chai) would run sloppy: `this` in a
+    // plain call of a vi.fn() would be globalThis where Vitest gives undefined.
+    banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    logLevel: "warning",
+  });
+}
+
+// The worker itself (core/execution/worker.ts) and every module it serves to test files: dist/worker.mjs runs it.
+await codeCachedBundle({ workerMain: "core/execution/worker.ts" }, ["esbuild"]);
 
 // The CLI itself (core/runner/cli.ts: the command line, the pool, the reporters, and the engine that
-// `turnlens record` replays a run on), as one CommonJS bundle: dist/cli.mjs forks the first worker,
-// then runs it through a V8 code cache (codeCache.ts), as the worker's bundle above and for the same
-// reason: Node 20 compiled ~1 MB of the CLI's ES modules at every command, ~250 ms before it began.
-// No source map, as the worker's: its frames are Turnlens's own (stack.ts).
-await build({
-  entryPoints: { cliMain: "core/runner/cli.ts" },
-  outdir: "dist",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  external: ["esbuild", "vitest", "vite", "istanbul-lib-coverage", "istanbul-lib-report", "istanbul-reports"],
-  define: { "import.meta.url": "__turnlensModuleUrl" },
-  banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  logLevel: "warning",
-});
+// `turnlens record` replays a run on): dist/cli.mjs forks the first worker, then runs it. Node 20
+// compiled the CLI's ~1 MB of ES modules at every command, ~250 ms before it began.
+await codeCachedBundle({ cliMain: "core/runner/cli.ts" }, ["esbuild", "vitest", "vite", "istanbul-lib-coverage", "istanbul-lib-report", "istanbul-reports"]);
 
 // The process a script turnlens.config.ts runs in (core/project/configProcess.ts, forked by
 // configLoader.ts from the CLI and the language server): one small self-contained file, so a

@@ -477,6 +477,11 @@ const TEST_BUNDLE_OPTIONS = {
   logLevel: "silent",
 } as const;
 
+/** What every build of test code shares, a line-coverage run's (keepAllCode) included. */
+function testBundleOptions() {
+  return { ...TEST_BUNDLE_OPTIONS, resolveExtensions: RESOLVE_EXTENSIONS, treeShaking: !keepAllCode, sourcesContent: keepAllCode };
+}
+
 /**
  * Starts bundling `files` (on disk, not yet run) in one esbuild build, for the runs the pool will
  * send this worker next: one build of many entries costs esbuild and the plugin far less than a
@@ -515,11 +520,8 @@ export function bundleAhead(files: readonly string[]): void {
           outdir: processTempFolder(),
           outExtension: { ".js": ".mjs" },
           absWorkingDir: cwd,
-          ...TEST_BUNDLE_OPTIONS,
-          resolveExtensions: RESOLVE_EXTENSIONS,
+          ...testBundleOptions(),
           inject: setupFiles,
-          treeShaking: !keepAllCode,
-          sourcesContent: keepAllCode,
           metafile: true,
           plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, new Set(), missing, undefined, undefined, unchecked)],
           // Each output gets its own file's values in place of the tokens (below).
@@ -615,11 +617,8 @@ export async function bundleTestFile(file: string, outfile: string, sources: Sou
       return build({
         entryPoints: [file],
         absWorkingDir: cwd,
-        ...TEST_BUNDLE_OPTIONS,
-        resolveExtensions: RESOLVE_EXTENSIONS,
+        ...testBundleOptions(),
         inject: setupFiles,
-        treeShaking: !keepAllCode,
-        sourcesContent: keepAllCode,
         outfile,
         metafile: true,
         plugins: [
@@ -675,10 +674,7 @@ export async function bundleRuntimeImport(specifier: string, importer: string): 
       loader: "js",
     },
     absWorkingDir: process.cwd(),
-    ...TEST_BUNDLE_OPTIONS,
-    resolveExtensions: RESOLVE_EXTENSIONS,
-    treeShaking: !keepAllCode,
-    sourcesContent: keepAllCode,
+    ...testBundleOptions(),
     // The same rules as the test file's own imports: Vite's suffixes and client, the config's define.
     plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, served, missing)],
     define: { ...defineReplacements(), __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
