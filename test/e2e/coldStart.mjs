@@ -51,7 +51,7 @@ function phasesFromLogs(logsFolder, t0) {
         const began = Date.parse(start[1]);
         if (began < t0) continue;
         phases["server process began"] = began - t0;
-        for (const [, what, ms] of start[2].matchAll(/([a-z' ]+?) (\d+)(?: ·|$)/g)) phases[`server: ${what.trim()}`] = began + Number(ms) - t0;
+        for (const [, what, ms] of start[2].matchAll(/([A-Za-z' ]+?) (\d+)(?: ·|$)/g)) phases[`server: ${what.trim()}`] = began + Number(ms) - t0;
       }
       const lenses = /start: the first result lenses answered (\d+) ms/.exec(line);
       if (lenses && phases["server process began"] !== undefined) phases["server: result lenses answered"] = phases["server process began"] + Number(lenses[1]);
