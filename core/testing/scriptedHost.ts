@@ -14,8 +14,8 @@ import { ScriptBook } from "./scripts.ts";
 import type { ScriptedCompactions } from "./scriptedCompactions.ts";
 import { agentCalls, ScriptedMessages } from "./scriptedMessages.ts";
 import { captureCall as captureStackAbove, captureStack, LazySite, PendingSites, siteText } from "./callSite.ts";
-import { attachTurnTrace, Carrier, type MatchTrace, type MomentTrace, type ProblemTrace, type SourceSite, type SpanTrace, type TurnTrace } from "./trace.ts";
-import { plainRecord } from "../workflow/plainRecords.ts";
+import { attachTurnTrace, type MatchTrace, type MomentTrace, type ProblemTrace, type SourceSite, type SpanTrace, type TurnTrace } from "./trace.ts";
+import { plainRecord, privateSlot } from "../workflow/plainRecords.ts";
 import type { TestTurn, Turn, TurnMessage } from "./turn.ts";
 import type { AgentMessage } from "../workflow/messageTypes.ts";
 
@@ -178,7 +178,7 @@ export class ScriptedHost implements AgentHost {
 
   /** Where the entries the turns in flight met were written, in the order the turns started. */
   inFlightSites(): SourceSite[] {
-    return [...this.inFlight.values()].map((operation) => RecordOfOperation.of(operation)?.entry?.site).filter((site): site is SourceSite => !!site);
+    return [...this.inFlight.values()].map((operation) => recordOfOperation.get(operation)?.entry?.site).filter((site): site is SourceSite => !!site);
   }
 
   settle(operation: TurnOperation, outcome: Outcome): void {
@@ -189,7 +189,7 @@ export class ScriptedHost implements AgentHost {
       return;
     }
     this.inFlight.delete(operation.id);
-    const record = RecordOfOperation.of(operation);
+    const record = recordOfOperation.get(operation);
     if (record) record.entry = undefined;
     // A turn still awaiting a reply when the attempt parked keeps saying so: the engine recorded no end for it.
     if (record && record.moment >= 0 && this.moments) {
@@ -384,7 +384,7 @@ export class ScriptedHost implements AgentHost {
     attachTurnTrace(turn, record);
     this.turns.push(turn);
     this.traces.push(trace);
-    new RecordOfOperation(operation, record);
+    recordOfOperation.put(operation, record);
     return record;
   }
 
@@ -426,19 +426,10 @@ export class ScriptedHost implements AgentHost {
 }
 
 /**
- * Each turn's record, as a private field on its operation (trace.ts's Carrier): found again when
- * the engine settles the operation, without a map entry made and dropped per turn.
+ * Each turn's record, as a private field on its operation (plainRecords.ts's privateSlot): found
+ * again when the engine settles the operation, without a map entry made and dropped per turn.
  */
-class RecordOfOperation extends Carrier {
-  #record: TurnRecord;
-  constructor(operation: TurnOperation, record: TurnRecord) {
-    super(operation);
-    this.#record = record;
-  }
-  static of(operation: TurnOperation): TurnRecord | undefined {
-    return #record in operation ? (operation as unknown as RecordOfOperation).#record : undefined;
-  }
-}
+const recordOfOperation = privateSlot<TurnRecord>();
 
 /** Where in its script a turn's problem is, from the entry that met it: made only for a problem. */
 function placeOf(match: MatchTrace): Partial<ProblemTrace> {
@@ -456,16 +447,22 @@ const shownMessages = (messages: AgentMessage[] | undefined): TurnMessage[] => (
 // backing stores grown per turn and, pretenured, what made a long test's young collections copy
 // twice what it kept.
 
+/** What both records of a turn say first, in this order: who was asked what, and how. */
+function writeAsked(record: TestTurn | TurnTrace, operation: TurnOperation): void {
+  const { schema, label, stage } = operation;
+  record.agent = operation.agent;
+  record.n = operation.n;
+  record.nudge = operation.nudge;
+  record.prompt = operation.prompt;
+  if (schema !== undefined) record.schema = schema;
+  if (label !== undefined) record.label = label;
+  if (stage !== undefined) record.stage = stage;
+}
+
 /** A turn as the test reads it (`run.turns`). */
 const RecordedTurn = plainRecord(function (this: TestTurn, operation: TurnOperation) {
-  const { schema, label, stage, cause, execution } = operation;
-  this.agent = operation.agent;
-  this.n = operation.n;
-  this.nudge = operation.nudge;
-  this.prompt = operation.prompt;
-  if (schema !== undefined) this.schema = schema;
-  if (label !== undefined) this.label = label;
-  if (stage !== undefined) this.stage = stage;
+  const { cause, execution } = operation;
+  writeAsked(this, operation);
   this.cwd = operation.cwd;
   this.model = execution.model;
   if (execution.effort !== undefined) this.effort = execution.effort;
@@ -476,14 +473,8 @@ const RecordedTurn = plainRecord(function (this: TestTurn, operation: TurnOperat
 
 /** A turn as the editor shows it, before it meets its script (`match`, `answer` and the rest come after). */
 const TracedTurn = plainRecord(function (this: TurnTrace, operation: TurnOperation) {
-  const { schema, label, stage, cause } = operation;
-  this.agent = operation.agent;
-  this.n = operation.n;
-  this.nudge = operation.nudge;
-  this.prompt = operation.prompt;
-  if (schema !== undefined) this.schema = schema;
-  if (label !== undefined) this.label = label;
-  if (stage !== undefined) this.stage = stage;
+  const cause = operation.cause;
+  writeAsked(this, operation);
   if (cause) this.cause = { id: cause.id, from: cause.from };
   this.outcome = "cancelled";
 });

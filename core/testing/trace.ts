@@ -4,6 +4,7 @@
 
 import type { MessageRecord } from "../workflow/messageTypes.ts";
 import type { Question } from "../workflow/types.ts";
+import { privateSlot } from "../workflow/plainRecords.ts";
 
 /** A place in a source file, 1-based line and column, mapped back to the `.ts` source. */
 export interface SourceSite {
@@ -321,37 +322,15 @@ export function publishRun(trace: RunTrace): void {
 /** What a recorded turn carries for traceOfTurn: its trace, and the run's sites written when it is read. */
 type TurnTraceRecord = { trace: TurnTrace; sites?: LazySites };
 
-/** @internal Returns the object it is given, so a subclass's private field can be put on any object (TurnTraceOf). */
-export class Carrier {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the point of the class: a subclass's field goes on `target`.
-    return target;
-  }
-}
-
-/**
- * A recorded turn's trace, as a private field put on the turn itself: no reader of the turn's
- * fields (keys, a spread copy, JSON, a structured clone, printing) sees it, as none saw the
- * WeakMap entry it replaces, which was a table entry made per turn (a 1,000-turn test's
- * `attachTurnTrace` was ~5% of it) and work for every collection after.
- */
-class TurnTraceOf extends Carrier {
-  #record: TurnTraceRecord;
-  constructor(turn: object, record: TurnTraceRecord) {
-    super(turn);
-    this.#record = record;
-  }
-  static of(turn: object): TurnTraceRecord | undefined {
-    return #record in turn ? (turn as TurnTraceOf).#record : undefined;
-  }
-}
+/** Each recorded turn's trace record, as a private field on the turn (plainRecords.ts's privateSlot). */
+const turnTraces = privateSlot<TurnTraceRecord>();
 const runTraces = new WeakMap<object, RunTrace>();
 const runSites = new WeakMap<RunTrace, LazySites>();
 const errorProblems = new WeakMap<object, ProblemTrace[]>();
 
 /** @internal `record` is the host's own record of the turn (one object, no copy), its `sites` the run's. */
 export function attachTurnTrace(turn: object, record: TurnTraceRecord): void {
-  new TurnTraceOf(turn, record);
+  turnTraces.put(turn, record);
 }
 /** @internal The sites a run's traces get when read. */
 export function attachSites(trace: RunTrace, sites: LazySites): void {
@@ -368,7 +347,7 @@ export function attachProblems(error: object, problems: ProblemTrace[]): void {
 
 /** The trace of one recorded turn (`run.turns[i]`), or undefined for anything else. */
 export function traceOfTurn(turn: object): TurnTrace | undefined {
-  const record = typeof turn === "object" && turn !== null ? TurnTraceOf.of(turn) : undefined;
+  const record = typeof turn === "object" && turn !== null ? turnTraces.get(turn) : undefined;
   record?.sites?.resolve();
   return record?.trace;
 }

@@ -36,14 +36,14 @@ export function logSession(attempt: Attempt, agent: OpenedAgent): void {
  */
 export function logOperation(attempt: Attempt, operation: TurnOperation): (end: HostEnd | Outcome, answered: { value: unknown } | undefined) => void {
   const schema = operation.schema === undefined ? undefined : schemaAsJson(operation.schema);
-  const version = attempt.settings.attempt;
-  attempt.runLog.push(new TurnBegun(version, operation, attempt.nowIso(), schema));
+  const attemptNumber = attempt.settings.attempt;
+  attempt.runLog.push(new TurnBegun(attemptNumber, operation, attempt.nowIso(), schema));
   return (end, answered) => {
     const kind: TurnEndedLine["end"] = end.kind === "submitted" ? (answered !== undefined ? "answered" : "silent") : end.kind === "unanswered" ? "silent" : end.kind;
     const reason = "reason" in end ? end.reason : undefined;
     const at = attempt.nowIso();
     const answer = kind === "answered" && answered !== undefined ? parsedAsJson(answered.value) : undefined;
-    attempt.runLog.push(new TurnEnded(version, operation, kind, reason, at, answer));
+    attempt.runLog.push(new TurnEnded(attemptNumber, operation, kind, reason, at, answer));
   };
 }
 
