@@ -24,6 +24,7 @@ import {
   type UpdateSnapshotResult,
 } from "../server/protocol.ts";
 import { updateSnapshotWords } from "./vscodeFree/snapshotWords.ts";
+import { BackgroundPublication } from "./vscodeFree/backgroundPublication.ts";
 import type { TurnlensClient } from "./client.ts";
 import type { Status } from "./status.ts";
 import { filesNoLongerListed, importsTurnlens, isTestFileName, SKIPPED_FOLDERS_GLOB, TEST_FILE_GLOB } from "./vscodeFree/testFiles.ts";
@@ -130,6 +131,8 @@ export class TestExplorer implements vscode.Disposable {
   private readonly coverageDetails = new WeakMap<vscode.FileCoverage, FileCoverageModel>();
   /** Every test's latest known result, whichever run gave it. */
   private readonly latest = new LatestResults<LatestDetail>();
+  /** When a background run's results get their entry: never before a requested run going ends. */
+  private readonly publication = new BackgroundPublication<ActiveRun>();
   /** What the runs handed VS Code that its API gives no extension back, for the e2e suite. */
   readonly produced = new ProducedResults();
   private readonly disposables: vscode.Disposable[] = [];
@@ -425,6 +428,7 @@ export class TestExplorer implements vscode.Disposable {
       resolveEnded,
     };
     if (register) this.runs.set(runId, active);
+    if (run) this.publication.requestedStarted(active);
     return active;
   }
 
@@ -539,11 +543,11 @@ export class TestExplorer implements vscode.Disposable {
    * run reports every test's latest result, so VS Code's summary and badge (which count the newest
    * run alone) count the whole workspace; a run that changed nothing adds no entry to Test Results.
    */
-  private publishLatest(active: ActiveRun): void {
-    if (!this.controller || !this.latest.takeChanged()) return;
+  private publishLatest(sources: readonly ActiveRun[]): void {
+    if (!this.controller || sources.length === 0) return;
     const request = new vscode.TestRunRequest(undefined, undefined, this.runProfile, false, true);
     const run = this.controller.createTestRun(request, LATEST_RUN_NAME, true);
-    for (const text of active.output) run.appendOutput(terminalText(text));
+    for (const source of sources) for (const text of source.output) run.appendOutput(terminalText(text));
     for (const [test, result] of this.latest.entries()) {
       const uri = TestId.parse(test).uri;
       if (!this.tree.file(uri)) continue;
@@ -572,7 +576,7 @@ export class TestExplorer implements vscode.Disposable {
         default:
           result.state satisfies never;
       }
-      if (active.recorded.has(test) && result.detail?.text) run.appendOutput(terminalText(result.detail.text), undefined, item);
+      if (sources.some((source) => source.recorded.has(test)) && result.detail?.text) run.appendOutput(terminalText(result.detail.text), undefined, item);
     }
     run.end();
   }
@@ -585,7 +589,9 @@ export class TestExplorer implements vscode.Disposable {
       active.run.end();
       // The run asked for is the newest entry: what it changed is shown.
       this.latest.takeChanged();
-    } else this.publishLatest(active);
+      // Background runs that ended meanwhile changed results it may not have: one entry after it counts them all.
+      this.publishLatest(this.publication.requestedEnded(active));
+    } else if (this.latest.takeChanged()) this.publishLatest(this.publication.backgroundEnded(active));
     if (active.recorded.size > 0) void this.context.workspaceState.update(LATEST_KEY, this.latest.stored());
     this.runs.delete(active.runId);
     this.status.runEnded(active.runId, active.states.counts(), active.states.interrupted);
