@@ -3,7 +3,7 @@
 // The language server is a second, self-contained CommonJS bundle (dist/server.js) that forks the
 // same dist/worker.mjs to run tests.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 const entryPoints = {
@@ -62,8 +62,8 @@ await build({
  * which Node 20 has for a script, not for ES modules. No source map: its frames are Turnlens's own,
  * never a user's (stack.ts), and Node would read and parse the map at every start.
  */
-function codeCachedBundle(entryPoints, external) {
-  return build({
+async function codeCachedBundle(entryPoints, external) {
+  await build({
     entryPoints,
     outdir: "dist",
     bundle: true,
@@ -79,6 +79,21 @@ function codeCachedBundle(entryPoints, external) {
     banner: { js: '"use strict";\nconst __turnlensModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
     logLevel: "warning",
   });
+  for (const name of Object.keys(entryPoints)) asciiOnly(`dist/${name}.js`);
+}
+
+/**
+ * Rewrites the non-ASCII characters left in a bundle as `\uXXXX`. esbuild escapes them in strings,
+ * regular expressions and names, not in the comments it keeps (`…`, `—`), and one such character
+ * had codeCache.ts decode the whole file as UTF-8 into a two-byte string, where an ASCII file is
+ * copied as Latin-1: ~18 ms more for each worker's start (issue 29). In a comment the escape is
+ * text; in a string, a regular expression or a name (should esbuild ever leave one there) it is the
+ * same UTF-16 unit.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, "utf8");
+  const ascii = text.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (ascii !== text) writeFileSync(file, ascii);
 }
 
 // The worker itself (core/execution/worker.ts) and every module it serves to test files: dist/worker.mjs runs it.
@@ -139,6 +154,8 @@ const serverBuild = await build({
   metafile: true,
   logLevel: "warning",
 });
+// Loaded through the code cache too (its non-ASCII characters are in lines that are comments alone, so its map still holds).
+asciiOnly("dist/serverMain.js");
 // An import of the compiler that bypassed typescript.ts would put the 9 MB back on every start.
 for (const [output, { inputs }] of Object.entries(serverBuild.metafile.outputs))
   if (Object.keys(inputs).some((input) => input.includes("node_modules/typescript/")))

@@ -33,8 +33,9 @@ export function cacheFolder(): string | undefined {
 
 /** Runs the CommonJS file `file` as require would, its compiled code cached between starts; returns its exports. */
 export function requireWithCodeCache(file: string): unknown {
-  // esbuild writes ASCII (it escapes the rest), which read as Latin-1 is a one-byte string made at
-  // copying speed, where decoding 11 MB as UTF-8 costs ~50 ms; a file with other bytes is UTF-8.
+  // The bundles are ASCII (esbuild escapes the rest, build.mjs the comments), which read as Latin-1
+  // is a one-byte string made at copying speed, where decoding 11 MB as UTF-8 costs ~50 ms; a file
+  // with other bytes is UTF-8.
   const bytes = readFileSync(file);
   const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const folder = cacheFolder();

@@ -4,6 +4,7 @@
 // `npx turnlens lsp --stdio` there (editors/); and the same project moved to another path.
 // The editors are skipped only when missing outside CI; in CI (`CI` set) a missing one fails.
 import { afterAll, expect, test } from "bun:test";
+import { isAscii } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -232,6 +233,17 @@ test("docs/package.md's size figures are the packed tarball's, within 10%", asyn
     files: "within 10%",
   });
 });
+
+test(
+  "in the installed package, the bundles started through the V8 code cache are ASCII, so each start copies them as Latin-1 instead of decoding UTF-8",
+  async () => {
+    const { dir } = await project();
+    const bundles = ["workerMain", "cliMain", "serverMain", "serverTypescript"].map((name) => join(dir, "node_modules", "turnlens", "dist", `${name}.js`));
+    // core/execution/codeCache.ts: a file with one other byte is read as UTF-8, into a two-byte string.
+    expect(bundles.filter((bundle) => !isAscii(readFileSync(bundle))).map((bundle) => relative(dir, bundle))).toEqual([]);
+  },
+  INSTALL_TIMEOUT,
+);
 
 /** The local targets of a markdown page's links and images (`[…](target)`), without their `#anchor`; web links and bare anchors left out. */
 function linkTargets(markdown: string): string[] {
