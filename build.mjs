@@ -86,7 +86,7 @@ async function codeCachedBundle(entryPoints, external) {
  * Rewrites the non-ASCII characters left in a bundle as `\uXXXX`. esbuild escapes them in strings,
  * regular expressions and names, not in the comments it keeps (`…`, `—`), and one such character
  * had codeCache.ts decode the whole file as UTF-8 into a two-byte string, where an ASCII file is
- * copied as Latin-1: ~18 ms more for each worker's start (issue 29). In a comment the escape is
+ * copied as Latin-1: ~13 ms more for each worker's start (issue 29). In a comment the escape is
  * text; in a string, a regular expression or a name (should esbuild ever leave one there) it is the
  * same UTF-16 unit.
  */

@@ -539,9 +539,10 @@ export class TestExplorer implements vscode.Disposable {
   }
 
   /**
-   * A background run ended: when it (or a test that went away) changed a test's latest result, one
-   * run reports every test's latest result, so VS Code's summary and badge (which count the newest
-   * run alone) count the whole workspace; a run that changed nothing adds no entry to Test Results.
+   * Background runs ended (one, or those that waited for the runs asked for: backgroundPublication.ts)
+   * that changed a test's latest result (or a test went away): one run reports every test's latest
+   * result, so VS Code's summary and badge (which count the newest run alone) count the whole
+   * workspace; a run that changed nothing adds no entry to Test Results.
    */
   private publishLatest(sources: readonly ActiveRun[]): void {
     if (!this.controller || sources.length === 0) return;
