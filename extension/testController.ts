@@ -713,6 +713,18 @@ export class TestExplorer implements vscode.Disposable {
     }
     const run = this.controller.createTestRun(request);
     const active = this.track(`debug-${++this.counter}`, run, false);
+    // Ended whatever happens: a run asked for that never ended would hold back every background run's results (backgroundPublication.ts).
+    try {
+      await this.debugEach(byFile, active, run, token);
+    } finally {
+      const { passed, failed, skipped } = active.states.counts();
+      this.status.log.info(`debug run: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+      this.finish(active);
+    }
+  }
+
+  /** The Debug profile's files one after another, each under the debugger, its report applied to `run`. */
+  private async debugEach(byFile: Map<string, string[][] | undefined>, active: ActiveRun, run: vscode.TestRun, token: vscode.CancellationToken): Promise<void> {
     for (const [uri, paths] of byFile) {
       if (token.isCancellationRequested) break;
       for (const id of paths ? paths.map((path) => TestId.of(uri, path)) : [uri]) {
@@ -733,9 +745,6 @@ export class TestExplorer implements vscode.Disposable {
           for (const change of active.states.apply(message)) await this.applyChange(active, change, false);
       }
     }
-    const { passed, failed, skipped } = active.states.counts();
-    this.status.log.info(`debug run: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-    this.finish(active);
   }
 
   // ------------------------------------------------------------------------------------------
