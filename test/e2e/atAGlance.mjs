@@ -246,7 +246,7 @@ export async function checkAtAGlance({ url, dir, folder, out, logs = dir, say = 
     return { ok: true, files, checks };
   } catch (error) {
     writeFileSync(join(logs, "at-a-glance-samples.json"), `${JSON.stringify(samples, null, 2)}\n`);
-    return failedAt(page, logs, "at-a-glance-failure.png", stage, error, files);
+    return await failedAt(page, logs, "at-a-glance-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

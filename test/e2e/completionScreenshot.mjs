@@ -70,7 +70,7 @@ export async function takeCompletionScreenshot({ url, dir, folder, out, logs = d
     say(`  wrote docs/images/${name}`);
     return { ok: true, files: [name] };
   } catch (error) {
-    return failedAt(page, logs, "completion-screenshot-failure.png", stage, error, []);
+    return await failedAt(page, logs, "completion-screenshot-failure.png", stage, error, []);
   } finally {
     await browser.close();
   }

@@ -78,7 +78,7 @@ export async function takeCoverageScreenshot({ url, dir, folder, out, logs = dir
     say(`  wrote docs/images/${PICTURE}`);
     return { ok: true, files: [PICTURE] };
   } catch (error) {
-    return failedAt(page, logs, "coverage-screenshot-failure.png", stage, error, []);
+    return await failedAt(page, logs, "coverage-screenshot-failure.png", stage, error, []);
   } finally {
     await browser.close();
   }

@@ -189,7 +189,7 @@ export async function takeEditorStateScreenshots({ url, dir, folder, out, logs =
     await shot("output-channel.png", panel);
     return { ok: true, files };
   } catch (error) {
-    return failedAt(page, logs, "editor-state-failure.png", stage, error, files);
+    return await failedAt(page, logs, "editor-state-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

@@ -109,7 +109,7 @@ export async function checkGutterAndPeek({ url, dir, folder, out, logs = dir, sa
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    return failedAt(page, logs, "gutter-and-peek-failure.png", stage, error, files);
+    return await failedAt(page, logs, "gutter-and-peek-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

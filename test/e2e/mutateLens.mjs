@@ -98,7 +98,7 @@ export async function checkMutateLens({ url, dir, folder, out, logs = dir, say =
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    return failedAt(page, logs, "mutate-lens-failure.png", stage, error, files);
+    return await failedAt(page, logs, "mutate-lens-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

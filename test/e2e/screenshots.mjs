@@ -161,7 +161,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await page.keyboard.press("Escape");
     return { ok: true, files };
   } catch (error) {
-    return failedAt(page, logs, "screenshot-failure.png", stage, error, files);
+    return await failedAt(page, logs, "screenshot-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

@@ -244,7 +244,7 @@ export async function checkSnapshotPeek({ url, dir, folder, out, logs = dir, say
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    return failedAt(page, logs, "snapshot-peek-failure.png", stage, error, files);
+    return await failedAt(page, logs, "snapshot-peek-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

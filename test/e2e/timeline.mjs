@@ -99,7 +99,7 @@ export async function checkTimeline({ url, dir, folder, root, out, logs = dir, s
     for (const check of checks) say(`  ✓ ${check}`);
     return { ok: true, files, checks };
   } catch (error) {
-    return failedAt(page, logs, "timeline-failure.png", stage, error, files);
+    return await failedAt(page, logs, "timeline-failure.png", stage, error, files);
   } finally {
     await browser.close();
   }

@@ -64,7 +64,11 @@ export function showHoverAtCursor(page, hover) {
   );
 }
 
-/** What a step that takes pictures returns when it failed at `stage`: why, and the page then in logs/`picture`. */
+/**
+ * What a step that takes pictures returns when it failed at `stage`: why, and the page then in
+ * logs/`picture`. Awaited where it is returned (`return await`): a step's `finally` closes the
+ * browser, which, run before the picture was taken, left every failure without one.
+ */
 export async function failedAt(page, logs, picture, stage, error, files) {
   // Said when the picture could not be taken, so the message never names a file that is not there.
   const pictured = await page.screenshot({ path: join(logs, picture), timeout: 60_000 }).then(

@@ -71,7 +71,7 @@ export async function takeWorkflowScreenshot({ url, dir, folder, out, logs = dir
     say(`  wrote docs/images/${name}`);
     return { ok: true, files: [name] };
   } catch (error) {
-    return failedAt(page, logs, "workflow-screenshot-failure.png", stage, error, []);
+    return await failedAt(page, logs, "workflow-screenshot-failure.png", stage, error, []);
   } finally {
     await browser.close();
   }
