@@ -539,13 +539,14 @@ export class TestExplorer implements vscode.Disposable {
   }
 
   /**
-   * Background runs ended (one, or those that waited for the runs asked for: backgroundPublication.ts)
-   * that changed a test's latest result (or a test went away): one run reports every test's latest
-   * result, so VS Code's summary and badge (which count the newest run alone) count the whole
-   * workspace; a run that changed nothing adds no entry to Test Results.
+   * Background runs ended (one, those that waited for the runs asked for, or none when the entry is
+   * made again after a requested run: backgroundPublication.ts) that changed a test's latest result
+   * (or a test went away): one run reports every test's latest result, so VS Code's summary and
+   * badge (which count the newest run alone) count the whole workspace; a run that changed nothing
+   * adds no entry to Test Results.
    */
   private publishLatest(sources: readonly ActiveRun[]): void {
-    if (!this.controller || sources.length === 0) return;
+    if (!this.controller) return;
     const request = new vscode.TestRunRequest(undefined, undefined, this.runProfile, false, true);
     const run = this.controller.createTestRun(request, LATEST_RUN_NAME, true);
     for (const source of sources) for (const text of source.output) run.appendOutput(terminalText(text));
@@ -590,9 +591,13 @@ export class TestExplorer implements vscode.Disposable {
       active.run.end();
       // The run asked for is the newest entry: what it changed is shown.
       this.latest.takeChanged();
-      // Background runs that ended meanwhile changed results it may not have: one entry after it counts them all.
-      this.publishLatest(this.publication.requestedEnded(active));
-    } else if (this.latest.takeChanged()) this.publishLatest(this.publication.backgroundEnded(active));
+      // Background runs that ended meanwhile, or whose entry may be newer than its own: one entry after it counts them all.
+      const after = this.publication.requestedEnded(active);
+      if (after.publish) this.publishLatest(after.sources);
+    } else if (this.latest.takeChanged()) {
+      const now = this.publication.backgroundEnded(active);
+      if (now.length > 0) this.publishLatest(now);
+    }
     if (active.recorded.size > 0) void this.context.workspaceState.update(LATEST_KEY, this.latest.stored());
     this.runs.delete(active.runId);
     this.status.runEnded(active.runId, active.states.counts(), active.states.interrupted);

@@ -1,12 +1,15 @@
 // When a background run's results get their entry in Test Results (extension/vscodeFree/backgroundPublication.ts):
-// VS Code's summary counts the newest entry alone, so none is made while a run the user asked for goes.
-// The e2e screenshots step met this in CI: a file opened just before Run All counted "2/2" after it.
+// VS Code's summary counts the newest entry alone, so none made while a run the user asked for is
+// under way may stay the newest. The e2e screenshots step met both ways in CI and after the e2e
+// suite: a file opened just before Run All left the summary at "2/2" after a Run All of 51 tests.
 import { describe, expect, test } from "bun:test";
 import { BackgroundPublication } from "../../extension/vscodeFree/backgroundPublication.ts";
 
 describe("a background run's entry in Test Results", () => {
   test("is made at its end when no run the user asked for is going", () => {
     const publication = new BackgroundPublication<string>();
+    publication.requestedStarted("Run All");
+    expect(publication.requestedEnded("Run All")).toEqual({ publish: false });
     expect(publication.backgroundEnded("open summarize.test.ts")).toEqual(["open summarize.test.ts"]);
   });
 
@@ -14,10 +17,20 @@ describe("a background run's entry in Test Results", () => {
     const publication = new BackgroundPublication<string>();
     publication.requestedStarted("Run All");
     expect(publication.backgroundEnded("open summarize.test.ts")).toEqual([]);
-    expect(publication.requestedEnded("Run All")).toEqual(["open summarize.test.ts"]);
+    expect(publication.requestedEnded("Run All")).toEqual({ publish: true, sources: ["open summarize.test.ts"] });
     // published once: the next requested run has nothing waiting
     publication.requestedStarted("Run file");
-    expect(publication.requestedEnded("Run file")).toEqual([]);
+    expect(publication.requestedEnded("Run file")).toEqual({ publish: false });
+  });
+
+  test("made between a click on Run All and the extension hearing of it (so newer than Run All's entry), it is made again after Run All ends, once", () => {
+    const publication = new BackgroundPublication<string>();
+    // VS Code made Run All's entry at the click; the handler is not called yet.
+    expect(publication.backgroundEnded("open summarize.test.ts")).toEqual(["open summarize.test.ts"]);
+    publication.requestedStarted("Run All");
+    expect(publication.requestedEnded("Run All")).toEqual({ publish: true, sources: [] });
+    publication.requestedStarted("Run All again");
+    expect(publication.requestedEnded("Run All again")).toEqual({ publish: false });
   });
 
   test("waits for the last of the requested runs going, and gathers every background run that ended meanwhile in one entry, oldest first", () => {
@@ -25,16 +38,9 @@ describe("a background run's entry in Test Results", () => {
     publication.requestedStarted("Run All");
     publication.requestedStarted("Debug a.test.ts");
     expect(publication.backgroundEnded("edit a.test.ts")).toEqual([]);
-    expect(publication.requestedEnded("Run All")).toEqual([]);
+    expect(publication.requestedEnded("Run All")).toEqual({ publish: false });
     expect(publication.backgroundEnded("edit b.test.ts")).toEqual([]);
-    expect(publication.requestedEnded("Debug a.test.ts")).toEqual(["edit a.test.ts", "edit b.test.ts"]);
+    expect(publication.requestedEnded("Debug a.test.ts")).toEqual({ publish: true, sources: ["edit a.test.ts", "edit b.test.ts"] });
     expect(publication.backgroundEnded("edit c.test.ts")).toEqual(["edit c.test.ts"]);
-  });
-
-  test("a requested run that ended before the background run did leaves it published at once", () => {
-    const publication = new BackgroundPublication<string>();
-    publication.requestedStarted("Run All");
-    expect(publication.requestedEnded("Run All")).toEqual([]);
-    expect(publication.backgroundEnded("edit a.test.ts")).toEqual(["edit a.test.ts"]);
   });
 });
