@@ -131,7 +131,7 @@ export class TestExplorer implements vscode.Disposable {
   private readonly coverageDetails = new WeakMap<vscode.FileCoverage, FileCoverageModel>();
   /** Every test's latest known result, whichever run gave it. */
   private readonly latest = new LatestResults<LatestDetail>();
-  /** When a background run's results get their entry: never before a requested run going ends. */
+  /** When a background run's results get their entry: not while a requested run goes, and again after one when it may be newer. */
   private readonly publication = new BackgroundPublication<ActiveRun>();
   /** What the runs handed VS Code that its API gives no extension back, for the e2e suite. */
   readonly produced = new ProducedResults();
