@@ -136,6 +136,10 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     // The file's top in view: scrolled to its problem, the option's line sits under the sticky
     // `test(` header, which takes the click.
     await page.keyboard.press("Control+Home");
+    // Unfold All (Ctrl+K Ctrl+J) first: twice the option's lines were found folded here (lines 8–10
+    // hidden under `test(`), and the click waited for them in vain.
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+J");
     await editorText(/^agnets$/)
       .first()
       .click(); // the cursor on the name; the squiggle overlay takes no clicks
@@ -148,7 +152,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       () => page.keyboard.press("Control+."),
       async () => {
         await page.keyboard.press("Escape");
-        // Unfold All (Ctrl+K Ctrl+J): once, the option's lines were found folded here, and the click waited for them in vain.
+        // Unfold All again (above), should anything have folded them meanwhile.
         await page.keyboard.press("Control+K");
         await page.keyboard.press("Control+J");
         await editorText(/^agnets$/)
