@@ -7,7 +7,7 @@ import { WorkerPool } from "../core/execution/pool.ts";
 import { HeldLines, loggedWorkers } from "./workerLog.ts";
 import { forkServerWorker, takeFirstWorker } from "./serverWorker.ts";
 import { preloadJob, warmupJob, type EarlyWorkers } from "./warmup.ts";
-import { adoptStartMarks, observeWorkers, startMarks } from "./startTimeline.ts";
+import { adoptStartMarks, observeWorkers } from "./startTimeline.ts";
 
 /** The pool, its size and its log until the server takes them (server.ts); undefined without a first worker. */
 export const earlyWorkers: EarlyWorkers | undefined = makeEarlyPool();
@@ -34,7 +34,6 @@ function makeEarlyPool(): EarlyWorkers | undefined {
       observe: observeWorkers,
     }),
     workerLines,
-    startMarks: startMarks(),
   };
   // Trust is not known yet: the warm-ups are Turnlens's own files, in the temp folder, and run no
   // code of the workspace; an untrusted workspace (known at initialize) has the worker killed.

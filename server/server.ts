@@ -7,7 +7,7 @@ import { documentOfRequest, forget, guardNotification, guardRequest, guardTimer 
 import { MessageBacklog, waitingWork } from "./messageBacklog.ts";
 import { EXPERIMENTAL_CAPABILITY, PROTOCOL_VERSION, type TurnlensServerCapabilities } from "./protocol.ts";
 import { logRuns, logStart, write } from "./runLog.ts";
-import { adoptStartMarks, markStart, observeWorkers } from "./startTimeline.ts";
+import { markStart, observeWorkers } from "./startTimeline.ts";
 import { loggedWorkers } from "./workerLog.ts";
 import { Scheduler, type Timer } from "./scheduler.ts";
 import { ProjectConfigs } from "./projectConfig.ts";
@@ -110,7 +110,6 @@ export function startServer(connection: Connection, given: ServerEnv): Server {
   const state = new ServerState(log, backlog);
   const early = env.workers;
   if (early) {
-    if (early.startMarks) adoptStartMarks(early.startMarks);
     early.size = () => state.globalSettings.workers;
     early.log = (message) => log.info(message);
   }

@@ -3,6 +3,7 @@
 // (firstWorker.ts) and the server's bundle, whose pool (earlyPool.ts) takes it; only a global
 // crosses from one bundle to the other.
 import { join } from "node:path";
+import { processSlot } from "../core/execution/processSlot.ts";
 import { forkWorker } from "../core/execution/workerProcess.ts";
 import { WORKER_HEAP_MB } from "./limits.ts";
 import type { Mark } from "./startTimeline.ts";
@@ -29,17 +30,14 @@ export interface FirstWorker {
   marks: Mark[];
 }
 
-const FIRST_WORKER = Symbol.for("turnlens.firstWorker");
+const firstWorker = processSlot<FirstWorker>("firstWorker");
 
 /** Leaves the first worker for the bundle that makes the pool. */
 export function handOverFirstWorker(first: FirstWorker): void {
-  (globalThis as Record<symbol, unknown>)[FIRST_WORKER] = first;
+  firstWorker.set(first);
 }
 
 /** The first worker, once: undefined when this process did not start through dist/server.js. */
 export function takeFirstWorker(): FirstWorker | undefined {
-  const holder = globalThis as Record<symbol, unknown>;
-  const first = holder[FIRST_WORKER] as FirstWorker | undefined;
-  delete holder[FIRST_WORKER];
-  return first;
+  return firstWorker.take();
 }

@@ -12,7 +12,7 @@ export interface Mark {
 /** This bundle's marks; the server's bundle adopts dist/server.js's (adoptStartMarks) and marks into them. */
 let list: Mark[] = [];
 
-/** The marks made so far (firstWorker.ts hands them on with the first worker, earlyPool.ts to the server with the early pool). */
+/** The marks made so far (firstWorker.ts hands them on with the first worker; earlyPool.ts, in the server's bundle, adopts them). */
 export function startMarks(): Mark[] {
   return list;
 }

@@ -56,6 +56,4 @@ export interface EarlyWorkers {
   log: (message: string) => void;
   /** Its workers' start and end lines, held until the server's log takes them (at initialize). */
   workerLines?: HeldLines;
-  /** The start's marks made so far (startTimeline.ts), which the server's bundle goes on with. */
-  startMarks?: Array<{ what: string; ms: number }>;
 }

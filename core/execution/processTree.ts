@@ -5,6 +5,7 @@
 import * as fs from "node:fs";
 import { removeTempFilesOfKilled } from "../tempFolder/tempFiles.ts";
 import { onProcessStart } from "./processStarts.ts";
+import { processSlot } from "./processSlot.ts";
 
 /** The variable holding the tags, colon separated; children inherit it. */
 export const TREE_VARIABLE = "TURNLENS_TREES";
@@ -107,30 +108,24 @@ export function ownerTag(pid: number = process.pid): string {
 }
 
 interface Ownership {
-  owning: boolean;
   /** The processes the owner started that have not been seen to end having started nothing. */
   unaccounted: Set<number>;
   /** Whether it started a process it could not follow (a synchronous one, a native addon's). */
   untracked: boolean;
 }
-const OWNERSHIP = Symbol.for("turnlens.processOwnership");
 /**
  * One per process, not per copy of this module: the language server's bundles each have a copy
  * (dist/server.js owns the tree before its fork; the pool that sees a worker end clean is in
  * another). Made by ownProcessTree only, so no global is added to a process that owns nothing (a worker).
  */
-function ownership(make: boolean): Ownership | undefined {
-  const holder = globalThis as Record<symbol, unknown>;
-  if (make) holder[OWNERSHIP] ??= { owning: false, unaccounted: new Set<number>(), untracked: false };
-  return holder[OWNERSHIP] as Ownership | undefined;
-}
+const ownership = processSlot<Ownership>("processOwnership");
 
 /**
  * A process the owner started ended, and provably left nothing that carries its tag (a worker that
  * said, as it exited when asked, that nothing started a process in it: pool.ts).
  */
 export function endedClean(pid: number): void {
-  ownership(false)?.unaccounted.delete(pid);
+  ownership.get()?.unaccounted.delete(pid);
 }
 
 /**
@@ -141,9 +136,9 @@ export function endedClean(pid: number): void {
  * only its own descendants carry its tag, and each of those came through one it started.
  */
 export function ownProcessTree(): void {
-  const owner = ownership(true) as Ownership;
-  if (owner.owning) return;
-  owner.owning = true;
+  if (ownership.get()) return;
+  const owner: Ownership = { unaccounted: new Set<number>(), untracked: false };
+  ownership.set(owner);
   tagDescendants(ownerTag());
   onProcessStart((pid) => {
     if (pid === undefined) owner.untracked = true;

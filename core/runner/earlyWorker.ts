@@ -1,6 +1,7 @@
 // `turnlens test`'s first worker, forked by the command's entry (cliStart.ts) before the rest of the
 // CLI loads, so the worker's own start (Node's, then its bundle) overlaps the CLI's load and the
 // search for test files. Its messages wait here until the first pool takes it.
+import { processSlot } from "../execution/processSlot.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
 
 type ChildProcess = ReturnType<typeof forkWorker>;
@@ -13,12 +14,11 @@ interface EarlyWorker {
 
 // On the process, not in this module: the entry (dist/cli.mjs) forks it and the CLI's own bundle
 // (dist/cliMain.js, a second copy of this module) takes or discards it.
-const SLOT = Symbol.for("turnlens.earlyWorker");
-const slot = globalThis as { [SLOT]?: EarlyWorker };
+const early = processSlot<EarlyWorker>("earlyWorker");
 
 /** Forks the worker the first pool will take (its `ready` is held until then). */
 export function forkEarlyWorker(): void {
-  if (slot[SLOT]) return;
+  if (early.get()) return;
   const child = forkWorker();
   const held: unknown[] = [];
   const hold = (message: unknown) => held.push(message);
@@ -27,7 +27,7 @@ export function forkEarlyWorker(): void {
   child.on("error", () => {});
   child.unref();
   child.channel?.unref();
-  slot[SLOT] = { child, held, hold };
+  early.set({ child, held, hold });
 }
 
 /**
@@ -36,8 +36,7 @@ export function forkEarlyWorker(): void {
  * message that arrives later.
  */
 export function takeEarlyWorker(): ChildProcess | undefined {
-  const taken = slot[SLOT];
-  slot[SLOT] = undefined;
+  const taken = early.take();
   if (!taken) return undefined;
   const { child, held, hold } = taken;
   child.off("message", hold);
@@ -55,7 +54,5 @@ export function takeEarlyWorker(): ChildProcess | undefined {
 
 /** Ends the early worker if no pool took it. */
 export function discardEarlyWorker(): void {
-  const taken = slot[SLOT];
-  slot[SLOT] = undefined;
-  taken?.child.kill("SIGKILL");
+  early.take()?.child.kill("SIGKILL");
 }
