@@ -133,16 +133,25 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
     await openFile("mistakes/misspelled-option.test.ts");
     const squiggle = page.locator(".editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning").first();
     await page.locator(".markers-panel", { hasText: 'did you mean "agents"' }).first().waitFor(WAIT);
-    // The file's top in view: scrolled to its problem, the option's line sits under the sticky
-    // `test(` header, which takes the click.
-    await page.keyboard.press("Control+Home");
-    // Unfold All (Ctrl+K Ctrl+J) first: twice the option's lines were found folded here (lines 8–10
-    // hidden under `test(`), and the click waited for them in vain.
-    await page.keyboard.press("Control+K");
-    await page.keyboard.press("Control+J");
-    await editorText(/^agnets$/)
-      .first()
-      .click(); // the cursor on the name; the squiggle overlay takes no clicks
+    // The file's top in view: revealed at its problem, the option's line sits under the sticky
+    // `test(` header, which hides it and takes the click (twice the name was then never found, the
+    // cursor at it: Ctrl+Home had gone to the Problems panel, or came before the reveal). So: the
+    // editor focused (Ctrl+1), its top, until the name shows; then the cursor on it (a click: the
+    // squiggle overlay takes none).
+    const optionName = editorText(/^agnets$/).first();
+    const clickTheName = async () => {
+      await untilShown(
+        optionName,
+        async () => {
+          await page.keyboard.press("Control+1");
+          await page.keyboard.press("Control+Home");
+        },
+        () => {},
+        { timeout: 5000 },
+      );
+      await optionName.click();
+    };
+    await clickTheName();
     await squiggle.waitFor(WAIT);
     // The menu asks every code-action provider (TypeScript's too, which may still be loading its
     // project) and a press can go unanswered: press again until the menu shows, as the hover does.
@@ -152,12 +161,7 @@ export async function takeScreenshots({ url, dir, folder, out, logs = dir, say =
       () => page.keyboard.press("Control+."),
       async () => {
         await page.keyboard.press("Escape");
-        // Unfold All again (above), should anything have folded them meanwhile.
-        await page.keyboard.press("Control+K");
-        await page.keyboard.press("Control+J");
-        await editorText(/^agnets$/)
-          .first()
-          .click();
+        await clickTheName();
       },
       { attempts: 8 },
     );
