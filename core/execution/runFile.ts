@@ -32,6 +32,7 @@ import { expectAfterBody, finishExpectTest, startExpectTest } from "../testApi/v
 import { setTestForExpect } from "../testApi/expectTest.ts";
 import { BundleError, bundlePathFor, bundleTestFile, takeBundledAhead } from "./transform.ts";
 import { writeExclusivelySync } from "../tempFolder/privateFolder.ts";
+import { noteBundle } from "./bundleMaps.ts";
 import { importModule } from "./importModule.ts";
 import { installMutationPlan, startMutatedTest, type MutationPlan } from "../testing/scriptMutation.ts";
 import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
@@ -555,7 +556,9 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
     // Written synchronously, as it is removed: a bundle is small, and the awaits of fs/promises'
     // open, write, close and rename each crossed libuv's thread pool (2.9 ms a file, now 1.7, at load 15).
     writeExclusivelySync(outfile, bundle.code);
-    options.onBundle?.({ url: pathToFileURL(outfile).href, code: bundle.code });
+    const url = pathToFileURL(outfile).href;
+    noteBundle(url, bundle.code);
+    options.onBundle?.({ url, code: bundle.code });
   } catch (error) {
     if (error instanceof BundleError) {
       options.onInputs?.(error.inputs);

@@ -6,6 +6,8 @@ import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
 import { runTestFile } from "./runFile.ts";
+import { mapBundleFrame } from "./bundleMaps.ts";
+import { useFrameMapper } from "../testing/stackText.ts";
 import { installRuntimeImport } from "./runtimeImport.ts";
 import { bundleAhead, claimBundledAhead, startBundler, useCoverageBundles, useSetupFiles } from "./transform.ts";
 import { applyViteSettings, useViteSettings } from "./viteSettings.ts";
@@ -28,6 +30,8 @@ const tag = workerTag(process.pid);
 tagDescendants(tag);
 watchParent(process.ppid, tag);
 process.setSourceMapsEnabled(true);
+// A test's call sites are mapped through its bundle's map, kept two files, not Node's cache (bundleMaps.ts).
+useFrameMapper(mapBundleFrame);
 
 // The channel is the runner's: tests get no process.send to write to it with, and Node's
 // underlying process._send refuses any message but this module's.

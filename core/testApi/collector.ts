@@ -1,6 +1,7 @@
 // The tree a test file declares while it loads, shared by the test API (testApi.ts), which fills
 // it, and the file runner (runFile.ts), which walks it.
 import type { SourceSite as Site } from "../testing/trace.ts";
+import { stackText } from "../testing/stackText.ts";
 
 export type Flavour = "bun" | "vitest";
 
@@ -122,7 +123,7 @@ function stackOf(frames: number): string | undefined {
   Error.stackTraceLimit = frames;
   Error.captureStackTrace(holder, callSite);
   Error.stackTraceLimit = limit;
-  return holder.stack;
+  return stackText(holder);
 }
 
 /** Where the test API was called from, in the user's file. */
@@ -142,7 +143,7 @@ export function callSite(): Site | undefined {
   }
   const holder: { stack?: string } = {};
   Error.captureStackTrace(holder);
-  return collecting.siteOf(holder.stack);
+  return collecting.siteOf(stackText(holder));
 }
 
 /** The test being run, for `onTestFinished` and the vitest context. */

@@ -2,6 +2,7 @@
 // the runner's source maps (or Bun's) already map back to the .ts source.
 
 import { fileURLToPath } from "node:url";
+import { stackText } from "./stackText.ts";
 import type { SourceSite } from "./trace.ts";
 
 // "    at fn (/path/file.ts:12:5)" or "    at /path/file.ts:12:5" or "    at async fn (file:///x.ts:1:2)"
@@ -23,7 +24,7 @@ export function callerStack(callee: Function, frames?: number): string[] {
   Error.stackTraceLimit = frames ?? Math.max(limit, 20);
   Error.captureStackTrace(holder, callee);
   Error.stackTraceLimit = limit;
-  return (holder.stack ?? "").split("\n").slice(1);
+  return (stackText(holder) ?? "").split("\n").slice(1);
 }
 
 /** A site as a message names it: its path from the working folder when under it, line and column. */
@@ -85,7 +86,7 @@ export function firstUserFrame(error: Error): SourceSite | undefined {
   return firstUserSiteIn((error.stack ?? "").split("\n").slice(1));
 }
 
-/** A stack captured but not formatted: V8 records the frames at capture, and formats them (through the source maps) only when `stack` is first read. */
+/** A stack captured but not formatted: V8 records the frames at capture, and formats them (through the source maps) only when `stack` is first read (stackText.ts). */
 interface CapturedStack {
   stack?: string;
 }
@@ -119,7 +120,7 @@ export class LazySite {
     const stack = this.#stack;
     if (stack) {
       this.#stack = undefined;
-      const lines = (stack.stack ?? "").split("\n").slice(1);
+      const lines = (stackText(stack) ?? "").split("\n").slice(1);
       this.#site = this.#userOnly ? firstUserSiteIn(lines) : siteIn(lines);
     }
     return this.#site;
