@@ -19,6 +19,13 @@ export const RECYCLE_AFTER_RUNS = 100;
 export const RECYCLE_ABOVE_RSS_BYTES = 512 * 1024 * 1024;
 
 /**
+ * The rule of a pool that runs a fixed list of files once (`turnlens test`, `--mutate`): a fresh
+ * worker costs about a second of CPU before its code runs as fast as a warm one's, and a file
+ * leaves ~0.25 MB behind, so it lives three times as long (docs/runner.md, "Bounded memory").
+ */
+export const ONE_RUN_RECYCLE = { afterRuns: 300, aboveRssBytes: RECYCLE_ABOVE_RSS_BYTES } as const;
+
+/**
  * How long a script config (turnlens.config.ts) may take to load, in its own process, before it is
  * stopped and refused: far past a config's few tens of milliseconds even on a loaded machine.
  */

@@ -7,6 +7,7 @@ import { relative } from "node:path";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import { listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../mutate/mutate.ts";
 import { WorkerPool } from "../execution/pool.ts";
+import { ONE_RUN_RECYCLE } from "../execution/limits.ts";
 import { summarize, type FileReport } from "../execution/report.ts";
 import type { Out } from "./reporters/reporter.ts";
 import { chooseReporters, ReporterGroup, type ReporterSetting } from "./reporters/reporterGroup.ts";
@@ -52,7 +53,7 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
     stdoutTaken: options.format === "json",
   });
   const cores = Math.max(1, availableParallelism());
-  const pool = new WorkerPool({ size: () => cores, bundleAhead: true, factory: () => takeEarlyWorker() ?? forkWorker() });
+  const pool = new WorkerPool({ size: () => cores, bundleAhead: true, recycle: ONE_RUN_RECYCLE, factory: () => takeEarlyWorker() ?? forkWorker() });
   const onAbort = () => pool.stop();
   signal?.addEventListener("abort", onAbort);
   reporter.start(files.length);

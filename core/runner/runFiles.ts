@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { isCI } from "std-env";
 import { availableParallelism } from "node:os";
 import { WorkerPool, type JobResult } from "../execution/pool.ts";
+import { ONE_RUN_RECYCLE } from "../execution/limits.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
 import { importedModules } from "../execution/schemaNames.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
@@ -47,7 +48,7 @@ export async function runFiles(
   const cores = Math.max(1, Math.min(limit, files.length));
   let size = 1;
   // The first pool's first worker was forked as the command began (cliStart.ts).
-  const pool = new WorkerPool({ size: () => size, bundleAhead: true, factory: () => takeEarlyWorker() ?? forkWorker() });
+  const pool = new WorkerPool({ size: () => size, bundleAhead: true, recycle: ONE_RUN_RECYCLE, factory: () => takeEarlyWorker() ?? forkWorker() });
   let unstarted = files.length;
   let endedFiles = 0;
   let firstStart: number | undefined;
