@@ -5,6 +5,7 @@ import { isCI } from "std-env";
 import { availableParallelism } from "node:os";
 import { WorkerPool, type JobResult } from "../execution/pool.ts";
 import { ONE_RUN_RECYCLE } from "../execution/limits.ts";
+import { workersWanted } from "./workersWanted.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
 import { importedModules } from "../execution/schemaNames.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
@@ -24,12 +25,6 @@ export interface RunStop {
   unfinished: string[];
 }
 
-/**
- * The work left (files not started × the time a file has taken) past which more workers start. A
- * cold worker costs a few hundred milliseconds before its first test runs: on examples/ (11 files,
- * 2 cores, load 9) one worker took 0.86 s and two 1.10 s.
- */
-const MORE_WORKERS_AFTER_MS = 1000;
 /** Files that end before the time a file takes is believed (a worker's first file loads the engine). */
 const FILES_BEFORE_ESTIMATE = 3;
 
@@ -52,15 +47,20 @@ export async function runFiles(
   let unstarted = files.length;
   let endedFiles = 0;
   let firstStart: number | undefined;
+  let estimateFrom: number | undefined;
   const running = new Map<string, number>();
   const started = new Set<string>();
   const growIfWorthIt = () => {
     if (size >= cores || unstarted === 0 || firstStart === undefined) return;
     const now = performance.now();
     const oldest = Math.max(0, ...[...running.values()].map((since) => now - since));
-    const perFile = endedFiles >= FILES_BEFORE_ESTIMATE ? (now - firstStart) / endedFiles : 0;
-    if (oldest > MORE_WORKERS_AFTER_MS || unstarted * perFile > MORE_WORKERS_AFTER_MS) {
-      size = cores;
+    // The time a file takes, from the files that ended after the first few (which start the worker
+    // and its code): counted from the start, a cold start made every run look long.
+    const sinceEstimate = endedFiles - FILES_BEFORE_ESTIMATE;
+    const perFile = estimateFrom !== undefined && sinceEstimate > 0 ? (now - estimateFrom) / sinceEstimate : 0;
+    const wanted = workersWanted({ cores, oldestMs: oldest, workLeftMs: unstarted * perFile });
+    if (wanted > size) {
+      size = wanted;
       pool.resize();
     }
   };
@@ -110,6 +110,7 @@ export async function runFiles(
       });
       running.delete(file);
       endedFiles++;
+      if (endedFiles === FILES_BEFORE_ESTIMATE) estimateFrom = performance.now();
       growIfWorthIt();
       const report: FileReport = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
       if (result) onResult?.(file, result);
