@@ -38,10 +38,22 @@ const REGISTRY = Symbol.for("turnlens.modules");
 
 type Registry = Record<string, Record<string, unknown>>;
 
+/**
+ * The registry this copy of the module made, if it made it. Only the worker's own copy (which
+ * makes it at its start) puts served modules in: a test file that bundles in-process (Turnlens's
+ * own tests of transform.ts) runs another copy of this module, whose instances of Turnlens's
+ * files would otherwise be served to every later file of the worker (a `turnlens/trace` whose
+ * `problemsOf` knew none of the served `testWorkflow`'s errors).
+ */
+let madeHere: Registry | undefined;
+
 /** The registry bundles read served modules from, made now if it is not yet (the worker's start). */
 export function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  return (holder[REGISTRY] ??= {});
+  const found = holder[REGISTRY];
+  if (found) return found;
+  madeHere = holder[REGISTRY] = {};
+  return madeHere;
 }
 
 /** Whether test files get `name` from Turnlens. */
@@ -51,7 +63,7 @@ export function isServed(name: string): boolean {
 
 export const servedNames: readonly string[] = Object.keys(loaders);
 
-/** Loads a served module into the registry and returns it. */
+/** Loads a served module (into the registry, when this copy made it) and returns it. */
 export async function loadServed(name: string): Promise<Record<string, unknown>> {
   const reg = registry();
   const existing = reg[name];
@@ -59,7 +71,7 @@ export async function loadServed(name: string): Promise<Record<string, unknown>>
   const loader = loaders[name];
   if (!loader) throw new Error(`turnlens does not serve "${name}"`);
   const mod = await loader();
-  reg[name] = mod;
+  if (reg === madeHere) reg[name] = mod;
   return mod;
 }
 
