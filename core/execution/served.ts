@@ -47,6 +47,9 @@ type Registry = Record<string, Record<string, unknown>>;
  */
 let madeHere: Registry | undefined;
 
+/** What this copy put in the registry it made, by served name: what a file found there must be these. */
+const placed = new Map<string, Record<string, unknown>>();
+
 /** The registry bundles read served modules from, made now if it is not yet (the worker's start). */
 export function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
@@ -71,8 +74,36 @@ export async function loadServed(name: string): Promise<Record<string, unknown>>
   const loader = loaders[name];
   if (!loader) throw new Error(`turnlens does not serve "${name}"`);
   const mod = await loader();
-  if (reg === madeHere) reg[name] = mod;
+  if (reg === madeHere) {
+    reg[name] = mod;
+    placed.set(name, mod);
+  }
   return mod;
+}
+
+/**
+ * The served names a test file put into the worker's registry or replaced there (hostile code can
+ * reach it through its global symbol), each put back as this copy left it, as sentence objects
+ * for the realm check's warning: the pool replaces the worker before its next file, as after a
+ * changed builtin (realmCheck.ts), so no later file is served what a file planted.
+ */
+export function changedServedModules(): string[] {
+  const reg = madeHere;
+  if (!reg) return [];
+  const changed: string[] = [];
+  for (const name of servedNames) {
+    const now = Object.getOwnPropertyDescriptor(reg, name);
+    const mine = placed.get(name);
+    if (mine === undefined ? now === undefined : now !== undefined && now.value === mine) continue;
+    changed.push(`the served module "${name}"`);
+    try {
+      if (mine === undefined) delete reg[name];
+      else Object.defineProperty(reg, name, { value: mine, writable: true, enumerable: true, configurable: true });
+    } catch {
+      // Made non-configurable: the worker is replaced all the same.
+    }
+  }
+  return changed;
 }
 
 /**

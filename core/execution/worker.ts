@@ -19,7 +19,7 @@ import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.t
 import { installTestGlobals } from "../testApi/testGlobals.ts";
 import { installImportMetaEnv } from "../testApi/stubs.ts";
 import { installFileScopes, startedProcesses } from "./leftovers.ts";
-import { registry } from "./served.ts";
+import { changedServedModules, registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { giveRunnerItsTimers } from "./runnerTimers.ts";
 import { ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ReflectApply, safeJson } from "./primordials.ts";
@@ -191,7 +191,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   for (const listener of exitListeners()) if (!exitListenersBefore.includes(listener)) removeExitListener(listener);
   // What the file changed in the builtins is put back here, before anything more of the runner's
   // runs, and named in `done`; the pool replaces this worker before its next file.
-  const changed = changedBuiltins();
+  const changed = [...changedBuiltins(), ...changedServedModules()];
   const schemas = await schemasFor(message.file, message.schemaModules, report);
   const coverage = message.coverage && bundle ? await coverageOf(bundle, message.file, message.setupFiles ?? []) : undefined;
   send({
