@@ -9,7 +9,13 @@ import type { SourceSite } from "../testing/trace.ts";
 /** How many bundles' maps are at hand: the file running, and the one before it (a site read as the next began). */
 const KEPT = 2;
 
-const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
+const INLINE_MAP = /\/\/# sourceMappingURL=data:application\/json;(?:charset=utf-8;)?base64,([A-Za-z0-9+/=]+)\s*$/;
+
+/** The source map inline at the end of a bundle's text (esbuild's `sourcemap: "inline"`), parsed; undefined when it has none. */
+export function inlineSourceMap(code: string): unknown {
+  const map = INLINE_MAP.exec(code)?.[1];
+  return map === undefined ? undefined : JSON.parse(Buffer.from(map, "base64").toString("utf8"));
+}
 
 interface BundleMap {
   /** The bundle's text until its map is first needed. */
@@ -33,14 +39,9 @@ function mapOf(url: string, bundle: BundleMap): SourceMap | undefined {
   if (bundle.map || bundle.code === undefined) return bundle.map;
   const code = bundle.code;
   bundle.code = undefined;
-  const at = code.lastIndexOf(INLINE_MAP);
-  if (at < 0) return undefined;
   try {
-    const end = code.indexOf("\n", at);
-    const payload = JSON.parse(Buffer.from(code.slice(at + INLINE_MAP.length, end < 0 ? undefined : end), "base64").toString("utf8")) as {
-      sources: string[];
-      sourceRoot?: string;
-    };
+    const payload = inlineSourceMap(code) as { sources: string[]; sourceRoot?: string } | undefined;
+    if (!payload) return undefined;
     payload.sources = payload.sources.map((source) => {
       const rooted = (payload.sourceRoot ?? "") + source;
       return isAbsolute(rooted) ? pathToFileURL(rooted).href : new URL(rooted, url).href;

@@ -5,6 +5,7 @@ import { Session } from "node:inspector/promises";
 import { isAbsolute, sep } from "node:path";
 import { parse } from "acorn";
 import convert from "ast-v8-to-istanbul";
+import { inlineSourceMap } from "./bundleMaps.ts";
 
 /** Istanbul's data of one source file (istanbul-lib-coverage's `FileCoverageData`), by absolute path. */
 export type LineCoverageData = Record<string, unknown>;
@@ -46,8 +47,6 @@ export interface LoadedBundle {
   code: string;
 }
 
-const INLINE_MAP = /\/\/# sourceMappingURL=data:application\/json;(?:charset=utf-8;)?base64,([A-Za-z0-9+/=]+)\s*$/;
-
 /**
  * The coverage of `bundle` since the last call (V8's counters restart at each take), as Istanbul's
  * data of each project file in it: not `excluded` (the test file, the setup files), not node_modules.
@@ -58,13 +57,13 @@ export async function takeCoverage(bundle: LoadedBundle, excluded: ReadonlySet<s
   const taken = (await session.post("Profiler.takePreciseCoverage")) as { result: Array<{ url: string; functions: unknown[] }> };
   const script = taken.result.find((each) => each.url === bundle.url);
   if (!script) return {};
-  const map = INLINE_MAP.exec(bundle.code)?.[1];
-  if (!map) return {};
+  const sourceMap = inlineSourceMap(bundle.code);
+  if (!sourceMap) return {};
   const data = await convert({
     code: bundle.code,
     coverage: script as never,
     ast: parse(bundle.code, { ecmaVersion: "latest", sourceType: "module" }) as never,
-    sourceMap: JSON.parse(Buffer.from(map, "base64").toString("utf8")),
+    sourceMap: sourceMap as never,
   });
   const kept: LineCoverageData = {};
   for (const [path, file] of Object.entries(data)) {

@@ -46,12 +46,11 @@ export async function runFiles(
   const pool = new WorkerPool({ size: () => size, bundleAhead: true, recycle: ONE_RUN_RECYCLE, factory: () => takeEarlyWorker() ?? forkWorker() });
   let unstarted = files.length;
   let endedFiles = 0;
-  let firstStart: number | undefined;
   let estimateFrom: number | undefined;
   const running = new Map<string, number>();
   const started = new Set<string>();
   const growIfWorthIt = () => {
-    if (size >= cores || unstarted === 0 || firstStart === undefined) return;
+    if (size >= cores || unstarted === 0 || started.size === 0) return;
     const now = performance.now();
     const oldest = Math.max(0, ...[...running.values()].map((since) => now - since));
     // The time a file takes, from the files that ended after the first few (which start the worker
@@ -96,7 +95,6 @@ export async function runFiles(
         onStart: () => {
           started.add(file);
           unstarted--;
-          firstStart ??= performance.now();
           running.set(file, performance.now());
           reporter.fileStart(file);
         },
