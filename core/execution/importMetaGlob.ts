@@ -3,7 +3,7 @@
 // or with `eager: true` the modules imported at the top. Patterns are relative to the file (or,
 // starting with `/`, to the current folder); `!` patterns exclude; node_modules is skipped unless named.
 import { dirname, relative, resolve } from "node:path";
-import { runInNewContext } from "node:vm";
+import { type Expression, parseExpressionAt } from "acorn";
 import { glob } from "tinyglobby";
 import { codeAt } from "./codeOnly.ts";
 
@@ -60,14 +60,54 @@ function closingParen(text: string, open: number): number | undefined {
   return undefined;
 }
 
-/** The call's arguments as values, when they are literals (Vite demands it); undefined otherwise. */
-function literalArguments(args: string): unknown[] | undefined {
+/**
+ * The call's arguments as values, when they are literals (Vite demands it); undefined otherwise.
+ * Read from the syntax tree, never run: a timed run of the text failed a literal on a busy machine.
+ */
+export function literalArguments(args: string): unknown[] | undefined {
   try {
-    // No globals and a short bound: a literal needs neither (TypeScript's `as const` is dropped first).
-    const value: unknown = runInNewContext(`[${args.replace(/\bas\s+const\b/g, "")}]`, Object.create(null), { timeout: 50 });
+    // TypeScript's `as const` is dropped first; a literal has no other TypeScript in it.
+    const value = literalValue(parseExpressionAt(`[${args.replace(/\bas\s+const\b/g, "")}]`, 0, { ecmaVersion: "latest" }));
     return Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
+  }
+}
+
+class NotALiteral extends Error {}
+
+/** A literal expression's value: strings, numbers, booleans, null, undefined, template text, arrays and plain objects of them. */
+function literalValue(node: Expression): unknown {
+  switch (node.type) {
+    case "Literal":
+      if ("regex" in node && node.regex) throw new NotALiteral();
+      return node.value;
+    case "TemplateLiteral":
+      if (node.expressions.length > 0) throw new NotALiteral();
+      return node.quasis.map((quasi) => quasi.value.cooked).join("");
+    case "Identifier":
+      if (node.name === "undefined") return undefined;
+      throw new NotALiteral();
+    case "UnaryExpression":
+      if (node.operator === "-" && node.argument.type === "Literal" && typeof node.argument.value === "number") return -node.argument.value;
+      throw new NotALiteral();
+    case "ArrayExpression":
+      return node.elements.map((element) => {
+        if (!element || element.type === "SpreadElement") throw new NotALiteral();
+        return literalValue(element);
+      });
+    case "ObjectExpression": {
+      const object: Record<string, unknown> = {};
+      for (const property of node.properties) {
+        if (property.type !== "Property" || property.kind !== "init" || property.method || property.shorthand || property.computed) throw new NotALiteral();
+        const key = property.key.type === "Identifier" ? property.key.name : property.key.type === "Literal" ? String(property.key.value) : undefined;
+        if (key === undefined || key === "__proto__") throw new NotALiteral();
+        object[key] = literalValue(property.value as Expression);
+      }
+      return object;
+    }
+    default:
+      throw new NotALiteral();
   }
 }
 
