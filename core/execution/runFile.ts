@@ -442,7 +442,7 @@ class FileRun {
       const teardowns: AnyFn[] = [];
       setRunning({ name, finishers, path: p.info.path, id: p.info.id });
       snapshotTestStarts(p.info.id);
-      const expectTask = startExpectTest(name, this.options.file);
+      const expectTask = startExpectTest(p.info.path, this.options.file);
       const phaseDeadline = (hookTimeout?: number) => this.emit({ type: "phase", phase: { kind: "test", test: p.info }, deadlineMs: hookTimeout ?? timeoutMs });
       // Without beforeEach hooks the body's own phase (below) follows at once: one message, not two.
       if (!node.fn || chain.some((suite) => suite.hooks.beforeEach.length > 0)) phaseDeadline();

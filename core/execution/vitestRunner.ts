@@ -21,7 +21,7 @@ import type { VitestRunnerConfig, VitestRunnerImportSource } from "@vitest/runne
 import { subscribeToRuns, type RunTrace } from "../testing/trace.ts";
 import { nameSchemasWith } from "../testing/schemaNaming.ts";
 import { installMutationPlan, startMutatedTest } from "../testing/scriptMutation.ts";
-import { checkExpectedAssertions, createExpect, resetExpectForTest, setExpectTestPath } from "../testApi/vitestExpect.ts";
+import { checkExpectedAssertions, createExpect, resetExpectForTest, setExpectTestPath, vitestTestName } from "../testApi/vitestExpect.ts";
 import { setSnapshotTestOf } from "../testApi/snapshots.ts";
 import { onRunnerConfig, type RunnerConfigChange } from "../testApi/runnerConfig.ts";
 import { setRunning } from "../testApi/collector.ts";
@@ -208,7 +208,7 @@ class TurnlensVitestRunner implements VitestRunner {
     this.thrown.delete(test);
     if (this.options.mutation) startMutatedTest();
     // Vitest's own pair around each try: the assertion count from zero, and the test `expect.soft`/`poll` record on.
-    resetExpectForTest(fullName(pathOf(test)), this.options.file);
+    resetExpectForTest(vitestTestName(pathOf(test)), this.options.file);
     setTestForExpect(test as unknown as ExpectTask);
     // The test a snapshot's key names (snapshots.ts reads the collector's running test).
     const info = this.planned.get(test)?.info;

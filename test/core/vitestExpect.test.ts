@@ -62,6 +62,25 @@ describe("vitest's expect", () => {
     expect(expect.getState().assertionCalls - before).toBe(2);
   });
 
+  test("a test that expects a number of assertions (its state the next test must not see)", () => {
+    expect.hasAssertions();
+    expect.assertions(1);
+    expect(1).toBe(1);
+  });
+
+  test("the next test starts with its own count, name and no expectation of assertions", () => {
+    const state = expect.getState();
+    expect({ ...state, snapshotState: undefined }).toMatchObject({
+      assertionCalls: 0,
+      isExpectingAssertions: false,
+      isExpectingAssertionsError: null,
+      expectedAssertionsNumber: null,
+      expectedAssertionsNumberErrorGen: null,
+      currentTestName: "vitest's expect > the next test starts with its own count, name and no expectation of assertions",
+    });
+    expect(state.testPath).toMatch(/vitestExpect\.test\.ts$/);
+  });
+
   test("expect.unreachable throws chai's AssertionError", () => {
     const error = thrown(() => expect.unreachable("here"));
     expect(error).toBeInstanceOf(Error);
