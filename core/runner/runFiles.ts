@@ -57,7 +57,7 @@ export async function runFiles(
     // and its code): counted from the start, a cold start made every run look long.
     const sinceEstimate = endedFiles - FILES_BEFORE_ESTIMATE;
     const perFile = estimateFrom !== undefined && sinceEstimate > 0 ? (now - estimateFrom) / sinceEstimate : 0;
-    const wanted = workersWanted({ cores, oldestMs: oldest, workLeftMs: unstarted * perFile });
+    const wanted = workersWanted({ cores, oldestMs: oldest, workLeftMs: unstarted * perFile, filesMeasured: Math.max(0, sinceEstimate) });
     if (wanted > size) {
       size = wanted;
       pool.resize();
