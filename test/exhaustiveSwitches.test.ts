@@ -20,6 +20,7 @@ const OPEN_SWITCHES: Record<string, string> = {
   "core/workflow/answerCheck.ts › error.keyword": "a validator error's keyword is any JSON Schema keyword; the default keeps the validator's own words",
   "core/testApi/eachTable.ts › code": "a `.each` name's `%` code is any character a test wrote",
   "core/execution/transform.ts › key": "`import.meta`'s property is any name the file reads",
+  "core/execution/importMetaGlob.ts › node.type": "an argument is any of JavaScript's expressions; only literals are read, the default refuses the rest",
 };
 
 interface Switch {
