@@ -132,40 +132,34 @@ export function setExpectTestPath(file: string): void {
 
 /** Before each try of a test: its assertions are counted from zero, `expect.assertions` unset. */
 export function resetExpectForTest(fullName: string, file: string): void {
+  const fresh: Partial<CountingState> = {
+    assertionCalls: 0,
+    isExpectingAssertions: false,
+    isExpectingAssertionsError: null,
+    expectedAssertionsNumber: null,
+    expectedAssertionsNumberErrorGen: null,
+    currentTestName: fullName,
+    testPath: file,
+    // Vitest's: the file's snapshot state, which a test's own `expect` copies too.
+    snapshotState: currentSnapshotState(),
+  };
   const state = getState<CountingState>(globalExpect) as CountingState | undefined;
-  const snapshotState = currentSnapshotState();
-  // The state of the test before, written over field by field: @vitest/expect's setState
-  // redefines every field the state has from their descriptors (~20 µs a test). It stays the
-  // way for the first test, and for a state a test made read-only (an assignment throws).
-  if (state) {
-    try {
-      state.assertionCalls = 0;
-      state.isExpectingAssertions = false;
-      state.isExpectingAssertionsError = null;
-      state.expectedAssertionsNumber = null;
-      state.expectedAssertionsNumberErrorGen = null;
-      state.currentTestName = fullName;
-      state.testPath = file;
-      state.snapshotState = snapshotState;
-      return;
-    } catch {
-      // read-only: setState, below
-    }
+  if (!state || !writtenOver(state, fresh)) setState(fresh, globalExpect);
+}
+
+/**
+ * The test before's state with `fresh`'s fields assigned over it: @vitest/expect's setState
+ * redefines every field the state has from their descriptors (~20 µs a test). False for a state a
+ * test made read-only (an assignment throws), which setState is left to.
+ */
+function writtenOver(state: CountingState, fresh: Partial<CountingState>): boolean {
+  try {
+    const target = state as unknown as Record<string, unknown>;
+    for (const key of Object.keys(fresh) as Array<keyof CountingState>) target[key] = fresh[key];
+    return true;
+  } catch {
+    return false;
   }
-  setState<CountingState>(
-    {
-      assertionCalls: 0,
-      isExpectingAssertions: false,
-      isExpectingAssertionsError: null,
-      expectedAssertionsNumber: null,
-      expectedAssertionsNumberErrorGen: null,
-      currentTestName: fullName,
-      testPath: file,
-      // Vitest's: the file's snapshot state, which a test's own `expect` copies too.
-      snapshotState,
-    },
-    globalExpect,
-  );
 }
 
 /** After a test's body: throws when `expect.assertions(n)` or `expect.hasAssertions()` was not met. */
