@@ -6,7 +6,7 @@
  * of their names: what each is and does is its entry in core/runner/reporters/reporterMap.ts, which
  * tsc demands for each name here (this file imports nothing, since a config file bundles it alone).
  */
-export const REPORTER_NAMES = ["default", "pretty", "dot", "verbose", "json", "junit", "tap", "github-actions", "agent"] as const;
+export const REPORTER_NAMES = ["default", "pretty", "dot", "verbose", "json", "junit", "tap", "github-actions", "agent", "blob"] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 

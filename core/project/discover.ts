@@ -201,8 +201,3 @@ function skippedAlways(relPath: string): boolean {
   const folders = relPath.split("/").slice(0, -1);
   return folders.some((folder) => folder === "node_modules" || folder === "dist" || folder.startsWith("."));
 }
-
-/** The i-th (1-based) of n shares of `files`: every n-th file of the sorted list. */
-export function shard(files: string[], index: number, count: number): string[] {
-  return files.filter((_, i) => i % count === index - 1);
-}

@@ -45,8 +45,8 @@ export function endNote(files: readonly string[], reports: readonly FileReport[]
 }
 
 /**
- * After the reporters: `--coverage`'s table or document, and `--timeline`'s pages. Returns false
- * when the timelines could not be written (the run then fails).
+ * After the reporters: `--coverage`'s table or document (the line coverage when `lines` is given),
+ * and `--timeline`'s pages. Returns false when the timelines could not be written (the run then fails).
  */
 export function writeAfterRun(
   reports: FileReport[],
@@ -54,13 +54,14 @@ export function writeAfterRun(
   options: CliOptions,
   out: ReturnType<typeof outputs>,
   stdoutIsDocument: boolean,
-  lines: { coverage: ReadonlyArray<LineCoverageData | undefined>; testFiles: ReadonlySet<string> },
+  lines: { coverage: ReadonlyArray<LineCoverageData | undefined>; testFiles: ReadonlySet<string> } | undefined,
 ): boolean {
   if (options.coverage && !stop.interrupted) {
     // The tables beside a json or junit document would break it: they go to stderr then, and the
     // line table does beside `--coverage=json`'s own document.
     const tableOut = (options.coverage === "table" && stdoutIsDocument) || options.coverage === "json" ? process.stderr : out.stdout;
-    printLineCoverage(lines, options, out.cwd, tableOut);
+    // No line coverage was measured (a merge of shards run without --coverage): none is printed.
+    if (lines) printLineCoverage(lines, options, out.cwd, tableOut);
     printCoverage(reports, options.coverage, options.coverage === "table" && stdoutIsDocument ? { ...out, stdout: process.stderr } : out);
   }
   if (!options.timeline) return true;

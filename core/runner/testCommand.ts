@@ -5,15 +5,17 @@ import { ConfigError } from "../project/configFile.ts";
 import { UsageError } from "../project/discover.ts";
 import { checkTempFolder, TempFolderError } from "../tempFolder/tempFiles.ts";
 import { ChangedFilesError } from "./changedFiles.ts";
+import { mergeCommand } from "./mergeReports.ts";
 import { DEFAULT_MUTATE_BUDGET_MS, mutateCommand } from "./mutateCommand.ts";
 import { refuseCodeAsReport } from "./outputFileGuard.ts";
 import { chooseReporters, type Chosen, ReporterUsageError } from "./reporters/reporterGroup.ts";
 import { outputs } from "./runOutput.ts";
 import { parseTestArgs } from "./testFlags.ts";
 import { capMaxWorkers, CliUsageError, projectConfig, withConfig, type CliOptions } from "./testOptions.ts";
-import { exitCodeOf, runOnce, selectFiles } from "./testRun.ts";
+import { exitCodeOf, runOnce, selectFiles, withCiShard } from "./testRun.ts";
 import { prepareTimelineFolder, TimelineFolderError } from "./timelineFiles.ts";
-import { USAGE, versionLine } from "./usage.ts";
+import { USAGE } from "./usage.ts";
+import { versionLine } from "./versionLine.ts";
 import { watchMode } from "./watchCommand.ts";
 
 /** Runs `turnlens test` with the arguments after `test`; resolves to the exit code. */
@@ -35,7 +37,9 @@ export async function testCommand(args: string[]): Promise<number> {
     checkTempFolder();
     const config = await projectConfig(parsed);
     options = capMaxWorkers(withConfig(parsed, config), config?.file);
-    reportFiles = chooseReporters(options.reporters, options.outputFile, process.env);
+    // A merge runs no test: a CI's shard is not its own.
+    if (options.mergeReports === undefined) options = withCiShard(options, process.env);
+    reportFiles = chooseReporters(options.reporters, options.outputFile, process.env, options.shard);
     configFile = config?.file;
     refuseCodeAsReport(reportFiles, process.cwd(), [], configFile);
   } catch (error) {
@@ -57,8 +61,10 @@ export async function testCommand(args: string[]): Promise<number> {
   try {
     // A folder the timelines may not go into is refused before the run, not after it.
     if (options.timeline) prepareTimelineFolder(options.timeline);
+    if (options.mergeReports !== undefined) return mergeCommand(args, options);
     if (options.watch) return await watchMode(options);
-    const { files } = await selectFiles(options);
+    const { files, split } = await selectFiles(options);
+    if (split) options = { ...options, split };
     // A test file the run found is never a report's file, whatever its name.
     refuseCodeAsReport(reportFiles, process.cwd(), files, configFile);
     const controller = new AbortController();
@@ -80,6 +86,10 @@ export async function testCommand(args: string[]): Promise<number> {
     if (stop.interrupted) return 130;
     return exitCodeOf(summary, options);
   } catch (error) {
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChangedFilesError || error instanceof TimelineFolderError) {
       process.stderr.write(`${error.message}\n`);
       return 2;

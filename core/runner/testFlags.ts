@@ -1,7 +1,7 @@
 // `turnlens test`'s flags, one table (TEST_FLAGS): each flag's names, its --help text (usage.ts)
 // and what it sets; parseTestArgs reads the arguments through it, and refuses an unknown flag with
 // the nearest one.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { MAX_TIMER_MS } from "../execution/limits.ts";
 import { parsePercent } from "../project/configFile.ts";
@@ -11,6 +11,9 @@ import type { ReportType } from "istanbul-reports";
 import { REPORTER_NAMES } from "../project/config.ts";
 import { FILE_BY_DEFAULT, REPORTERS } from "./reporters/reporterMap.ts";
 import { CliUsageError, type CliOptions, type ConfigurableOption } from "./testOptions.ts";
+import { DEFAULT_BLOB_FOLDER } from "./blobReport.ts";
+
+const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** One flag as written, for its handler: its value read as the flag takes one. */
 export interface FlagArgument {
@@ -43,6 +46,8 @@ export interface TestFlag {
   readonly value: string;
   /** --help's text for it, a line each. */
   readonly help: readonly string[];
+  /** It means something to merge-reports (which runs no test): a reporter, coverage, timelines, durations. */
+  readonly merges?: true;
   /** The option a config file may also set, and the flag wins over. */
   readonly sets?: ConfigurableOption;
   /** Reads the flag into the options; "help" for `--help`, "version" for `--version`. Throws CliUsageError. */
@@ -142,6 +147,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--reporter",
+    merges: true,
     value: " <name>",
     help: wrapWords(`${reporterList()}; repeat it for several (docs/runner.md, Reporters)`, HELP_WIDTH),
     sets: "reporters",
@@ -155,6 +161,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--outputFile",
+    merges: true,
     keyed: true,
     value: " <path>",
     help: [`write the ${FILE_BY_DEFAULT.join("/")} report to a file (--outputFile.junit=<path>`, "for one reporter's)"],
@@ -175,6 +182,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--silent",
+    merges: true,
     value: "",
     help: ["drop what the tests print"],
     sets: "silent",
@@ -185,6 +193,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--passWithNoTests",
+    merges: true,
     value: "",
     help: ["exit 0 when no test ran (nothing found, -t matched nothing,", "an empty shard)"],
     sets: "passWithNoTests",
@@ -251,12 +260,19 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--shard",
-    value: " <i/n>",
-    help: ["run the i-th of n shares of the files, such as 1/3"],
+    value: " <i/n|auto>",
+    help: wrapWords(
+      "run the i-th of n shares of the files, such as 1/3: split by time with --durations, else by count; auto: the share a CI's variables name (docs/ci.md)",
+      HELP_WIDTH,
+    ),
     apply: ({ value }, options) => {
       const v = value();
-      const rule = "--shard needs i/n such as 1/3, the i-th of n shares";
+      const rule = "--shard needs i/n such as 1/3, the i-th of n shares, or auto";
       if (v === undefined) throw new CliUsageError(rule);
+      if (v === "auto") {
+        options.shardAuto = true;
+        return undefined;
+      }
       const m = /^(\d+)\/(\d+)$/.exec(v);
       if (!m) throw new CliUsageError(`${rule}: ${shown(v)} is not two whole numbers joined by /`);
       const index = Number(m[1]);
@@ -269,7 +285,30 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     },
   },
   {
+    name: "--merge-reports",
+    merges: true,
+    value: " [dir]",
+    help: wrapWords(`merge the blob reports of a run's shards in [dir] (${DEFAULT_BLOB_FOLDER} by default) into one report, as turnlens merge-reports does`, HELP_WIDTH),
+    apply: ({ optionalValue, cwd }, options) => {
+      options.mergeReports = optionalValue((next) => isDirectory(resolve(cwd, next))) ?? true;
+      return undefined;
+    },
+  },
+  {
+    name: "--durations",
+    merges: true,
+    value: " <file>",
+    help: wrapWords("each test file's time: read from <file> to split --shard by time, and this run's written into it (docs/ci.md)", HELP_WIDTH),
+    apply: ({ value }, options) => {
+      const v = value();
+      if (v === undefined || v === "") throw new CliUsageError("--durations needs a file, such as --durations turnlens-durations.json");
+      options.durations = v;
+      return undefined;
+    },
+  },
+  {
     name: "--config",
+    merges: true,
     value: " <path>",
     help: ["the config file to use instead of the one found"],
     apply: ({ value }, options) => {
@@ -299,6 +338,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--coverage",
+    merges: true,
     keyed: true,
     value: "[=json]",
     help: wrapWords(
@@ -380,6 +420,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--timeline",
+    merges: true,
     value: " <dir>",
     help: wrapWords("write each test's run timeline to <dir> as HTML and as Markdown with Mermaid (GitHub draws it), with an index.html", HELP_WIDTH),
     apply: ({ value }, options) => {
@@ -391,6 +432,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--version",
+    merges: true,
     short: "-v",
     value: "",
     help: ["print Turnlens's version"],
@@ -398,6 +440,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--help",
+    merges: true,
     short: "-h",
     value: "",
     help: ["print this help"],
@@ -412,7 +455,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
 export const FLAGS: readonly string[] = [...TEST_FLAGS.map((flag) => flag.name), ...TEST_FLAGS.flatMap((flag) => flag.olderNames ?? [])];
 
 /** The flag `flag` (as written, before any `=`) is, by any of its names. */
-function flagNamed(flag: string): TestFlag | undefined {
+export function flagNamed(flag: string): TestFlag | undefined {
   return TEST_FLAGS.find(
     (entry) => entry.name === flag || entry.short === flag || entry.olderNames?.some((name) => name === flag) || (entry.keyed && flag.startsWith(`${entry.name}.`)),
   );

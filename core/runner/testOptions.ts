@@ -8,6 +8,7 @@ import type { CoverageFormat } from "../coverage/coverageReport.ts";
 import type { ReportType } from "istanbul-reports";
 import { resolveMaxWorkers, type ProjectConfig, type ReporterChoice } from "../project/configFile.ts";
 import { findProjectConfig, loadConfigFile } from "../project/configLoader.ts";
+import type { BlobShard } from "./blobReport.ts";
 
 export interface CliOptions {
   paths: string[];
@@ -30,7 +31,16 @@ export interface CliOptions {
   bail: number;
   /** `--changed [ref]`: true for the uncommitted changes, else the git ref. */
   changed?: string | true;
+  /** `--shard i/n` (or the shard Bazel's variables name, resolved by testRun.ts). */
   shard?: { index: number; count: number };
+  /** `--shard auto`: the shard a CI's variables name (ciShard.ts). */
+  shardAuto?: boolean;
+  /** `--merge-reports [dir]` (or `turnlens merge-reports`): the blobs' folder, or true for the default one (mergeReports.ts). */
+  mergeReports?: string | true;
+  /** The split the shard is one of, once selectFiles made it (for the blob report). */
+  split?: BlobShard;
+  /** `--durations <file>`: each file's time, read for `--shard`, this run's written after it (durationsFile.ts). */
+  durations?: string;
   watch: boolean;
   /** `--run` (Vitest's): run once; it turns `--watch` off, as in Vitest. */
   run?: boolean;

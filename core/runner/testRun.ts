@@ -1,8 +1,13 @@
 // One run of `turnlens test`: the test files it selects (paths or the config's include, then
 // `--changed` and `--shard`), run once through runFiles.ts and reported; and the exit code it earns.
 import type { JobResult } from "../execution/pool.ts";
-import { summarize, type RunSummary } from "../execution/report.ts";
-import { discoverTests, shard, type Discovery } from "../project/discover.ts";
+import { summarize, type FileReport, type RunSummary } from "../execution/report.ts";
+import { relative, resolve } from "node:path";
+import { discoverTests, type Discovery } from "../project/discover.ts";
+import { DurationsFileError, readDurations, writeDurations } from "../project/durationsFile.ts";
+import { shardPlan } from "../project/shards.ts";
+import { type BlobShard, shardPlanHash } from "./blobReport.ts";
+import { ciShard, touchShardStatusFile } from "./ciShard.ts";
 import { changedTestFiles } from "./changedFiles.ts";
 import { chooseReporters, ReporterGroup } from "./reporters/reporterGroup.ts";
 import { endNote, outputs, writeAfterRun } from "./runOutput.ts";
@@ -10,12 +15,63 @@ import { runFiles, type RunStop } from "./runFiles.ts";
 import { projectConfig, type CliOptions } from "./testOptions.ts";
 
 /** The test files of a run: found under its paths (or the config's include), then `--changed` and `--shard`. */
-export async function selectFiles(options: CliOptions): Promise<Discovery & { note?: string }> {
+export async function selectFiles(options: CliOptions): Promise<Discovery & { split?: BlobShard }> {
   const discovery = await discoverTests(options.paths, process.cwd(), { config: await projectConfig(options) });
   let files = discovery.files;
   if (options.changed !== undefined) files = await changedTestFiles(files, options.changed, process.cwd());
-  if (options.shard) files = shard(files, options.shard.index, options.shard.count);
-  return { ...discovery, files };
+  if (!options.shard) return { ...discovery, files };
+  return { ...discovery, ...shardOf(files, options.shard, options.durations) };
+}
+
+/**
+ * The options with the shard a CI's variables name when `--shard` gave none (`--shard auto`, or
+ * Bazel's sharding, whose status file is then touched), said on stderr. Throws CliUsageError.
+ */
+export function withCiShard(options: CliOptions, env: NodeJS.ProcessEnv): CliOptions {
+  const fromCi = ciShard(env, options.shardAuto === true);
+  if (options.shard) {
+    if (fromCi) process.stderr.write(`--shard ${options.shard.index}/${options.shard.count} is run; ${fromCi.from} are not read\n`);
+    return options;
+  }
+  if (!fromCi) return options;
+  if (fromCi.ci === "Bazel") touchShardStatusFile(env);
+  process.stderr.write(`shard ${fromCi.index}/${fromCi.count}, from ${fromCi.from}\n`);
+  return { ...options, shard: { index: fromCi.index, count: fromCi.count } };
+}
+
+/** The shard's files, and the split: by time when the durations file knows any of them (said on stderr), else by count. */
+function shardOf(files: string[], shard: { index: number; count: number }, durationsPath: string | undefined): { files: string[]; split: BlobShard } {
+  let durations: Map<string, number> | undefined;
+  if (durationsPath !== undefined) {
+    try {
+      durations = readDurations(resolve(durationsPath));
+    } catch (error) {
+      if (!(error instanceof DurationsFileError)) throw error;
+      process.stderr.write(`${error.message}; the files are split by count\n`);
+    }
+  }
+  const plan = shardPlan(files, shard.count, durations);
+  const mine = files.filter((_, position) => plan.shardOf[position] === shard.index - 1);
+  if (plan.by === "time") {
+    const shown = relative(process.cwd(), resolve(durationsPath!)) || durationsPath!;
+    process.stderr.write(
+      `shard ${shard.index}/${shard.count}: ${mine.length} of ${files.length} files, split by time (${shown} knows ${plan.known}; ~${(plan.expectedMs[shard.index - 1]! / 1000).toFixed(1)} s of work expected here)\n`,
+    );
+  }
+  const split = { index: shard.index, count: shard.count, plan: shardPlanHash(files, shard.count, plan.shardOf, process.cwd()), all: files.length };
+  return { files: mine, split };
+}
+
+/** `--durations`: the time each file that ended took, written into the file (others' entries kept). A file that cannot be written is said, and fails the run. */
+export function writeRunDurations(reports: readonly FileReport[], path: string): boolean {
+  const measured = new Map(reports.filter((report) => !report.stopped).map((report) => [report.file, report.durationMs]));
+  try {
+    writeDurations(resolve(path), measured);
+    return true;
+  } catch (error) {
+    process.stderr.write(`turnlens: could not write the durations to ${path}: ${(error as Error).message}\n`);
+    return false;
+  }
 }
 
 /** Runs the files once and reports; resolves to the summary and what stopped it, if anything. */
@@ -28,7 +84,7 @@ export async function runOnce(
   const started = performance.now();
   // `--coverage=json` owns stdout: the test reporter writes to stderr then.
   const out = outputs();
-  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env), out, {
+  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env, options.shard), out, {
     silent: options.silent,
     stdoutTaken: options.coverage === "json",
   });
@@ -46,10 +102,18 @@ export async function runOnce(
   };
   const reports = await runFiles(files, options, reporter, stop, signal, collect).finally(() => signal?.removeEventListener("abort", onAbort));
   const summary = summarize(reports);
+  reporter.runEnded({
+    ...(options.split ? { shard: options.split } : {}),
+    unfinished: stop.unfinished,
+    interrupted: stop.interrupted,
+    bailed: stop.bailed,
+    ...(options.coverage ? { coverage } : {}),
+  });
   reporter.finish(summary, performance.now() - started, endNote(files, reports, summary, stop, options));
   const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument, { coverage, testFiles: new Set(files) });
-  // A report file or a timeline that could not be written fails the run.
-  return { summary: reporter.writeFailed || !written ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
+  const durationsWritten = options.durations === undefined || stop.interrupted || writeRunDurations(reports, options.durations);
+  // A report file, a timeline or the durations that could not be written fail the run.
+  return { summary: reporter.writeFailed || !written || !durationsWritten ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }
 
 /** 0 when every test passed (and one ran, unless `--passWithNoTests`), else 1. */

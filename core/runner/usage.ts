@@ -1,19 +1,6 @@
 // `turnlens --help` and `turnlens test --help`: the text around the options, and the options'
-// lines built from testFlags.ts's table (a name column, then each flag's help lines); and what
-// `turnlens --version` prints.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { turnlensRoot } from "../execution/paths.ts";
+// lines built from testFlags.ts's table (a name column, then each flag's help lines).
 import { TEST_FLAGS, type TestFlag } from "./testFlags.ts";
-
-/**
- * `turnlens --version` (`-v`, also after `test`): `turnlens/0.1.0 linux-x64 node-v22.12.0`, in
- * Vitest's form (`vitest/4.1.0 linux-x64 node-v22.12.0`), read from the installed package.json.
- */
-export function versionLine(): string {
-  const { version } = JSON.parse(readFileSync(join(turnlensRoot(), "package.json"), "utf8")) as { version: string };
-  return `turnlens/${version} ${process.platform}-${process.arch} node-${process.version}`;
-}
 
 /** Where the help text starts: the flags' column and the space after it. */
 const NAME_COLUMN = 34;
@@ -50,6 +37,10 @@ turnlens --version (or -v) prints Turnlens's version.
 
 turnlens init [folder] [--example] sets a folder up: tsconfig paths for the served modules and,
 in a folder with no workflow, a first workflow and its test (turnlens init --help).
+
+turnlens merge-reports [dir] [--reporter …] [--coverage] [--timeline <dir>] [--durations <file>]
+merges the blob reports (--reporter blob) of a run's shards into one report, as one run would
+have printed it; dir is .turnlens-reports by default (docs/ci.md).
 
 turnlens record <run folder> --workflow <file> [--check] writes a test that replays a run from
 its run.jsonl and in.jsonl, or checks the run still replays (turnlens record --help).

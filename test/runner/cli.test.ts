@@ -58,7 +58,7 @@ describe("usage errors exit 2", () => {
       name: "--help prints the usage and exits 0",
       args: ["--help"],
       code: 0,
-      stdout: { has: ["Usage: turnlens test [paths...] [options]", "--shard <i/n>"] },
+      stdout: { has: ["Usage: turnlens test [paths...] [options]", "--shard <i/n|auto>"] },
     },
   ]);
 });

@@ -1,8 +1,9 @@
 // The reporters' choice and the junit reporter's options, in process (no command needed for
 // what the config file's `reporters` entries give): chooseReporters and JunitReporter directly.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { REPORTER_NAMES, type ReporterName } from "../../core/project/config.ts";
 import { chooseReporters, ReporterGroup } from "../../core/runner/reporters/reporterGroup.ts";
 import { REPORTERS } from "../../core/runner/reporters/reporterMap.ts";
@@ -193,7 +194,9 @@ describe("every reporter of REPORTERS", () => {
   function printed(name: ReporterName): { stdout: string; stderr: string } {
     return asPerson(() => {
       const target = out();
-      const group = new ReporterGroup(chooseReporters([{ name, options: {} }], undefined, {}), target, { silent: false });
+      // The blob reporter writes a file only (for merge-reports): here, one in a folder of the test's own.
+      const blobFile = name === "blob" ? join(mkdtempSync(join(tmpdir(), "turnlens-blob-")), "blob.json") : undefined;
+      const group = new ReporterGroup(chooseReporters([{ name, options: {} }], blobFile ? { blob: blobFile } : undefined, {}), target, { silent: false });
       group.start(1);
       group.fileStart(failed.file);
       group.output("logged\n", "stdout", failed.file);
@@ -205,7 +208,9 @@ describe("every reporter of REPORTERS", () => {
         text
           .replace(/timestamp="[^"]+"/g, 'timestamp="T"')
           .replace(/hostname="[^"]+"/g, 'hostname="H"')
-          .replace(/"startTime": \d+/g, '"startTime": 0');
+          .replace(/"startTime": \d+/g, '"startTime": 0')
+          .replace(blobFile ?? "\0", "<blob>");
+      if (blobFile) rmSync(dirname(blobFile), { recursive: true, force: true });
       return { stdout: stable(target.stdout.text), stderr: stable(target.stderr.text) };
     });
   }
@@ -285,6 +290,7 @@ describe("every reporter of REPORTERS", () => {
       stderr: lines("1 passed, 1 failed"),
     },
     agent: { stdout: lines("FAIL test/math.test.ts:5:30 expect-failed", "  test: math › subtracts", "  why: expected 1 to be 2", "1 passed, 1 failed"), stderr: "" },
+    blob: { stdout: lines("logged"), stderr: lines("blob report written to <blob>", "1 passed, 1 failed") },
   };
 
   for (const name of REPORTER_NAMES) {

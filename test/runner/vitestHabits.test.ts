@@ -74,6 +74,9 @@ const EXAMPLE_VALUES: Record<string, string> = {
   "--mutate-budget": "30s",
   "--mutate-threshold": "80",
   "--timeline": "timelines",
+  "--durations": "turnlens-durations.json",
+  // An optional folder: taken when it is one (here, the repository's examples/).
+  "--merge-reports": "examples",
 };
 
 test("every flag that takes a value reads --flag=value as --flag value, by each of its names (the table's, none special-cased)", () => {
@@ -96,7 +99,7 @@ describe("a value a flag refuses is named, with what is wrong with it", () => {
     name,
     steps: cases.map(([args, line]) => ({ args, code: 2, stderr: `${line}\n` })),
   });
-  const shard = "--shard needs i/n such as 1/3, the i-th of n shares";
+  const shard = "--shard needs i/n such as 1/3, the i-th of n shares, or auto";
   const timeout = "--testTimeout needs a duration such as 10s (0: no timeout)";
   const workers = "--maxWorkers needs a number of workers from 1, or a share of the cores such as 50%";
   cliTests([

@@ -54,8 +54,8 @@ export class JunitReporter implements Reporter {
   ) {}
 
   start(): void {}
-  fileStart(file: string): void {
-    this.started.set(file, new Date().toISOString());
+  fileStart(file: string, startedAt?: number): void {
+    this.started.set(file, new Date(startedAt ?? Date.now()).toISOString());
   }
   output(chunk: string, stream: "stdout" | "stderr", file: string): void {
     const captured = this.pending.get(file) ?? { stdout: "", stderr: "" };

@@ -5,6 +5,8 @@ import { relative } from "node:path";
 import { type Failure, fileFailure, testFailures, textReader, type TextOf } from "../../execution/failureLocation.ts";
 import type { FileReport, RunSummary, Site, TestReport } from "../../execution/report.ts";
 import type { SchemaName } from "../../execution/schemaNames.ts";
+import type { LineCoverageData } from "../../execution/v8Coverage.ts";
+import type { BlobShard } from "../blobReport.ts";
 import { oneLineText } from "./terminalText.ts";
 
 /** Where a reporter writes: the terminal's streams, or a file's text kept until the run ends. */
@@ -30,7 +32,8 @@ export interface FileExtras {
 
 export interface Reporter {
   start(fileCount: number): void;
-  fileStart(file: string): void;
+  /** `startedAt` (ms since the epoch): when the file started, where that was earlier than now (a merged blob's). */
+  fileStart(file: string, startedAt?: number): void;
   testEnd(file: string, test: TestReport): void;
   fileEnd(report: FileReport, extras?: FileExtras): void;
   /**
@@ -38,8 +41,22 @@ export interface Reporter {
    * group prints it once (reporterGroup.ts); a reporter that keeps it (junit) implements this.
    */
   output?(chunk: string, stream: "stdout" | "stderr", file: string): void;
+  /** What the run knew at its end beyond its reports, told before `finish`; a reporter that keeps everything (blob) implements this. */
+  runEnded?(end: RunEnd): void;
   /** Prints the end of the run; `note` (such as `no test ran`) goes just before the count line. */
   finish(summary: RunSummary, durationMs: number, note?: string): void;
+}
+
+/** What a run knew at its end besides its files' reports. */
+export interface RunEnd {
+  /** The shard it ran, and the split it was one of. */
+  shard?: BlobShard;
+  /** Files that started and ended no test before the run stopped. */
+  unfinished: readonly string[];
+  interrupted: boolean;
+  bailed: boolean;
+  /** With `--coverage`: each file's line coverage. */
+  coverage?: ReadonlyArray<LineCoverageData | undefined>;
 }
 
 /** A reporter that prints the tests' output itself as it comes (the terminal reporters: a progress line to clear first). */

@@ -7,8 +7,9 @@ import { detectAgent } from "std-env";
 import { suggestName } from "../../workflow/unknownOptions.ts";
 import { REPORTER_NAMES, type ReporterName } from "../../project/config.ts";
 import type { FileReport, RunSummary, TestReport } from "../../execution/report.ts";
-import { countLine, isConsoleReporter, type ConsoleReporter, type FileExtras, type Out, type Reporter, type Sink } from "./reporter.ts";
+import { countLine, isConsoleReporter, type ConsoleReporter, type FileExtras, type Out, type Reporter, type RunEnd, type Sink } from "./reporter.ts";
 import { canonicalReporter, FILE_BY_DEFAULT, isReporterName, REPORTERS } from "./reporterMap.ts";
+import { defaultBlobFile } from "./blobReporter.ts";
 
 /** A reporter as the command line or the config names it. */
 export interface ReporterSetting {
@@ -61,9 +62,15 @@ export interface Chosen extends ReporterSetting {
 /**
  * The reporters of a run (docs/runner.md, Reporters): the configured ones, checked; with nothing
  * configured, `agent` instead of `default` when an agent runs the tests, and `github-actions`
- * beside it when GITHUB_ACTIONS=true; with reporters configured, `agent` added to them.
+ * beside it when GITHUB_ACTIONS=true; with reporters configured, `agent` added to them; and
+ * `junit` to the file Bazel's XML_OUTPUT_FILE names.
  */
-export function chooseReporters(configured: readonly ReporterSetting[], outputFile: string | Record<string, string> | undefined, env: NodeJS.ProcessEnv): Chosen[] {
+export function chooseReporters(
+  configured: readonly ReporterSetting[],
+  outputFile: string | Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  shard?: { index: number; count: number },
+): Chosen[] {
   const named = configured.map((setting) => {
     const { name } = setting;
     if (!isReporterName(name)) throw unknownReporter(name);
@@ -112,11 +119,17 @@ export function chooseReporters(configured: readonly ReporterSetting[], outputFi
       setting.file = path;
     }
   }
+  // Bazel names the file a test's JUnit report goes to: written there, unless junit is chosen already.
+  if (env.XML_OUTPUT_FILE && !chosen.some((setting) => setting.name === "junit")) {
+    chosen.push({ name: "junit", options: {}, auto: true, file: env.XML_OUTPUT_FILE });
+  }
   // A reporter's own `outputFile` option wins over --outputFile, as in Vitest.
   for (const setting of chosen) {
     const own = setting.options.outputFile;
     if (typeof own === "string" && own !== "") setting.file = own;
   }
+  // A blob is a file for merge-reports, never the terminal's.
+  for (const setting of chosen) if (setting.name === "blob" && setting.file === undefined) setting.file = defaultBlobFile(shard);
   // Two reporters on stdout are fine while both are lines for people; a document must have it alone.
   const onStdout = chosen.filter((setting) => setting.file === undefined && !setting.auto);
   const document = onStdout.find((setting) => REPORTERS[setting.name].document);
@@ -203,14 +216,18 @@ export class ReporterGroup implements Reporter {
   start(fileCount: number): void {
     for (const member of this.members) member.reporter.start(fileCount);
   }
-  fileStart(file: string): void {
-    for (const member of this.members) member.reporter.fileStart(file);
+  fileStart(file: string, startedAt?: number): void {
+    for (const member of this.members) member.reporter.fileStart(file, startedAt);
   }
   testEnd(file: string, test: TestReport): void {
     for (const member of this.members) member.reporter.testEnd(file, test);
   }
   fileEnd(report: FileReport, extras?: FileExtras): void {
     for (const member of this.members) member.reporter.fileEnd(report, extras);
+  }
+
+  runEnded(end: RunEnd): void {
+    for (const member of this.members) member.reporter.runEnded?.(end);
   }
 
   output(chunk: string, stream: "stdout" | "stderr", file: string): void {

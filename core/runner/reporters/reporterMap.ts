@@ -3,6 +3,7 @@
 // document, its count line, its options). Everything else about a reporter is derived from here.
 import { REPORTER_NAMES, type ReporterName } from "../../project/config.ts";
 import { AgentReporter } from "./agentReporter.ts";
+import { BlobReporter } from "./blobReporter.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
 import { DotReporter } from "./dotReporter.ts";
 import { GithubActionsReporter } from "./githubActionsReporter.ts";
@@ -143,6 +144,19 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     hidesTestOutput: true,
     options: {},
     make: (out) => new AgentReporter(out),
+  },
+  // A file for `turnlens merge-reports`, never the terminal: `.turnlens-reports/blob-<i>-<n>.json` unless given one.
+  blob: {
+    sameAs: undefined,
+    fileByDefault: false,
+    document: true,
+    extension: "json",
+    counts: false,
+    readsTraces: true,
+    namesSchemas: true,
+    hidesTestOutput: false,
+    options: {},
+    make: (out) => new BlobReporter(out),
   },
 };
 
