@@ -298,7 +298,10 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     name: "--durations",
     merges: true,
     value: " <file>",
-    help: wrapWords("each test file's time: read from <file> to split --shard by time, and this run's written into it (docs/ci.md)", HELP_WIDTH),
+    help: wrapWords(
+      "each test file's time: read from <file> to split --shard by time; an unsharded run (or merge-reports) writes its times into it (docs/ci.md)",
+      HELP_WIDTH,
+    ),
     apply: ({ value }, options) => {
       const v = value();
       if (v === undefined || v === "") throw new CliUsageError("--durations needs a file, such as --durations turnlens-durations.json");

@@ -111,7 +111,8 @@ export async function runOnce(
   });
   reporter.finish(summary, performance.now() - started, endNote(files, reports, summary, stop, options));
   const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument, { coverage, testFiles: new Set(files) });
-  const durationsWritten = options.durations === undefined || stop.interrupted || writeRunDurations(reports, options.durations);
+  // A shard leaves the durations file as every shard read it (merge-reports writes all of theirs).
+  const durationsWritten = options.durations === undefined || options.shard !== undefined || stop.interrupted || writeRunDurations(reports, options.durations);
   // A report file, a timeline or the durations that could not be written fail the run.
   return { summary: reporter.writeFailed || !written || !durationsWritten ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }

@@ -60,7 +60,7 @@ describe("defineConfig, as tsc checks it", () => {
     // @ts-expect-error "junti" is no reporter (the reporters refuse it by name at run time)
     const config = defineConfig({ reporters: ["junti"] });
     expect(refusal(config)).toBe(
-      'turnlens.config.ts: "reporters": no reporter "junti"; did you mean "junit"? (the reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)',
+      'turnlens.config.ts: "reporters": no reporter "junti"; did you mean "junit"? (the reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent, blob)',
     );
     // On the command line, the reporters refuse it where they are chosen (exit 2).
     const options = parseTestArgs(["--reporter", "dots"]);

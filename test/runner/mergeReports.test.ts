@@ -19,7 +19,9 @@ function testFile(index: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-const SUITE = Object.fromEntries(Array.from({ length: 14 }, (_, index) => [`t/f${String(index).padStart(2, "0")}.test.ts`, testFile(index)]));
+/** `count` test files, `t/f000.test.ts`…. */
+const suiteOf = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`t/f${String(index).padStart(3, "0")}.test.ts`, testFile(index)]));
+const SUITE = suiteOf(14);
 
 /** A report's text with what differs between any two runs (times, dates, the host) taken out. */
 function timeless(text: string): string {
@@ -40,27 +42,31 @@ const reportsTo = (name: string) => REPORTS.map((arg) => arg.replace("REPORT", n
 
 describe("turnlens merge-reports", () => {
   test(
-    "three shards run apart and merged give the default, junit and json reports of one run, times aside",
+    "400 files in 8 shards run apart, split by an earlier run's durations, merge into the default, junit and json reports of one run, times aside",
     async () => {
-      const project = tempProject(SUITE);
+      const project = tempProject(suiteOf(400));
       try {
-        const single = await apart(["t", "--maxWorkers", "1", ...reportsTo("single")], project.dir);
+        const single = await apart(["t", "--maxWorkers", "1", "--durations", "times.json", ...reportsTo("single")], project.dir);
         expect(single.code).toBe(1);
-        for (const shard of ["1/3", "2/3", "3/3"]) {
-          const run = await apart(["t", "--shard", shard, "--reporter", "blob"], project.dir);
+        const shards = Array.from({ length: 8 }, (_, index) => `${index + 1}/8`);
+        for (const shard of shards) {
+          const run = await apart(["t", "--shard", shard, "--durations", "times.json", "--reporter", "blob"], project.dir);
+          expect(run.stderr).toContain(`shard ${shard}: `);
+          expect(run.stderr).toContain(", split by time (times.json knows 400;");
           expect(run.stderr).toContain(`blob report written to ${join(project.dir, ".turnlens-reports", `blob-${shard.replace("/", "-")}.json`)}`);
         }
-        expect(readdirSync(join(project.dir, ".turnlens-reports")).sort()).toEqual(["blob-1-3.json", "blob-2-3.json", "blob-3-3.json"]);
+        expect(readdirSync(join(project.dir, ".turnlens-reports")).length).toBe(8);
         const merged = await turnlensCommand(["merge-reports", ...reportsTo("merged")], project.dir);
         expect(merged.code).toBe(1);
+        expect(merged.stderr).toContain(`merge-reports: 8 blob reports from ${join(project.dir, ".turnlens-reports")}, shards of 8`);
         const read = (name: string) => timeless(readFileSync(join(project.dir, name), "utf8"));
         expect(read("merged.json")).toBe(read("single.json"));
         expect(read("merged.xml")).toBe(read("single.xml"));
         expect(timeless(merged.stdout)).toBe(timeless(single.stdout));
-        // The single run's document really holds the suite: 14 files, the load error, the failures, the output.
+        // The single run's document really holds the suite: 400 files, a load error, failures, output, skips.
         const document = JSON.parse(readFileSync(join(project.dir, "single.json"), "utf8"));
-        expect(document.files.length).toBe(14);
-        expect(document).toMatchObject({ passed: 17, failed: 3, skipped: 2 });
+        expect(document.files.length).toBe(400);
+        expect(document).toMatchObject({ passed: 499, failed: 80, skipped: 67 });
         expect(single.stdout).toContain("out of file 5");
       } finally {
         project.remove();

@@ -394,7 +394,7 @@ describe("choosing reporters", () => {
       {
         args: [fixture("pass"), "--reporter", "agnet"],
         code: 2,
-        stderr: 'no reporter "agnet"; did you mean "agent"? (reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent)\n',
+        stderr: 'no reporter "agnet"; did you mean "agent"? (reporters: default, pretty, dot, verbose, json, junit, tap, github-actions, agent, blob)\n',
       },
       { args: [fixture("pass"), "--reporter", "junit", "--outputFile.jnuit=x.xml"], code: 2, stderr: { startsWith: 'no reporter "jnuit"; did you mean "junit"?' } },
       {

@@ -1,0 +1,112 @@
+// `node bench/shards.mjs [--files=400] [--shards=8] [--rounds=3]`: issue 30's balance of shards. A
+// generated suite whose files are skewed (about 3% of them take 20× the rest, in real time) runs
+// once to write its durations, then as n shards by count and as n shards by time, each shard a
+// process of its own with its own temporary folder (`--maxWorkers 1`: a machine's one core), one
+// after another. Prints, per way of splitting, the slowest shard's time against the mean (wall
+// time, and the work its files took), medians over the rounds. Needs dist/ (npm run build).
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { median } from "./median.mjs";
+import { root } from "./bundleAndRun.mjs";
+
+const args = process.argv.slice(2);
+const numberArg = (name, fallback) => Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const FILES = numberArg("files", 400);
+const SHARDS = numberArg("shards", 8);
+const ROUNDS = numberArg("rounds", 3);
+const FAST_MS = 20;
+const SLOW_MS = 400;
+
+/** A small deterministic generator: the same files are slow in every run. */
+function random(seed) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+/** The suite in `dir`: FILES files of one test that waits FAST_MS, or SLOW_MS for ~3% of them. */
+function writeSuite(dir) {
+  const next = random(30);
+  let slow = 0;
+  mkdirSync(join(dir, "t"), { recursive: true });
+  for (let index = 0; index < FILES; index++) {
+    const ms = next() < 0.03 ? SLOW_MS : FAST_MS;
+    if (ms === SLOW_MS) slow++;
+    const text = `import { expect, test } from "bun:test";\ntest("waits ${ms} ms", async () => {\n  await new Promise((resolve) => setTimeout(resolve, ${ms}));\n  expect(${index}).toBe(${index});\n});\n`;
+    writeFileSync(join(dir, "t", `f${String(index).padStart(3, "0")}.test.ts`), text);
+  }
+  return slow;
+}
+
+/** `turnlens test ...args` in `cwd` with a temporary folder of its own; its wall time in ms. */
+function turnlens(args, cwd) {
+  const own = mkdtempSync(join(tmpdir(), "turnlens-bench-shard-"));
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, "bin", "turnlens.mjs"), "test", ...args], {
+      cwd,
+      env: { ...process.env, TMPDIR: own, NO_COLOR: "1", CI: "true" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      rmSync(own, { recursive: true, force: true });
+      if (code !== 0) reject(new Error(`turnlens test ${args.join(" ")} exited ${code}\n${stderr}`));
+      else resolve(performance.now() - started);
+    });
+  });
+}
+
+/** Each shard's wall time and the work its files took (their durations, read from its blob). */
+async function shardTimes(dir, byTime) {
+  const walls = [];
+  const works = [];
+  for (let index = 1; index <= SHARDS; index++) {
+    const blob = join(dir, "blobs", `blob-${index}.json`);
+    const split = byTime ? ["--durations", "durations.json"] : [];
+    walls.push(await turnlens(["t", "--maxWorkers", "1", "--shard", `${index}/${SHARDS}`, ...split, "--reporter", "blob", `--outputFile.blob=${blob}`], dir));
+    const files = JSON.parse(readFileSync(blob, "utf8")).files;
+    works.push(files.reduce((sum, file) => sum + (file.report?.durationMs ?? 0), 0));
+  }
+  return { walls, works };
+}
+
+const ratioOf = (times) => Math.max(...times) / (times.reduce((sum, time) => sum + time, 0) / times.length);
+
+const dir = mkdtempSync(join(tmpdir(), "turnlens-bench-shards-"));
+try {
+  const slow = writeSuite(dir);
+  console.log(`${FILES} files, ${slow} of them waiting ${SLOW_MS} ms and the rest ${FAST_MS} ms, in ${SHARDS} shards, ${ROUNDS} rounds`);
+  const rows = { count: { wall: [], work: [], slowest: [] }, time: { wall: [], work: [], slowest: [] } };
+  for (let round = 1; round <= ROUNDS; round++) {
+    rmSync(join(dir, "durations.json"), { force: true });
+    const whole = await turnlens(["t", "--durations", "durations.json"], dir);
+    for (const [name, byTime] of [
+      ["count", false],
+      ["time", true],
+    ]) {
+      const { walls, works } = await shardTimes(dir, byTime);
+      rows[name].wall.push(ratioOf(walls));
+      rows[name].work.push(ratioOf(works));
+      rows[name].slowest.push(Math.max(...walls));
+      console.log(
+        `round ${round} by ${name}: shards' wall ${walls.map((ms) => (ms / 1000).toFixed(2)).join(" ")} s (slowest ÷ mean ${ratioOf(walls).toFixed(2)}); work ${works.map((ms) => (ms / 1000).toFixed(2)).join(" ")} s (${ratioOf(works).toFixed(2)}); the whole run ${(whole / 1000).toFixed(2)} s · load ${loadavg()[0].toFixed(1)}`,
+      );
+    }
+  }
+  for (const name of ["count", "time"]) {
+    const row = rows[name];
+    console.log(
+      `shards ${FILES} files in ${SHARDS} by ${name} · slowest shard ${(median(row.slowest) / 1000).toFixed(2)} s · slowest ÷ mean: wall ${median(row.wall).toFixed(2)}, work ${median(row.work).toFixed(2)} (medians of ${ROUNDS}) · load ${loadavg()[0].toFixed(1)}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
