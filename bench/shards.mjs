@@ -4,6 +4,8 @@
 // process of its own with its own temporary folder (`--maxWorkers 1`: a machine's one core), one
 // after another. Prints, per way of splitting, the slowest shard's time against the mean (wall
 // time, and the work its files took), medians over the rounds. Needs dist/ (npm run build).
+// `--suite`: the 100,000-test generated suite (1,000 files × 100) run whole, then as 4 shards one
+// after another with blob reports, merged: each with its tests per second.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -45,10 +47,15 @@ function writeSuite(dir) {
 
 /** `turnlens test ...args` in `cwd` with a temporary folder of its own; its wall time in ms. */
 function turnlens(args, cwd) {
+  return command(["test", ...args], cwd);
+}
+
+/** `turnlens ...args` in `cwd` with a temporary folder of its own; its wall time in ms. */
+function command(args, cwd) {
   const own = mkdtempSync(join(tmpdir(), "turnlens-bench-shard-"));
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "bin", "turnlens.mjs"), "test", ...args], {
+    const child = spawn(process.execPath, [join(root, "bin", "turnlens.mjs"), ...args], {
       cwd,
       env: { ...process.env, TMPDIR: own, NO_COLOR: "1", CI: "true" },
       stdio: ["ignore", "ignore", "pipe"],
@@ -58,7 +65,7 @@ function turnlens(args, cwd) {
     child.on("error", reject);
     child.on("close", (code) => {
       rmSync(own, { recursive: true, force: true });
-      if (code !== 0) reject(new Error(`turnlens test ${args.join(" ")} exited ${code}\n${stderr}`));
+      if (code !== 0) reject(new Error(`turnlens ${args.join(" ")} exited ${code}\n${stderr}`));
       else resolve(performance.now() - started);
     });
   });
@@ -78,10 +85,42 @@ async function shardTimes(dir, byTime) {
   return { walls, works };
 }
 
+/** The 100,000-test suite: one run, then 4 shards (as 4 machines would run them) and their merge. */
+async function suite(dir) {
+  const { writeCorpus } = await import("./peerCorpus.mjs");
+  const files = 1000;
+  const tests = 100;
+  const count = 4;
+  writeCorpus(dir, root, files, tests);
+  const total = files * tests;
+  const rate = (ms) => Math.round(total / (ms / 1000)).toLocaleString("en-US");
+  const whole = await turnlens(["tests"], dir);
+  console.log(`suite ${total.toLocaleString("en-US")} tests, one run: ${(whole / 1000).toFixed(1)} s, ${rate(whole)} tests/s · load ${loadavg()[0].toFixed(1)}`);
+  const walls = [];
+  for (let index = 1; index <= count; index++) {
+    walls.push(await turnlens(["tests", "--shard", `${index}/${count}`, "--reporter", "blob", `--outputFile.blob=${join(dir, "blobs", `blob-${index}.json`)}`], dir));
+  }
+  const started = performance.now();
+  await command(["merge-reports", join(dir, "blobs"), "--reporter", "dot"], dir);
+  const merge = performance.now() - started;
+  const machines = Math.max(...walls) + merge;
+  console.log(
+    `suite ${total.toLocaleString("en-US")} tests, ${count} shards one after another: ${walls.map((ms) => (ms / 1000).toFixed(1)).join(" ")} s, merged in ${(merge / 1000).toFixed(1)} s; on ${count} machines (the slowest shard, then the merge) ${(machines / 1000).toFixed(1)} s, ${rate(machines)} tests/s · load ${loadavg()[0].toFixed(1)}`,
+  );
+}
+
 const ratioOf = (times) => Math.max(...times) / (times.reduce((sum, time) => sum + time, 0) / times.length);
 
 const dir = mkdtempSync(join(tmpdir(), "turnlens-bench-shards-"));
 try {
+  if (args.includes("--suite")) await suite(dir);
+  else await balance(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The skewed suite by count and by time, ROUNDS times. */
+async function balance(dir) {
   const slow = writeSuite(dir);
   console.log(`${FILES} files, ${slow} of them waiting ${SLOW_MS} ms and the rest ${FAST_MS} ms, in ${SHARDS} shards, ${ROUNDS} rounds`);
   const rows = { count: { wall: [], work: [], slowest: [] }, time: { wall: [], work: [], slowest: [] } };
@@ -107,6 +146,4 @@ try {
       `shards ${FILES} files in ${SHARDS} by ${name} · slowest shard ${(median(row.slowest) / 1000).toFixed(2)} s · slowest ÷ mean: wall ${median(row.wall).toFixed(2)}, work ${median(row.work).toFixed(2)} (medians of ${ROUNDS}) · load ${loadavg()[0].toFixed(1)}`,
     );
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
