@@ -52,6 +52,8 @@ export interface FileReport {
   durationMs: number;
   /** The run was stopped (Ctrl-C, `--bail`) before the file ended: `tests` holds those that had. */
   stopped?: true;
+  /** Reported from `--cache`: an earlier run's result for the same bytes of every input, not run now. */
+  cached?: true;
   /**
    * Notes that are no failure, each a sentence: the builtins the file changed, for which its worker
    * was replaced (`a.test.ts changed Promise.prototype.then; its worker was replaced`).

@@ -7,7 +7,7 @@ import { dirname, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LineCoverageData } from "../execution/v8Coverage.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
-import type { FileExtras } from "./reporters/reporter.ts";
+import type { FileExtras, Reporter } from "./reporters/reporter.ts";
 
 export const BLOB_VERSION = 1;
 
@@ -75,17 +75,24 @@ const ROOT_URL_MARK = "\\u0000turnlens-root-url\\u0000";
 
 const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
 
-/** `text` with `from` replaced by `to` where it is a whole string or a folder's start (`/a/b/…`, not `/a/bc`). */
-function replaceFolder(text: string, from: string, to: string): string {
-  return text.split(`${from}/`).join(`${to}/`).split(`"${from}"`).join(`"${to}"`);
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * `text` with each key of `replacements` replaced by its value where it is a whole string or a
+ * folder's start (`/a/b/…`, not `/a/bc`), in one pass: a shard's or a cache's entries run to MBs.
+ */
+function replaceFolders(text: string, replacements: Record<string, string>): string {
+  const froms = Object.keys(replacements).sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`(${froms.map(escaped).join("|")})(?=[/"])`, "g");
+  return text.replace(pattern, (from) => replacements[from]!);
 }
 
-/** The blob as JSON, the run's folder (as a path, and as a file URL) marked wherever it appears. */
-export function blobText(blob: BlobDocument, cwd: string): string {
+/** A blob (or a cached result) as JSON, the run's folder (as a path, and as a file URL) marked wherever it appears. */
+export function blobText(blob: unknown, cwd: string): string {
   const text = JSON.stringify(blob);
   // Run from the file system's root, every path is its own: nothing to mark.
   if (dirname(cwd) === cwd) return text;
-  return replaceFolder(replaceFolder(text, inJson(pathToFileURL(cwd).href), ROOT_URL_MARK), inJson(cwd), ROOT_MARK);
+  return replaceFolders(text, { [inJson(pathToFileURL(cwd).href)]: ROOT_URL_MARK, [inJson(cwd)]: ROOT_MARK });
 }
 
 /** The blob in `text`, its marks turned into `cwd`; throws an Error naming `path` and what is wrong. */
@@ -96,10 +103,9 @@ export function readBlob(path: string, cwd: string): BlobDocument {
   } catch (error) {
     throw new Error(`${path} could not be read: ${(error as Error).message}`);
   }
-  const placed = replaceFolder(replaceFolder(text, ROOT_URL_MARK, inJson(pathToFileURL(cwd).href)), ROOT_MARK, inJson(cwd));
   let blob: Partial<BlobDocument>;
   try {
-    blob = JSON.parse(placed) as Partial<BlobDocument>;
+    blob = readBlobText(text, cwd) as Partial<BlobDocument>;
   } catch (error) {
     throw new Error(`${path} is not a blob report: it is not JSON (${(error as Error).message})`);
   }
@@ -108,4 +114,27 @@ export function readBlob(path: string, cwd: string): BlobDocument {
   if (blob.version !== BLOB_VERSION) throw new Error(`${path} is a blob report of version ${JSON.stringify(blob.version)}; this turnlens reads version ${BLOB_VERSION}`);
   if (!Array.isArray(blob.files)) throw new Error(`${path} is a blob report without its files`);
   return blob as BlobDocument;
+}
+
+/** What blobText wrote, its marks placed under `cwd`. Throws a SyntaxError when it is not JSON. */
+export function readBlobText(text: string, cwd: string): unknown {
+  if (!text.includes(ROOT_MARK) && !text.includes(ROOT_URL_MARK)) return JSON.parse(text);
+  return JSON.parse(replaceFolders(text, { [ROOT_URL_MARK]: inJson(pathToFileURL(cwd).href), [ROOT_MARK]: inJson(cwd) }));
+}
+
+/** Tells `reporter` what one file did, as its run told it; its report (a stopped one for a file that ended no test). */
+export function replayFile(reporter: Reporter, entry: BlobFile): FileReport {
+  reporter.fileStart(entry.file, entry.startedAt);
+  const ended: TestReport[] = [];
+  for (const event of entry.events) {
+    if ("test" in event) {
+      ended.push(event.test);
+      reporter.testEnd(entry.file, event.test);
+    } else reporter.output?.(event.output, event.stream, entry.file);
+  }
+  if (entry.report) {
+    reporter.fileEnd(entry.report, entry.extras);
+    return entry.report;
+  }
+  return { file: entry.file, tests: ended, durationMs: 0, stopped: true };
 }

@@ -3,8 +3,8 @@
 // would have told them, then coverage, timelines and the durations file as that run would write them.
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { summarize, type FileReport } from "../execution/report.ts";
-import { type BlobDocument, type BlobFile, DEFAULT_BLOB_FOLDER, readBlob } from "./blobReport.ts";
+import { summarize } from "../execution/report.ts";
+import { type BlobDocument, DEFAULT_BLOB_FOLDER, readBlob, replayFile } from "./blobReport.ts";
 import { chooseReporters, ReporterGroup } from "./reporters/reporterGroup.ts";
 import { outputs, writeAfterRun } from "./runOutput.ts";
 import type { RunStop } from "./runFiles.ts";
@@ -88,7 +88,7 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   reporter.start(blobs.reduce((sum, { blob }) => sum + blob.fileCount, 0));
   // One run tells its reporters about files in its sorted order when one worker runs them: so does the merge.
   const entries = blobs.flatMap(({ blob }) => blob.files).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const reports = entries.map((entry) => replay(reporter, entry));
+  const reports = entries.map((entry) => replayFile(reporter, entry));
   const stop: RunStop = {
     interrupted: blobs.some(({ blob }) => blob.interrupted),
     bailed: blobs.some(({ blob }) => blob.bailed),
@@ -118,23 +118,6 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   if (problems.length > 0 || reporter.writeFailed || !written || !durationsWritten) return 1;
   if (stop.interrupted) return 130;
   return exitCodeOf(summary, options);
-}
-
-/** Tells the reporters what one file did, as its run told them; its report (a stopped one for a file that ended no test). */
-function replay(reporter: ReporterGroup, entry: BlobFile): FileReport {
-  reporter.fileStart(entry.file, entry.startedAt);
-  const ended = [];
-  for (const event of entry.events) {
-    if ("test" in event) {
-      ended.push(event.test);
-      reporter.testEnd(entry.file, event.test);
-    } else reporter.output(event.output, event.stream, entry.file);
-  }
-  if (entry.report) {
-    reporter.fileEnd(entry.report, entry.extras);
-    return entry.report;
-  }
-  return { file: entry.file, tests: ended, durationMs: 0, stopped: true };
 }
 
 /** The line before the count: the merge's problems, and each shard's own note (interrupted, bailed). */

@@ -13,6 +13,8 @@ import { viteSettingsOf } from "../execution/viteSettings.ts";
 import { resolveMaxWorkers } from "../project/configFile.ts";
 import { takeEarlyWorker } from "./earlyWorker.ts";
 import type { ReporterGroup } from "./reporters/reporterGroup.ts";
+import { type BlobEvent, replayFile } from "./blobReport.ts";
+import { type ResultCache, verifies } from "./resultCache.ts";
 import type { CliOptions } from "./testOptions.ts";
 
 /** What stopped a run before its end: Ctrl-C, or `--bail` reached. */
@@ -36,6 +38,7 @@ export async function runFiles(
   stop: RunStop,
   signal?: AbortSignal,
   onResult?: (file: string, result: JobResult) => void,
+  cache?: ResultCache,
 ): Promise<FileReport[]> {
   // One worker to start with; the others once the work left is worth their start (docs/runner.md),
   // up to the cores, or `--maxWorkers`.
@@ -80,6 +83,8 @@ export async function runFiles(
   // Only the json document, the agent reporter's fixes and --timeline read run traces: for the other reporters
   // they stay in the worker, off the channel and out of this process's memory.
   const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
+  // A file stored in --cache keeps its traces and schema names too: any later run's reporters may read them.
+  const worker = options.cache ? {} : traces;
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const vite = { vite: options.vite ?? viteSettingsOf(undefined, process.cwd()) };
   const coverage = options.coverage ? { coverage: true as const } : {};
@@ -87,12 +92,25 @@ export async function runFiles(
   const snap = { updateSnapshot: options.update ? ("all" as const) : isCI ? ("none" as const) : ("new" as const) };
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
+      // `--cache`: a file whose inputs are unchanged is told to the reporters from its stored result.
+      const lookup = cache ? await cache.lookup(file, traces.traces !== false) : undefined;
+      const cached = lookup?.result;
+      if (cached && !(options.cacheVerify !== undefined && verifies(lookup.fileKey, options.cacheVerify))) {
+        unstarted--;
+        const report = replayFile(reporter, cached);
+        onResult?.(file, { report, schemas: [...(cached.extras?.schemas ?? [])], ...(cached.coverage ? { coverage: cached.coverage as JobResult["coverage"] } : {}) });
+        return report;
+      }
       // The tests a file ended before the run stopped are reported, under its name.
       const ended: TestReport[] = [];
+      // What the reporters were told, in order, and when the file started: what the cache stores.
+      const events: BlobEvent[] = [];
+      let startedAt = Date.now();
       // The agent reporter's fixes name the schemas a new entry answers with, as the editor's do.
-      const schemaModules = reporter.needsSchemaNames ? { schemaModules: importedModules(readIfThere(file)) } : {};
-      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...traces, ...pattern, ...setup, ...vite, ...schemaModules, ...coverage, ...snap }, undefined, {
+      const schemaModules = reporter.needsSchemaNames || options.cache ? { schemaModules: importedModules(readIfThere(file)) } : {};
+      const result = await pool.run({ file, timeoutMs: options.timeoutMs, ...worker, ...pattern, ...setup, ...vite, ...schemaModules, ...coverage, ...snap }, undefined, {
         onStart: () => {
+          startedAt = Date.now();
           started.add(file);
           unstarted--;
           running.set(file, performance.now());
@@ -101,10 +119,14 @@ export async function runFiles(
         onEvent: (event) => {
           if (event.type !== "test" || stop.interrupted || stop.bailed) return;
           ended.push(event.report);
+          if (cache) events.push({ test: event.report });
           reporter.testEnd(file, event.report);
           if (event.report.status === "failed") failed(1);
         },
-        onOutput: (text, stream) => reporter.output(text, stream, file),
+        onOutput: (text, stream) => {
+          if (cache) events.push({ output: text, stream });
+          reporter.output(text, stream, file);
+        },
       });
       running.delete(file);
       endedFiles++;
@@ -112,6 +134,16 @@ export async function runFiles(
       growIfWorthIt();
       const report: FileReport = result?.report ?? { file, tests: ended, durationMs: 0, stopped: true };
       if (result) onResult?.(file, result);
+      if (cache && lookup && result) {
+        if (cached) cache.compare(file, cached.report, result.report);
+        else
+          await cache.store(
+            lookup.fileKey,
+            { file, startedAt, events, report, extras: { schemas: result.schemas }, ...(result.coverage ? { coverage: result.coverage } : {}) },
+            result.inputs,
+            startedAt,
+          );
+      }
       if (result) {
         reporter.fileEnd(report, { schemas: result.schemas });
         if (report.error) failed(1);

@@ -57,6 +57,9 @@ export interface TestFlag {
 /** What a flag may ask for instead of a run: the help, or the version. */
 export type FlagAction = "help" | "version";
 
+/** The keys `--cache.<key>` takes. */
+const CACHE_KEYS = ["dir", "remote"];
+
 /** The keys `--coverage.<key>` takes (Vitest's `coverage.*` names). */
 const COVERAGE_KEYS = ["reporter", "reportsDirectory"];
 
@@ -378,6 +381,56 @@ export const TEST_FLAGS: readonly TestFlag[] = [
         throw new CliUsageError(`--coverage takes no key "${key}": ${nearestOr(key, COVERAGE_KEYS, `it takes ${COVERAGE_KEYS.join(", ")}`)}`);
       }
       options.coverage ??= "table";
+      return undefined;
+    },
+  },
+  {
+    name: "--cache",
+    keyed: true,
+    value: "",
+    help: wrapWords(
+      "report a test file whose inputs are unchanged from an earlier run's result, without running it; " +
+        "--cache.dir <dir> (node_modules/.cache/turnlens), --cache.remote <url> (Bazel's HTTP cache protocol) (docs/ci.md)",
+      HELP_WIDTH,
+    ),
+    apply: ({ flag, value, noValue }, options) => {
+      if (flag === "--cache") {
+        options.cache = noValue() ? (options.cache ?? {}) : undefined;
+        return undefined;
+      }
+      // `--cache.<key>`; either turns the cache on.
+      const key = flag.slice("--cache.".length);
+      const v = value();
+      if (key === "dir") {
+        if (v === undefined || v === "") throw new CliUsageError("--cache.dir needs a folder, such as --cache.dir .turnlens-cache");
+        options.cache = { ...options.cache, dir: v };
+      } else if (key === "remote") {
+        if (v === undefined || !/^https?:\/\/[^/]/.test(v)) {
+          throw new CliUsageError(
+            `--cache.remote needs an http:// or https:// URL, such as --cache.remote http://cache.internal:8080${v === undefined ? "" : `: ${shown(v)} is not one`}`,
+          );
+        }
+        options.cache = { ...options.cache, remote: v };
+      } else {
+        throw new CliUsageError(`--cache takes no key "${key}": ${nearestOr(key, CACHE_KEYS, `it takes ${CACHE_KEYS.join(", ")}`)}`);
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "--cache-verify",
+    value: " <n%>",
+    help: wrapWords("with --cache, run n% of the files the cache has anyway and fail the run loudly when a result differs from the cached one", HELP_WIDTH),
+    apply: ({ value }, options) => {
+      const v = value();
+      const match = v === undefined ? null : /^(\d+(?:\.\d+)?)%$/.exec(v.trim());
+      const percent = match && Number(match[1]) <= 100 ? Number(match[1]) : undefined;
+      if (percent === undefined)
+        throw new CliUsageError(
+          `--cache-verify needs a share of the cached files, from 0% to 100%, such as --cache-verify 10%${v === undefined ? "" : `: ${shown(v)} is not one`}`,
+        );
+      options.cacheVerify = percent;
+      options.cache ??= {};
       return undefined;
     },
   },

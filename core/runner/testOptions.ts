@@ -35,6 +35,10 @@ export interface CliOptions {
   shard?: { index: number; count: number };
   /** `--shard auto`: the shard a CI's variables name (ciShard.ts). */
   shardAuto?: boolean;
+  /** `--cache` (with `--cache.dir`, `--cache.remote`): results of unchanged files from earlier runs (resultCache.ts). */
+  cache?: { dir?: string; remote?: string };
+  /** `--cache-verify n%`: the share of cached files run anyway and compared. */
+  cacheVerify?: number;
   /** `--merge-reports [dir]` (or `turnlens merge-reports`): the blobs' folder, or true for the default one (mergeReports.ts). */
   mergeReports?: string | true;
   /** The split the shard is one of, once selectFiles made it (for the blob report). */

@@ -7,6 +7,9 @@ import { discoverTests, type Discovery } from "../project/discover.ts";
 import { DurationsFileError, readDurations, writeDurations } from "../project/durationsFile.ts";
 import { shardPlan } from "../project/shards.ts";
 import { type BlobShard, shardPlanHash } from "./blobReport.ts";
+import { FolderStore, HttpStore } from "./cacheStore.ts";
+import { ResultCache } from "./resultCache.ts";
+import { isCI } from "std-env";
 import { ciShard, touchShardStatusFile } from "./ciShard.ts";
 import { changedTestFiles } from "./changedFiles.ts";
 import { chooseReporters, ReporterGroup } from "./reporters/reporterGroup.ts";
@@ -100,7 +103,13 @@ export async function runOnce(
     coverage.push(result.coverage);
     onResult?.(file, result);
   };
-  const reports = await runFiles(files, options, reporter, stop, signal, collect).finally(() => signal?.removeEventListener("abort", onAbort));
+  const cache = options.cache ? openCache(options, out.cwd) : undefined;
+  const reports = await runFiles(files, options, reporter, stop, signal, collect, cache).finally(() => signal?.removeEventListener("abort", onAbort));
+  if (cache) {
+    for (const difference of cache.differences)
+      out.stderr.write(`cache-verify: ${difference}, against its cached result: the cache gave a wrong result (a bug; the run fails)\n`);
+    out.stderr.write(`${cache.summary()}\n`);
+  }
   const summary = summarize(reports);
   reporter.runEnded({
     ...(options.split ? { shard: options.split } : {}),
@@ -113,12 +122,30 @@ export async function runOnce(
   const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument, { coverage, testFiles: new Set(files) });
   // A shard leaves the durations file as every shard read it (merge-reports writes all of theirs).
   const durationsWritten = options.durations === undefined || options.shard !== undefined || stop.interrupted || writeRunDurations(reports, options.durations);
-  // A report file, a timeline or the durations that could not be written fail the run.
-  return { summary: reporter.writeFailed || !written || !durationsWritten ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
+  // A report file, a timeline or the durations that could not be written fail the run, as does a cached result --cache-verify found wrong.
+  const failedBeside = reporter.writeFailed || !written || !durationsWritten || (cache?.differences.length ?? 0) > 0;
+  return { summary: failedBeside ? { ...summary, failed: Math.max(1, summary.failed) } : summary, stop };
 }
 
 /** 0 when every test passed (and one ran, unless `--passWithNoTests`), else 1. */
 export function exitCodeOf(summary: RunSummary, options: CliOptions): number {
   if (summary.failed > 0) return 1;
   return summary.passed === 0 && !options.passWithNoTests ? 1 : 0;
+}
+
+/** The default folder of `--cache`, as Babel's and Vite's caches go: within the project, out of its sources. */
+export const DEFAULT_CACHE_FOLDER = "node_modules/.cache/turnlens";
+
+/** `--cache`'s stores (the folder first, then the remote) and its key of the run's settings. */
+function openCache(options: CliOptions, cwd: string): ResultCache {
+  const stores = [new FolderStore(resolve(cwd, options.cache?.dir ?? DEFAULT_CACHE_FOLDER)), ...(options.cache?.remote ? [new HttpStore(options.cache.remote)] : [])];
+  const settings = {
+    ...(options.pattern ? { pattern: { source: options.pattern.source, flags: options.pattern.flags } } : {}),
+    timeoutMs: options.timeoutMs,
+    setupFiles: options.setupFiles,
+    vite: options.vite ?? null,
+    updateSnapshot: options.update ? "all" : isCI ? "none" : "new",
+    coverage: options.coverage !== undefined,
+  };
+  return ResultCache.open(stores, settings, cwd, (line) => process.stderr.write(`${line}\n`));
 }

@@ -77,6 +77,7 @@ const EXAMPLE_VALUES: Record<string, string> = {
   "--durations": "turnlens-durations.json",
   // An optional folder: taken when it is one (here, the repository's examples/).
   "--merge-reports": "examples",
+  "--cache-verify": "10%",
 };
 
 test("every flag that takes a value reads --flag=value as --flag value, by each of its names (the table's, none special-cased)", () => {

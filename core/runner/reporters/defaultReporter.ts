@@ -72,7 +72,7 @@ export class DefaultReporter implements ConsoleReporter {
     const passed = report.tests.filter((t) => t.status === "passed").length;
     const skipped = report.tests.filter((t) => t.status === "skipped" || t.status === "todo").length;
     // Stopped by Ctrl-C or --bail: these are the tests that ended before.
-    const stopped = report.stopped ? "; stopped before its end" : "";
+    const stopped = report.stopped ? "; stopped before its end" : report.cached ? "; from the cache" : "";
     if (report.error) return `${this.c.red("✗")} ${name} ${this.c.dim("(could not run)")}`;
     if (failed > 0) return `${this.c.red("✗")} ${name} ${this.c.dim(`(${failed} of ${failed + passed} failed${stopped})`)}`;
     // Every test skipped (by -t, .skip or .todo): the file ran none, and is marked skipped, as Vitest's `↓` does.

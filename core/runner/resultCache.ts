@@ -1,0 +1,236 @@
+// `--cache`: a test file whose inputs have not changed is reported from the result an earlier run
+// stored, without running. Its key is everything its result can depend on: the engine (the worker
+// bundle's bytes) and Node, the run's settings, the project's config, package and lock files, and
+// the bytes of every file its bundle read, as the run that stored it recorded them (docs/ci.md).
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { turnlensRoot } from "../execution/paths.ts";
+import type { FileReport, TestReport } from "../execution/report.ts";
+import { type BlobFile, blobText, readBlobText } from "./blobReport.ts";
+import type { CacheStore } from "./cacheStore.ts";
+import { versionLine } from "./versionLine.ts";
+
+const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+
+/** A file's bytes as a hash, or "-" when it is not there. */
+function contentHash(path: string): string {
+  try {
+    return sha256(readFileSync(path));
+  } catch {
+    return "-";
+  }
+}
+
+/** The project's files that change what any test does: its config, its packages and their lock, its tsconfig, the `.env` files. */
+const PROJECT_FILES = [
+  "turnlens.config.ts",
+  "turnlens.config.mts",
+  "turnlens.config.js",
+  "turnlens.config.mjs",
+  "turnlens.config.json",
+  "package.json",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+  "bun.lock",
+  "bun.lockb",
+  "tsconfig.json",
+  ".env",
+  ".env.local",
+  ".env.test",
+  ".env.test.local",
+];
+
+/**
+ * What a file's code may reach that its bytes do not say: the file system, processes, the network,
+ * the environment. A test file whose bundle reads any of these is never stored: its result may
+ * change while every byte of its inputs stays the same.
+ */
+const REACHES_OUTSIDE = /["'](?:node:)?(?:fs|fs\/promises|child_process|net|http|https|http2|dgram|worker_threads|cluster|dns|tls)["']|\bprocess\.env\b/;
+
+/** What the run's settings are, as far as a test's result depends on them. */
+export interface CacheRunSettings {
+  pattern?: { source: string; flags: string };
+  timeoutMs: number;
+  setupFiles: readonly string[];
+  vite: unknown;
+  updateSnapshot: string;
+  coverage: boolean;
+}
+
+/** A file's result as stored: what its run told the reporters, with line coverage when the run measured it. */
+export interface CachedResult extends BlobFile {
+  report: FileReport;
+  coverage?: unknown;
+}
+
+export interface CacheLookup {
+  /** The key of the file's inputs as recorded (its manifest's), for the stored result. */
+  fileKey: string;
+  result?: CachedResult;
+}
+
+export class ResultCache {
+  /** Files looked up, found, stored, and run again by `--cache-verify`. */
+  looked = 0;
+  found = 0;
+  stored = 0;
+  verified = 0;
+  /** What `--cache-verify` found a cached result did not say: `file: why`, each a sentence. */
+  readonly differences: string[] = [];
+  /** The first error of each store, said once; that store is then left alone. */
+  private readonly broken = new Set<CacheStore>();
+
+  private constructor(
+    private readonly stores: readonly CacheStore[],
+    private readonly runKey: string,
+    private readonly cwd: string,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  /** A cache over `stores` (the first one asked first) for a run with `settings` in `cwd`. */
+  static open(stores: readonly CacheStore[], settings: CacheRunSettings, cwd: string, warn: (line: string) => void): ResultCache {
+    const engine = contentHash(join(turnlensRoot(), "dist", "workerMain.js"));
+    const project = PROJECT_FILES.map((name) => [name, contentHash(join(cwd, name))]);
+    const setup = settings.setupFiles.map((file) => [relative(cwd, file), contentHash(file)]);
+    const runKey = sha256(JSON.stringify(["turnlens result cache 1", versionLine(), engine, project, { ...settings, setupFiles: setup }]));
+    return new ResultCache(stores, runKey, cwd, warn);
+  }
+
+  /**
+   * The stored result of `file` when every input it recorded has the bytes it had then; with its
+   * tests' run traces when `traces` (kept apart: most runs' reporters read none, and they are most of an entry).
+   */
+  async lookup(file: string, traces: boolean): Promise<CacheLookup> {
+    this.looked++;
+    const fileKey = sha256(`${this.runKey}\n${relative(this.cwd, file)}`);
+    const manifest = await this.get(fileKey);
+    if (manifest === undefined) return { fileKey };
+    let inputs: string[];
+    try {
+      inputs = (JSON.parse(manifest) as { inputs: string[] }).inputs.map((input) => resolve(this.cwd, input));
+    } catch {
+      return { fileKey };
+    }
+    const resultKey = this.resultKey(fileKey, file, inputs);
+    const text = await this.get(resultKey);
+    const tracesText = text !== undefined && traces ? await this.get(tracesKey(resultKey)) : undefined;
+    if (text === undefined || (traces && tracesText === undefined)) return { fileKey };
+    try {
+      const result = readBlobText(text, this.cwd) as CachedResult;
+      if (tracesText !== undefined) withRuns(result, readBlobText(tracesText, this.cwd) as Record<string, TestReport["runs"]>);
+      this.found++;
+      return { fileKey, result: { ...result, report: { ...result.report, cached: true } } };
+    } catch {
+      return { fileKey };
+    }
+  }
+
+  /**
+   * Stores a file's result under the bytes of its inputs, unless it is not a pass, its code reaches
+   * outside (REACHES_OUTSIDE), or an input changed after the file started (its run may have read the older bytes).
+   */
+  async store(fileKey: string, result: CachedResult, inputs: readonly string[] | undefined, startedAt: number): Promise<void> {
+    const { report } = result;
+    if (!inputs || inputs.length === 0 || report.error || report.stopped || report.warnings?.length) return;
+    if (report.tests.some((test) => test.status === "failed")) return;
+    for (const input of inputs) {
+      try {
+        if (statSync(input).mtimeMs > startedAt) return;
+        if (REACHES_OUTSIDE.test(readFileSync(input, "utf8"))) return;
+      } catch {
+        return;
+      }
+    }
+    const manifest = JSON.stringify({ inputs: inputs.map((input) => relative(this.cwd, input)) });
+    const runs: Record<string, TestReport["runs"]> = Object.fromEntries(report.tests.map((test) => [test.id, test.runs]));
+    const resultKey = this.resultKey(fileKey, result.file, inputs);
+    await this.put(tracesKey(resultKey), blobText(runs, this.cwd));
+    await this.put(resultKey, blobText(withRuns(structuredClone(result), {}), this.cwd));
+    await this.put(fileKey, manifest);
+    this.stored++;
+  }
+
+  /** `--cache-verify`: the file's fresh report against its cached one; a difference is kept, to be said and to fail the run. */
+  compare(file: string, cached: FileReport, fresh: FileReport): void {
+    this.verified++;
+    const difference = cacheDifference(cached, fresh);
+    if (difference) this.differences.push(`${relative(this.cwd, file)}: ${difference}`);
+  }
+
+  /** The line said after the run: what the cache gave, stored and, with --cache-verify, found. */
+  summary(): string {
+    const names = this.stores.map((store) => store.name).join(" and ");
+    const verified =
+      this.verified > 0 ? `; ${this.verified} run again to verify, ${this.differences.length === 0 ? "all alike" : `${this.differences.length} NOT alike`}` : "";
+    return `cache: ${this.found} of ${this.looked} files from ${names}, ${this.stored} stored${verified}`;
+  }
+
+  /** The key of a result: the file's key and the bytes of its inputs and of its snapshot file. */
+  private resultKey(fileKey: string, file: string, inputs: readonly string[]): string {
+    const snapshot = join(dirname(file), "__snapshots__", `${basename(file)}.snap`);
+    const bytes = [...inputs, snapshot].map((input) => [relative(this.cwd, input), contentHash(input)]);
+    return sha256(`${fileKey}\n${JSON.stringify(bytes)}`);
+  }
+
+  private async get(key: string): Promise<string | undefined> {
+    for (const store of this.stores) {
+      if (this.broken.has(store)) continue;
+      try {
+        const text = await store.get(key);
+        if (text !== undefined) return text;
+      } catch (error) {
+        this.fail(store, error);
+      }
+    }
+    return undefined;
+  }
+
+  private async put(key: string, text: string): Promise<void> {
+    for (const store of this.stores) {
+      if (this.broken.has(store)) continue;
+      try {
+        await store.put(key, text);
+      } catch (error) {
+        this.fail(store, error);
+      }
+    }
+  }
+
+  private fail(store: CacheStore, error: unknown): void {
+    this.broken.add(store);
+    this.warn(`cache: ${store.name} is left alone for the rest of the run: ${(error as Error).message}`);
+  }
+}
+
+/** The key of a result's run traces, kept apart from it. */
+const tracesKey = (resultKey: string) => sha256(`${resultKey}\nruns`);
+
+/** `result` with each test's run traces those of `runs` by test id (none where it has none), in its events and its report. */
+function withRuns<T extends BlobFile>(result: T, runs: Readonly<Record<string, TestReport["runs"]>>): T {
+  for (const event of result.events) if ("test" in event) event.test.runs = runs[event.test.id] ?? [];
+  for (const test of result.report?.tests ?? []) test.runs = runs[test.id] ?? [];
+  return result;
+}
+
+/** Whether `--cache-verify` runs this file again: its share of the hits, the same files for the same key. */
+export function verifies(fileKey: string, percent: number): boolean {
+  return Number.parseInt(fileKey.slice(0, 8), 16) % 10_000 < percent * 100;
+}
+
+/** What a run found that its cached result does not say, a sentence; undefined when they agree. */
+export function cacheDifference(cached: FileReport, fresh: FileReport): string | undefined {
+  if (fresh.error) return `it could not run now: ${fresh.error.message}`;
+  const statusOf = (report: FileReport) => new Map(report.tests.map((test) => [test.path.join(" › "), test.status]));
+  const before = statusOf(cached);
+  const now = statusOf(fresh);
+  for (const [name, status] of now) {
+    const was = before.get(name);
+    if (was === undefined) return `"${name}" is new (${status})`;
+    if (was !== status) return `"${name}" was ${was} and is ${status} now`;
+  }
+  for (const name of before.keys()) if (!now.has(name)) return `"${name}" is gone`;
+  return undefined;
+}

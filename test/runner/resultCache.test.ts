@@ -1,0 +1,145 @@
+// `--cache`: a second run with nothing changed reports every test file from the cache; a changed
+// workflow reruns exactly the test files whose runs read it; what reaches outside its bytes, fails,
+// or is verified against a wrong entry is never given from the cache silently.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunSummary } from "../../core/execution/report.ts";
+import { type CliResult, SLOW, tempProject, turnlens } from "./harness.ts";
+
+const WORKFLOW = (name: string, step: number) => `import { defineWorkflow, Type } from "agentswf/workflow";
+export const STEP = Type.Object({ done: Type.Boolean() });
+export default defineWorkflow({
+  name: "${name}",
+  description: "Asks one agent ${step} times.",
+  async run(wf) {
+    const agent = await wf.agents.open({ key: "worker", runtime: "claude" });
+    let done = 0;
+    for (let index = 0; index < ${step}; index++) {
+      const { outcome } = await agent.run({ prompt: \`Step \${index}.\`, schema: STEP });
+      if (outcome.kind === "answered" && outcome.value.done) done++;
+    }
+    return { done };
+  },
+});
+`;
+
+/** A test file of the workflows `imports` (each asks `steps` turns), or of none. */
+const TEST = (imports: string[], steps = 1) => `import { expect, test } from "bun:test";
+import { answer, testWorkflow } from "agentswf/testing";
+${imports.map((name) => `import ${name}, { STEP as ${name}Step } from "../workflows/${name}.ts";`).join("\n")}
+${imports
+  .map(
+    (name) => `test("${name} is done", async () => {
+  const run = await testWorkflow(${name}, { agents: { worker: Array.from({ length: ${steps} }, () => answer(${name}Step, { done: true })) } });
+  expect(run.value).toEqual({ done: ${steps} });
+});`,
+  )
+  .join("\n")}
+test("adds", () => expect(1 + 1).toBe(2));
+`;
+
+const PROJECT = {
+  "workflows/alpha.ts": WORKFLOW("alpha", 1),
+  "workflows/beta.ts": WORKFLOW("beta", 1),
+  "t/alpha.test.ts": TEST(["alpha"]),
+  "t/beta.test.ts": TEST(["beta"]),
+  "t/both.test.ts": TEST(["alpha", "beta"]),
+  "t/none.test.ts": TEST([]),
+};
+
+/** The json report of a run, by file name: whether it came from the cache. */
+function cachedFiles(result: CliResult): Record<string, boolean> {
+  const report = JSON.parse(result.stdout) as RunSummary;
+  return Object.fromEntries(report.files.map((file) => [file.file.split("/").slice(-2).join("/"), file.cached === true]));
+}
+
+describe("turnlens test --cache", () => {
+  test(
+    "a second run gives every file from the cache; a changed workflow reruns exactly the files whose runs read it",
+    async () => {
+      const project = tempProject(PROJECT);
+      try {
+        const run = (...more: string[]) => turnlens(["t", "--cache", "--reporter", "json", ...more], project.dir);
+        const first = await run();
+        expect(first.code).toBe(0);
+        expect(first.stderr).toContain("cache: 0 of 4 files from");
+        expect(first.stderr).toContain(", 4 stored");
+        const second = await run();
+        expect(second.code).toBe(0);
+        expect(cachedFiles(second)).toEqual({ "t/alpha.test.ts": true, "t/beta.test.ts": true, "t/both.test.ts": true, "t/none.test.ts": true });
+        expect(JSON.parse(second.stdout)).toMatchObject({ passed: 8, failed: 0 });
+        // beta now asks two turns, and its tests' scripts give one: the files that read it run, and fail.
+        writeFileSync(join(project.dir, "workflows/beta.ts"), WORKFLOW("beta", 2));
+        const third = await run();
+        expect(cachedFiles(third)).toEqual({ "t/alpha.test.ts": true, "t/beta.test.ts": false, "t/both.test.ts": false, "t/none.test.ts": true });
+        expect(third.code).toBe(1);
+        // A failure is never stored: the next run runs them again.
+        expect(cachedFiles(await run())).toEqual({ "t/alpha.test.ts": true, "t/beta.test.ts": false, "t/both.test.ts": false, "t/none.test.ts": true });
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "--cache-verify 100% runs every cached file again and finds them alike; a wrong entry fails the run and names the file",
+    async () => {
+      const project = tempProject(PROJECT);
+      try {
+        await turnlens(["t", "--cache"], project.dir);
+        const verified = await turnlens(["t", "--cache-verify", "100%"], project.dir);
+        expect(verified.code).toBe(0);
+        expect(verified.stderr).toContain("cache: 4 of 4 files from");
+        expect(verified.stderr).toContain("4 run again to verify, all alike");
+        // An entry that says a test was skipped, where a run passes it: the cache is wrong, and the run says so.
+        const entries = join(project.dir, "node_modules/.cache/turnlens/ac");
+        for (const name of readdirSync(entries)) {
+          const path = join(entries, name);
+          const text = readFileSync(path, "utf8");
+          if (text.includes('"name":"adds"')) writeFileSync(path, text.replaceAll('"status":"passed"', '"status":"skipped"'));
+        }
+        const wrong = await turnlens(["t", "--cache-verify", "100%"], project.dir);
+        expect(wrong.code).toBe(1);
+        expect(wrong.stderr).toContain(
+          'cache-verify: t/none.test.ts: "adds" was skipped and is passed now, against its cached result: the cache gave a wrong result (a bug; the run fails)',
+        );
+        expect(wrong.stderr).toContain("4 run again to verify, 4 NOT alike");
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a file whose code reads files, the environment or processes is never stored; a broken entry is a miss",
+    async () => {
+      const project = tempProject({
+        ...PROJECT,
+        "t/reads.test.ts":
+          'import { readFileSync } from "node:fs";\nimport { expect, test } from "bun:test";\ntest("reads", () => expect(readFileSync(new URL("../data.txt", import.meta.url), "utf8")).toBe("one"));\n',
+        "t/env.test.ts": 'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.HOME).toBeDefined());\n',
+        "data.txt": "one",
+      });
+      try {
+        const first = await turnlens(["t", "--cache"], project.dir);
+        expect(first.stderr).toContain("cache: 0 of 6 files from");
+        expect(first.stderr).toContain(", 4 stored");
+        writeFileSync(join(project.dir, "data.txt"), "two");
+        const second = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
+        // data.txt is not an input esbuild saw: had reads.test.ts been stored, this would pass from the cache.
+        expect(second.code).toBe(1);
+        expect(cachedFiles(second)).toMatchObject({ "t/reads.test.ts": false, "t/env.test.ts": false, "t/alpha.test.ts": true });
+        const entries = join(project.dir, "node_modules/.cache/turnlens/ac");
+        for (const name of readdirSync(entries)) writeFileSync(join(entries, name), "{ not json");
+        const broken = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
+        expect(Object.values(cachedFiles(broken))).toEqual([false, false, false, false, false, false]);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+});
