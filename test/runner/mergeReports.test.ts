@@ -10,7 +10,9 @@ import { type CliResult, ROOT, SLOW, tempProject, turnlens, turnlensCommand } fr
 /** A test file: `index` picks what it does, so that the suite has passes, a failure, output, a skip and a file that cannot load. */
 function testFile(index: number): string {
   const lines = ['import { describe, expect, test } from "bun:test";', `describe("file ${index}", () => {`];
-  lines.push(`  test("adds", () => { expect(${index} + 1).toBe(${index + 1}); });`);
+  // A few files take ~20× the rest (100 ms against a few), as a suite's slow files do.
+  if (index % 33 === 4) lines.push(`  test("adds", async () => { await new Promise((resolve) => setTimeout(resolve, 100)); expect(${index} + 1).toBe(${index + 1}); });`);
+  else lines.push(`  test("adds", () => { expect(${index} + 1).toBe(${index + 1}); });`);
   if (index % 4 === 1) lines.push(`  test("prints", () => { console.log("out of file ${index}"); console.error("err of file ${index}"); });`);
   if (index % 5 === 2) lines.push(`  test("compares", () => { expect({ list: [1, 2, ${index}] }).toEqual({ list: [1, 2, 3] }); });`);
   if (index % 6 === 3) lines.push('  test.skip("is skipped", () => {});');
