@@ -10,7 +10,8 @@ import { outputs, writeAfterRun } from "./runOutput.ts";
 import type { RunStop } from "./runFiles.ts";
 import { flagNamed, TEST_FLAGS } from "./testFlags.ts";
 import { CliUsageError, type CliOptions } from "./testOptions.ts";
-import { exitCodeOf, writeRunDurations } from "./testRun.ts";
+import { writeRunDurations } from "./runShards.ts";
+import { exitCodeOf } from "./testRun.ts";
 import { versionLine } from "./versionLine.ts";
 
 /** A blob as read, with the name it is reported by. */

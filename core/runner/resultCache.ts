@@ -130,15 +130,15 @@ export class ResultCache {
 
   /**
    * Stores a file's result under the bytes of its inputs, unless it is not a pass, its code reaches
-   * outside (REACHES_OUTSIDE), or an input changed after the file started (its run may have read the older bytes).
+   * outside (REACHES_OUTSIDE), or an input changed after `since` (the run's start: its bundle may hold the older bytes).
    */
-  async store(fileKey: string, result: CachedResult, inputs: readonly string[] | undefined, startedAt: number): Promise<void> {
+  async store(fileKey: string, result: CachedResult, inputs: readonly string[] | undefined, since: number): Promise<void> {
     const { report } = result;
     if (!inputs || inputs.length === 0 || report.error || report.stopped || report.warnings?.length) return;
     if (report.tests.some((test) => test.status === "failed")) return;
     for (const input of inputs) {
       try {
-        if (statSync(input).mtimeMs > startedAt) return;
+        if (statSync(input).mtimeMs > since) return;
         if (REACHES_OUTSIDE.test(readFileSync(input, "utf8"))) return;
       } catch {
         return;

@@ -88,8 +88,10 @@ export async function runFiles(
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const vite = { vite: options.vite ?? viteSettingsOf(undefined, process.cwd()) };
   const coverage = options.coverage ? { coverage: true as const } : {};
-  // Vitest's rule: `-u` rewrites, a CI writes nothing (a missing snapshot fails), else new ones are written.
-  const snap = { updateSnapshot: options.update ? ("all" as const) : isCI ? ("none" as const) : ("new" as const) };
+  const snap = { updateSnapshot: snapshotMode(options) };
+  // Before any file is bundled (some are bundled ahead of their start): an input changed after it
+  // may have been read before or after the change, and its file's result is not stored.
+  const runStartedAt = Date.now();
   const reports = await Promise.all(
     files.map(async (file): Promise<FileReport> => {
       // `--cache`: a file whose inputs are unchanged is told to the reporters from its stored result.
@@ -141,7 +143,7 @@ export async function runFiles(
             lookup.fileKey,
             { file, startedAt, events, report, extras: { schemas: result.schemas }, ...(result.coverage ? { coverage: result.coverage } : {}) },
             result.inputs,
-            startedAt,
+            runStartedAt,
           );
       }
       if (result) {
@@ -156,6 +158,11 @@ export async function runFiles(
   await pool.close();
   signal?.removeEventListener("abort", onAbort);
   return reports;
+}
+
+/** What a run does with snapshots, by Vitest's rule: `-u` rewrites, a CI writes nothing (a missing snapshot fails), else new ones are written. */
+export function snapshotMode(options: CliOptions): "all" | "none" | "new" {
+  return options.update ? "all" : isCI ? "none" : "new";
 }
 
 /** A file's text, or "" when it is gone (deleted while watched): the worker reports that itself. */

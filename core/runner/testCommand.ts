@@ -12,7 +12,8 @@ import { chooseReporters, type Chosen, ReporterUsageError } from "./reporters/re
 import { outputs } from "./runOutput.ts";
 import { parseTestArgs } from "./testFlags.ts";
 import { capMaxWorkers, CliUsageError, projectConfig, withConfig, type CliOptions } from "./testOptions.ts";
-import { exitCodeOf, runOnce, selectFiles, withCiShard } from "./testRun.ts";
+import { withCiShard } from "./runShards.ts";
+import { exitCodeOf, runOnce, selectFiles } from "./testRun.ts";
 import { prepareTimelineFolder, TimelineFolderError } from "./timelineFiles.ts";
 import { USAGE } from "./usage.ts";
 import { versionLine } from "./versionLine.ts";

@@ -1,20 +1,18 @@
 // One run of `turnlens test`: the test files it selects (paths or the config's include, then
-// `--changed` and `--shard`), run once through runFiles.ts and reported; and the exit code it earns.
+// `--changed` and `--shard`), run once through runFiles.ts (with `--cache`'s stores) and reported;
+// and the exit code it earns.
+import { resolve } from "node:path";
 import type { JobResult } from "../execution/pool.ts";
-import { summarize, type FileReport, type RunSummary } from "../execution/report.ts";
-import { relative, resolve } from "node:path";
+import { summarize, type RunSummary } from "../execution/report.ts";
 import { discoverTests, type Discovery } from "../project/discover.ts";
-import { DurationsFileError, readDurations, writeDurations } from "../project/durationsFile.ts";
-import { shardPlan } from "../project/shards.ts";
-import { type BlobShard, shardPlanHash } from "./blobReport.ts";
+import type { BlobShard } from "./blobReport.ts";
 import { FolderStore, HttpStore } from "./cacheStore.ts";
-import { ResultCache } from "./resultCache.ts";
-import { isCI } from "std-env";
-import { ciShard, touchShardStatusFile } from "./ciShard.ts";
 import { changedTestFiles } from "./changedFiles.ts";
+import { ResultCache } from "./resultCache.ts";
+import { shardOf, writeRunDurations } from "./runShards.ts";
 import { chooseReporters, ReporterGroup } from "./reporters/reporterGroup.ts";
 import { endNote, outputs, writeAfterRun } from "./runOutput.ts";
-import { runFiles, type RunStop } from "./runFiles.ts";
+import { runFiles, type RunStop, snapshotMode } from "./runFiles.ts";
 import { projectConfig, type CliOptions } from "./testOptions.ts";
 
 /** The test files of a run: found under its paths (or the config's include), then `--changed` and `--shard`. */
@@ -24,57 +22,6 @@ export async function selectFiles(options: CliOptions): Promise<Discovery & { sp
   if (options.changed !== undefined) files = await changedTestFiles(files, options.changed, process.cwd());
   if (!options.shard) return { ...discovery, files };
   return { ...discovery, ...shardOf(files, options.shard, options.durations) };
-}
-
-/**
- * The options with the shard a CI's variables name when `--shard` gave none (`--shard auto`, or
- * Bazel's sharding, whose status file is then touched), said on stderr. Throws CliUsageError.
- */
-export function withCiShard(options: CliOptions, env: NodeJS.ProcessEnv): CliOptions {
-  const fromCi = ciShard(env, options.shardAuto === true);
-  if (options.shard) {
-    if (fromCi) process.stderr.write(`--shard ${options.shard.index}/${options.shard.count} is run; ${fromCi.from} are not read\n`);
-    return options;
-  }
-  if (!fromCi) return options;
-  if (fromCi.ci === "Bazel") touchShardStatusFile(env);
-  process.stderr.write(`shard ${fromCi.index}/${fromCi.count}, from ${fromCi.from}\n`);
-  return { ...options, shard: { index: fromCi.index, count: fromCi.count } };
-}
-
-/** The shard's files, and the split: by time when the durations file knows any of them (said on stderr), else by count. */
-function shardOf(files: string[], shard: { index: number; count: number }, durationsPath: string | undefined): { files: string[]; split: BlobShard } {
-  let durations: Map<string, number> | undefined;
-  if (durationsPath !== undefined) {
-    try {
-      durations = readDurations(resolve(durationsPath));
-    } catch (error) {
-      if (!(error instanceof DurationsFileError)) throw error;
-      process.stderr.write(`${error.message}; the files are split by count\n`);
-    }
-  }
-  const plan = shardPlan(files, shard.count, durations);
-  const mine = files.filter((_, position) => plan.shardOf[position] === shard.index - 1);
-  if (plan.by === "time") {
-    const shown = relative(process.cwd(), resolve(durationsPath!)) || durationsPath!;
-    process.stderr.write(
-      `shard ${shard.index}/${shard.count}: ${mine.length} of ${files.length} files, split by time (${shown} knows ${plan.known}; ~${(plan.expectedMs[shard.index - 1]! / 1000).toFixed(1)} s of work expected here)\n`,
-    );
-  }
-  const split = { index: shard.index, count: shard.count, plan: shardPlanHash(files, shard.count, plan.shardOf, process.cwd()), all: files.length };
-  return { files: mine, split };
-}
-
-/** `--durations`: the time each file that ended took, written into the file (others' entries kept). A file that cannot be written is said, and fails the run. */
-export function writeRunDurations(reports: readonly FileReport[], path: string): boolean {
-  const measured = new Map(reports.filter((report) => !report.stopped).map((report) => [report.file, report.durationMs]));
-  try {
-    writeDurations(resolve(path), measured);
-    return true;
-  } catch (error) {
-    process.stderr.write(`turnlens: could not write the durations to ${path}: ${(error as Error).message}\n`);
-    return false;
-  }
 }
 
 /** Runs the files once and reports; resolves to the summary and what stopped it, if anything. */
@@ -144,7 +91,7 @@ function openCache(options: CliOptions, cwd: string): ResultCache {
     timeoutMs: options.timeoutMs,
     setupFiles: options.setupFiles,
     vite: options.vite ?? null,
-    updateSnapshot: options.update ? "all" : isCI ? "none" : "new",
+    updateSnapshot: snapshotMode(options),
     coverage: options.coverage !== undefined,
   };
   return ResultCache.open(stores, settings, cwd, (line) => process.stderr.write(`${line}\n`));
