@@ -9,7 +9,6 @@ import { REPORTER_NAMES, type ReporterName } from "../../project/config.ts";
 import type { FileReport, RunSummary, TestReport } from "../../execution/report.ts";
 import { countLine, isConsoleReporter, type ConsoleReporter, type FileExtras, type Out, type Reporter, type RunEnd, type Sink } from "./reporter.ts";
 import { canonicalReporter, FILE_BY_DEFAULT, isReporterName, REPORTERS } from "./reporterMap.ts";
-import { defaultBlobFile } from "./blobReporter.ts";
 
 /** A reporter as the command line or the config names it. */
 export interface ReporterSetting {
@@ -128,8 +127,8 @@ export function chooseReporters(
     const own = setting.options.outputFile;
     if (typeof own === "string" && own !== "") setting.file = own;
   }
-  // A blob is a file for merge-reports, never the terminal's.
-  for (const setting of chosen) if (setting.name === "blob" && setting.file === undefined) setting.file = defaultBlobFile(shard);
+  // A reporter that never writes to the terminal (blob) gets its own file when none is given.
+  for (const setting of chosen) setting.file ??= REPORTERS[setting.name].defaultFile?.(shard);
   // Two reporters on stdout are fine while both are lines for people; a document must have it alone.
   const onStdout = chosen.filter((setting) => setting.file === undefined && !setting.auto);
   const document = onStdout.find((setting) => REPORTERS[setting.name].document);

@@ -3,7 +3,7 @@
 // document, its count line, its options). Everything else about a reporter is derived from here.
 import { REPORTER_NAMES, type ReporterName } from "../../project/config.ts";
 import { AgentReporter } from "./agentReporter.ts";
-import { BlobReporter } from "./blobReporter.ts";
+import { BlobReporter, defaultBlobFile } from "./blobReporter.ts";
 import { DefaultReporter } from "./defaultReporter.ts";
 import { DotReporter } from "./dotReporter.ts";
 import { GithubActionsReporter } from "./githubActionsReporter.ts";
@@ -28,6 +28,8 @@ export interface ReporterKind {
   readonly document: boolean;
   /** The extension of the report file a refusal suggests (`report.xml`). */
   readonly extension: string;
+  /** The file it writes when none is given, by the run's shard: it never writes to the terminal (blob's). */
+  readonly defaultFile: ((shard: { index: number; count: number } | undefined) => string) | undefined;
   /** It ends with the count line itself; with none that does, the group prints it on stderr. */
   readonly counts: boolean;
   /** It reads the tests' run traces (which otherwise stay in the worker). */
@@ -55,6 +57,7 @@ const TERMINAL_PRINTOUT = {
   fileByDefault: false,
   document: false,
   extension: "txt",
+  defaultFile: undefined,
   counts: true,
   readsTraces: false,
   namesSchemas: false,
@@ -90,6 +93,7 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     fileByDefault: true,
     document: true,
     extension: "json",
+    defaultFile: undefined,
     counts: false,
     readsTraces: true,
     namesSchemas: false,
@@ -102,6 +106,7 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     fileByDefault: true,
     document: true,
     extension: "xml",
+    defaultFile: undefined,
     counts: false,
     readsTraces: false,
     namesSchemas: false,
@@ -114,6 +119,7 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     fileByDefault: false,
     document: true,
     extension: "tap",
+    defaultFile: undefined,
     counts: false,
     readsTraces: false,
     namesSchemas: false,
@@ -126,6 +132,7 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     fileByDefault: false,
     document: false,
     extension: "txt",
+    defaultFile: undefined,
     counts: false,
     readsTraces: false,
     namesSchemas: false,
@@ -138,6 +145,7 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     fileByDefault: false,
     document: false,
     extension: "txt",
+    defaultFile: undefined,
     counts: true,
     readsTraces: true,
     namesSchemas: true,
@@ -145,12 +153,12 @@ export const REPORTERS: Readonly<Record<ReporterName, ReporterKind>> = {
     options: {},
     make: (out) => new AgentReporter(out),
   },
-  // A file for `turnlens merge-reports`, never the terminal: `.turnlens-reports/blob-<i>-<n>.json` unless given one.
   blob: {
     sameAs: undefined,
     fileByDefault: false,
     document: true,
     extension: "json",
+    defaultFile: defaultBlobFile,
     counts: false,
     readsTraces: true,
     namesSchemas: true,
