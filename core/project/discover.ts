@@ -13,6 +13,11 @@ export type { ProjectConfig } from "./configFile.ts";
 export const TEST_FILE_GLOB = "**/*.{test,spec}.{ts,mts,cts,tsx,js,mjs,cjs,jsx}";
 const TEST_FILE = /\.(test|spec)\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
 
+/** The order a run takes its test files in (and merge-reports replays them in): by path, code unit by code unit. */
+export function inRunOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function isTestFile(file: string): boolean {
   return TEST_FILE.test(file);
 }
@@ -130,7 +135,7 @@ export async function discoverTests(paths: string[], cwd: string, given?: { conf
       if (!files.has(real)) files.set(real, reported);
     }
   }
-  return { files: [...files.values()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), dirs, ...(config ? { config } : {}) };
+  return { files: [...files.values()].sort(inRunOrder), dirs, ...(config ? { config } : {}) };
 }
 
 /**

@@ -3,6 +3,7 @@
 // or a repository commits; its paths are relative to its own folder, so it holds on any checkout.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { inRunOrder } from "./discover.ts";
 
 /** What the file holds: each test file's time in whole ms, by its path from the file's folder. */
 export interface DurationsDocument {
@@ -63,7 +64,7 @@ export function writeDurations(path: string, measured: ReadonlyMap<string, numbe
   const all = new Map<string, number>();
   for (const [file, ms] of earlier) if (!measured.has(file) && existsSync(file)) all.set(toKey(folder, file), ms);
   for (const [file, ms] of measured) all.set(toKey(folder, file), Math.round(ms));
-  const files = Object.fromEntries([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const files = Object.fromEntries([...all].sort(([a], [b]) => inRunOrder(a, b)));
   const document: DurationsDocument = { turnlens: "durations", version: 1, files };
   const scratch = `${path}.${process.pid}.tmp`;
   writeFileSync(scratch, `${JSON.stringify(document, null, 2)}\n`);

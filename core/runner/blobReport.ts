@@ -33,8 +33,6 @@ export interface BlobShard {
   count: number;
   /** A hash of the files before the split and each one's shard: shards that disagree did not split alike. */
   plan: string;
-  /** The files before the split. */
-  all: number;
 }
 
 export interface BlobDocument {

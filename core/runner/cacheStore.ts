@@ -12,6 +12,9 @@ export interface CacheStore {
   put(key: string, text: string): Promise<void>;
 }
 
+/** The folder `--cache` keeps entries in unless `--cache.dir` names one, as Babel's and Vite's caches go: within the project, out of its sources. */
+export const DEFAULT_CACHE_FOLDER = "node_modules/.cache/turnlens";
+
 /** A folder: an entry a file under `ac/`, written to a temporary name and renamed, so a reader never sees half of one. */
 export class FolderStore implements CacheStore {
   constructor(readonly name: string) {}

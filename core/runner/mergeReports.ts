@@ -4,11 +4,12 @@
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { summarize } from "../execution/report.ts";
+import { inRunOrder } from "../project/discover.ts";
 import { type BlobDocument, DEFAULT_BLOB_FOLDER, readBlob, replayFile } from "./blobReport.ts";
 import { chooseReporters, ReporterGroup } from "./reporters/reporterGroup.ts";
 import { outputs, writeAfterRun } from "./runOutput.ts";
 import type { RunStop } from "./runFiles.ts";
-import { flagNamed, TEST_FLAGS } from "./testFlags.ts";
+import { flagNamed, flagWritten, TEST_FLAGS } from "./testFlags.ts";
 import { CliUsageError, type CliOptions } from "./testOptions.ts";
 import { writeRunDurations } from "./runShards.ts";
 import { exitCodeOf } from "./testRun.ts";
@@ -88,7 +89,7 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   });
   reporter.start(blobs.reduce((sum, { blob }) => sum + blob.fileCount, 0));
   // One run tells its reporters about files in its sorted order when one worker runs them: so does the merge.
-  const entries = blobs.flatMap(({ blob }) => blob.files).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const entries = blobs.flatMap(({ blob }) => blob.files).sort((a, b) => inRunOrder(a.file, b.file));
   const reports = entries.map((entry) => replayFile(reporter, entry));
   const stop: RunStop = {
     interrupted: blobs.some(({ blob }) => blob.interrupted),
@@ -145,8 +146,7 @@ export function mergeCommand(args: readonly string[], options: CliOptions): numb
   const end = args.indexOf("--");
   for (const arg of end === -1 ? args : args.slice(0, end)) {
     if (!arg.startsWith("-") || arg === "-") continue;
-    const equals = arg.indexOf("=");
-    const flag = equals > 1 ? arg.slice(0, equals) : arg;
+    const flag = flagWritten(arg);
     const entry = flagNamed(flag);
     if (entry && !entry.merges) {
       const taken = TEST_FLAGS.filter((candidate) => candidate.merges && candidate.name !== "--merge-reports").map((candidate) => candidate.name);

@@ -82,6 +82,12 @@ export class ResultCache {
   readonly differences: string[] = [];
   /** The first error of each store, said once; that store is then left alone. */
   private readonly broken = new Set<CacheStore>();
+  /**
+   * Each input read once a run, by path: its bytes' hash and whether its code reaches outside
+   * (undefined when it is not there). Test files share workflows and helpers; an input changed
+   * since the run began is caught by `store`'s time check, not here.
+   */
+  private readonly inputs = new Map<string, { hash: string; reachesOutside: boolean } | undefined>();
 
   private constructor(
     private readonly stores: readonly CacheStore[],
@@ -137,12 +143,8 @@ export class ResultCache {
     if (!inputs || inputs.length === 0 || report.error || report.stopped || report.warnings?.length) return;
     if (report.tests.some((test) => test.status === "failed")) return;
     for (const input of inputs) {
-      try {
-        if (statSync(input).mtimeMs > since) return;
-        if (REACHES_OUTSIDE.test(readFileSync(input, "utf8"))) return;
-      } catch {
-        return;
-      }
+      const read = this.input(input);
+      if (!read || read.reachesOutside || (statSync(input, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) > since) return;
     }
     const manifest = JSON.stringify({ inputs: inputs.map((input) => relative(this.cwd, input)) });
     const runs: Record<string, TestReport["runs"]> = Object.fromEntries(report.tests.map((test) => [test.id, test.runs]));
@@ -171,8 +173,23 @@ export class ResultCache {
   /** The key of a result: the file's key and the bytes of its inputs and of its snapshot file. */
   private resultKey(fileKey: string, file: string, inputs: readonly string[]): string {
     const snapshot = join(dirname(file), "__snapshots__", `${basename(file)}.snap`);
-    const bytes = [...inputs, snapshot].map((input) => [relative(this.cwd, input), contentHash(input)]);
+    // The snapshot file is read each time: a run may write it (a new snapshot), and its result is stored against the written bytes.
+    const bytes = [...inputs.map((input) => [relative(this.cwd, input), this.input(input)?.hash ?? "-"]), [relative(this.cwd, snapshot), contentHash(snapshot)]];
     return sha256(`${fileKey}\n${JSON.stringify(bytes)}`);
+  }
+
+  /** An input's hash and verdict, read the first time the run asks. */
+  private input(path: string): { hash: string; reachesOutside: boolean } | undefined {
+    if (this.inputs.has(path)) return this.inputs.get(path);
+    let read: { hash: string; reachesOutside: boolean } | undefined;
+    try {
+      const bytes = readFileSync(path);
+      read = { hash: sha256(bytes), reachesOutside: REACHES_OUTSIDE.test(bytes.toString("utf8")) };
+    } catch {
+      read = undefined;
+    }
+    this.inputs.set(path, read);
+    return read;
   }
 
   private async get(key: string): Promise<string | undefined> {

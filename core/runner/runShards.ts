@@ -44,7 +44,7 @@ export function shardOf(files: string[], shard: { index: number; count: number }
       `shard ${shard.index}/${shard.count}: ${mine.length} of ${files.length} files, split by time (${shown} knows ${plan.known}; ~${(plan.expectedMs[shard.index - 1]! / 1000).toFixed(1)} s of work expected here)\n`,
     );
   }
-  const split = { index: shard.index, count: shard.count, plan: shardPlanHash(files, shard.count, plan.shardOf, process.cwd()), all: files.length };
+  const split = { index: shard.index, count: shard.count, plan: shardPlanHash(files, shard.count, plan.shardOf, process.cwd()) };
   return { files: mine, split };
 }
 

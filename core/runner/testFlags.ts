@@ -12,6 +12,7 @@ import { REPORTER_NAMES } from "../project/config.ts";
 import { FILE_BY_DEFAULT, REPORTERS } from "./reporters/reporterMap.ts";
 import { CliUsageError, type CliOptions, type ConfigurableOption } from "./testOptions.ts";
 import { DEFAULT_BLOB_FOLDER } from "./blobReport.ts";
+import { DEFAULT_CACHE_FOLDER } from "./cacheStore.ts";
 
 const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
@@ -390,7 +391,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
     value: "",
     help: wrapWords(
       "report a test file whose inputs are unchanged from an earlier run's result, without running it; " +
-        "--cache.dir <dir> (node_modules/.cache/turnlens), --cache.remote <url> (Bazel's HTTP cache protocol) (docs/ci.md)",
+        `--cache.dir <dir> (${DEFAULT_CACHE_FOLDER}), --cache.remote <url> (Bazel's HTTP cache protocol) (docs/ci.md)`,
       HELP_WIDTH,
     ),
     apply: ({ flag, value, noValue }, options) => {
@@ -517,6 +518,12 @@ export function flagNamed(flag: string): TestFlag | undefined {
   );
 }
 
+/** The flag an argument is, before any `=`: `--flag=value` and `-t=value` alike, for every flag (Vitest's forms). */
+export function flagWritten(arg: string): string {
+  const equals = arg.indexOf("=");
+  return equals > 1 ? arg.slice(0, equals) : arg;
+}
+
 /** `; did you mean --x?` for a misspelt flag near one of ours. */
 function nearestFlag(flag: string): string {
   const nearest = flag.startsWith("--") ? suggestName(flag, FLAGS) : undefined;
@@ -548,10 +555,8 @@ export function parseTestArgs(args: string[], cwd = process.cwd()): CliOptions |
       onlyPaths = true;
       continue;
     }
-    // `--flag=value` and `-t=value` alike, for every flag (Vitest's forms).
-    const eq = arg.indexOf("=");
-    const flag = eq > 1 ? arg.slice(0, eq) : arg;
-    const inline = eq > 1 ? arg.slice(eq + 1) : undefined;
+    const flag = flagWritten(arg);
+    const inline = flag.length < arg.length ? arg.slice(flag.length + 1) : undefined;
     const entry = flagNamed(flag);
     if (!entry) throw new CliUsageError(`unknown option: ${flag}${nearestFlag(flag)}`, true);
     const argument: FlagArgument = {

@@ -6,7 +6,7 @@ import type { JobResult } from "../execution/pool.ts";
 import { summarize, type RunSummary } from "../execution/report.ts";
 import { discoverTests, type Discovery } from "../project/discover.ts";
 import type { BlobShard } from "./blobReport.ts";
-import { FolderStore, HttpStore } from "./cacheStore.ts";
+import { DEFAULT_CACHE_FOLDER, FolderStore, HttpStore } from "./cacheStore.ts";
 import { changedTestFiles } from "./changedFiles.ts";
 import { ResultCache } from "./resultCache.ts";
 import { shardOf, writeRunDurations } from "./runShards.ts";
@@ -79,9 +79,6 @@ export function exitCodeOf(summary: RunSummary, options: CliOptions): number {
   if (summary.failed > 0) return 1;
   return summary.passed === 0 && !options.passWithNoTests ? 1 : 0;
 }
-
-/** The default folder of `--cache`, as Babel's and Vite's caches go: within the project, out of its sources. */
-export const DEFAULT_CACHE_FOLDER = "node_modules/.cache/turnlens";
 
 /** `--cache`'s stores (the folder first, then the remote) and its key of the run's settings. */
 function openCache(options: CliOptions, cwd: string): ResultCache {
