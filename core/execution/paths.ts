@@ -1,6 +1,6 @@
 // Where Turnlens itself is installed, and which of its files are served to test files.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 let cachedRoot: string | undefined;
@@ -31,4 +31,9 @@ export function turnlensRoot(): string {
 /** The worker entry the CLI forks. */
 export function workerEntry(): string {
   return join(turnlensRoot(), "dist", "worker.mjs");
+}
+
+/** A test file's snapshot file, as Vitest places it: `__snapshots__/<file>.snap` beside it. */
+export function snapshotFileOf(testFile: string): string {
+  return join(dirname(testFile), "__snapshots__", `${basename(testFile)}.snap`);
 }

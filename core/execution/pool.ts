@@ -15,6 +15,7 @@ import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
 import type { LineCoverageData } from "./v8Coverage.ts";
+import type { FileSystemReach } from "./fileSystemReach.ts";
 import type { ViteSettings } from "./viteSettings.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
@@ -72,6 +73,8 @@ export interface JobResult {
    * ended before the file was done (a crash, a kill) and no resumed run reported them.
    */
   inputs?: string[];
+  /** What the file's code read and wrote as it ran (fileSystemReach.ts); absent when its worker ended mid-file. */
+  reach?: FileSystemReach;
   /**
    * The pids of the workers that ran the file, in order: one, or more when a worker died mid-file
    * and another resumed its remaining tests. Empty when no worker took it (cancelled while queued,
@@ -653,6 +656,7 @@ export class WorkerPool {
         report,
         schemas: message.schemas ?? [],
         ...(message.inputs ? { inputs: message.inputs } : {}),
+        ...(message.reach ? { reach: message.reach } : {}),
         ...(message.coverage ? { coverage: message.coverage } : {}),
       });
       if (pending.warmup) this.options.observe?.("warm-up done");

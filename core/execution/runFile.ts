@@ -39,7 +39,10 @@ import { keepSessionBundle, sessionBundle } from "./mutantBundles.ts";
 import { performanceNow, realTimers, SafeMap, SafeSet } from "./primordials.ts";
 import { restoreFileMocks } from "../testApi/testApi.ts";
 import { resetModuleMocks } from "../testApi/viModules.ts";
-import { isAbsolute, relative } from "node:path";
+import { dirname, isAbsolute, relative, sep } from "node:path";
+import { beginFileSystemReach, endFileSystemReach, type FileSystemReach } from "./fileSystemReach.ts";
+import { processTempFolderPath, tempRootPath } from "../tempFolder/tempFiles.ts";
+import { snapshotFileOf } from "./paths.ts";
 import type { LoadedBundle } from "./v8Coverage.ts";
 import { runOnVitestRunner } from "./vitestRunner.ts";
 
@@ -52,6 +55,8 @@ export interface RunFileOptions {
   sources?: Readonly<Record<string, string>>;
   /** The project files the file's bundle read (the file first), once it is bundled or failed to be. */
   onInputs?: (inputs: string[]) => void;
+  /** What the file's code read and wrote as it ran (fileSystemReach.ts), once it ended. */
+  onReach?: (reach: FileSystemReach) => void;
   /** Only tests whose full name (describe names and test name, space separated) matches run. */
   testNamePattern?: RegExp;
   /** Default per-test timeout. */
@@ -570,9 +575,12 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   // 2. Import: the file declares its tests. From here on, what the file starts is its own, and is
   // reaped when the file ends (leftovers.ts).
   beginFileScope();
+  // The runner's own: its private folder (checked before use), this worker's subfolder (run folders, bundles), the snapshot file.
+  beginFileSystemReach([tempRootPath(), `${processTempFolderPath()}${sep}`, snapshotFileOf(file), dirname(snapshotFileOf(file))]);
   try {
     return await loadAndRun(options, outfile, served, finish, emit);
   } finally {
+    options.onReach?.(endFileSystemReach());
     endFileScope();
     // Spies and replaced properties the file made and did not restore end with it, as the file's
     // timers do: a forgotten spy on Map.prototype.get must not reach the next file.

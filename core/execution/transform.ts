@@ -3,6 +3,7 @@
 // from a global registry; other packages stay external and resolve from the test file's folder.
 import { build, type Message, type Metafile, type OnResolveArgs, type PartialMessage, type Plugin, transform } from "esbuild";
 import { builtinModules } from "node:module";
+import { noteReads } from "./fileSystemReach.ts";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readBoundedSource, UnbundlableFile } from "./boundedSource.ts";
@@ -675,6 +676,7 @@ export async function bundleRuntimeImport(specifier: string, importer: string): 
     },
     absWorkingDir: process.cwd(),
     ...testBundleOptions(),
+    metafile: true,
     // The same rules as the test file's own imports: Vite's suffixes and client, the config's define.
     plugins: [...viteImportPlugins(), turnlensPlugin(undefined, {}, served, missing)],
     define: { ...defineReplacements(), __filename: JSON.stringify(importer), __dirname: JSON.stringify(dirname(importer)), "import.meta.env": IMPORT_META_ENV },
@@ -684,5 +686,8 @@ export async function bundleRuntimeImport(specifier: string, importer: string): 
   });
   const output = result.outputFiles?.[0];
   if (!output) throw new Error(`esbuild produced no bundle for import("${specifier}")`);
+  // What it bundled the file's code read, as much as a file it opened (`--cache` keys on both).
+  const stdin = resolve(process.cwd(), "<stdin>");
+  noteReads(inputsFrom(result.metafile, stdin, process.cwd()).filter((path) => path !== stdin));
   return output.text;
 }

@@ -19,6 +19,7 @@ import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.t
 import { installTestGlobals } from "../testApi/testGlobals.ts";
 import { installImportMetaEnv } from "../testApi/stubs.ts";
 import { installFileScopes, startedProcesses } from "./leftovers.ts";
+import { type FileSystemReach, installFileSystemReach } from "./fileSystemReach.ts";
 import { changedServedModules, registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { giveRunnerItsTimers } from "./runnerTimers.ts";
@@ -53,6 +54,7 @@ guardProcess();
 // (and the runner's own: the file scope's timer wrappers, the served modules' registry).
 installTestGlobals();
 installFileScopes();
+installFileSystemReach();
 registry();
 installImportMetaEnv();
 giveRunnerItsTimers();
@@ -151,6 +153,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
   let inputs: string[] | undefined;
+  let reach: FileSystemReach | undefined;
   let bundle: LoadedBundle | undefined;
   // Counting starts before the bundle compiles, or its functions' blocks go uncounted.
   await (message.coverage ? startCoverage() : stopCoverage()).catch(() => {});
@@ -165,6 +168,9 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       ...(message.sources ? { sources: message.sources } : {}),
       onInputs: (read) => {
         inputs = read;
+      },
+      onReach: (reached) => {
+        reach = reached;
       },
       ...(message.traces === false ? { traces: false as const } : {}),
       ...(message.mutation ? { mutation: message.mutation } : {}),
@@ -204,6 +210,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
     ...(report.snapshots ? { snapshots: report.snapshots } : {}),
     ...(schemas.length > 0 ? { schemas } : {}),
     ...(inputs ? { inputs } : {}),
+    ...(reach ? { reach } : {}),
     ...(coverage && Object.keys(coverage).length > 0 ? { coverage } : {}),
   });
 }

@@ -3,13 +3,14 @@
 // bundle's bytes) and Node, the run's settings, the project's config, package and lock files, and
 // the bytes of every file its bundle read, as the run that stored it recorded them (docs/ci.md).
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
-import { turnlensRoot } from "../execution/paths.ts";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { snapshotFileOf, turnlensRoot } from "../execution/paths.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
 import { type BlobFile, blobText, readBlobText } from "./blobReport.ts";
 import type { CacheStore } from "./cacheStore.ts";
 import { versionLine } from "./versionLine.ts";
+import type { FileSystemReach } from "../execution/fileSystemReach.ts";
 
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
@@ -17,6 +18,23 @@ const sha256 = (text: string | Buffer) => createHash("sha256").update(text).dige
 function contentHash(path: string): string {
   try {
     return sha256(readFileSync(path));
+  } catch {
+    return "-";
+  }
+}
+
+/**
+ * What a test's code could have learnt by reading `path` as it ran: a file's bytes, a folder's
+ * names, or that nothing is there ("-"), as a hash.
+ */
+function pathStateHash(path: string): string {
+  try {
+    return sha256(readFileSync(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EISDIR") return "-";
+  }
+  try {
+    return sha256(`folder\n${readdirSync(path).sort().join("\n")}`);
   } catch {
     return "-";
   }
@@ -44,11 +62,15 @@ const PROJECT_FILES = [
 ];
 
 /**
- * What a file's code may reach that its bytes do not say: the file system, processes, the network,
- * the environment. A test file whose bundle reads any of these is never stored: its result may
- * change while every byte of its inputs stays the same.
+ * What a file's code may reach that its bytes do not say: processes, the network, the environment.
+ * A test file whose bundle reads any of these is never stored: its result may change while every
+ * byte of its inputs stays the same. The file system is not among them: the worker records what a
+ * file read and wrote as it ran (fileSystemReach.ts), and a result is keyed on what it read.
  */
-const REACHES_OUTSIDE = /["'](?:node:)?(?:fs|fs\/promises|child_process|net|http|https|http2|dgram|worker_threads|cluster|dns|tls)["']|\bprocess\.env\b/;
+const REACHES_OUTSIDE = /["'](?:node:)?(?:child_process|net|http|https|http2|dgram|worker_threads|cluster|dns|tls)["']|\bprocess\.env\b/;
+
+/** A path whose text is code a test may run (a module imported at run time), checked against REACHES_OUTSIDE. */
+const CODE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
 /** What the run's settings are, as far as a test's result depends on them. */
 export interface CacheRunSettings {
@@ -64,6 +86,12 @@ export interface CacheRunSettings {
 export interface CachedResult extends BlobFile {
   report: FileReport;
   coverage?: unknown;
+}
+
+/** What a stored result depends on: its bundle's inputs and the paths its code read as it ran. */
+interface RecordedInputs {
+  inputs: readonly string[];
+  reads: readonly string[];
 }
 
 export interface CacheLookup {
@@ -88,6 +116,8 @@ export class ResultCache {
    * since the run began is caught by `store`'s time check, not here.
    */
   private readonly inputs = new Map<string, { hash: string; reachesOutside: boolean } | undefined>();
+  /** Each path a test's code read, by path: its state's hash (pathStateHash), once a run. */
+  private readonly pathStates = new Map<string, string>();
 
   private constructor(
     private readonly stores: readonly CacheStore[],
@@ -101,7 +131,7 @@ export class ResultCache {
     const engine = contentHash(join(turnlensRoot(), "dist", "workerMain.js"));
     const project = PROJECT_FILES.map((name) => [name, contentHash(join(cwd, name))]);
     const setup = settings.setupFiles.map((file) => [relative(cwd, file), contentHash(file)]);
-    const runKey = sha256(JSON.stringify(["turnlens result cache 1", versionLine(), engine, project, { ...settings, setupFiles: setup }]));
+    const runKey = sha256(JSON.stringify(["turnlens result cache 2", versionLine(), engine, project, { ...settings, setupFiles: setup }]));
     return new ResultCache(stores, runKey, cwd, warn);
   }
 
@@ -114,13 +144,14 @@ export class ResultCache {
     const fileKey = sha256(`${this.runKey}\n${relative(this.cwd, file)}`);
     const manifest = await this.get(fileKey);
     if (manifest === undefined) return { fileKey };
-    let inputs: string[];
+    let recorded: RecordedInputs;
     try {
-      inputs = (JSON.parse(manifest) as { inputs: string[] }).inputs.map((input) => resolve(this.cwd, input));
+      const parsed = JSON.parse(manifest) as { inputs: string[]; reads: string[] };
+      recorded = { inputs: parsed.inputs.map((input) => resolve(this.cwd, input)), reads: parsed.reads.map((read) => resolve(this.cwd, read)) };
     } catch {
       return { fileKey };
     }
-    const resultKey = this.resultKey(fileKey, file, inputs);
+    const resultKey = this.resultKey(fileKey, file, recorded);
     const text = await this.get(resultKey);
     const tracesText = text !== undefined && traces ? await this.get(tracesKey(resultKey)) : undefined;
     if (text === undefined || (traces && tracesText === undefined)) return { fileKey };
@@ -135,20 +166,27 @@ export class ResultCache {
   }
 
   /**
-   * Stores a file's result under the bytes of its inputs, unless it is not a pass, its code reaches
-   * outside (REACHES_OUTSIDE), or an input changed after `since` (the run's start: its bundle may hold the older bytes).
+   * Stores a file's result under the bytes of its inputs and the state of what its code read,
+   * unless it is not a pass, its code reaches outside (REACHES_OUTSIDE, or it wrote outside the
+   * runner's folders), or an input or a path it read changed after `since` (the run's start: its
+   * bundle, or its code, may have seen the older bytes).
    */
-  async store(fileKey: string, result: CachedResult, inputs: readonly string[] | undefined, since: number): Promise<void> {
+  async store(fileKey: string, result: CachedResult, ran: { inputs?: readonly string[]; reach?: FileSystemReach }, since: number): Promise<void> {
     const { report } = result;
-    if (!inputs || inputs.length === 0 || report.error || report.stopped || report.warnings?.length) return;
-    if (report.tests.some((test) => test.status === "failed")) return;
+    const { inputs, reach } = ran;
+    if (!inputs || inputs.length === 0 || !reach || reach.wroteOutside !== undefined) return;
+    if (report.error || report.stopped || report.warnings?.length || report.tests.some((test) => test.status === "failed")) return;
+    const changedSince = (path: string) => (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NEGATIVE_INFINITY) > since;
     for (const input of inputs) {
       const read = this.input(input);
-      if (!read || read.reachesOutside || (statSync(input, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) > since) return;
+      if (!read || read.reachesOutside || changedSince(input)) return;
     }
-    const manifest = JSON.stringify({ inputs: inputs.map((input) => relative(this.cwd, input)) });
+    // A module its code imported at run time is read, not bundled: its text is checked as the bundle's is.
+    if (reach.reads.some((read) => changedSince(read) || (CODE_FILE.test(read) && this.input(read)?.reachesOutside))) return;
+    const recorded: RecordedInputs = { inputs, reads: reach.reads };
+    const manifest = JSON.stringify({ inputs: inputs.map((input) => relative(this.cwd, input)), reads: reach.reads.map((read) => relative(this.cwd, read)) });
     const runs: Record<string, TestReport["runs"]> = Object.fromEntries(report.tests.map((test) => [test.id, test.runs]));
-    const resultKey = this.resultKey(fileKey, result.file, inputs);
+    const resultKey = this.resultKey(fileKey, result.file, recorded);
     await this.put(tracesKey(resultKey), blobText(runs, this.cwd));
     await this.put(resultKey, blobText(withRuns(structuredClone(result), {}), this.cwd));
     await this.put(fileKey, manifest);
@@ -170,12 +208,23 @@ export class ResultCache {
     return `cache: ${this.found} of ${this.looked} files from ${names}, ${this.stored} stored${verified}`;
   }
 
-  /** The key of a result: the file's key and the bytes of its inputs and of its snapshot file. */
-  private resultKey(fileKey: string, file: string, inputs: readonly string[]): string {
-    const snapshot = join(dirname(file), "__snapshots__", `${basename(file)}.snap`);
+  /** The key of a result: the file's key, the bytes of its inputs and of its snapshot file, and the state of each path its code read. */
+  private resultKey(fileKey: string, file: string, recorded: RecordedInputs): string {
+    const snapshot = snapshotFileOf(file);
     // The snapshot file is read each time: a run may write it (a new snapshot), and its result is stored against the written bytes.
-    const bytes = [...inputs.map((input) => [relative(this.cwd, input), this.input(input)?.hash ?? "-"]), [relative(this.cwd, snapshot), contentHash(snapshot)]];
+    const bytes = [
+      ...recorded.inputs.map((input) => [relative(this.cwd, input), this.input(input)?.hash ?? "-"]),
+      [relative(this.cwd, snapshot), contentHash(snapshot)],
+      ...recorded.reads.map((read) => [relative(this.cwd, read), this.pathState(read)]),
+    ];
     return sha256(`${fileKey}\n${JSON.stringify(bytes)}`);
+  }
+
+  /** A read path's state (pathStateHash), taken the first time the run asks. */
+  private pathState(path: string): string {
+    let state = this.pathStates.get(path);
+    if (state === undefined) this.pathStates.set(path, (state = pathStateHash(path)));
+    return state;
   }
 
   /** An input's hash and verdict, read the first time the run asks. */

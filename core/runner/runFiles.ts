@@ -142,7 +142,7 @@ export async function runFiles(
           await cache.store(
             lookup.fileKey,
             { file, startedAt, events, report, extras: { schemas: result.schemas }, ...(result.coverage ? { coverage: result.coverage } : {}) },
-            result.inputs,
+            result,
             runStartedAt,
           );
       }

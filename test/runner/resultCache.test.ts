@@ -114,28 +114,64 @@ describe("turnlens test --cache", () => {
   );
 
   test(
-    "a file whose code reads files, the environment or processes is never stored; a broken entry is a miss",
+    "a file whose code reads files is stored against what it read: a changed file, a file that appears and a folder that grows each rerun their readers",
     async () => {
       const project = tempProject({
         ...PROJECT,
         "t/reads.test.ts":
           'import { readFileSync } from "node:fs";\nimport { expect, test } from "bun:test";\ntest("reads", () => expect(readFileSync(new URL("../data.txt", import.meta.url), "utf8")).toBe("one"));\n',
-        "t/env.test.ts": 'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.HOME).toBeDefined());\n',
+        "t/absent.test.ts":
+          'import { existsSync } from "node:fs";\nimport { expect, test } from "bun:test";\ntest("absent", () => expect(existsSync("later.txt")).toBe(false));\n',
+        "t/lists.test.ts":
+          'import { readdir } from "node:fs/promises";\nimport { expect, test } from "bun:test";\ntest("lists", async () => expect(await readdir(new URL("../folder", import.meta.url))).toEqual(["a.txt"]));\n',
         "data.txt": "one",
+        "folder/a.txt": "a",
+      });
+      try {
+        const run = () => turnlens(["t", "--cache", "--reporter", "json"], project.dir);
+        const first = await run();
+        expect(first.code).toBe(0);
+        expect(first.stderr).toContain("cache: 0 of 7 files from");
+        expect(first.stderr).toContain(", 7 stored");
+        const second = await run();
+        expect(second.stderr).toContain("cache: 7 of 7 files from");
+        writeFileSync(join(project.dir, "data.txt"), "two");
+        writeFileSync(join(project.dir, "later.txt"), "here");
+        writeFileSync(join(project.dir, "folder/b.txt"), "b");
+        const third = await run();
+        // None of the three is an input esbuild saw: had their reads not been keyed, each would pass from the cache.
+        expect(cachedFiles(third)).toMatchObject({ "t/reads.test.ts": false, "t/absent.test.ts": false, "t/lists.test.ts": false, "t/alpha.test.ts": true });
+        expect(JSON.parse(third.stdout)).toMatchObject({ failed: 3 });
+        expect(third.code).toBe(1);
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    "a file whose code writes outside the runner's folders, reads the environment or starts processes is never stored; a broken entry is a miss",
+    async () => {
+      const project = tempProject({
+        ...PROJECT,
+        "t/writes.test.ts":
+          'import { writeFileSync } from "node:fs";\nimport { expect, test } from "bun:test";\ntest("writes", () => expect(writeFileSync("out.txt", "x")).toBeUndefined());\n',
+        "t/env.test.ts": 'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.HOME).toBeDefined());\n',
+        "t/spawns.test.ts":
+          'import { execFileSync } from "node:child_process";\nimport { expect, test } from "bun:test";\ntest("spawns", () => expect(String(execFileSync("echo", ["hi"]))).toBe("hi\\n"));\n',
       });
       try {
         const first = await turnlens(["t", "--cache"], project.dir);
-        expect(first.stderr).toContain("cache: 0 of 6 files from");
+        expect(first.code).toBe(0);
+        expect(first.stderr).toContain("cache: 0 of 7 files from");
         expect(first.stderr).toContain(", 4 stored");
-        writeFileSync(join(project.dir, "data.txt"), "two");
         const second = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
-        // data.txt is not an input esbuild saw: had reads.test.ts been stored, this would pass from the cache.
-        expect(second.code).toBe(1);
-        expect(cachedFiles(second)).toMatchObject({ "t/reads.test.ts": false, "t/env.test.ts": false, "t/alpha.test.ts": true });
+        expect(cachedFiles(second)).toMatchObject({ "t/writes.test.ts": false, "t/env.test.ts": false, "t/spawns.test.ts": false, "t/alpha.test.ts": true });
         const entries = join(project.dir, "node_modules/.cache/turnlens/ac");
         for (const name of readdirSync(entries)) writeFileSync(join(entries, name), "{ not json");
         const broken = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
-        expect(Object.values(cachedFiles(broken))).toEqual([false, false, false, false, false, false]);
+        expect(Object.values(cachedFiles(broken))).toEqual([false, false, false, false, false, false, false]);
       } finally {
         project.remove();
       }
