@@ -38,6 +38,13 @@ export interface Mutant {
   why?: string;
 }
 
+/** What `--mutate` found: each mutant with its result, the budget a file had, and the time the mutants took. */
+export interface MutationResults {
+  budgetMs: number;
+  durationMs: number;
+  mutants: Mutant[];
+}
+
 /** What an answer entry becomes for its noAnswer mutant: a turn that fails, as a crashed harness does. */
 const ANSWER_BECOMES: NoAnswerKind = "failed";
 

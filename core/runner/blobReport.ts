@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { LineCoverageData } from "../execution/v8Coverage.ts";
 import type { FileReport, TestReport } from "../execution/report.ts";
 import type { FileExtras, Reporter } from "./reporters/reporter.ts";
+import type { MutationResults } from "../mutate/mutate.ts";
 
 export const BLOB_VERSION = 1;
 
@@ -55,6 +56,8 @@ export interface BlobDocument {
   note?: string;
   /** With `--coverage`: each file's line coverage (Istanbul's data by path). */
   coverage?: Array<LineCoverageData | undefined>;
+  /** With `--mutate`: the shard's mutants and their results. */
+  mutation?: MutationResults;
 }
 
 /** The hash every shard of one split computes alike: the files (relative to the run's folder), the count and each file's shard. */

@@ -1,6 +1,7 @@
 // `turnlens merge-reports [dir]` (and `turnlens test --merge-reports [dir]`, Vitest's flag): the
 // blob reports of one run's shards read back and told to the chosen reporters, in the order one run
-// would have told them, then coverage, timelines and the durations file as that run would write them.
+// would have told them, then coverage, timelines, the mutation table and the durations file as that
+// run would write them.
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { summarize } from "../execution/report.ts";
@@ -14,6 +15,8 @@ import { CliUsageError, type CliOptions } from "./testOptions.ts";
 import { writeRunDurations } from "./runShards.ts";
 import { exitCodeOf } from "./testRun.ts";
 import { versionLine } from "./versionLine.ts";
+import { belowThreshold, printMutation } from "./mutateCommand.ts";
+import type { MutationResults } from "../mutate/mutate.ts";
 
 /** A blob as read, with the name it is reported by. */
 interface NamedBlob {
@@ -77,7 +80,15 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   const cwd = process.cwd();
   const folder = resolve(cwd, folderArgument ?? DEFAULT_BLOB_FOLDER);
   const blobs = readBlobs(folder, cwd);
+  const mutated = blobs.filter(({ blob }) => blob.mutation);
+  if (options.mutate && mutated.length === 0)
+    throw new CliUsageError(`merge-reports --mutate: the blobs in ${folder} carry no mutation results: run each shard with --mutate --reporter blob`);
   const problems = splitProblems(blobs);
+  // A shard without mutants would leave its files out of the one table and score.
+  if (mutated.length > 0 && mutated.length < blobs.length) {
+    const unmutated = blobs.filter(({ blob }) => !blob.mutation).map(({ name }) => name);
+    problems.push(`${unmutated.join(", ")} ran without --mutate: the mutation table would count the other shards' files only`);
+  }
   const out = outputs();
   const shards = blobs[0]!.blob.shard;
   out.stderr.write(`merge-reports: ${blobs.length} blob report${blobs.length === 1 ? "" : "s"} from ${folder}${shards ? `, shards of ${shards.count}` : ""}\n`);
@@ -85,7 +96,7 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   if (lines.length > 1) out.stderr.write(`merge-reports: the blobs were written by ${lines.join(" and by ")}\n`);
   const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env), out, {
     silent: options.silent,
-    stdoutTaken: options.coverage === "json",
+    stdoutTaken: options.coverage === "json" || (mutated.length > 0 && options.mutate === "json"),
   });
   reporter.start(blobs.reduce((sum, { blob }) => sum + blob.fileCount, 0));
   // One run tells its reporters about files in its sorted order when one worker runs them: so does the merge.
@@ -113,13 +124,27 @@ export function mergeReports(folderArgument: string | undefined, options: CliOpt
   });
   const durationMs = Math.max(0, ...blobs.map(({ blob }) => blob.durationMs));
   reporter.finish(summary, durationMs, mergedNote(blobs, problems));
+  const mutation = mergedMutation(mutated);
+  if (mutation) printMutation(mutation, reports, options.mutate ?? "table", out, reporter.stdoutIsDocument);
   const testFiles = new Set(reports.map((report) => report.file));
   const lineCoverage = uncovered.length < blobs.length ? { coverage, testFiles } : undefined;
   const written = writeAfterRun(reports, stop, options, out, reporter.stdoutIsDocument, lineCoverage);
   const durationsWritten = options.durations === undefined || writeRunDurations(reports, options.durations);
   if (problems.length > 0 || reporter.writeFailed || !written || !durationsWritten) return 1;
   if (stop.interrupted) return 130;
-  return exitCodeOf(summary, options);
+  const code = exitCodeOf(summary, options);
+  return code === 0 && mutation && belowThreshold(mutation.mutants, options.mutateThreshold, out) ? 1 : code;
+}
+
+/** The shards' mutants as one run's, in its file order; the budget theirs, the time the longest shard's (they ran side by side). */
+function mergedMutation(mutated: readonly NamedBlob[]): MutationResults | undefined {
+  if (mutated.length === 0) return undefined;
+  const results = mutated.map(({ blob }) => blob.mutation!);
+  return {
+    budgetMs: results[0]!.budgetMs,
+    durationMs: Math.max(...results.map((result) => result.durationMs)),
+    mutants: results.flatMap((result) => result.mutants).sort((a, b) => inRunOrder(a.file, b.file)),
+  };
 }
 
 /** The line before the count: the merge's problems, and each shard's own note (interrupted, bailed). */

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import { takeEarlyWorker } from "./earlyWorker.ts";
-import { listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant } from "../mutate/mutate.ts";
+import { listMutants, runMutants, scoreOf, uncheckedSentence, type Mutant, type MutationResults } from "../mutate/mutate.ts";
 import { WorkerPool } from "../execution/pool.ts";
 import { ONE_RUN_RECYCLE } from "../execution/limits.ts";
 import { summarize, type FileReport } from "../execution/report.ts";
@@ -13,6 +13,8 @@ import type { Out } from "./reporters/reporter.ts";
 import { chooseReporters, ReporterGroup, type ReporterSetting } from "./reporters/reporterGroup.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
 import { formatDuration } from "../workflow/durations.ts";
+import type { BlobShard } from "./blobReport.ts";
+import type { CliOptions } from "./testOptions.ts";
 
 export { DEFAULT_MUTATE_BUDGET_MS } from "../mutate/mutate.ts";
 
@@ -27,6 +29,9 @@ export interface MutateOptions {
   outputFile?: string | Record<string, string>;
   silent: boolean;
   pattern?: RegExp;
+  /** `--shard`: the blob report is named for it, and carries the split (`split`) for merge-reports. */
+  shard?: CliOptions["shard"];
+  split?: BlobShard;
 }
 
 function shown(cwd: string, file: string): string {
@@ -48,7 +53,7 @@ const RESULT_WORDS = { noticed: "noticed", "not-noticed": "NOT noticed", "not-ru
 export async function mutateCommand(files: string[], options: MutateOptions, out: Out, signal?: AbortSignal): Promise<number> {
   const started = performance.now();
   // The json document owns stdout: the test reporter writes to stderr then.
-  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env), out, {
+  const reporter = new ReporterGroup(chooseReporters(options.reporters, options.outputFile, process.env, options.shard), out, {
     silent: options.silent,
     stdoutTaken: options.format === "json",
   });
@@ -74,7 +79,7 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
     }),
   );
   const summary = summarize(reports);
-  reporter.finish(summary, performance.now() - started, summary.passed + summary.failed === 0 ? "no test ran" : undefined);
+  const note = summary.passed + summary.failed === 0 ? "no test ran" : undefined;
 
   const mutants = reports.flatMap(listMutants);
   const durations = new Map(reports.flatMap((report) => report.tests.map((test) => [`${report.file}\n${test.id}`, test.durationMs] as const)));
@@ -87,10 +92,21 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
     baselineMs: (mutant) => durations.get(`${mutant.file}\n${mutant.testId}`),
     ...(signal ? { signal } : {}),
   });
-  const mutantsMs = performance.now() - mutantsStarted;
+  const mutation: MutationResults = { budgetMs: options.budgetMs, durationMs: Math.round(performance.now() - mutantsStarted), mutants };
   signal?.removeEventListener("abort", onAbort);
   await pool.close();
+  // The run ends once its mutants have: a blob report carries them, for merge-reports's one table.
+  reporter.runEnded({ ...(options.split ? { shard: options.split } : {}), unfinished: [], interrupted: signal?.aborted ?? false, bailed: false, mutation });
+  reporter.finish(summary, performance.now() - started, note);
+  printMutation(mutation, reports, options.format, out, reporter.stdoutIsDocument);
+  if (signal?.aborted) return 130;
+  if (summary.failed > 0 || summary.passed + summary.failed === 0) return 1;
+  return belowThreshold(mutation.mutants, options.threshold, out) ? 1 : 0;
+}
 
+/** `--mutate`'s table and score (`table`), or its one JSON document on stdout (`json`), for a run or a merge of shards. */
+export function printMutation(mutation: MutationResults, reports: readonly FileReport[], format: "table" | "json", out: Out, stdoutIsDocument: boolean): void {
+  const { mutants, budgetMs, durationMs } = mutation;
   const byFile = new Map<string, Mutant[]>();
   for (const mutant of mutants) byFile.set(mutant.file, [...(byFile.get(mutant.file) ?? []), mutant]);
   const total = scoreOf(mutants);
@@ -99,10 +115,10 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
       .find((report) => report.file === mutant.file)
       ?.tests.find((test) => test.id === mutant.testId)
       ?.path.join(" ") ?? mutant.testId;
-  if (options.format === "json") {
+  if (format === "json") {
     const document = {
-      budgetMs: options.budgetMs,
-      durationMs: Math.round(mutantsMs),
+      budgetMs,
+      durationMs,
       score: total,
       files: [...byFile].map(([file, list]) => ({
         file: shown(out.cwd, file),
@@ -124,22 +140,23 @@ export async function mutateCommand(files: string[], options: MutateOptions, out
       })),
     };
     out.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  } else {
-    // Beside a json or junit document on stdout the table would break it: it goes to stderr then.
-    const table = reporter.stdoutIsDocument ? out.stderr : out.stdout;
-    table.write(`${mutantTables(byFile, out.cwd, options.budgetMs, testName).join("\n")}\n`);
-    const rate = mutantsMs > 0 ? Math.round((total.run / mutantsMs) * 1000 * 10) / 10 : 0;
-    table.write(
-      `\nmutation score ${total.noticed}/${total.run} noticed (${percent(total.noticed, total.run)})${total.notRun > 0 ? `, ${total.notRun} not run (budget)` : ""} · ${total.run} mutants in ${seconds(mutantsMs)} (${rate}/s)\n`,
-    );
+    return;
   }
-  if (signal?.aborted) return 130;
-  if (summary.failed > 0 || summary.passed + summary.failed === 0) return 1;
-  if (options.threshold !== undefined && total.run > 0 && (total.noticed / total.run) * 100 < options.threshold) {
-    out.stderr.write(`mutation score ${percent(total.noticed, total.run)} is below --mutate-threshold ${options.threshold}%\n`);
-    return 1;
-  }
-  return 0;
+  // Beside a json or junit document on stdout the table would break it: it goes to stderr then.
+  const table = stdoutIsDocument ? out.stderr : out.stdout;
+  table.write(`${mutantTables(byFile, out.cwd, budgetMs, testName).join("\n")}\n`);
+  const rate = durationMs > 0 ? Math.round((total.run / durationMs) * 1000 * 10) / 10 : 0;
+  table.write(
+    `\nmutation score ${total.noticed}/${total.run} noticed (${percent(total.noticed, total.run)})${total.notRun > 0 ? `, ${total.notRun} not run (budget)` : ""} · ${total.run} mutants in ${seconds(durationMs)} (${rate}/s)\n`,
+  );
+}
+
+/** Whether the score is below `--mutate-threshold` (said on stderr when it is). */
+export function belowThreshold(mutants: readonly Mutant[], threshold: number | undefined, out: Out): boolean {
+  const total = scoreOf(mutants);
+  if (threshold === undefined || total.run === 0 || (total.noticed / total.run) * 100 >= threshold) return false;
+  out.stderr.write(`mutation score ${percent(total.noticed, total.run)} is below --mutate-threshold ${threshold}%\n`);
+  return true;
 }
 
 /** The table of each file: a row per mutant (entry, agent, mutation, result), its score, then the sentences of the answers no assertion noticed. */

@@ -437,6 +437,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--mutate",
+    merges: true,
     value: "[=json]",
     help: ["rerun each passed test with each scripted answer changed, and list", "the answers no assertion noticed (docs/mutate.md)"],
     apply: ({ inline }, options) => {
@@ -462,6 +463,7 @@ export const TEST_FLAGS: readonly TestFlag[] = [
   },
   {
     name: "--mutate-threshold",
+    merges: true,
     value: " <n>",
     help: ["exit 1 when fewer mutants than this were noticed"],
     apply: ({ value }, options) => {

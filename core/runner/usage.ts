@@ -39,8 +39,8 @@ turnlens init [folder] [--example] sets a folder up: tsconfig paths for the serv
 in a folder with no workflow, a first workflow and its test (turnlens init --help).
 
 turnlens merge-reports [dir] [--reporter …] [--coverage] [--timeline <dir>] [--durations <file>]
-merges the blob reports (--reporter blob) of a run's shards into one report, as one run would
-have printed it; dir is .turnlens-reports by default (docs/ci.md).
+[--mutate] merges the blob reports (--reporter blob) of a run's shards into one report, as one
+run would have printed it; dir is .turnlens-reports by default (docs/ci.md).
 
 turnlens record <run folder> --workflow <file> [--check] writes a test that replays a run from
 its run.jsonl and in.jsonl, or checks the run still replays (turnlens record --help).

@@ -160,6 +160,47 @@ describe("turnlens merge-reports", () => {
     SLOW,
   );
 
+  test(
+    "shards run with --mutate merge into the mutation table and score of one run; the threshold is the merged score's; a shard run without --mutate fails the merge",
+    async () => {
+      const demo = (name: string) => readFileSync(join(ROOT, "examples", "mutation", name), "utf8");
+      const project = tempProject({
+        "a/workflow.ts": demo("workflow.ts"),
+        "a/workflow.test.ts": demo("workflow.test.ts"),
+        "b/workflow.ts": demo("workflow.ts"),
+        "b/workflow.test.ts": demo("workflow.test.ts"),
+      });
+      // Times and rates differ between any two runs.
+      const steady = (text: string) => timeless(text).replace(/\([\d.]+\/s\)/g, "(<rate>)");
+      try {
+        const single = await apart(["a", "b", "--mutate"], project.dir);
+        expect(single.code).toBe(0);
+        expect(single.stdout).toContain("mutation score 14/16 noticed (87%)");
+        for (const shard of ["1/2", "2/2"]) expect((await apart(["a", "b", "--mutate", "--shard", shard, "--reporter", "blob"], project.dir)).code).toBe(0);
+        const merged = await turnlensCommand(["merge-reports"], project.dir);
+        expect(merged.code).toBe(0);
+        expect(steady(merged.stdout)).toBe(steady(single.stdout));
+        const document = await turnlensCommand(["merge-reports", "--mutate=json"], project.dir);
+        expect(JSON.parse(document.stdout)).toMatchObject({
+          score: { noticed: 14, run: 16, notRun: 0 },
+          files: [{ file: "a/workflow.test.ts" }, { file: "b/workflow.test.ts" }],
+        });
+        expect(document.stderr).toContain("4 passed, 0 failed");
+        const below = await turnlensCommand(["merge-reports", "--mutate-threshold", "90"], project.dir);
+        expect(below.code).toBe(1);
+        expect(below.stderr).toContain("mutation score 87% is below --mutate-threshold 90%");
+        // Shard 2 again, without --mutate: its file's mutants would be missing from the table.
+        expect((await apart(["a", "b", "--shard", "2/2", "--reporter", "blob"], project.dir)).code).toBe(0);
+        const partial = await turnlensCommand(["merge-reports"], project.dir);
+        expect(partial.code).toBe(1);
+        expect(partial.stdout).toContain("merge-reports: blob-2-2.json ran without --mutate: the mutation table would count the other shards' files only");
+      } finally {
+        project.remove();
+      }
+    },
+    SLOW,
+  );
+
   test("what merge-reports cannot merge is a usage error naming it", async () => {
     const project = tempProject({ "blobs/notes.json": "{}", "t/a.test.ts": testFile(0) });
     try {

@@ -60,6 +60,7 @@ export class BlobReporter implements Reporter {
       bailed: end?.bailed ?? false,
       ...(note !== undefined ? { note } : {}),
       ...(end?.coverage ? { coverage: [...end.coverage] } : {}),
+      ...(end?.mutation ? { mutation: end.mutation } : {}),
     };
     this.out.stdout.write(blobText(blob, resolve(this.out.cwd)));
   }

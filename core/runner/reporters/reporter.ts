@@ -7,6 +7,7 @@ import type { FileReport, RunSummary, Site, TestReport } from "../../execution/r
 import type { SchemaName } from "../../execution/schemaNames.ts";
 import type { LineCoverageData } from "../../execution/v8Coverage.ts";
 import type { BlobShard } from "../blobReport.ts";
+import type { MutationResults } from "../../mutate/mutate.ts";
 import { oneLineText } from "./terminalText.ts";
 
 /** Where a reporter writes: the terminal's streams, or a file's text kept until the run ends. */
@@ -57,6 +58,8 @@ export interface RunEnd {
   bailed: boolean;
   /** With `--coverage`: each file's line coverage. */
   coverage?: ReadonlyArray<LineCoverageData | undefined>;
+  /** With `--mutate`: each mutant and its result (a blob carries them for merge-reports). */
+  mutation?: MutationResults;
 }
 
 /** A reporter that prints the tests' output itself as it comes (the terminal reporters: a progress line to clear first). */
