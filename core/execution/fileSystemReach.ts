@@ -154,7 +154,9 @@ function wrapAll(object: Record<string, unknown>): void {
       if (key === "length" || key === "name" || key === "prototype") continue;
       Object.defineProperty(wrapped, key, Reflect.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
     }
+    // A library may read a function's arity (universalify's forms) or name.
     Object.defineProperty(wrapped, "name", { value: name });
+    Object.defineProperty(wrapped, "length", { value: original.length });
     object[name] = wrapped;
   }
 }

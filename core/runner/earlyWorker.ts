@@ -3,6 +3,7 @@
 // search for test files. Its messages wait here until the first pool takes it.
 import { processSlot } from "../execution/processSlot.ts";
 import { forkWorker } from "../execution/workerProcess.ts";
+import { endedClean, killGroup } from "../execution/processTree.ts";
 
 type ChildProcess = ReturnType<typeof forkWorker>;
 
@@ -52,7 +53,14 @@ export function takeEarlyWorker(): ChildProcess | undefined {
   return child;
 }
 
-/** Ends the early worker if no pool took it. */
+/**
+ * Ends the early worker if no pool took it (a usage error, no test files, every file from --cache).
+ * It ran no test file, so all it started is in its own process group (esbuild's service): killing
+ * the group accounts for it, and the command's exit need not search /proc for its tag.
+ */
 export function discardEarlyWorker(): void {
-  early.take()?.child.kill("SIGKILL");
+  const pid = early.take()?.child.pid;
+  if (pid === undefined) return;
+  killGroup(pid);
+  endedClean(pid);
 }

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import * as fs from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { accessOf, FILE_SYSTEM_ACCESS, pathsTouched, readsOnly } from "../../core/execution/fileSystemReach.ts";
 
 const touched = (name: string, ...args: unknown[]) => pathsTouched(accessOf(name), args);
@@ -46,6 +47,19 @@ describe("the file system a test file reaches", () => {
     expect(accessOf("someFutureCall")).toBe("write");
     expect(touched("someFutureCall", { options: true })).toEqual({ reads: [], writes: ["(no path)"] });
     expect(accessOf("statfsSync")).toBe("write");
+  });
+
+  test("in a test file, fs's wrapped functions keep their names, arities and what hangs off them (realpathSync.native, promisify's forms)", async () => {
+    // This file runs in a worker, whose fs is wrapped (fileSystemReach.ts's installFileSystemReach).
+    expect([fs.readFile.name, fs.readFile.length, fs.promises.readFile.length, fs.writeFileSync.length]).toEqual(["readFile", 3, 2, 3]);
+    expect(typeof fs.realpathSync.native).toBe("function");
+    expect(await promisify(fs.exists)(new URL(".", import.meta.url))).toBe(true);
+    const descriptor = fs.openSync(new URL(import.meta.url), "r");
+    try {
+      expect(await promisify(fs.read)(descriptor, Buffer.alloc(2), 0, 2, 0)).toMatchObject({ bytesRead: 2 });
+    } finally {
+      fs.closeSync(descriptor);
+    }
   });
 
   test("every name in the table is a function of this Node's fs or fs.promises", () => {
