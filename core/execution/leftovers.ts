@@ -36,6 +36,11 @@ function markStarted(): void {
   if (filesBegun) startedSinceFiles = true;
 }
 
+/** Whether the running file's code started a process or a thread, or loaded a native addon, so far. */
+export function fileStartedAnything(): boolean {
+  return scope?.spawned ?? false;
+}
+
 /** Whether anything may have started a process since the first file began (startedSinceFiles). */
 export function startedProcesses(): boolean {
   return startedSinceFiles;

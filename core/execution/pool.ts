@@ -11,11 +11,10 @@ import { forkWorker } from "./workerProcess.ts";
 import { RECYCLE_ABOVE_RSS_BYTES, RECYCLE_AFTER_RUNS, timerDelay } from "./limits.ts";
 import { readWorkerMessage, type ParentMessage, type WorkerMessage } from "./workerMessages.ts";
 import { hookFailureReport, type ErrorReport, type FileReport, type TestReport } from "./report.ts";
-import type { Phase, RunEvent, TestInfo } from "./runFile.ts";
+import type { FileReach, Phase, RunEvent, TestInfo } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
 import type { LineCoverageData } from "./v8Coverage.ts";
-import type { FileSystemReach } from "./fileSystemReach.ts";
 import type { ViteSettings } from "./viteSettings.ts";
 
 /** Time a blocked worker gets past its deadline before it is killed. */
@@ -73,8 +72,8 @@ export interface JobResult {
    * ended before the file was done (a crash, a kill) and no resumed run reported them.
    */
   inputs?: string[];
-  /** What the file's code read and wrote as it ran (fileSystemReach.ts); absent when its worker ended mid-file. */
-  reach?: FileSystemReach;
+  /** What the file's code reached as it ran (runFile.ts's FileReach); absent when its worker ended mid-file. */
+  reach?: FileReach;
   /**
    * The pids of the workers that ran the file, in order: one, or more when a worker died mid-file
    * and another resumed its remaining tests. Empty when no worker took it (cancelled while queued,

@@ -23,7 +23,8 @@ import { jsonSafe } from "./jsonSafe.ts";
 import { fullName } from "./report.ts";
 import { errorReport, locationOf, readableThrown } from "./stack.ts";
 import { fileSnapshots, snapshotTestStarts, type SnapshotUpdate } from "./snapshotRun.ts";
-import { beginFileScope, endFileScope } from "./leftovers.ts";
+import { beginFileScope, endFileScope, fileStartedAnything } from "./leftovers.ts";
+import { beginNetworkUse, endNetworkUse } from "./networkUse.ts";
 import { timerDelay } from "./limits.ts";
 import { guardProcess, routeStrayErrors } from "./processGuard.ts";
 import { installTestGlobals } from "../testApi/testGlobals.ts";
@@ -46,6 +47,16 @@ import { snapshotFileOf } from "./paths.ts";
 import type { LoadedBundle } from "./v8Coverage.ts";
 import { runOnVitestRunner } from "./vitestRunner.ts";
 
+/**
+ * What a file's code reached as it ran, beyond its bundle: the paths it read, and whether it
+ * changed files outside the runner's folders, started a process, a thread or a native addon, or
+ * used the network. `--cache` keys a result on the first and never stores one after the others.
+ */
+export interface FileReach extends FileSystemReach {
+  started?: true;
+  network?: true;
+}
+
 export interface RunFileOptions {
   /** Absolute path of the test file. */
   file: string;
@@ -55,8 +66,8 @@ export interface RunFileOptions {
   sources?: Readonly<Record<string, string>>;
   /** The project files the file's bundle read (the file first), once it is bundled or failed to be. */
   onInputs?: (inputs: string[]) => void;
-  /** What the file's code read and wrote as it ran (fileSystemReach.ts), once it ended. */
-  onReach?: (reach: FileSystemReach) => void;
+  /** What the file's code reached as it ran (FileReach), once it ended. */
+  onReach?: (reach: FileReach) => void;
   /** Only tests whose full name (describe names and test name, space separated) matches run. */
   testNamePattern?: RegExp;
   /** Default per-test timeout. */
@@ -575,12 +586,15 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   // 2. Import: the file declares its tests. From here on, what the file starts is its own, and is
   // reaped when the file ends (leftovers.ts).
   beginFileScope();
+  beginNetworkUse();
   // The runner's own: its private folder (checked before use), this worker's subfolder (run folders, bundles), the snapshot file.
   beginFileSystemReach([tempRootPath(), `${processTempFolderPath()}${sep}`, snapshotFileOf(file), dirname(snapshotFileOf(file))]);
   try {
     return await loadAndRun(options, outfile, served, finish, emit);
   } finally {
-    options.onReach?.(endFileSystemReach());
+    const started = fileStartedAnything();
+    const network = endNetworkUse();
+    options.onReach?.({ ...endFileSystemReach(), ...(started ? { started: true } : {}), ...(network ? { network: true } : {}) });
     endFileScope();
     // Spies and replaced properties the file made and did not restore end with it, as the file's
     // timers do: a forgotten spy on Map.prototype.get must not reach the next file.

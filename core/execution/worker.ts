@@ -5,7 +5,7 @@ import { timerDelay } from "./limits.ts";
 import { exitProcess, guardProcess } from "./processGuard.ts";
 import { watchParent } from "./parentWatch.ts";
 import { killGroup, killTagged, tagDescendants, workerTag } from "./processTree.ts";
-import { runTestFile } from "./runFile.ts";
+import { type FileReach, runTestFile } from "./runFile.ts";
 import { mapBundleFrame } from "./bundleMaps.ts";
 import { useFrameMapper } from "../testing/stackText.ts";
 import { installRuntimeImport } from "./runtimeImport.ts";
@@ -19,7 +19,8 @@ import { findSchemaNames, type SchemaName, wantedSchemas } from "./schemaNames.t
 import { installTestGlobals } from "../testApi/testGlobals.ts";
 import { installImportMetaEnv } from "../testApi/stubs.ts";
 import { installFileScopes, startedProcesses } from "./leftovers.ts";
-import { type FileSystemReach, installFileSystemReach } from "./fileSystemReach.ts";
+import { installFileSystemReach } from "./fileSystemReach.ts";
+import { installNetworkUse } from "./networkUse.ts";
 import { changedServedModules, registry } from "./served.ts";
 import { changedBuiltins, pictureBuiltins } from "./realmCheck.ts";
 import { giveRunnerItsTimers } from "./runnerTimers.ts";
@@ -55,6 +56,7 @@ guardProcess();
 installTestGlobals();
 installFileScopes();
 installFileSystemReach();
+installNetworkUse();
 registry();
 installImportMetaEnv();
 giveRunnerItsTimers();
@@ -153,7 +155,7 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
   const pattern = message.pattern ? new RegExp(message.pattern.source, message.pattern.flags) : undefined;
   let report: FileReport;
   let inputs: string[] | undefined;
-  let reach: FileSystemReach | undefined;
+  let reach: FileReach | undefined;
   let bundle: LoadedBundle | undefined;
   // Counting starts before the bundle compiles, or its functions' blocks go uncounted.
   await (message.coverage ? startCoverage() : stopCoverage()).catch(() => {});

@@ -5,11 +5,10 @@
 import Type, { type TSchema } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 import type { ErrorReport, FileReport } from "./report.ts";
-import type { RunEvent } from "./runFile.ts";
+import type { FileReach, RunEvent } from "./runFile.ts";
 import type { SchemaName } from "./schemaNames.ts";
 import type { MutationPlan } from "../testing/scriptMutation.ts";
 import type { LineCoverageData } from "./v8Coverage.ts";
-import type { FileSystemReach } from "./fileSystemReach.ts";
 import type { ViteSettings, WorkerIds } from "./viteSettings.ts";
 
 export type ParentMessage =
@@ -81,8 +80,8 @@ export type WorkerMessage =
        * node_modules, not the served modules); absent when it was never bundled.
        */
       inputs?: string[];
-      /** What the file's code read and wrote as it ran (fileSystemReach.ts); absent when it never ran. */
-      reach?: FileSystemReach;
+      /** What the file's code reached as it ran (runFile.ts's FileReach); absent when it never ran. */
+      reach?: FileReach;
       /** With a `coverage` run: Istanbul's data of each project file the bundle holds, by absolute path. */
       coverage?: LineCoverageData;
       /** The file's snapshots (report.ts's `FileReport.snapshots`). */
@@ -139,7 +138,14 @@ const messages: Record<WorkerMessage["type"], TSchema> = {
     error: Type.Optional(errorReport),
     schemas: Type.Optional(Type.Array(schemaName)),
     inputs: Type.Optional(Type.Array(Type.String())),
-    reach: Type.Optional(Type.Object({ reads: Type.Array(Type.String()), wroteOutside: Type.Optional(Type.String()) })),
+    reach: Type.Optional(
+      Type.Object({
+        reads: Type.Array(Type.String()),
+        wroteOutside: Type.Optional(Type.String()),
+        started: Type.Optional(Type.Literal(true)),
+        network: Type.Optional(Type.Literal(true)),
+      }),
+    ),
     coverage: Type.Optional(Type.Record(Type.String(), fileCoverage)),
     snapshots: Type.Optional(Type.Object({ snapshotFile: Type.String(), failures: Type.Array(Type.Object({ key: Type.String(), file: Type.String() })) })),
   }),

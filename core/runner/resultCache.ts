@@ -10,7 +10,7 @@ import type { FileReport, TestReport } from "../execution/report.ts";
 import { type BlobFile, blobText, readBlobText } from "./blobReport.ts";
 import type { CacheStore } from "./cacheStore.ts";
 import { versionLine } from "./versionLine.ts";
-import type { FileSystemReach } from "../execution/fileSystemReach.ts";
+import type { FileReach } from "../execution/runFile.ts";
 
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
@@ -63,9 +63,11 @@ const PROJECT_FILES = [
 
 /**
  * What a file's code may reach that its bytes do not say: processes, the network, the environment.
- * A test file whose bundle reads any of these is never stored: its result may change while every
- * byte of its inputs stays the same. The file system is not among them: the worker records what a
- * file read and wrote as it ran (fileSystemReach.ts), and a result is keyed on what it read.
+ * A test file whose bundle's text names any of these is never stored: its result may change while
+ * every byte of its inputs stays the same. The worker also sees processes, threads, native addons
+ * and connections as they happen, a package's too (runFile.ts's FileReach); the text is what
+ * catches `process.env`, which a run does not watch. The file system is not among them: the worker
+ * records what a file read as it ran (fileSystemReach.ts), and a result is keyed on it.
  */
 const REACHES_OUTSIDE = /["'](?:node:)?(?:child_process|net|http|https|http2|dgram|worker_threads|cluster|dns|tls)["']|\bprocess\.env\b/;
 
@@ -167,14 +169,15 @@ export class ResultCache {
 
   /**
    * Stores a file's result under the bytes of its inputs and the state of what its code read,
-   * unless it is not a pass, its code reaches outside (REACHES_OUTSIDE, or it wrote outside the
-   * runner's folders), or an input or a path it read changed after `since` (the run's start: its
-   * bundle, or its code, may have seen the older bytes).
+   * unless it is not a pass, its code reaches what no byte says (REACHES_OUTSIDE in its text; as
+   * it ran: a change outside the runner's folders, a process, a thread, a native addon, the
+   * network), or an input or a path it read changed after `since` (the run's start: its bundle,
+   * or its code, may have seen the older bytes).
    */
-  async store(fileKey: string, result: CachedResult, ran: { inputs?: readonly string[]; reach?: FileSystemReach }, since: number): Promise<void> {
+  async store(fileKey: string, result: CachedResult, ran: { inputs?: readonly string[]; reach?: FileReach }, since: number): Promise<void> {
     const { report } = result;
     const { inputs, reach } = ran;
-    if (!inputs || inputs.length === 0 || !reach || reach.wroteOutside !== undefined) return;
+    if (!inputs || inputs.length === 0 || !reach || reach.wroteOutside !== undefined || reach.started || reach.network) return;
     if (report.error || report.stopped || report.warnings?.length || report.tests.some((test) => test.status === "failed")) return;
     const changedSince = (path: string) => (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NEGATIVE_INFINITY) > since;
     for (const input of inputs) {

@@ -151,7 +151,7 @@ describe("turnlens test --cache", () => {
   );
 
   test(
-    "a file whose code writes outside the runner's folders, reads the environment or starts processes is never stored; a broken entry is a miss",
+    "a file whose code writes outside the runner's folders, reads the environment, starts a process or connects (itself or through a package) is never stored; a broken entry is a miss",
     async () => {
       const project = tempProject({
         ...PROJECT,
@@ -160,18 +160,48 @@ describe("turnlens test --cache", () => {
         "t/env.test.ts": 'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.HOME).toBeDefined());\n',
         "t/spawns.test.ts":
           'import { execFileSync } from "node:child_process";\nimport { expect, test } from "bun:test";\ntest("spawns", () => expect(String(execFileSync("echo", ["hi"]))).toBe("hi\\n"));\n',
+        // Packages whose module names are made at run time, which no reading of their text finds
+        // (a package's code already loaded by an earlier file is not read again either): what they
+        // do is seen as it happens.
+        "node_modules/spawner/package.json": '{ "name": "spawner", "type": "module", "exports": "./index.js" }',
+        "node_modules/spawner/index.js": `const { execFileSync } = await import("node:" + "child_" + "process");
+export default () => String(execFileSync("echo", ["hi"]));
+`,
+        "node_modules/connector/package.json": '{ "name": "connector", "type": "module", "exports": "./index.js" }',
+        "node_modules/connector/index.js": `const { connect, createServer } = await import("node:" + "n" + "et");
+export default () => new Promise((resolve) => {
+  const server = createServer((socket) => socket.end("hi"));
+  server.listen(0, "127.0.0.1", () => {
+    const client = connect(server.address().port, "127.0.0.1");
+    let text = "";
+    client.on("data", (chunk) => (text += chunk));
+    client.on("end", () => server.close(() => resolve(text)));
+  });
+});
+`,
+        "t/packageSpawns.test.ts":
+          'import spawn from "spawner";\nimport { expect, test } from "bun:test";\ntest("a package spawns", () => expect(spawn()).toBe("hi\\n"));\n',
+        "t/packageConnects.test.ts":
+          'import connect from "connector";\nimport { expect, test } from "bun:test";\ntest("a package connects", async () => expect(await connect()).toBe("hi"));\n',
       });
       try {
         const first = await turnlens(["t", "--cache"], project.dir);
         expect(first.code).toBe(0);
-        expect(first.stderr).toContain("cache: 0 of 7 files from");
+        expect(first.stderr).toContain("cache: 0 of 9 files from");
         expect(first.stderr).toContain(", 4 stored");
         const second = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
-        expect(cachedFiles(second)).toMatchObject({ "t/writes.test.ts": false, "t/env.test.ts": false, "t/spawns.test.ts": false, "t/alpha.test.ts": true });
+        expect(cachedFiles(second)).toMatchObject({
+          "t/writes.test.ts": false,
+          "t/env.test.ts": false,
+          "t/spawns.test.ts": false,
+          "t/packageSpawns.test.ts": false,
+          "t/packageConnects.test.ts": false,
+          "t/alpha.test.ts": true,
+        });
         const entries = join(project.dir, "node_modules/.cache/turnlens/ac");
         for (const name of readdirSync(entries)) writeFileSync(join(entries, name), "{ not json");
         const broken = await turnlens(["t", "--cache", "--reporter", "json"], project.dir);
-        expect(Object.values(cachedFiles(broken))).toEqual([false, false, false, false, false, false, false]);
+        expect(Object.values(cachedFiles(broken))).toEqual(Array.from({ length: 9 }, () => false));
       } finally {
         project.remove();
       }
