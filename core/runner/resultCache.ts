@@ -1,7 +1,6 @@
-// `--cache`: a test file whose inputs have not changed is reported from the result an earlier run
-// stored, without running. Its key is everything its result can depend on: the engine (the worker
-// bundle's bytes) and Node, the run's settings, the project's config, package and lock files, and
-// the bytes of every file its bundle read, as the run that stored it recorded them (docs/ci.md).
+// `--cache`: a test file whose inputs have not changed is reported from an earlier run's result,
+// without running. Its key: the engine and Node, the run's settings, the project's config, package
+// and lock files, the files its bundle read and the paths its code read as it ran (docs/ci.md).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
