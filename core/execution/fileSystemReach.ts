@@ -5,6 +5,7 @@ import { constants } from "node:fs";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { shapedLike } from "./shapedLike.ts";
 
 /** What a function of `fs` (or `fs.promises`) does with its path arguments. */
 export type Access =
@@ -145,19 +146,13 @@ function wrapAll(object: Record<string, unknown>): void {
     // Classes (Stats, ReadStream...) and constants are left alone.
     if (typeof original !== "function" || /^[A-Z]/.test(name)) continue;
     const access = accessOf(name);
-    const wrapped = function (this: unknown, ...args: unknown[]) {
-      if (recording) record(access, args);
-      return Reflect.apply(original, this, args);
-    };
-    // What hangs off the original stays reachable: realpathSync.native, promisify's custom forms.
-    for (const key of Reflect.ownKeys(original)) {
-      if (key === "length" || key === "name" || key === "prototype") continue;
-      Object.defineProperty(wrapped, key, Reflect.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
-    }
-    // A library may read a function's arity (universalify's forms) or name.
-    Object.defineProperty(wrapped, "name", { value: name });
-    Object.defineProperty(wrapped, "length", { value: original.length });
-    object[name] = wrapped;
+    object[name] = shapedLike(
+      function (this: unknown, ...args: unknown[]) {
+        if (recording) record(access, args);
+        return Reflect.apply(original, this, args);
+      },
+      original as (...args: never[]) => unknown,
+    );
   }
 }
 

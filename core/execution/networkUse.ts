@@ -2,6 +2,7 @@
 // socket, UDP; fetch and http come down to the first). `--cache` never stores such a file's
 // result: what a server answers is no byte the runner can key (docs/ci.md).
 import { createRequire } from "node:module";
+import { shapedLike } from "./shapedLike.ts";
 
 let recording: { used: boolean } | null = null;
 let installed = false;
@@ -16,13 +17,13 @@ export function installNetworkUse(): void {
   const wrap = (prototype: Record<string, unknown>, name: string) => {
     const original = prototype[name];
     if (typeof original !== "function") return;
-    const noted = function (this: unknown, ...args: unknown[]) {
-      if (recording) recording.used = true;
-      return Reflect.apply(original, this, args);
-    };
-    Object.defineProperty(noted, "name", { value: name });
-    Object.defineProperty(noted, "length", { value: original.length });
-    prototype[name] = noted;
+    prototype[name] = shapedLike(
+      function (this: unknown, ...args: unknown[]) {
+        if (recording) recording.used = true;
+        return Reflect.apply(original, this, args);
+      },
+      original as (...args: never[]) => unknown,
+    );
   };
   wrap(net.Socket.prototype, "connect");
   for (const name of ["bind", "connect", "send"]) wrap(dgram.Socket.prototype, name);

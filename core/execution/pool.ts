@@ -61,6 +61,8 @@ export interface FileJob {
   coverage?: true;
   /** Which snapshots are written (`-u`: all, a CI: none); absent, the worker's default (snapshotRun.ts). */
   updateSnapshot?: "all" | "new" | "none";
+  /** Record what the file's code reached as it ran (runFile.ts's FileReach), in the result: `--cache`. */
+  reach?: true;
 }
 
 export interface JobResult {
@@ -72,7 +74,7 @@ export interface JobResult {
    * ended before the file was done (a crash, a kill) and no resumed run reported them.
    */
   inputs?: string[];
-  /** What the file's code reached as it ran (runFile.ts's FileReach); absent when its worker ended mid-file. */
+  /** With a `reach` job: what the file's code reached as it ran (runFile.ts's FileReach); absent when its worker ended mid-file. */
   reach?: FileReach;
   /**
    * The pids of the workers that ran the file, in order: one, or more when a worker died mid-file
@@ -483,6 +485,7 @@ export class WorkerPool {
     if (job.mutation) message.mutation = job.mutation;
     if (job.coverage) message.coverage = true;
     if (job.updateSnapshot) message.updateSnapshot = job.updateSnapshot;
+    if (job.reach) message.reach = true;
     this.send(slot, message);
   }
 

@@ -3,6 +3,7 @@
 // test that is running.
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { readFileSync } from "node:fs";
+import { shapedLike } from "./shapedLike.ts";
 
 const realExit = process.exit.bind(process);
 
@@ -51,13 +52,13 @@ function guardDescriptors(): void {
   const guard = (name: string, what: "closed" | "wrote to", refused: (fd: number) => boolean) => {
     const original = fs[name];
     if (typeof original !== "function") return;
-    const guarded = function (this: unknown, fd: unknown, ...rest: unknown[]) {
-      if (typeof fd === "number" && refused(fd)) throw new ProcessFdError(what, fd, owners.get(fd) ?? "");
-      return Reflect.apply(original, this, [fd, ...rest]);
-    };
-    // Its arity stays the original's: a library may read it.
-    Object.defineProperty(guarded, "length", { value: original.length });
-    fs[name] = guarded;
+    fs[name] = shapedLike(
+      function (this: unknown, fd: unknown, ...rest: unknown[]) {
+        if (typeof fd === "number" && refused(fd)) throw new ProcessFdError(what, fd, owners.get(fd) ?? "");
+        return Reflect.apply(original, this, [fd, ...rest]);
+      },
+      original as (...args: never[]) => unknown,
+    );
   };
   for (const name of ["close", "closeSync"]) guard(name, "closed", (fd) => owners.has(fd));
   if (typeof channelFd === "number" && channelFd >= 0) {

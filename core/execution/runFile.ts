@@ -66,7 +66,7 @@ export interface RunFileOptions {
   sources?: Readonly<Record<string, string>>;
   /** The project files the file's bundle read (the file first), once it is bundled or failed to be. */
   onInputs?: (inputs: string[]) => void;
-  /** What the file's code reached as it ran (FileReach), once it ended. */
+  /** What the file's code reached as it ran (FileReach), once it ended; recorded only when given (`--cache`). */
   onReach?: (reach: FileReach) => void;
   /** Only tests whose full name (describe names and test name, space separated) matches run. */
   testNamePattern?: RegExp;
@@ -586,15 +586,21 @@ export async function runTestFile(options: RunFileOptions): Promise<FileReport> 
   // 2. Import: the file declares its tests. From here on, what the file starts is its own, and is
   // reaped when the file ends (leftovers.ts).
   beginFileScope();
-  beginNetworkUse();
-  // The runner's own: its private folder (checked before use), this worker's subfolder (run folders, bundles), the snapshot file.
-  beginFileSystemReach([tempRootPath(), `${processTempFolderPath()}${sep}`, snapshotFileOf(file), dirname(snapshotFileOf(file))]);
+  const onReach = options.onReach;
+  if (onReach) {
+    beginNetworkUse();
+    // The runner's own: its private folder (checked before use), this worker's subfolder (run folders, bundles), the snapshot file.
+    const snapshotFile = snapshotFileOf(file);
+    beginFileSystemReach([tempRootPath(), `${processTempFolderPath()}${sep}`, snapshotFile, dirname(snapshotFile)]);
+  }
   try {
     return await loadAndRun(options, outfile, served, finish, emit);
   } finally {
-    const started = fileStartedAnything();
-    const network = endNetworkUse();
-    options.onReach?.({ ...endFileSystemReach(), ...(started ? { started: true } : {}), ...(network ? { network: true } : {}) });
+    if (onReach) {
+      const started = fileStartedAnything();
+      const network = endNetworkUse();
+      onReach({ ...endFileSystemReach(), ...(started ? { started: true } : {}), ...(network ? { network: true } : {}) });
+    }
     endFileScope();
     // Spies and replaced properties the file made and did not restore end with it, as the file's
     // timers do: a forgotten spy on Map.prototype.get must not reach the next file.

@@ -171,9 +171,13 @@ async function runOne(message: Extract<ParentMessage, { type: "run" }>): Promise
       onInputs: (read) => {
         inputs = read;
       },
-      onReach: (reached) => {
-        reach = reached;
-      },
+      ...(message.reach
+        ? {
+            onReach: (reached: FileReach) => {
+              reach = reached;
+            },
+          }
+        : {}),
       ...(message.traces === false ? { traces: false as const } : {}),
       ...(message.mutation ? { mutation: message.mutation } : {}),
       ...(message.updateSnapshot ? { updateSnapshot: message.updateSnapshot } : {}),

@@ -44,6 +44,8 @@ export type ParentMessage =
       vite?: ViteSettings;
       /** This worker's VITEST_POOL_ID and VITEST_WORKER_ID. */
       ids?: WorkerIds;
+      /** Record what the file's code reached as it ran, sent back with `done` (`--cache`). */
+      reach?: true;
     }
   /** Files the pool will send this worker next (and to no other unless it is idle): bundle them now. */
   | { type: "ahead"; files: string[]; setupFiles?: string[]; coverage?: true; vite?: ViteSettings }
@@ -80,7 +82,7 @@ export type WorkerMessage =
        * node_modules, not the served modules); absent when it was never bundled.
        */
       inputs?: string[];
-      /** What the file's code reached as it ran (runFile.ts's FileReach); absent when it never ran. */
+      /** With a `reach` run: what the file's code reached as it ran (runFile.ts's FileReach); absent when it never ran. */
       reach?: FileReach;
       /** With a `coverage` run: Istanbul's data of each project file the bundle holds, by absolute path. */
       coverage?: LineCoverageData;

@@ -84,7 +84,8 @@ export async function runFiles(
   // they stay in the worker, off the channel and out of this process's memory.
   const traces = reporter.needsTraces || options.coverage || options.timeline ? {} : { traces: false as const };
   // A file stored in --cache keeps its traces and schema names too: any later run's reporters may read them.
-  const worker = options.cache ? {} : traces;
+  // Its worker records what its code reached as it ran (the key, and whether it may be stored) only then.
+  const worker = options.cache ? { reach: true as const } : traces;
   const setup = options.setupFiles.length > 0 ? { setupFiles: options.setupFiles } : {};
   const vite = { vite: options.vite ?? viteSettingsOf(undefined, process.cwd()) };
   const coverage = options.coverage ? { coverage: true as const } : {};
